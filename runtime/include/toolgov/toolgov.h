@@ -1,0 +1,241 @@
+/*
+** toolgov.h: the core public interface of the toolgov runtime.
+**
+** A plugin declares each of its tools in a YAML manifest; toolgov-gen turns
+** the manifest into a const table of toolgov_tool_spec rows and a register
+** function. Mounting the plugin into a registry runs that register function
+** against a toolgov_plugin_api bound to the plugin's own table, so every tool
+** in the pool carries exactly the effect its manifest declares, and a tool the
+** manifest does not declare never enters the pool.
+**
+** This header holds the types shared by generated code and the runtime: the
+** ABI version, error codes, effect and confirm enums, the tool spec, the
+** handler type, the plugin descriptor, the registration calls a plugin makes,
+** the allocator hook and the registry. The per-run policy (gate, prompt,
+** shortlist, drift panel) lives in the other headers of this directory.
+**
+** Ownership: every pointer a function here returns is borrowed from the
+** object it came from and stays valid until that object is freed, unless the
+** comment of the function says otherwise. Strings passed in are copied when
+** the runtime keeps them, except the const tables of a plugin descriptor,
+** which must outlive every registry the plugin is mounted into (generated
+** tables are static, so they do).
+**
+** Threads: a registry is read-only once mounting is done and may then be
+** shared between threads; mounting itself is not thread-safe.
+*/
+#ifndef TOOLGOV_TOOLGOV_H
+#define TOOLGOV_TOOLGOV_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped whenever the layout of a type below, or what generated code
+** expects of the runtime, changes. Generated headers refuse to compile
+** against another value, so a stale generated file is a build error that
+** says "regenerate", never a silent mismatch. */
+#define TOOLGOV_ABI_VERSION 1
+
+#define TOOLGOV_VERSION_MAJOR 0
+#define TOOLGOV_VERSION_MINOR 1
+#define TOOLGOV_VERSION_PATCH 0
+#define TOOLGOV_VERSION_STRING "0.1.0"
+
+/* Error codes: 0 is success, every failure is one of these negative values.
+** X(NAME, value, message) yields TOOLGOV_E<NAME> and toolgov_strerror(). */
+#define TOOLGOV_ERRNO_MAP(X)                                                   \
+    X(EINVAL, -1, "invalid argument")                                          \
+    X(ENOMEM, -2, "out of memory")                                             \
+    X(ENOENT, -3, "no such tool")                                              \
+    X(EEXIST, -4, "a tool of that name is already in the pool")                \
+    X(EUNDECLARED, -5, "tool is not declared in the plugin's manifest")        \
+    X(EABI, -6, "plugin was generated for another toolgov ABI version")        \
+    X(ENOSPC, -7, "buffer too small")                                          \
+    X(EREFUSED, -8, "refused by the effect policy")                            \
+    X(ECONFIRM, -9, "waiting for the user's one confirmation of this run")     \
+    X(EAPPROVAL, -10, "waiting for the user's approval of this call")          \
+    X(ESTATE, -11, "run state text is malformed or belongs to another run")    \
+    X(EUSAGE, -12, "malformed tool arguments")                                 \
+    X(EHANDLER, -13, "the tool's handler failed")                              \
+    X(EENDED, -14, "the run has already ended")                                \
+    X(ENOHANDLER, -15, "tool has no handler bound")                            \
+    X(EFAIL, -16, "unspecified failure")
+
+typedef enum toolgov_errno {
+#define TOOLGOV_ERRNO_ENUM_(name, value, msg) TOOLGOV_##name = (value),
+    TOOLGOV_ERRNO_MAP(TOOLGOV_ERRNO_ENUM_)
+#undef TOOLGOV_ERRNO_ENUM_
+    TOOLGOV_OK = 0
+} toolgov_errno;
+
+/* Message for an error code; "unknown error" for a value not in the map.
+** The string is static; never NULL. */
+const char *toolgov_strerror(int err);
+
+/* What a tool does to the user's things. */
+typedef enum toolgov_effect {
+    TOOLGOV_EFFECT_READ = 0,       /* only reads */
+    TOOLGOV_EFFECT_WRITE = 1,      /* creates or changes something */
+    TOOLGOV_EFFECT_DESTRUCTIVE = 2 /* destroys something: approved per call */
+} toolgov_effect;
+
+/* When a write asks first. Meaningful for TOOLGOV_EFFECT_WRITE only; the
+** generator writes TOOLGOV_CONFIRM_NEVER for read and destructive tools (a
+** destructive tool is gated by per-call approval, not by confirmation). */
+typedef enum toolgov_confirm {
+    TOOLGOV_CONFIRM_ONCE = 0,  /* ask once per run before the first write */
+    TOOLGOV_CONFIRM_NEVER = 1  /* the user's own sentence authorises it */
+} toolgov_confirm;
+
+/* One declared tool: a row of a plugin's generated const table, or one of the
+** core's built-ins. All strings are NUL-terminated UTF-8 and never NULL
+** (guidance is "" when the manifest has none). */
+typedef struct toolgov_tool_spec {
+    const char *name;
+    const char *description;
+    toolgov_effect effect;
+    toolgov_confirm confirm;
+    const char *guidance;
+    int pinned;            /* 0 or 1: the shortlist never drops it */
+    int answers_directly;  /* 0 or 1: its output is the user's answer */
+    unsigned manifest_line;   /* line of the tool's key in the manifest; 0 for built-ins */
+    unsigned manifest_column; /* column of the tool's key; 0 for built-ins */
+} toolgov_tool_spec;
+
+/* One invocation of a tool, as its handler sees it. Every pointer is
+** borrowed for the duration of the call. */
+typedef struct toolgov_call {
+    const char *tool;     /* the tool's name */
+    const char *args;     /* arguments as JSON text, NUL-terminated; "{}" when none */
+    size_t args_len;      /* strlen(args) */
+    void *plugin_ctx;     /* the pointer given when the plugin was mounted */
+    void *run_ctx;        /* the pointer given when the run was created, or NULL */
+} toolgov_call;
+
+/* A growable text buffer the handler fills with its output. Opaque; owned by
+** the runtime, which passes it to the handler empty. */
+typedef struct toolgov_result toolgov_result;
+
+/* Replace the output with len bytes of text (which need not be
+** NUL-terminated). 0, or TOOLGOV_ENOMEM leaving the previous output. */
+int toolgov_result_set(toolgov_result *out, const char *text, size_t len);
+/* Append len bytes. 0, or TOOLGOV_ENOMEM leaving the previous output. */
+int toolgov_result_append(toolgov_result *out, const char *text, size_t len);
+/* Append printf-formatted text. 0, TOOLGOV_ENOMEM or TOOLGOV_EINVAL (a bad
+** format); on failure the previous output is kept. */
+int toolgov_result_printf(toolgov_result *out, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+int toolgov_result_vprintf(toolgov_result *out, const char *fmt, va_list ap);
+/* The output so far, NUL-terminated; borrowed until the next change. */
+const char *toolgov_result_text(const toolgov_result *out);
+size_t toolgov_result_len(const toolgov_result *out);
+
+/* A tool's handler. Returns 0 when `out` holds a usable result, or a
+** negative TOOLGOV_E* code when it does not (TOOLGOV_EUSAGE for malformed
+** arguments, with a usage message in `out`; TOOLGOV_EHANDLER or another code
+** for other failures, with a message in `out`). */
+typedef int (*toolgov_handler_fn)(const toolgov_call *call, toolgov_result *out);
+
+/* The registration interface a plugin's register function receives. Opaque;
+** bound by the registry to one plugin's manifest table for the duration of
+** one mount. */
+typedef struct toolgov_plugin_api toolgov_plugin_api;
+
+/* A plugin as toolgov-gen describes it. Generated code defines one as a
+** const object named <plugin>_toolgov_plugin; a host may also build one by
+** hand around a generated table (its tables must outlive the registry). */
+typedef struct toolgov_plugin {
+    unsigned abi_version;                  /* TOOLGOV_ABI_VERSION when generated */
+    const char *name;                      /* the manifest's name */
+    const char *manifest_file;             /* the manifest's file name, no directory */
+    const char *const *provides;           /* the manifest's provides list */
+    size_t provides_count;
+    const toolgov_tool_spec *tools;        /* the manifest's tools, in manifest order */
+    size_t tool_count;
+    int (*register_fn)(toolgov_plugin_api *api); /* registers the plugin's tools */
+} toolgov_plugin;
+
+/* Register a tool of the plugin being mounted. The name is looked up in the
+** plugin's own manifest table: a declared tool enters the pool with the
+** declared spec (the description given here is ignored in favour of the
+** manifest's, which is the one the build checked); an undeclared one is
+** refused with TOOLGOV_EUNDECLARED and a drift row ("tool X is registered by
+** plugin P but not declared in its manifest"); a name already in the pool is
+** refused with TOOLGOV_EEXIST and a drift row naming the owner. `name` and
+** `description` are borrowed for the call only. */
+int toolgov_register_tool(toolgov_plugin_api *api, const char *name,
+                          const char *description, toolgov_handler_fn handler);
+
+/* Give a plugin's own loop the manifest-checked spec of one of its tools
+** without adding it to the pool. *out is borrowed from the plugin's table.
+** TOOLGOV_EUNDECLARED (and a drift row) when the manifest lacks it. */
+int toolgov_declare_tool(toolgov_plugin_api *api, const char *name,
+                         const toolgov_tool_spec **out);
+
+/* The one allocator hook (Lua's lua_Alloc): with nsize 0 it frees ptr and
+** returns NULL; otherwise it behaves like realloc(ptr, nsize) (ptr NULL:
+** malloc). osize is the old size of ptr (0 when ptr is NULL). A failing
+** allocation returns NULL and leaves ptr untouched. */
+typedef void *(*toolgov_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
+
+typedef struct toolgov_allocator {
+    toolgov_alloc_fn fn;
+    void *ud;
+} toolgov_allocator;
+
+/* The tool pool. Opaque. */
+typedef struct toolgov_registry toolgov_registry;
+
+/* Create a registry holding the core's built-in tools. `alloc` NULL means the
+** C library's allocator; the hook is copied and used for every allocation the
+** registry and the runs made from it perform. On success *out is owned by the
+** caller (free with toolgov_registry_free). TOOLGOV_ENOMEM on failure, *out
+** untouched. */
+int toolgov_registry_new(toolgov_registry **out, const toolgov_allocator *alloc);
+
+/* Free a registry and everything it owns. NULL is a no-op. Runs made from it
+** must be freed first. */
+void toolgov_registry_free(toolgov_registry *reg);
+
+/* Mount a plugin: run its register function against an API bound to its
+** manifest table. `plugin` must outlive the registry. Refused registrations
+** do not fail the mount (they leave drift rows); the mount fails only with
+** TOOLGOV_EABI (wrong ABI version, nothing registered), TOOLGOV_EINVAL, or
+** TOOLGOV_ENOMEM (the registry is then left as it was before the call). The
+** register function's own negative return is passed through, also after
+** rolling the registry back. */
+int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
+                           void *plugin_ctx);
+
+/* Bind a handler to one of the core's built-in tools (memory_search,
+** ask_user, ...), which are declared by the runtime but implemented by the
+** host. TOOLGOV_ENOENT when `name` is not a built-in. */
+int toolgov_registry_bind_builtin(toolgov_registry *reg, const char *name,
+                                  toolgov_handler_fn handler, void *ctx);
+
+/* Find a tool in the pool by name in O(1); NULL when absent. The spec is
+** borrowed from the registry (or the plugin's table). Allocates nothing. */
+const toolgov_tool_spec *toolgov_registry_find(const toolgov_registry *reg,
+                                               const char *name);
+
+/* The plugin a pooled tool came from (its manifest name), or NULL for a
+** built-in or an unknown name. Borrowed. */
+const char *toolgov_registry_owner(const toolgov_registry *reg, const char *name);
+
+/* Number of tools in the pool, and the i-th in registration order (built-ins
+** first), NULL when i is out of range. Borrowed. */
+size_t toolgov_registry_count(const toolgov_registry *reg);
+const toolgov_tool_spec *toolgov_registry_at(const toolgov_registry *reg, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOOLGOV_TOOLGOV_H */
