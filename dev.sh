@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# dev.sh: the two commands of the README, and the sanitizer build CI adds.
+#
+#   ./dev.sh demo [scenario...]   install what is missing, build, run toolgov-demo
+#   ./dev.sh test                 install what is missing, build, run every test
+#   ./dev.sh sanitize             the same tests under ASan+UBSan (clang)
+#
+# Packages come from Debian's apt-get, installed only when missing, without
+# questions. Builds go to build/ (and build-asan/); re-running is incremental.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(gcc g++ clang cmake ninja-build pkg-config libyaml-dev libclang-14-dev
+          check valgrind libclang-rt-14-dev)
+
+deps() {
+  local missing=() p
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+      missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "dev.sh: installing missing packages: ${missing[*]}"
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq \
+    --no-install-recommends "${missing[@]}"
+}
+
+jobs() { nproc 2>/dev/null || echo 2; }
+
+build() {
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DTOOLGOV_WERROR=ON "$@" >/dev/null
+  cmake --build "$dir" -j "$(jobs)"
+}
+
+cmd=${1:-help}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  demo)
+    deps
+    build build
+    exec build/examples/demo/toolgov-demo "$@"
+    ;;
+  test)
+    deps
+    build build
+    ctest --test-dir build --output-on-failure -j "$(jobs)" "$@"
+    ;;
+  sanitize)
+    deps
+    build build-asan -DTOOLGOV_SANITIZE=ON -DCMAKE_C_COMPILER=clang \
+          -DCMAKE_CXX_COMPILER=clang++
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      ctest --test-dir build-asan --output-on-failure -j "$(jobs)" "$@"
+    ;;
+  *)
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    [ "$cmd" = help ] || exit 2
+    ;;
+esac
