@@ -1,0 +1,18 @@
+#include "demo.toolgov.h"
+
+TOOLGOV_HANDLER(alpha, call, out)
+{
+    (void)call;
+    return toolgov_result_set(out, "a", 1);
+}
+
+/* A project macro on top of the toolgov one. */
+#define SIMPLE_TOOL(name, text)                                                \
+    TOOLGOV_HANDLER(name, call, out)                                           \
+    {                                                                          \
+        (void)call;                                                            \
+        return toolgov_result_set(out, text, sizeof text - 1);                 \
+    }
+
+SIMPLE_TOOL(beta, "b")
+SIMPLE_TOOL(gamma, "c")

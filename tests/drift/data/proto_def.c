@@ -1,0 +1,15 @@
+#include "demo.toolgov.h"
+
+/* An annotated prototype, then the definition: one handler. */
+__attribute__((annotate("toolgov:tool:alpha")))
+int demo_tool_alpha(const toolgov_call *call, toolgov_result *out);
+
+TOOLGOV_HANDLER(alpha, call, out)
+{
+    (void)call;
+    return toolgov_result_set(out, "a", 1);
+}
+
+/* An annotated prototype with no definition anywhere: not a handler. */
+__attribute__((annotate("toolgov:tool:ghost")))
+int demo_tool_ghost(const toolgov_call *call, toolgov_result *out);
