@@ -1,0 +1,84 @@
+/*
+** policy.h: the effect policy of one registry, which tools ask once per run.
+**
+** The confirm-once set is derived from the registry: every pooled tool whose
+** manifest says `effect: write` and `confirm: once` (built-ins included). The
+** operator may override it with a comma list, usually taken from the
+** environment variable TOOLGOV_CONFIRM_ONCE_TOOLS:
+**   - each name adds that tool to the set;
+**   - the word `none` clears the derived set; names after it are still added
+**     (so "none,create_reminder" keeps exactly one tool);
+**   - blanks around names and empty items are ignored ("a, ,b," is a and b);
+**   - a name that matches no pooled tool adds nothing and leaves a drift row.
+** The override is an argument, never read behind the host's back: the host
+** calls toolgov_policy_override_from_env() when it wants the environment.
+**
+** Destructive tools are never governed by this set: each of their calls
+** needs its own approval (see run.h) whatever the override says. A read tool
+** or a confirm-never write named by the override does ask once.
+**
+** Lifecycle: mount every plugin, then create the policy, set the override,
+** then create runs. The policy borrows the registry (which must outlive it)
+** and, once set up, is read-only and may be shared between threads like the
+** registry. Changing the override while runs exist is not thread-safe.
+*/
+#ifndef TOOLGOV_POLICY_H
+#define TOOLGOV_POLICY_H
+
+#include <stddef.h>
+
+#include "toolgov.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The name of the environment variable toolgov_policy_override_from_env()
+** reads. */
+#define TOOLGOV_CONFIRM_ONCE_ENV "TOOLGOV_CONFIRM_ONCE_TOOLS"
+
+typedef struct toolgov_policy toolgov_policy;
+
+/* Create the policy of a registry with the derived confirm-once set and no
+** override. Allocates through the registry's allocator hook. On success *out
+** is owned by the caller (free with toolgov_policy_free). TOOLGOV_EINVAL or
+** TOOLGOV_ENOMEM, *out untouched. */
+int toolgov_policy_new(toolgov_policy **out, const toolgov_registry *reg);
+
+/* Free a policy. NULL is a no-op. Runs made from it must be freed first. */
+void toolgov_policy_free(toolgov_policy *pol);
+
+/* Set the operator override from its text (the syntax above); NULL or a text
+** of blanks and commas only means "no override" (the derived set). Each call
+** replaces the previous override, it does not stack. The text is borrowed for
+** the call. On TOOLGOV_ENOMEM the policy keeps its previous set and rows. */
+int toolgov_policy_set_override(toolgov_policy *pol, const char *text);
+
+/* Read TOOLGOV_CONFIRM_ONCE_TOOLS once, now, and apply it with
+** toolgov_policy_set_override() (unset: no override). Call it during setup,
+** from one thread; it is the only place the runtime reads the environment. */
+int toolgov_policy_override_from_env(toolgov_policy *pol);
+
+/* 1 when a pooled tool is in the effective confirm-once set, 0 otherwise
+** (also for an unknown name). Allocates nothing. */
+int toolgov_policy_is_confirm_once(const toolgov_policy *pol, const char *name);
+
+/* The effective confirm-once set in registration order: its size and its
+** i-th name (NULL out of range). Names are borrowed from the registry. */
+size_t toolgov_policy_confirm_once_count(const toolgov_policy *pol);
+const char *toolgov_policy_confirm_once_at(const toolgov_policy *pol, size_t i);
+
+/* A 64-bit fingerprint of the pooled tools (names, effects, confirm,
+** answers_directly) and the effective confirm-once set. Saved run state
+** carries it, so state is only restored under the same rules it was made
+** under. 0 for NULL. */
+unsigned long long toolgov_policy_fingerprint(const toolgov_policy *pol);
+
+/* The registry the policy was made from. Borrowed. */
+const toolgov_registry *toolgov_policy_registry(const toolgov_policy *pol);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOOLGOV_POLICY_H */

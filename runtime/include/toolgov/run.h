@@ -1,0 +1,208 @@
+/*
+** run.h: one run of the agent loop, and the gate every tool call passes.
+**
+** A run is what happens between the user's message and the answer. For each
+** call the model proposes, the gate answers one of:
+**
+**   ALLOW           run it.
+**   ASK_FIRST       a confirm-once write (see policy.h) before the run's one
+**                   confirmation: ask the user once, listing every write the
+**                   model proposed, then toolgov_run_confirm(). After a yes no
+**                   confirm-once write of this run asks again; after a no each
+**                   of them is REFUSE for the rest of the run.
+**   NEEDS_APPROVAL  a destructive call: it runs only after its own approval
+**                   (toolgov_run_approve) of exactly this tool with exactly
+**                   these argument bytes. One approval lets one call run.
+**   REPLAY          an answers-directly tool repeated with the same arguments
+**                   in this run: the result in hand is returned, nothing runs.
+**   REFUSE          an unknown tool, a confirm-once write after a no, or any
+**                   call once the run has ended.
+**
+** The gate is checked in that order of concerns: ended run, unknown tool,
+** replay, destructive approval, confirm-once set, otherwise ALLOW.
+**
+** Answers directly: when the run's first executed tool (ask_user does not
+** count) is an answers_directly tool and its handler returns 0 with a
+** non-empty output, the run ends on that output, after the optional
+** evaluator has had its say (it may keep the run going). Later in a run such
+** a tool is one step of a larger answer and the run goes on.
+**
+** toolgov_run_invoke() applies the gate before the handler: a handler never
+** executes unless the gate says ALLOW.
+**
+** Pause and resume: toolgov_run_save() writes the run's state (confirmation
+** given or refused, approvals not yet used, results in hand, whether the
+** first tool ran, how the run ended) as compact text tagged with a format
+** version, the policy's fingerprint and a checksum; toolgov_run_restore()
+** reads it into a fresh run of an equivalent policy, possibly in another
+** process. Bad, truncated, altered or foreign text is refused with
+** TOOLGOV_ESTATE and the run is left exactly as it was.
+**
+** Threads: a run is used by one thread at a time (it is not locked); many
+** runs over one registry and policy may live on many threads at once. The
+** allocator hook is then called from each of those threads.
+**
+** Allocation: toolgov_run_gate() and toolgov_run_gate_batch() allocate
+** nothing. toolgov_run_new, _approve, _invoke and _restore allocate through
+** the registry's allocator hook and report TOOLGOV_ENOMEM without changing
+** the run's state.
+*/
+#ifndef TOOLGOV_RUN_H
+#define TOOLGOV_RUN_H
+
+#include <stddef.h>
+
+#include "toolgov.h"
+#include "policy.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum toolgov_gate {
+    TOOLGOV_GATE_ALLOW = 0,
+    TOOLGOV_GATE_ASK_FIRST = 1,
+    TOOLGOV_GATE_NEEDS_APPROVAL = 2,
+    TOOLGOV_GATE_REPLAY = 3,
+    TOOLGOV_GATE_REFUSE = 4
+} toolgov_gate;
+
+/* The run's one confirmation. */
+typedef enum toolgov_confirmation {
+    TOOLGOV_CONFIRMATION_PENDING = 0, /* not asked, or asked and not answered */
+    TOOLGOV_CONFIRMATION_GIVEN = 1,
+    TOOLGOV_CONFIRMATION_REFUSED = 2
+} toolgov_confirmation;
+
+/* Why a run is over. */
+typedef enum toolgov_end_reason {
+    TOOLGOV_END_NONE = 0,              /* still running */
+    TOOLGOV_END_ANSWERED_DIRECTLY = 1, /* an answers-directly tool's output is the answer */
+    TOOLGOV_END_HOST = 2               /* the host ended it (toolgov_run_end) */
+} toolgov_end_reason;
+
+/* A proposed call: tool name and JSON argument text (NULL means "{}"). */
+typedef struct toolgov_proposed_call {
+    const char *tool;
+    const char *args;
+} toolgov_proposed_call;
+
+/* What toolgov_run_invoke() did. */
+typedef struct toolgov_outcome {
+    toolgov_gate gate;    /* the gate's answer for the call */
+    int executed;         /* 1 when the handler ran */
+    int status;           /* the invoke's return value */
+    const char *output;   /* the handler's output or the replayed result;
+                          ** "" when none. Borrowed from the run until its
+                          ** next invoke, restore or free. */
+    size_t output_len;
+    int ended;            /* 1 when the run ended on this output */
+} toolgov_outcome;
+
+/* Evaluator: looks at the output an answers-directly first tool produced
+** before the run ends on it. Return 1 to let the run end, 0 to keep it going
+** (the output is then an ordinary step). `call` and `output` are borrowed. */
+typedef int (*toolgov_evaluator_fn)(void *ud, const toolgov_call *call,
+                                    const char *output, size_t output_len);
+
+typedef struct toolgov_run toolgov_run;
+
+/* Static uppercase name of a gate answer ("ALLOW", ...); "UNKNOWN" outside
+** the enum. */
+const char *toolgov_gate_name(toolgov_gate gate);
+/* Static names: "none", "answered_directly", "host"; "unknown" otherwise. */
+const char *toolgov_end_reason_name(toolgov_end_reason reason);
+
+/* Create a run governed by `pol`, which must outlive it. `run_ctx` is passed
+** to handlers as call->run_ctx. *out is owned by the caller (free with
+** toolgov_run_free). TOOLGOV_EINVAL or TOOLGOV_ENOMEM, *out untouched. */
+int toolgov_run_new(toolgov_run **out, const toolgov_policy *pol, void *run_ctx);
+
+/* Free a run and everything it holds. NULL is a no-op. */
+void toolgov_run_free(toolgov_run *run);
+
+/* The gate's answer for one call in the run's current state. `args` NULL
+** means "{}". Never fails: a NULL run or tool is REFUSE. Allocates nothing. */
+toolgov_gate toolgov_run_gate(const toolgov_run *run, const char *tool,
+                              const char *args);
+
+/* One decision for calls the model proposed together. per_call (NULL, or n
+** entries) receives each call's own answer. confirm_idx (NULL, or n entries)
+** receives the indexes of the calls that need the run's one confirmation,
+** in order, and *confirm_count (when not NULL) their number, so one question
+** can list every write at once. *out is:
+**   ASK_FIRST       when any call needs the confirmation;
+**   else NEEDS_APPROVAL when any destructive call waits for approval;
+**   else REFUSE     when any call is refused;
+**   else REPLAY     when every call is a replay;
+**   else ALLOW.
+** An empty batch is ALLOW. Returns 0 or TOOLGOV_EINVAL. Allocates nothing. */
+int toolgov_run_gate_batch(toolgov_gate *out, toolgov_gate *per_call,
+                           size_t *confirm_idx, size_t *confirm_count,
+                           const toolgov_run *run,
+                           const toolgov_proposed_call *calls, size_t n);
+
+/* Record the user's answer to the run's one confirmation (yes non-zero).
+** The first answer holds for the run: repeating it returns 0, contradicting
+** it returns TOOLGOV_EINVAL. TOOLGOV_EENDED after the run ended. */
+int toolgov_run_confirm(toolgov_run *run, int yes);
+toolgov_confirmation toolgov_run_confirmation(const toolgov_run *run);
+
+/* Approve one destructive call: exactly `tool` with exactly the bytes of
+** `args` (NULL: "{}"). The approval lets one such call run and is used up by
+** it; approving twice lets two run. The strings are copied.
+** TOOLGOV_ENOENT for a tool not in the pool, TOOLGOV_EINVAL for a tool that
+** is not destructive, TOOLGOV_EENDED, TOOLGOV_ENOMEM. */
+int toolgov_run_approve(toolgov_run *run, const char *tool, const char *args);
+
+/* Number of approvals granted and not yet used. */
+size_t toolgov_run_pending_approvals(const toolgov_run *run);
+
+/* Set or clear (fn NULL) the evaluator consulted before an answers-directly
+** end. Not part of the saved state. */
+void toolgov_run_set_evaluator(toolgov_run *run, toolgov_evaluator_fn fn, void *ud);
+
+/* Invoke a tool through the gate. `out` (may be NULL) receives what happened.
+** Returns:
+**   0                   the handler ran and returned 0, or REPLAY returned
+**                       the result in hand;
+**   TOOLGOV_ECONFIRM    ASK_FIRST: nothing ran;
+**   TOOLGOV_EAPPROVAL   NEEDS_APPROVAL: nothing ran;
+**   TOOLGOV_EREFUSED    REFUSE: nothing ran (TOOLGOV_EENDED instead when the
+**                       run has ended);
+**   TOOLGOV_ENOHANDLER  the tool is pooled but no handler is bound;
+**   the handler's own negative code (its message is in out->output);
+**   TOOLGOV_EINVAL, TOOLGOV_ENOMEM (nothing ran, state unchanged).
+** A successful answers-directly call keeps its result in hand for REPLAY. */
+int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run,
+                       const char *tool, const char *args);
+
+/* End the run from the host (the model wrote its answer). 0, or
+** TOOLGOV_EENDED when it had already ended. */
+int toolgov_run_end(toolgov_run *run);
+toolgov_end_reason toolgov_run_end_reason(const toolgov_run *run);
+
+/* The output the run ended on when it answered directly, with its length in
+** *len (when not NULL); NULL otherwise. Borrowed from the run. */
+const char *toolgov_run_answer(const toolgov_run *run, size_t *len);
+
+/* Write the run's state as text (no NUL inside; see the header comment).
+** Buffer contract like snprintf: at most `size` bytes including a NUL go to
+** `out`, *needed gets the full length without the NUL. 0, TOOLGOV_ENOSPC
+** (cut short) or TOOLGOV_EINVAL. Allocates nothing. */
+int toolgov_run_save(char *out, size_t size, size_t *needed,
+                     const toolgov_run *run);
+
+/* Replace the state of `run` with the saved one. `text` is `len` bytes and
+** borrowed for the call. The run must come from a policy with the same
+** fingerprint (same tools, effects and confirm-once set) as the saved one.
+** TOOLGOV_ESTATE for text that is malformed, truncated, altered, of another
+** version or of another policy; TOOLGOV_ENOMEM; in every failure case the
+** run is unchanged. */
+int toolgov_run_restore(toolgov_run *run, const char *text, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOOLGOV_RUN_H */

@@ -1,0 +1,388 @@
+/*
+** core.c: error messages, the allocator hook, hashing, result buffers and
+** the snprintf-style writer every renderer uses.
+*/
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+const char *toolgov_strerror(int err)
+{
+    switch (err) {
+#define TOOLGOV_ERRNO_CASE_(name, value, msg) case value: return msg;
+    TOOLGOV_ERRNO_MAP(TOOLGOV_ERRNO_CASE_)
+#undef TOOLGOV_ERRNO_CASE_
+    case 0:
+        return "success";
+    default:
+        return "unknown error";
+    }
+}
+
+/* ---- allocation ---- */
+
+static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    (void)ud;
+    (void)osize;
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
+    return realloc(ptr, nsize);
+}
+
+static toolgov_alloc_fn hook(const toolgov_allocator *a)
+{
+    return a && a->fn ? a->fn : default_alloc;
+}
+
+void *toolgov__alloc(const toolgov_allocator *a, size_t n)
+{
+    if (n == 0)
+        n = 1;
+    return hook(a)(a ? a->ud : NULL, NULL, 0, n);
+}
+
+void *toolgov__realloc(const toolgov_allocator *a, void *p, size_t osize, size_t nsize)
+{
+    if (nsize == 0)
+        nsize = 1;
+    return hook(a)(a ? a->ud : NULL, p, p ? osize : 0, nsize);
+}
+
+void toolgov__free(const toolgov_allocator *a, void *p, size_t osize)
+{
+    if (p)
+        hook(a)(a ? a->ud : NULL, p, osize, 0);
+}
+
+char *toolgov__memdup(const toolgov_allocator *a, const char *s, size_t len)
+{
+    char *p;
+
+    if (len == SIZE_MAX)
+        return NULL;
+    p = toolgov__alloc(a, len + 1);
+    if (!p)
+        return NULL;
+    if (len)
+        memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}
+
+int toolgov__reserve(const toolgov_allocator *a, void **arr, size_t *cap,
+                     size_t need, size_t elem)
+{
+    size_t ncap;
+    void *p;
+
+    if (need <= *cap)
+        return 0;
+    ncap = *cap ? *cap : 8;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2)
+            return TOOLGOV_ENOMEM;
+        ncap *= 2;
+    }
+    if (ncap > SIZE_MAX / elem)
+        return TOOLGOV_ENOMEM;
+    p = toolgov__realloc(a, *arr, *cap * elem, ncap * elem);
+    if (!p)
+        return TOOLGOV_ENOMEM;
+    *arr = p;
+    *cap = ncap;
+    return 0;
+}
+
+/* ---- hashing ---- */
+
+/* Tool names are short; hashing eight bytes per step keeps the gate's one
+** hash well under its time budget (byte-wise FNV would take most of it). */
+uint32_t toolgov__hash(const char *s, size_t len)
+{
+    const uint64_t k = 0x9e3779b97f4a7c15ull;
+    uint64_t h = (uint64_t)len * k;
+    uint64_t w;
+
+    while (len >= 8) {
+        memcpy(&w, s, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 29;
+        s += 8;
+        len -= 8;
+    }
+    if (len) {
+        w = 0;
+        memcpy(&w, s, len);
+        h = (h ^ w) * k;
+    }
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    h ^= h >> 32;
+    return (uint32_t)h;
+}
+
+uint64_t toolgov__fnv64(uint64_t h, const void *p, size_t len)
+{
+    const unsigned char *b = p;
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* ---- result buffers ---- */
+
+void toolgov__result_init(toolgov_result *r, const toolgov_allocator *a)
+{
+    r->alloc = a;
+    r->buf = NULL;
+    r->len = 0;
+    r->cap = 0;
+}
+
+void toolgov__result_clear(toolgov_result *r)
+{
+    r->len = 0;
+    if (r->buf)
+        r->buf[0] = '\0';
+}
+
+void toolgov__result_free(toolgov_result *r)
+{
+    toolgov__free(r->alloc, r->buf, r->cap);
+    r->buf = NULL;
+    r->len = 0;
+    r->cap = 0;
+}
+
+/* Make room for a text of `need` bytes plus its NUL. */
+static int result_room(toolgov_result *r, size_t need)
+{
+    size_t ncap;
+    char *p;
+
+    if (need == SIZE_MAX)
+        return TOOLGOV_ENOMEM;
+    if (need + 1 <= r->cap)
+        return 0;
+    ncap = r->cap ? r->cap : 64;
+    while (ncap < need + 1) {
+        if (ncap > SIZE_MAX / 2) {
+            ncap = need + 1;
+            break;
+        }
+        ncap *= 2;
+    }
+    p = toolgov__realloc(r->alloc, r->buf, r->cap, ncap);
+    if (!p)
+        return TOOLGOV_ENOMEM;
+    if (!r->buf)
+        p[0] = '\0';
+    r->buf = p;
+    r->cap = ncap;
+    return 0;
+}
+
+int toolgov_result_set(toolgov_result *out, const char *text, size_t len)
+{
+    int rc;
+
+    if (!out || (!text && len))
+        return TOOLGOV_EINVAL;
+    if ((rc = result_room(out, len)) < 0)
+        return rc;
+    if (len)
+        memmove(out->buf, text, len);
+    out->buf[len] = '\0';
+    out->len = len;
+    return 0;
+}
+
+int toolgov_result_append(toolgov_result *out, const char *text, size_t len)
+{
+    int rc;
+
+    if (!out || (!text && len))
+        return TOOLGOV_EINVAL;
+    if (len > SIZE_MAX - 1 - out->len)
+        return TOOLGOV_ENOMEM;
+    if ((rc = result_room(out, out->len + len)) < 0)
+        return rc;
+    if (len)
+        memcpy(out->buf + out->len, text, len);
+    out->len += len;
+    out->buf[out->len] = '\0';
+    return 0;
+}
+
+int toolgov_result_vprintf(toolgov_result *out, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    int n;
+    int rc;
+
+    if (!out || !fmt)
+        return TOOLGOV_EINVAL;
+    va_copy(ap2, ap);
+    n = vsnprintf(out->buf ? out->buf + out->len : NULL,
+                  out->buf ? out->cap - out->len : 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0) {
+        if (out->buf)
+            out->buf[out->len] = '\0';
+        return TOOLGOV_EINVAL;
+    }
+    if (out->buf && (size_t)n < out->cap - out->len) {
+        out->len += (size_t)n;
+        return 0;
+    }
+    if ((rc = result_room(out, out->len + (size_t)n)) < 0) {
+        if (out->buf)
+            out->buf[out->len] = '\0';
+        return rc;
+    }
+    va_copy(ap2, ap);
+    n = vsnprintf(out->buf + out->len, out->cap - out->len, fmt, ap2);
+    va_end(ap2);
+    if (n < 0) {
+        out->buf[out->len] = '\0';
+        return TOOLGOV_EINVAL;
+    }
+    out->len += (size_t)n;
+    return 0;
+}
+
+int toolgov_result_printf(toolgov_result *out, const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, fmt);
+    rc = toolgov_result_vprintf(out, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+const char *toolgov_result_text(const toolgov_result *out)
+{
+    return out && out->buf ? out->buf : "";
+}
+
+size_t toolgov_result_len(const toolgov_result *out)
+{
+    return out ? out->len : 0;
+}
+
+/* ---- snprintf-style writer ---- */
+
+void toolgov__out_init(toolgov__out *o, char *buf, size_t size)
+{
+    o->buf = buf;
+    o->size = buf ? size : 0;
+    o->len = 0;
+}
+
+void toolgov__out_put(toolgov__out *o, const char *s, size_t n)
+{
+    if (o->len < o->size) {
+        size_t room = o->size - 1 - o->len;
+        memcpy(o->buf + o->len, s, n < room ? n : room);
+    }
+    o->len += n;
+}
+
+void toolgov__out_str(toolgov__out *o, const char *s)
+{
+    toolgov__out_put(o, s, strlen(s));
+}
+
+void toolgov__out_u64(toolgov__out *o, unsigned long long v)
+{
+    char tmp[24];
+    size_t i = sizeof tmp;
+
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    toolgov__out_put(o, tmp + i, sizeof tmp - i);
+}
+
+void toolgov__out_hex64(toolgov__out *o, unsigned long long v)
+{
+    static const char digits[] = "0123456789abcdef";
+    char tmp[16];
+    int i;
+
+    for (i = 15; i >= 0; i--) {
+        tmp[i] = digits[v & 15];
+        v >>= 4;
+    }
+    toolgov__out_put(o, tmp, 16);
+}
+
+void toolgov__out_json_str(toolgov__out *o, const char *s)
+{
+    static const char digits[] = "0123456789abcdef";
+    const char *run;
+
+    if (!s) {
+        toolgov__out_put(o, "null", 4);
+        return;
+    }
+    toolgov__out_put(o, "\"", 1);
+    run = s;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        const char *esc = NULL;
+        char u[6];
+
+        switch (c) {
+        case '"': esc = "\\\""; break;
+        case '\\': esc = "\\\\"; break;
+        case '\n': esc = "\\n"; break;
+        case '\r': esc = "\\r"; break;
+        case '\t': esc = "\\t"; break;
+        case '\b': esc = "\\b"; break;
+        case '\f': esc = "\\f"; break;
+        default:
+            if (c < 0x20) {
+                u[0] = '\\'; u[1] = 'u'; u[2] = '0'; u[3] = '0';
+                u[4] = digits[c >> 4]; u[5] = digits[c & 15];
+                toolgov__out_put(o, run, (size_t)(s - run));
+                toolgov__out_put(o, u, 6);
+                run = s + 1;
+            }
+            continue;
+        }
+        toolgov__out_put(o, run, (size_t)(s - run));
+        toolgov__out_str(o, esc);
+        run = s + 1;
+    }
+    toolgov__out_put(o, run, (size_t)(s - run));
+    toolgov__out_put(o, "\"", 1);
+}
+
+int toolgov__out_finish(toolgov__out *o, size_t *needed)
+{
+    if (needed)
+        *needed = o->len;
+    if (o->size == 0)
+        return o->len ? TOOLGOV_ENOSPC : 0;
+    if (o->len < o->size) {
+        o->buf[o->len] = '\0';
+        return 0;
+    }
+    o->buf[o->size - 1] = '\0';
+    return TOOLGOV_ENOSPC;
+}

@@ -1,0 +1,176 @@
+/*
+** internal.h: the runtime's private types, shared by its modules only.
+**
+** The registry keeps its tools in an array in registration order (built-ins
+** first) and indexes them with an open-addressing hash table of (hash, index)
+** slots, linear probing, at most half full. Lookup hashes the name once,
+** probes a few adjacent slots and compares one name: no allocation, and the
+** same few cache lines whatever the pool's size. The table is rebuilt in
+** place (no allocation) when a failed mount rolls the pool back.
+*/
+#ifndef TOOLGOV_INTERNAL_H
+#define TOOLGOV_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "toolgov/toolgov.h"
+#include "toolgov/drift.h"
+#include "toolgov/policy.h"
+#include "toolgov/run.h"
+
+/* Indexes of the built-ins in every registry (registration order). */
+enum {
+    TOOLGOV__BUILTIN_MEMORY_SEARCH = 0,
+    TOOLGOV__BUILTIN_ASK_USER = 1,
+    TOOLGOV__BUILTIN_COUNT = 9
+};
+
+/* Name of the owner of built-in tools in drift rows and owner queries. */
+#define TOOLGOV__CORE_OWNER "core"
+
+/* ---- allocation (core.c) ---- */
+void *toolgov__alloc(const toolgov_allocator *a, size_t n);
+void *toolgov__realloc(const toolgov_allocator *a, void *p, size_t osize, size_t nsize);
+void toolgov__free(const toolgov_allocator *a, void *p, size_t osize);
+/* Copy len bytes plus a NUL; NULL on failure. Free with size len + 1. */
+char *toolgov__memdup(const toolgov_allocator *a, const char *s, size_t len);
+/* Grow *arr (of *cap elements of elem bytes) to hold at least need. */
+int toolgov__reserve(const toolgov_allocator *a, void **arr, size_t *cap,
+                     size_t need, size_t elem);
+
+/* ---- hashing (core.c) ---- */
+uint32_t toolgov__hash(const char *s, size_t len);
+uint64_t toolgov__fnv64(uint64_t h, const void *p, size_t len);
+#define TOOLGOV__FNV64_INIT 0xcbf29ce484222325ull
+
+/* ---- result buffers (core.c) ---- */
+struct toolgov_result {
+    const toolgov_allocator *alloc;
+    char *buf;   /* NULL until the first write */
+    size_t len;
+    size_t cap;  /* allocated bytes (0 when buf is NULL) */
+};
+void toolgov__result_init(toolgov_result *r, const toolgov_allocator *a);
+void toolgov__result_clear(toolgov_result *r); /* len 0, keeps the buffer */
+void toolgov__result_free(toolgov_result *r);
+
+/* ---- snprintf-style writer (core.c) ---- */
+typedef struct toolgov__out {
+    char *buf;
+    size_t size;   /* capacity including the NUL */
+    size_t len;    /* length the full text needs so far */
+} toolgov__out;
+void toolgov__out_init(toolgov__out *o, char *buf, size_t size);
+void toolgov__out_put(toolgov__out *o, const char *s, size_t n);
+void toolgov__out_str(toolgov__out *o, const char *s);
+void toolgov__out_u64(toolgov__out *o, unsigned long long v);
+void toolgov__out_hex64(toolgov__out *o, unsigned long long v);
+void toolgov__out_json_str(toolgov__out *o, const char *s); /* with quotes; NULL: null */
+/* NUL-terminate, store *needed, return 0 or TOOLGOV_ENOSPC. */
+int toolgov__out_finish(toolgov__out *o, size_t *needed);
+
+/* ---- registry (registry.c) ---- */
+typedef struct toolgov__tool {
+    const toolgov_tool_spec *spec;
+    toolgov_handler_fn handler;
+    void *ctx;
+    const toolgov_plugin *plugin; /* NULL for built-ins */
+    size_t name_len;
+    uint32_t hash;
+} toolgov__tool;
+
+typedef struct toolgov__slot {
+    uint32_t hash;
+    uint32_t idx1; /* index + 1; 0 marks an empty slot */
+} toolgov__slot;
+
+typedef struct toolgov__row {
+    toolgov_drift_row row;
+    char *mem;      /* owned strings the row points into */
+    size_t memsize;
+} toolgov__row;
+
+struct toolgov_registry {
+    toolgov_allocator alloc;
+    toolgov__tool *tools;
+    size_t count, cap;
+    toolgov__slot *slots;
+    size_t mask; /* slot count - 1; slot count is a power of two */
+    toolgov__row *rows;
+    size_t nrows, rows_cap;
+};
+
+/* Index of a pooled tool, or -1. name_len is strlen(name). */
+long toolgov__registry_index(const toolgov_registry *reg, const char *name,
+                             size_t name_len);
+
+/* Append a drift row with a formatted message; the tool name is copied.
+** 0 or TOOLGOV_ENOMEM (nothing appended). */
+int toolgov__rows_add(const toolgov_allocator *a, toolgov__row **rows,
+                      size_t *nrows, size_t *cap, const toolgov_drift_row *proto,
+                      const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+void toolgov__rows_truncate(const toolgov_allocator *a, toolgov__row *rows,
+                            size_t *nrows, size_t keep);
+
+/* ---- policy (policy.c) ---- */
+struct toolgov_policy {
+    const toolgov_registry *reg;
+    size_t ntools;          /* registry count when the policy was made */
+    unsigned char *once;    /* ntools flags: in the confirm-once set */
+    size_t once_count;
+    toolgov__row *rows;     /* override rows */
+    size_t nrows, rows_cap;
+    uint64_t fingerprint;
+};
+
+static inline int toolgov__policy_once(const toolgov_policy *pol, size_t idx)
+{
+    return idx < pol->ntools && pol->once[idx];
+}
+
+/* ---- runs (run.c, state.c) ---- */
+typedef struct toolgov__approval {
+    size_t idx;
+    char *args;
+    size_t args_len;
+} toolgov__approval;
+
+typedef struct toolgov__held {
+    size_t idx;
+    char *args;
+    size_t args_len;
+    char *out;      /* allocated out_cap bytes (may be 0 with out NULL) */
+    size_t out_len;
+    size_t out_cap;
+} toolgov__held;
+
+/* The part of a run that is saved and restored. */
+typedef struct toolgov__run_state {
+    toolgov_confirmation conf;
+    int first_done;
+    toolgov_end_reason end;
+    long answer;             /* index into held of the answer, or -1 */
+    toolgov__approval *approvals;
+    size_t napprovals, approvals_cap;
+    toolgov__held *held;
+    size_t nheld, held_cap;
+} toolgov__run_state;
+
+struct toolgov_run {
+    const toolgov_policy *pol;
+    const toolgov_registry *reg;
+    void *run_ctx;
+    toolgov_evaluator_fn eval;
+    void *eval_ud;
+    toolgov_result result;
+    toolgov__run_state st;
+};
+
+void toolgov__run_state_free(const toolgov_allocator *a, toolgov__run_state *st);
+
+#endif /* TOOLGOV_INTERNAL_H */

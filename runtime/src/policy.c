@@ -1,0 +1,2 @@
+/* policy.c: see toolgov/policy.h. */
+#include "internal.h"

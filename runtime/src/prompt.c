@@ -1,0 +1,2 @@
+/* prompt.c: see toolgov/prompt.h. */
+#include "internal.h"

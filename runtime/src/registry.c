@@ -1,0 +1,533 @@
+/*
+** registry.c: the tool pool, mounting plugins, and the registration calls a
+** plugin's register function makes.
+**
+** Mounting hands the plugin's register function an API bound to that
+** plugin's manifest table, so a registration can only ever give a tool the
+** spec its manifest declares. The pool is an array in registration order
+** plus a hash index (see internal.h); a failed mount truncates the array back
+** and rebuilds the index in place, so "left as it was" needs no allocation.
+*/
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The core's own tools. Their effects are declared here, in code, because
+** they belong to the core; hosts bind their handlers. Order matters: the
+** TOOLGOV__BUILTIN_* indexes point into it. */
+static const toolgov_tool_spec builtins[TOOLGOV__BUILTIN_COUNT] = {
+    {"memory_search", "Search what the assistant remembers about the user.",
+     TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0},
+    {"ask_user", "Ask the user a question and wait for the answer.",
+     TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0},
+    {"memory_correct", "Correct a remembered fact the user says is wrong.",
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0},
+    {"memory_forget", "Forget a remembered fact the user asks to drop.",
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0},
+    {"memory_restore", "Restore a fact that was forgotten by mistake.",
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0},
+    {"record_feedback", "Record the user's feedback on an answer.",
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0},
+    {"promote_recommendation", "Turn a recommendation into a standing item.",
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0, 0},
+    {"propose_skill_from_sandbox", "Propose a skill built in the sandbox for adoption.",
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0, 0},
+    {"invoke_pending_action", "Carry out an action that is waiting for the user.",
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0, 0},
+};
+
+struct toolgov_plugin_api {
+    toolgov_registry *reg;
+    const toolgov_plugin *plugin;
+    void *ctx;
+    unsigned char *seen; /* per manifest tool: a registration was attempted */
+    int err;             /* sticky TOOLGOV_ENOMEM: the mount must roll back */
+};
+
+/* ---- the hash index ---- */
+
+static void index_insert(toolgov_registry *reg, size_t idx)
+{
+    uint32_t h = reg->tools[idx].hash;
+    size_t i = h & reg->mask;
+
+    while (reg->slots[i].idx1)
+        i = (i + 1) & reg->mask;
+    reg->slots[i].hash = h;
+    reg->slots[i].idx1 = (uint32_t)idx + 1;
+}
+
+static void index_rebuild(toolgov_registry *reg)
+{
+    size_t i;
+
+    memset(reg->slots, 0, (reg->mask + 1) * sizeof *reg->slots);
+    for (i = 0; i < reg->count; i++)
+        index_insert(reg, i);
+}
+
+/* Room in the pool and its index for one more tool, keeping the index at
+** most half full so probes stay short. */
+static int pool_reserve(toolgov_registry *reg)
+{
+    size_t need = reg->count + 1;
+    int rc;
+
+    if (need > UINT32_MAX - 1)
+        return TOOLGOV_ENOMEM;
+    rc = toolgov__reserve(&reg->alloc, (void **)&reg->tools, &reg->cap, need,
+                          sizeof *reg->tools);
+    if (rc < 0)
+        return rc;
+    if (need * 2 > reg->mask + 1) {
+        size_t nslots = (reg->mask + 1) * 2;
+        toolgov__slot *ns = toolgov__alloc(&reg->alloc, nslots * sizeof *ns);
+
+        if (!ns)
+            return TOOLGOV_ENOMEM;
+        toolgov__free(&reg->alloc, reg->slots, (reg->mask + 1) * sizeof *reg->slots);
+        reg->slots = ns;
+        reg->mask = nslots - 1;
+        index_rebuild(reg);
+    }
+    return 0;
+}
+
+/* Append a tool; pool_reserve() must have succeeded first. */
+static void pool_add(toolgov_registry *reg, const toolgov_tool_spec *spec,
+                     toolgov_handler_fn handler, void *ctx,
+                     const toolgov_plugin *plugin)
+{
+    toolgov__tool *t = &reg->tools[reg->count];
+
+    t->spec = spec;
+    t->handler = handler;
+    t->ctx = ctx;
+    t->plugin = plugin;
+    t->name_len = strlen(spec->name);
+    t->hash = toolgov__hash(spec->name, t->name_len);
+    index_insert(reg, reg->count);
+    reg->count++;
+}
+
+long toolgov__registry_index(const toolgov_registry *reg, const char *name,
+                             size_t name_len)
+{
+    uint32_t h = toolgov__hash(name, name_len);
+    size_t i = h & reg->mask;
+    const toolgov__slot *s;
+
+    for (;; i = (i + 1) & reg->mask) {
+        s = &reg->slots[i];
+        if (!s->idx1)
+            return -1;
+        if (s->hash == h) {
+            const toolgov__tool *t = &reg->tools[s->idx1 - 1];
+
+            if (t->name_len == name_len && memcmp(t->spec->name, name, name_len) == 0)
+                return (long)(s->idx1 - 1);
+        }
+    }
+}
+
+/* ---- drift rows ---- */
+
+int toolgov__rows_add(const toolgov_allocator *a, toolgov__row **rows,
+                      size_t *nrows, size_t *cap, const toolgov_drift_row *proto,
+                      const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    size_t tool_len = proto->tool ? strlen(proto->tool) : 0;
+    size_t memsize;
+    char *mem;
+    toolgov__row *r;
+    int rc;
+
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return TOOLGOV_EINVAL;
+    rc = toolgov__reserve(a, (void **)rows, cap, *nrows + 1, sizeof **rows);
+    if (rc < 0)
+        return rc;
+    memsize = (size_t)n + 1 + (proto->tool ? tool_len + 1 : 0);
+    mem = toolgov__alloc(a, memsize);
+    if (!mem)
+        return TOOLGOV_ENOMEM;
+    va_start(ap, fmt);
+    vsnprintf(mem, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    r = &(*rows)[*nrows];
+    r->row = *proto;
+    r->row.message = mem;
+    if (proto->tool) {
+        char *t = mem + n + 1;
+
+        memcpy(t, proto->tool, tool_len + 1);
+        r->row.tool = t;
+    }
+    r->mem = mem;
+    r->memsize = memsize;
+    (*nrows)++;
+    return 0;
+}
+
+void toolgov__rows_truncate(const toolgov_allocator *a, toolgov__row *rows,
+                            size_t *nrows, size_t keep)
+{
+    while (*nrows > keep) {
+        (*nrows)--;
+        toolgov__free(a, rows[*nrows].mem, rows[*nrows].memsize);
+    }
+}
+
+static void proto_init(toolgov_drift_row *p, toolgov_drift_kind kind,
+                       const toolgov_plugin *plugin, const char *tool)
+{
+    memset(p, 0, sizeof *p);
+    p->kind = kind;
+    p->plugin = plugin ? plugin->name : NULL;
+    p->manifest_file = plugin ? plugin->manifest_file : NULL;
+    p->tool = tool;
+}
+
+/* ---- registry lifecycle ---- */
+
+int toolgov_registry_new(toolgov_registry **out, const toolgov_allocator *alloc)
+{
+    toolgov_allocator a = {NULL, NULL};
+    toolgov_registry *reg;
+    size_t i;
+
+    if (!out)
+        return TOOLGOV_EINVAL;
+    if (alloc)
+        a = *alloc;
+    reg = toolgov__alloc(&a, sizeof *reg);
+    if (!reg)
+        return TOOLGOV_ENOMEM;
+    memset(reg, 0, sizeof *reg);
+    reg->alloc = a;
+    reg->mask = 31;
+    reg->slots = toolgov__alloc(&a, (reg->mask + 1) * sizeof *reg->slots);
+    if (!reg->slots)
+        goto fail;
+    memset(reg->slots, 0, (reg->mask + 1) * sizeof *reg->slots);
+    for (i = 0; i < TOOLGOV__BUILTIN_COUNT; i++) {
+        if (pool_reserve(reg) < 0)
+            goto fail;
+        pool_add(reg, &builtins[i], NULL, NULL, NULL);
+    }
+    *out = reg;
+    return 0;
+
+fail:
+    toolgov_registry_free(reg);
+    return TOOLGOV_ENOMEM;
+}
+
+void toolgov_registry_free(toolgov_registry *reg)
+{
+    toolgov_allocator a;
+
+    if (!reg)
+        return;
+    a = reg->alloc;
+    toolgov__rows_truncate(&a, reg->rows, &reg->nrows, 0);
+    toolgov__free(&a, reg->rows, reg->rows_cap * sizeof *reg->rows);
+    toolgov__free(&a, reg->tools, reg->cap * sizeof *reg->tools);
+    toolgov__free(&a, reg->slots, (reg->mask + 1) * sizeof *reg->slots);
+    toolgov__free(&a, reg, sizeof *reg);
+}
+
+/* ---- registration, as the plugin's register function sees it ---- */
+
+static long manifest_index(const toolgov_plugin *plugin, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < plugin->tool_count; i++)
+        if (strcmp(plugin->tools[i].name, name) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* Registration failures that are out of memory poison the whole mount. */
+static int latch(toolgov_plugin_api *api, int rc)
+{
+    if (rc < 0)
+        api->err = rc;
+    return rc;
+}
+
+#define API_ROW(api, proto, ...)                                               \
+    latch((api), toolgov__rows_add(&(api)->reg->alloc, &(api)->reg->rows,      \
+                                   &(api)->reg->nrows, &(api)->reg->rows_cap,  \
+                                   (proto), __VA_ARGS__))
+
+int toolgov_register_tool(toolgov_plugin_api *api, const char *name,
+                          const char *description, toolgov_handler_fn handler)
+{
+    toolgov_registry *reg;
+    toolgov_drift_row proto;
+    long j, k;
+    int rc;
+
+    (void)description; /* the manifest's description is the checked one */
+    if (!api || !name || !*name)
+        return TOOLGOV_EINVAL;
+    if (api->err)
+        return api->err;
+    reg = api->reg;
+    j = manifest_index(api->plugin, name);
+    if (j < 0) {
+        proto_init(&proto, TOOLGOV_DRIFT_UNDECLARED, api->plugin, name);
+        rc = API_ROW(api, &proto,
+                     "tool %s is registered by plugin %s but not declared in its manifest",
+                     name, api->plugin->name);
+        return rc < 0 ? rc : TOOLGOV_EUNDECLARED;
+    }
+    api->seen[j] = 1;
+    k = toolgov__registry_index(reg, name, strlen(name));
+    if (k >= 0) {
+        const toolgov_plugin *owner = reg->tools[k].plugin;
+
+        proto_init(&proto, TOOLGOV_DRIFT_DUPLICATE, api->plugin, name);
+        proto.owner = owner ? owner->name : TOOLGOV__CORE_OWNER;
+        rc = API_ROW(api, &proto,
+                     "tool %s of plugin %s is refused: the name is already in the pool, owned by %s",
+                     name, api->plugin->name,
+                     owner ? owner->name : "the core");
+        return rc < 0 ? rc : TOOLGOV_EEXIST;
+    }
+    if ((rc = pool_reserve(reg)) < 0) {
+        api->err = rc;
+        return rc;
+    }
+    pool_add(reg, &api->plugin->tools[j], handler, api->ctx, api->plugin);
+    return 0;
+}
+
+int toolgov_declare_tool(toolgov_plugin_api *api, const char *name,
+                         const toolgov_tool_spec **out)
+{
+    toolgov_drift_row proto;
+    long j;
+    int rc;
+
+    if (!api || !name || !out)
+        return TOOLGOV_EINVAL;
+    if (api->err)
+        return api->err;
+    j = manifest_index(api->plugin, name);
+    if (j < 0) {
+        proto_init(&proto, TOOLGOV_DRIFT_UNDECLARED, api->plugin, name);
+        rc = API_ROW(api, &proto,
+                     "tool %s is used by plugin %s in its own loop but not declared in its manifest",
+                     name, api->plugin->name);
+        return rc < 0 ? rc : TOOLGOV_EUNDECLARED;
+    }
+    /* Declared for the plugin's own loop: not "never registered". */
+    api->seen[j] = 1;
+    *out = &api->plugin->tools[j];
+    return 0;
+}
+
+/* ---- mounting ---- */
+
+static int provides_tool(const toolgov_plugin *plugin)
+{
+    size_t i;
+
+    for (i = 0; i < plugin->provides_count; i++)
+        if (plugin->provides[i] && strcmp(plugin->provides[i], "tool") == 0)
+            return 1;
+    return 0;
+}
+
+static int mount_failed_row(toolgov_registry *reg, const toolgov_plugin *plugin,
+                            int err)
+{
+    toolgov_drift_row proto;
+
+    proto_init(&proto, TOOLGOV_DRIFT_MOUNT_FAILED, plugin, NULL);
+    proto.err = err;
+    if (err == TOOLGOV_EABI)
+        return toolgov__rows_add(&reg->alloc, &reg->rows, &reg->nrows, &reg->rows_cap,
+                                 &proto,
+                                 "plugin %s was generated for toolgov ABI %u but this runtime "
+                                 "is ABI %d: regenerate it with this toolgov-gen",
+                                 plugin->name, plugin->abi_version, TOOLGOV_ABI_VERSION);
+    return toolgov__rows_add(&reg->alloc, &reg->rows, &reg->nrows, &reg->rows_cap,
+                             &proto, "plugin %s was not mounted: its register function failed: %s",
+                             plugin->name, toolgov_strerror(err));
+}
+
+static int valid_plugin(const toolgov_plugin *plugin)
+{
+    size_t i;
+
+    if (!plugin->name || !plugin->register_fn)
+        return 0;
+    if (plugin->tool_count && !plugin->tools)
+        return 0;
+    if (plugin->provides_count && !plugin->provides)
+        return 0;
+    for (i = 0; i < plugin->tool_count; i++) {
+        const toolgov_tool_spec *s = &plugin->tools[i];
+
+        if (!s->name || !s->description || !s->guidance)
+            return 0;
+    }
+    return 1;
+}
+
+int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
+                           void *plugin_ctx)
+{
+    toolgov_plugin_api api;
+    size_t count0, nrows0, i;
+    int rc;
+
+    if (!reg || !plugin)
+        return TOOLGOV_EINVAL;
+    if (plugin->abi_version != TOOLGOV_ABI_VERSION) {
+        if (!plugin->name)
+            return TOOLGOV_EINVAL;
+        rc = mount_failed_row(reg, plugin, TOOLGOV_EABI);
+        return rc < 0 ? rc : TOOLGOV_EABI;
+    }
+    if (!valid_plugin(plugin))
+        return TOOLGOV_EINVAL;
+
+    count0 = reg->count;
+    nrows0 = reg->nrows;
+    memset(&api, 0, sizeof api);
+    api.reg = reg;
+    api.plugin = plugin;
+    api.ctx = plugin_ctx;
+    api.seen = toolgov__alloc(&reg->alloc, plugin->tool_count);
+    if (!api.seen)
+        return TOOLGOV_ENOMEM;
+    memset(api.seen, 0, plugin->tool_count ? plugin->tool_count : 1);
+
+    rc = plugin->register_fn(&api);
+    if (api.err) {
+        rc = api.err;
+        goto rollback;
+    }
+    if (rc < 0) {
+        int err = rc;
+
+        /* The tools go, the rows that say what happened stay. */
+        reg->count = count0;
+        index_rebuild(reg);
+        if (mount_failed_row(reg, plugin, err) < 0) {
+            rc = TOOLGOV_ENOMEM;
+            goto rollback;
+        }
+        goto out;
+    }
+    rc = 0;
+    for (i = 0; i < plugin->tool_count; i++) {
+        const toolgov_tool_spec *s = &plugin->tools[i];
+        toolgov_drift_row proto;
+        char where[64];
+
+        if (api.seen[i])
+            continue;
+        proto_init(&proto, TOOLGOV_DRIFT_NEVER_REGISTERED, plugin, s->name);
+        proto.line = s->manifest_line;
+        proto.column = s->manifest_column;
+        if (s->manifest_line)
+            snprintf(where, sizeof where, ":%u:%u", s->manifest_line, s->manifest_column);
+        else
+            where[0] = '\0';
+        if (toolgov__rows_add(&reg->alloc, &reg->rows, &reg->nrows, &reg->rows_cap,
+                              &proto,
+                              "tool %s is declared in %s%s but plugin %s never registered it",
+                              s->name, plugin->manifest_file ? plugin->manifest_file
+                                                             : "its manifest",
+                              where, plugin->name) < 0) {
+            rc = TOOLGOV_ENOMEM;
+            goto rollback;
+        }
+    }
+    if (reg->count == count0 && provides_tool(plugin)) {
+        toolgov_drift_row proto;
+
+        proto_init(&proto, TOOLGOV_DRIFT_PROVIDES_NOTHING, plugin, NULL);
+        if (toolgov__rows_add(&reg->alloc, &reg->rows, &reg->nrows, &reg->rows_cap,
+                              &proto,
+                              "plugin %s says provides: tool but no tool of it is in the pool",
+                              plugin->name) < 0) {
+            rc = TOOLGOV_ENOMEM;
+            goto rollback;
+        }
+    }
+    goto out;
+
+rollback:
+    reg->count = count0;
+    index_rebuild(reg);
+    toolgov__rows_truncate(&reg->alloc, reg->rows, &reg->nrows, nrows0);
+out:
+    toolgov__free(&reg->alloc, api.seen, plugin->tool_count ? plugin->tool_count : 1);
+    return rc;
+}
+
+/* ---- queries ---- */
+
+int toolgov_registry_bind_builtin(toolgov_registry *reg, const char *name,
+                                  toolgov_handler_fn handler, void *ctx)
+{
+    long k;
+
+    if (!reg || !name)
+        return TOOLGOV_EINVAL;
+    k = toolgov__registry_index(reg, name, strlen(name));
+    if (k < 0 || reg->tools[k].plugin)
+        return TOOLGOV_ENOENT;
+    reg->tools[k].handler = handler;
+    reg->tools[k].ctx = ctx;
+    return 0;
+}
+
+const toolgov_tool_spec *toolgov_registry_find(const toolgov_registry *reg,
+                                               const char *name)
+{
+    long k;
+
+    if (!reg || !name)
+        return NULL;
+    k = toolgov__registry_index(reg, name, strlen(name));
+    return k < 0 ? NULL : reg->tools[k].spec;
+}
+
+const char *toolgov_registry_owner(const toolgov_registry *reg, const char *name)
+{
+    long k;
+
+    if (!reg || !name)
+        return NULL;
+    k = toolgov__registry_index(reg, name, strlen(name));
+    if (k < 0 || !reg->tools[k].plugin)
+        return NULL;
+    return reg->tools[k].plugin->name;
+}
+
+size_t toolgov_registry_count(const toolgov_registry *reg)
+{
+    return reg ? reg->count : 0;
+}
+
+const toolgov_tool_spec *toolgov_registry_at(const toolgov_registry *reg, size_t i)
+{
+    if (!reg || i >= reg->count)
+        return NULL;
+    return reg->tools[i].spec;
+}

@@ -1,0 +1,2 @@
+/* run.c: see toolgov/run.h. */
+#include "internal.h"

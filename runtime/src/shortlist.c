@@ -1,0 +1,2 @@
+/* shortlist.c: see toolgov/shortlist.h. */
+#include "internal.h"

@@ -1,0 +1,2 @@
+/* state.c: see toolgov/state.h. */
+#include "internal.h"
