@@ -1,0 +1,62 @@
+/*
+** exworld.h: the small, fixed world the example plugins describe.
+**
+** The examples answer from built-in data so the demo and the tests are
+** reproducible on any machine: one fixed "today", a few calendar events and
+** bills. Calendar, finance and planner all read this one table, so a day's
+** plan agrees with the calendar and the bills it merges. The data is const;
+** what a run changes (reminders, trashed mail, the brief's sections) lives in
+** each plugin's own state struct, passed as the plugin context at mount.
+**
+** Ownership: everything here is static and const.
+*/
+#ifndef TOOLGOV_EXAMPLES_EXWORLD_H
+#define TOOLGOV_EXAMPLES_EXWORLD_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The demo's "today": a Tuesday. */
+#define EXWORLD_TODAY "2026-12-01"
+
+typedef struct exworld_event {
+    const char *date;   /* YYYY-MM-DD */
+    const char *start;  /* HH:MM */
+    const char *end;    /* HH:MM */
+    const char *title;
+    const char *place;
+} exworld_event;
+
+typedef struct exworld_bill {
+    const char *name;
+    const char *payee;
+    const char *due;    /* YYYY-MM-DD */
+    long cents;         /* amount due, in euro cents */
+    int autopay;        /* 1 when it is paid automatically */
+} exworld_bill;
+
+extern const exworld_event exworld_events[];
+extern const size_t exworld_event_count;
+extern const exworld_bill exworld_bills[];
+extern const size_t exworld_bill_count;
+
+/* Parse "YYYY-MM-DD" into a day number (days since 1970-01-01, proleptic
+** Gregorian). 0 on success, -1 when the text is not a real date. */
+int exworld_parse_date(const char *text, long *out);
+/* Write the date of day number `day` as "YYYY-MM-DD" into out[11]. */
+void exworld_format_date(long day, char out[11]);
+/* Day of the week of a day number as an English name ("Tuesday"). Static. */
+const char *exworld_weekday(long day);
+/* Check "HH:MM" (24-hour). 0 when valid, -1 otherwise. */
+int exworld_check_time(const char *text);
+/* Case-insensitive substring test; an empty needle matches. */
+int exworld_contains(const char *hay, const char *needle);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOOLGOV_EXAMPLES_EXWORLD_H */

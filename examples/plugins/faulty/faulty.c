@@ -1,0 +1,54 @@
+/*
+** faulty.c: handlers and a hand-written register function with run-time
+** faults that no build step can see (see faulty.h).
+**
+** The drift check reads literal names in toolgov_register_tool() calls; a
+** name computed at run time is beyond it (it says so with a warning), which
+** is exactly why the registry checks every registration against the
+** manifest table again when the plugin is mounted.
+*/
+#include <stdio.h>
+
+#include "faulty.h"
+#include "faulty.toolgov.h"
+
+TOOLGOV_HANDLER(faulty_echo, call, out)
+{
+    return toolgov_result_printf(out, "echo: %s", call->args) ? TOOLGOV_ENOMEM : 0;
+}
+
+TOOLGOV_HANDLER(faulty_stale, call, out)
+{
+    (void)call;
+    return toolgov_result_printf(out, "stale") ? TOOLGOV_ENOMEM : 0;
+}
+
+TOOLGOV_HANDLER(research, call, out)
+{
+    (void)call;
+    return toolgov_result_printf(out, "faulty research") ? TOOLGOV_ENOMEM : 0;
+}
+
+static int register_by_hand(toolgov_plugin_api *api)
+{
+    char computed[32];
+    int version = 2;
+
+    /* A declared name: enters the pool with the manifest's spec. */
+    toolgov_register_tool(api, "faulty_echo", "echo", faulty_tool_faulty_echo);
+    /* A name built at run time, as a plugin that versions its tools might:
+    ** the manifest does not declare it, so the registry refuses it. */
+    snprintf(computed, sizeof computed, "faulty_echo_v%d", version);
+    toolgov_register_tool(api, computed, "echo, second version", faulty_tool_faulty_echo);
+    /* Declared here, but the research plugin owns the name already. */
+    toolgov_register_tool(api, "research", "research", faulty_tool_research);
+    /* faulty_stale is not registered at all. Refusals are drift rows, not
+    ** mount failures, so the register function carries on and returns 0. */
+    return 0;
+}
+
+void faulty_plugin_by_hand(toolgov_plugin *out)
+{
+    *out = faulty_toolgov_plugin;
+    out->register_fn = register_by_hand;
+}

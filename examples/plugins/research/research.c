@@ -1,0 +1,83 @@
+/*
+** research.c: answers "current" questions from a small dated snapshot of
+** notes. A real deployment would query a search service; the example keeps
+** a snapshot so the demo is the same everywhere, and says how old it is.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "exargs.h"
+#include "exworld.h"
+#include "research.toolgov.h"
+
+#define SNAPSHOT_DATE "2026-11-28"
+
+static const struct {
+    const char *topic;  /* words a query may contain, space-separated */
+    const char *date;
+    const char *note;
+} notes[] = {
+    {"weather forecast rain lisbon", "2026-11-28",
+     "Forecast for the first week of December: mild, 14-17 C, rain likely on the 3rd."},
+    {"ecb interest rate rates euro", "2026-11-27",
+     "The ECB kept its deposit rate at 2.00% at its last meeting."},
+    {"market opening hours farmers saturday", "2026-11-26",
+     "The Old Square farmers market opens Saturdays 08:00-14:00 through December."},
+    {"fuel petrol price diesel", "2026-11-28",
+     "Average petrol price this week: 1.71 EUR per litre, down 2 cents."},
+    {"asml shares stock news", "2026-11-27",
+     "ASML shares closed at 682.30 EUR, up 1.4% on the week."},
+};
+
+#define NOTE_COUNT (sizeof notes / sizeof notes[0])
+
+/* True when some word of the query (3 letters or more) appears in the
+** topic words: a deliberately plain keyword match. */
+static int matches(const char *topic, const char *query)
+{
+    char word[64];
+    size_t len = 0;
+    const char *p = query;
+    for (;;) {
+        char c = *p;
+        int letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (letter && len + 1 < sizeof word) {
+            word[len++] = c;
+        } else if (!letter) {
+            word[len] = '\0';
+            if (len >= 3 && exworld_contains(topic, word))
+                return 1;
+            len = 0;
+        }
+        if (!c)
+            return 0;
+        p++;
+    }
+}
+
+TOOLGOV_HANDLER(research, call, out)
+{
+    static const exargs_spec spec[] = {{"query", EXARGS_STRING, 1}};
+    exargs_object args;
+    const char *q;
+    size_t i, found = 0;
+    int rc;
+
+    if ((rc = exargs_read(&args, call, spec, 1, "{\"query\": text}", out)))
+        return rc;
+    q = exargs_str(&args, "query", "");
+    for (i = 0; i < NOTE_COUNT; i++) {
+        if (!matches(notes[i].topic, q))
+            continue;
+        if (toolgov_result_printf(out, "- [%s] %s\n", notes[i].date, notes[i].note))
+            return TOOLGOV_ENOMEM;
+        found++;
+    }
+    if (!found)
+        return toolgov_result_printf(out, "Nothing in the research snapshot of %s matches '%s'.",
+                                     SNAPSHOT_DATE, q)
+                   ? TOOLGOV_ENOMEM : 0;
+    return toolgov_result_printf(out, "(snapshot of %s; today is %s)\n", SNAPSHOT_DATE,
+                                 EXWORLD_TODAY)
+               ? TOOLGOV_ENOMEM : 0;
+}
