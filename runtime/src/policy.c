@@ -1,2 +1,238 @@
-/* policy.c: see toolgov/policy.h. */
+/*
+** policy.c: the confirm-once set of a registry and the operator override.
+**
+** The set is a byte per pooled tool, indexed like the pool, so the gate
+** answers "does this tool ask once?" with one load after the lookup it
+** already did. Applying an override builds the new flags and rows aside and
+** swaps them in only when everything succeeded.
+*/
+#include <stdlib.h>
+#include <string.h>
+
 #include "internal.h"
+
+static int derived_once(const toolgov_tool_spec *s)
+{
+    return s->effect == TOOLGOV_EFFECT_WRITE && s->confirm == TOOLGOV_CONFIRM_ONCE;
+}
+
+static void fingerprint(toolgov_policy *pol)
+{
+    uint64_t h = TOOLGOV__FNV64_INIT;
+    size_t i;
+
+    for (i = 0; i < pol->ntools; i++) {
+        const toolgov_tool_spec *s = pol->reg->tools[i].spec;
+        unsigned char bits[4];
+
+        h = toolgov__fnv64(h, s->name, strlen(s->name) + 1);
+        bits[0] = (unsigned char)s->effect;
+        bits[1] = (unsigned char)s->confirm;
+        bits[2] = (unsigned char)(s->answers_directly != 0);
+        bits[3] = pol->once[i];
+        h = toolgov__fnv64(h, bits, sizeof bits);
+    }
+    pol->fingerprint = h;
+}
+
+static void count_once(toolgov_policy *pol)
+{
+    size_t i;
+
+    pol->once_count = 0;
+    for (i = 0; i < pol->ntools; i++)
+        pol->once_count += pol->once[i] != 0;
+}
+
+int toolgov_policy_new(toolgov_policy **out, const toolgov_registry *reg)
+{
+    toolgov_policy *pol;
+    size_t i;
+
+    if (!out || !reg)
+        return TOOLGOV_EINVAL;
+    pol = toolgov__alloc(&reg->alloc, sizeof *pol);
+    if (!pol)
+        return TOOLGOV_ENOMEM;
+    memset(pol, 0, sizeof *pol);
+    pol->reg = reg;
+    pol->ntools = reg->count;
+    pol->once = toolgov__alloc(&reg->alloc, pol->ntools);
+    if (!pol->once) {
+        toolgov__free(&reg->alloc, pol, sizeof *pol);
+        return TOOLGOV_ENOMEM;
+    }
+    for (i = 0; i < pol->ntools; i++)
+        pol->once[i] = (unsigned char)derived_once(reg->tools[i].spec);
+    count_once(pol);
+    fingerprint(pol);
+    *out = pol;
+    return 0;
+}
+
+void toolgov_policy_free(toolgov_policy *pol)
+{
+    const toolgov_allocator *a;
+
+    if (!pol)
+        return;
+    a = &pol->reg->alloc;
+    toolgov__rows_truncate(a, pol->rows, &pol->nrows, 0);
+    toolgov__free(a, pol->rows, pol->rows_cap * sizeof *pol->rows);
+    toolgov__free(a, pol->once, pol->ntools);
+    toolgov__free(a, pol, sizeof *pol);
+}
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* The next non-blank item of a comma list: *item and *len, trimmed; 0 at
+** the end. Empty items are skipped. */
+static int next_item(const char **p, const char **item, size_t *len)
+{
+    const char *s = *p, *start, *end;
+
+    if (!s)
+        return 0;
+    for (;;) {
+        while (*s && (is_blank(*s) || *s == ','))
+            s++;
+        if (!*s) {
+            *p = s;
+            return 0;
+        }
+        start = s;
+        while (*s && *s != ',')
+            s++;
+        end = s;
+        while (end > start && is_blank(end[-1]))
+            end--;
+        if (end > start) {
+            *p = s;
+            *item = start;
+            *len = (size_t)(end - start);
+            return 1;
+        }
+    }
+}
+
+int toolgov_policy_set_override(toolgov_policy *pol, const char *text)
+{
+    const toolgov_allocator *a;
+    unsigned char *once = NULL;
+    toolgov__row *rows = NULL;
+    size_t nrows = 0, rows_cap = 0, i;
+    const char *p, *item;
+    size_t len;
+    int rc = 0;
+
+    if (!pol)
+        return TOOLGOV_EINVAL;
+    a = &pol->reg->alloc;
+    once = toolgov__alloc(a, pol->ntools);
+    if (!once)
+        return TOOLGOV_ENOMEM;
+    for (i = 0; i < pol->ntools; i++)
+        once[i] = (unsigned char)derived_once(pol->reg->tools[i].spec);
+
+    /* `none` clears the derived set wherever it stands in the list; every
+    ** name in the list is added either way. */
+    for (p = text; next_item(&p, &item, &len);) {
+        if (len == 4 && memcmp(item, "none", 4) == 0)
+            memset(once, 0, pol->ntools);
+    }
+    for (p = text; next_item(&p, &item, &len);) {
+        long k;
+
+        if (len == 4 && memcmp(item, "none", 4) == 0)
+            continue;
+        k = toolgov__registry_index(pol->reg, item, len);
+        if (k >= 0 && (size_t)k < pol->ntools) {
+            once[k] = 1;
+        } else {
+            toolgov_drift_row proto;
+            char *name = toolgov__memdup(a, item, len);
+
+            if (!name) {
+                rc = TOOLGOV_ENOMEM;
+                goto fail;
+            }
+            memset(&proto, 0, sizeof proto);
+            proto.kind = TOOLGOV_DRIFT_OVERRIDE_UNKNOWN;
+            proto.tool = name;
+            rc = toolgov__rows_add(a, &rows, &nrows, &rows_cap, &proto,
+                                   TOOLGOV_CONFIRM_ONCE_ENV
+                                   " names %s, which matches no tool in the pool; "
+                                   "check the spelling or remove it",
+                                   name);
+            toolgov__free(a, name, len + 1);
+            if (rc < 0)
+                goto fail;
+        }
+    }
+
+    /* Everything is ready: swap it in. */
+    toolgov__rows_truncate(a, pol->rows, &pol->nrows, 0);
+    toolgov__free(a, pol->rows, pol->rows_cap * sizeof *pol->rows);
+    toolgov__free(a, pol->once, pol->ntools);
+    pol->rows = rows;
+    pol->nrows = nrows;
+    pol->rows_cap = rows_cap;
+    pol->once = once;
+    count_once(pol);
+    fingerprint(pol);
+    return 0;
+
+fail:
+    toolgov__rows_truncate(a, rows, &nrows, 0);
+    toolgov__free(a, rows, rows_cap * sizeof *rows);
+    toolgov__free(a, once, pol->ntools);
+    return rc;
+}
+
+int toolgov_policy_override_from_env(toolgov_policy *pol)
+{
+    if (!pol)
+        return TOOLGOV_EINVAL;
+    return toolgov_policy_set_override(pol, getenv(TOOLGOV_CONFIRM_ONCE_ENV));
+}
+
+int toolgov_policy_is_confirm_once(const toolgov_policy *pol, const char *name)
+{
+    long k;
+
+    if (!pol || !name)
+        return 0;
+    k = toolgov__registry_index(pol->reg, name, strlen(name));
+    return k >= 0 && toolgov__policy_once(pol, (size_t)k);
+}
+
+size_t toolgov_policy_confirm_once_count(const toolgov_policy *pol)
+{
+    return pol ? pol->once_count : 0;
+}
+
+const char *toolgov_policy_confirm_once_at(const toolgov_policy *pol, size_t i)
+{
+    size_t k;
+
+    if (!pol)
+        return NULL;
+    for (k = 0; k < pol->ntools; k++) {
+        if (pol->once[k] && i-- == 0)
+            return pol->reg->tools[k].spec->name;
+    }
+    return NULL;
+}
+
+unsigned long long toolgov_policy_fingerprint(const toolgov_policy *pol)
+{
+    return pol ? pol->fingerprint : 0;
+}
+
+const toolgov_registry *toolgov_policy_registry(const toolgov_policy *pol)
+{
+    return pol ? pol->reg : NULL;
+}

@@ -1,2 +1,354 @@
-/* state.c: see toolgov/state.h. */
+/*
+** state.c: saving a run's state as text and restoring it.
+**
+** The text is line-oriented and self-delimiting; byte strings (tool names,
+** arguments, outputs) are written as <length>:<bytes>, so arguments and
+** outputs travel unchanged whatever they contain:
+**
+**   toolgov-run 1
+**   policy <16 hex digits: the policy fingerprint>
+**   confirm pending|given|refused
+**   first 0|1
+**   end none|answered_directly|host
+**   answer -|<index of the held result the run ended on>
+**   approval <n>:<tool> <n>:<args>            (zero or more)
+**   held <n>:<tool> <n>:<args> <n>:<output>   (zero or more)
+**   sum <16 hex digits: FNV-1a 64 of every byte before this line>
+**
+** Restoring checks the checksum first, then parses the whole text into a
+** scratch state, checks it against the run's policy, and only then swaps it
+** in: a failure at any point frees the scratch state and leaves the run as
+** it was.
+*/
+#include <string.h>
+
 #include "internal.h"
+
+#define STATE_MAGIC "toolgov-run 1\n"
+#define SUM_LINE_LEN 21 /* "sum " + 16 hex + "\n" */
+
+static const char *confirm_word(toolgov_confirmation c)
+{
+    switch (c) {
+    case TOOLGOV_CONFIRMATION_GIVEN: return "given";
+    case TOOLGOV_CONFIRMATION_REFUSED: return "refused";
+    case TOOLGOV_CONFIRMATION_PENDING: break;
+    }
+    return "pending";
+}
+
+/* The checksum covers bytes that may not fit in the caller's buffer, so
+** every byte goes both to the buffer and into the running hash. */
+typedef struct sink {
+    toolgov__out *o;
+    uint64_t h;
+} sink;
+
+static void emit(sink *k, const char *s, size_t n)
+{
+    toolgov__out_put(k->o, s, n);
+    k->h = toolgov__fnv64(k->h, s, n);
+}
+
+static void emit_str(sink *k, const char *s)
+{
+    emit(k, s, strlen(s));
+}
+
+static void emit_num(sink *k, unsigned long long v)
+{
+    char tmp[24];
+    toolgov__out o;
+
+    toolgov__out_init(&o, tmp, sizeof tmp);
+    toolgov__out_u64(&o, v);
+    emit(k, tmp, o.len);
+}
+
+static void emit_hex(sink *k, unsigned long long v)
+{
+    char tmp[17];
+    toolgov__out o;
+
+    toolgov__out_init(&o, tmp, sizeof tmp);
+    toolgov__out_hex64(&o, v);
+    emit(k, tmp, 16);
+}
+
+static void emit_bytes(sink *k, const char *s, size_t n)
+{
+    emit_num(k, n);
+    emit(k, ":", 1);
+    emit(k, s, n);
+}
+
+int toolgov_run_save(char *out, size_t size, size_t *needed, const toolgov_run *run)
+{
+    toolgov__out o;
+    sink k;
+    size_t i;
+
+    if (!run || (!out && size))
+        return TOOLGOV_EINVAL;
+    toolgov__out_init(&o, out, size);
+    k.o = &o;
+    k.h = TOOLGOV__FNV64_INIT;
+    emit_str(&k, STATE_MAGIC "policy ");
+    emit_hex(&k, run->pol->fingerprint);
+    emit_str(&k, "\nconfirm ");
+    emit_str(&k, confirm_word(run->st.conf));
+    emit_str(&k, run->st.first_done ? "\nfirst 1\nend " : "\nfirst 0\nend ");
+    emit_str(&k, toolgov_end_reason_name(run->st.end));
+    emit_str(&k, "\nanswer ");
+    if (run->st.answer < 0)
+        emit_str(&k, "-");
+    else
+        emit_num(&k, (unsigned long long)run->st.answer);
+    emit_str(&k, "\n");
+    for (i = 0; i < run->st.napprovals; i++) {
+        const toolgov__approval *p = &run->st.approvals[i];
+        const char *name = run->reg->tools[p->idx].spec->name;
+
+        emit_str(&k, "approval ");
+        emit_bytes(&k, name, strlen(name));
+        emit_str(&k, " ");
+        emit_bytes(&k, p->args, p->args_len);
+        emit_str(&k, "\n");
+    }
+    for (i = 0; i < run->st.nheld; i++) {
+        const toolgov__held *h = &run->st.held[i];
+        const char *name = run->reg->tools[h->idx].spec->name;
+
+        emit_str(&k, "held ");
+        emit_bytes(&k, name, strlen(name));
+        emit_str(&k, " ");
+        emit_bytes(&k, h->args, h->args_len);
+        emit_str(&k, " ");
+        emit_bytes(&k, h->out ? h->out : "", h->out_len);
+        emit_str(&k, "\n");
+    }
+    toolgov__out_str(&o, "sum ");
+    toolgov__out_hex64(&o, k.h);
+    toolgov__out_put(&o, "\n", 1);
+    return toolgov__out_finish(&o, needed);
+}
+
+/* ---- restoring ---- */
+
+typedef struct cursor {
+    const char *p, *end;
+} cursor;
+
+static int lit(cursor *c, const char *s)
+{
+    size_t n = strlen(s);
+
+    if ((size_t)(c->end - c->p) < n || memcmp(c->p, s, n) != 0)
+        return 0;
+    c->p += n;
+    return 1;
+}
+
+/* A decimal number without sign or leading zeros, below 2^48. */
+static int num(cursor *c, size_t *out)
+{
+    unsigned long long v = 0;
+    const char *start = c->p;
+
+    while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+        v = v * 10 + (unsigned)(*c->p - '0');
+        if (v >= (1ull << 48))
+            return 0;
+        c->p++;
+    }
+    if (c->p == start || (c->p - start > 1 && *start == '0'))
+        return 0;
+    *out = (size_t)v;
+    return 1;
+}
+
+static int hex64(cursor *c, uint64_t *out)
+{
+    uint64_t v = 0;
+    int i;
+
+    if (c->end - c->p < 16)
+        return 0;
+    for (i = 0; i < 16; i++) {
+        char ch = *c->p++;
+
+        if (ch >= '0' && ch <= '9')
+            v = v * 16 + (uint64_t)(ch - '0');
+        else if (ch >= 'a' && ch <= 'f')
+            v = v * 16 + (uint64_t)(ch - 'a' + 10);
+        else
+            return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+/* <n>:<bytes>, borrowed from the text. */
+static int bytes(cursor *c, const char **s, size_t *n)
+{
+    if (!num(c, n) || !lit(c, ":") || (size_t)(c->end - c->p) < *n)
+        return 0;
+    *s = c->p;
+    c->p += *n;
+    return 1;
+}
+
+/* A pooled tool named by <n>:<name>; -1 when unknown. */
+static long tool_field(cursor *c, const toolgov_registry *reg)
+{
+    const char *s;
+    size_t n;
+
+    if (!bytes(c, &s, &n) || n == 0 || memchr(s, '\0', n))
+        return -1;
+    return toolgov__registry_index(reg, s, n);
+}
+
+static int word(cursor *c, const char *const *words, int count, int *out)
+{
+    int i;
+
+    for (i = 0; i < count; i++) {
+        size_t n = strlen(words[i]);
+
+        if ((size_t)(c->end - c->p) > n && memcmp(c->p, words[i], n) == 0 &&
+            c->p[n] == '\n') {
+            c->p += n;
+            *out = i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int parse(toolgov__run_state *st, cursor *c, const toolgov_run *run)
+{
+    static const char *const confirms[] = {"pending", "given", "refused"};
+    static const char *const ends[] = {"none", "answered_directly", "host"};
+    const toolgov_allocator *a = &run->reg->alloc;
+    uint64_t fp;
+    size_t answer = 0;
+    int v, has_answer = 0, rc;
+
+    if (!lit(c, STATE_MAGIC) || !lit(c, "policy ") || !hex64(c, &fp) || !lit(c, "\n"))
+        return TOOLGOV_ESTATE;
+    if (fp != run->pol->fingerprint)
+        return TOOLGOV_ESTATE;
+    if (!lit(c, "confirm ") || !word(c, confirms, 3, &v) || !lit(c, "\n"))
+        return TOOLGOV_ESTATE;
+    st->conf = (toolgov_confirmation)v;
+    if (lit(c, "first 0\n"))
+        st->first_done = 0;
+    else if (lit(c, "first 1\n"))
+        st->first_done = 1;
+    else
+        return TOOLGOV_ESTATE;
+    if (!lit(c, "end ") || !word(c, ends, 3, &v) || !lit(c, "\n"))
+        return TOOLGOV_ESTATE;
+    st->end = (toolgov_end_reason)v;
+    if (!lit(c, "answer "))
+        return TOOLGOV_ESTATE;
+    if (!lit(c, "-")) {
+        if (!num(c, &answer))
+            return TOOLGOV_ESTATE;
+        has_answer = 1;
+    }
+    if (!lit(c, "\n"))
+        return TOOLGOV_ESTATE;
+
+    while (lit(c, "approval ")) {
+        toolgov__approval *p;
+        const char *s;
+        size_t n;
+        long idx = tool_field(c, run->reg);
+
+        if (idx < 0 || run->reg->tools[idx].spec->effect != TOOLGOV_EFFECT_DESTRUCTIVE ||
+            !lit(c, " ") || !bytes(c, &s, &n) || !lit(c, "\n"))
+            return TOOLGOV_ESTATE;
+        if ((rc = toolgov__reserve(a, (void **)&st->approvals, &st->approvals_cap,
+                                   st->napprovals + 1, sizeof *st->approvals)) < 0)
+            return rc;
+        p = &st->approvals[st->napprovals];
+        if (!(p->args = toolgov__memdup(a, s, n)))
+            return TOOLGOV_ENOMEM;
+        p->idx = (size_t)idx;
+        p->args_len = n;
+        st->napprovals++;
+    }
+    while (lit(c, "held ")) {
+        toolgov__held *h;
+        const char *s, *o;
+        size_t n, on;
+        long idx = tool_field(c, run->reg);
+
+        if (idx < 0 || !run->reg->tools[idx].spec->answers_directly || !lit(c, " ") ||
+            !bytes(c, &s, &n) || !lit(c, " ") || !bytes(c, &o, &on) || !lit(c, "\n"))
+            return TOOLGOV_ESTATE;
+        if ((rc = toolgov__reserve(a, (void **)&st->held, &st->held_cap, st->nheld + 1,
+                                   sizeof *st->held)) < 0)
+            return rc;
+        h = &st->held[st->nheld];
+        memset(h, 0, sizeof *h);
+        if (!(h->args = toolgov__memdup(a, s, n)))
+            return TOOLGOV_ENOMEM;
+        h->idx = (size_t)idx;
+        h->args_len = n;
+        st->nheld++; /* from here the entry is freed with the state */
+        if (!(h->out = toolgov__memdup(a, o, on)))
+            return TOOLGOV_ENOMEM;
+        h->out_len = on;
+        h->out_cap = on + 1;
+    }
+    if (c->p != c->end)
+        return TOOLGOV_ESTATE;
+    /* The fields must agree with each other. */
+    if (has_answer != (st->end == TOOLGOV_END_ANSWERED_DIRECTLY))
+        return TOOLGOV_ESTATE;
+    if (has_answer && answer >= st->nheld)
+        return TOOLGOV_ESTATE;
+    if (st->end == TOOLGOV_END_ANSWERED_DIRECTLY && !st->first_done)
+        return TOOLGOV_ESTATE;
+    st->answer = has_answer ? (long)answer : -1;
+    return 0;
+}
+
+int toolgov_run_restore(toolgov_run *run, const char *text, size_t len)
+{
+    const toolgov_allocator *a;
+    toolgov__run_state st;
+    cursor c;
+    cursor sc;
+    uint64_t sum;
+    int rc;
+
+    if (!run || (!text && len))
+        return TOOLGOV_EINVAL;
+    if (len < sizeof STATE_MAGIC - 1 + SUM_LINE_LEN)
+        return TOOLGOV_ESTATE;
+    sc.p = text + len - SUM_LINE_LEN;
+    sc.end = text + len;
+    if (!lit(&sc, "sum ") || !hex64(&sc, &sum) || !lit(&sc, "\n"))
+        return TOOLGOV_ESTATE;
+    if (toolgov__fnv64(TOOLGOV__FNV64_INIT, text, len - SUM_LINE_LEN) != sum)
+        return TOOLGOV_ESTATE;
+
+    a = &run->reg->alloc;
+    memset(&st, 0, sizeof st);
+    st.answer = -1;
+    c.p = text;
+    c.end = text + len - SUM_LINE_LEN;
+    rc = parse(&st, &c, run);
+    if (rc < 0) {
+        toolgov__run_state_free(a, &st);
+        return rc;
+    }
+    toolgov__run_state_free(a, &run->st);
+    run->st = st;
+    toolgov__result_clear(&run->result);
+    return 0;
+}

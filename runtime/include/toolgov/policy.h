@@ -6,8 +6,9 @@
 ** operator may override it with a comma list, usually taken from the
 ** environment variable TOOLGOV_CONFIRM_ONCE_TOOLS:
 **   - each name adds that tool to the set;
-**   - the word `none` clears the derived set; names after it are still added
-**     (so "none,create_reminder" keeps exactly one tool);
+**   - the word `none` clears the derived set; the names listed with it are
+**     still added, wherever they stand (so "none,create_reminder" keeps
+**     exactly one tool);
 **   - blanks around names and empty items are ignored ("a, ,b," is a and b);
 **   - a name that matches no pooled tool adds nothing and leaves a drift row.
 ** The override is an argument, never read behind the host's back: the host
