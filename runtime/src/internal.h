@@ -18,6 +18,8 @@
 #include "toolgov/drift.h"
 #include "toolgov/policy.h"
 #include "toolgov/run.h"
+#include "toolgov/prompt.h"
+#include "toolgov/shortlist.h"
 
 /* Indexes of the built-ins in every registry (registration order). */
 enum {
