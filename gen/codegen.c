@@ -1,0 +1,619 @@
+/*
+** codegen.c: the generated header and C file (see codegen.h and
+** docs/generated-code.md).
+**
+** Strings. Every manifest string is written as a C string literal in which
+** only printable ASCII stands for itself: quote, backslash, newline, tab and
+** CR use their short escapes, '?' becomes \? (so no "??=" trigraph forms in
+** a C99 compiler), and every other byte (controls, and all bytes of a
+** multi-byte UTF-8 character) is a three-digit octal escape, which can never
+** swallow the character after it the way a \x escape can. A string of more
+** than 4095 bytes (C99's minimum limit, which gcc -Wpedantic enforces with
+** -Woverlength-strings) is written as a brace-initialized char array
+** instead. No manifest string is ever put inside a comment.
+**
+** Names are identifiers the loader has checked, so they are written as is.
+*/
+#define _POSIX_C_SOURCE 200809L /* mkdir, open, fstat */
+#include "codegen.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <toolgov/toolgov.h>
+
+/* Longest string literal C99 guarantees (5.2.4.1), after concatenation. */
+#define LITERAL_MAX 4095u
+
+void toolgov__buf_init(toolgov__buf *b)
+{
+    b->data = NULL;
+    b->len = b->cap = 0;
+    b->oom = 0;
+}
+
+void toolgov__buf_free(toolgov__buf *b)
+{
+    free(b->data);
+    toolgov__buf_init(b);
+}
+
+static int reserve(toolgov__buf *b, size_t extra)
+{
+    size_t ncap;
+    char *nd;
+    if (b->oom)
+        return -1;
+    if (b->cap - b->len >= extra)
+        return 0;
+    ncap = b->cap ? b->cap : 4096;
+    while (ncap - b->len < extra) {
+        if (ncap > ((size_t)-1) / 2) {
+            b->oom = 1;
+            return -1;
+        }
+        ncap *= 2;
+    }
+    nd = realloc(b->data, ncap);
+    if (!nd) {
+        b->oom = 1;
+        return -1;
+    }
+    b->data = nd;
+    b->cap = ncap;
+    return 0;
+}
+
+static void put(toolgov__buf *b, const char *s, size_t n)
+{
+    if (reserve(b, n))
+        return;
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+}
+
+static void puts_(toolgov__buf *b, const char *s)
+{
+    put(b, s, strlen(s));
+}
+
+static void putf(toolgov__buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void putf(toolgov__buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    char small[512];
+    va_start(ap, fmt);
+    n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->oom = 1;
+        return;
+    }
+    if ((size_t)n < sizeof small) {
+        put(b, small, (size_t)n);
+        return;
+    }
+    if (reserve(b, (size_t)n + 1))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+/* The spelling of each byte inside a string literal; built once. */
+static char lit_esc[256][5];
+static unsigned char lit_len[256];
+static int lit_ready;
+
+static void init_lit(void)
+{
+    int c;
+    for (c = 0; c < 256; c++) {
+        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\' && c != '?') {
+            lit_esc[c][0] = (char)c;
+            lit_len[c] = 1;
+            continue;
+        }
+        switch (c) {
+        case '"': memcpy(lit_esc[c], "\\\"", 2); lit_len[c] = 2; break;
+        case '\\': memcpy(lit_esc[c], "\\\\", 2); lit_len[c] = 2; break;
+        case '?': memcpy(lit_esc[c], "\\?", 2); lit_len[c] = 2; break;
+        case '\n': memcpy(lit_esc[c], "\\n", 2); lit_len[c] = 2; break;
+        case '\t': memcpy(lit_esc[c], "\\t", 2); lit_len[c] = 2; break;
+        case '\r': memcpy(lit_esc[c], "\\r", 2); lit_len[c] = 2; break;
+        default:
+            lit_esc[c][0] = '\\';
+            lit_esc[c][1] = (char)('0' + ((c >> 6) & 7));
+            lit_esc[c][2] = (char)('0' + ((c >> 3) & 7));
+            lit_esc[c][3] = (char)('0' + (c & 7));
+            lit_len[c] = 4;
+            break;
+        }
+    }
+    lit_ready = 1;
+}
+
+/* A string literal for s[0..n). After each newline that is not the last
+** byte the literal is closed and reopened on a new line with `indent`, so
+** multi-line guidance reads as lines; adjacent literals concatenate. */
+static void put_literal(toolgov__buf *b, const char *s, size_t n, const char *indent)
+{
+    size_t i, ind = strlen(indent);
+    char *o;
+    if (!lit_ready)
+        init_lit();
+    /* Worst case: 4 bytes per input byte, plus a line break per newline. */
+    if (n > ((size_t)-1 - 2) / (8 + ind) || reserve(b, n * (8 + ind) + 2))
+        return;
+    o = b->data + b->len;
+    *o++ = '"';
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (lit_len[c] == 1) {
+            *o++ = (char)c;
+        } else {
+            memcpy(o, lit_esc[c], lit_len[c]);
+            o += lit_len[c];
+            if (c == '\n' && i + 1 < n) {
+                *o++ = '"';
+                *o++ = '\n';
+                memcpy(o, indent, ind);
+                o += ind;
+                *o++ = '"';
+            }
+        }
+    }
+    *o++ = '"';
+    b->len = (size_t)(o - b->data);
+}
+
+/* A char array initializer for a string too long for one literal. */
+static void put_char_array(toolgov__buf *b, const char *s, size_t n)
+{
+    size_t i;
+    if (!lit_ready)
+        init_lit();
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        puts_(b, i % 12 == 0 ? "\n    " : " ");
+        if (c == '\'')
+            puts_(b, "'\\''");
+        else if (c == '"')
+            puts_(b, "'\"'");
+        else if (c == '?')
+            puts_(b, "'?'");
+        else {
+            put(b, "'", 1);
+            put(b, lit_esc[c], lit_len[c]);
+            put(b, "'", 1);
+        }
+        put(b, ",", 1);
+    }
+    puts_(b, "\n    0\n};\n");
+}
+
+static void put_upper(toolgov__buf *b, const char *s)
+{
+    size_t n = strlen(s), i;
+    if (reserve(b, n))
+        return;
+    for (i = 0; i < n; i++) {
+        char c = s[i];
+        b->data[b->len++] = (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c;
+    }
+}
+
+/* The manifest's file name without directories: the only part of the path
+** that goes into the output, so builds in different trees agree. */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+#ifdef _WIN32
+    const char *bs = strrchr(path, '\\');
+    if (bs && (!slash || bs > slash))
+        slash = bs;
+#endif
+    return slash ? slash + 1 : path;
+}
+
+/* The file name for the banner comment: anything but a few safe ASCII
+** characters becomes '_', so no file name can end the comment early, form a
+** trigraph or carry a control character into the source. */
+static void put_banner_name(toolgov__buf *b, const char *name)
+{
+    for (; *name; name++) {
+        char c = *name;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '.' || c == '_' || c == '-' || c == '+';
+        put(b, ok ? &c : "_", 1);
+    }
+}
+
+static void put_banner(toolgov__buf *b, const toolgov__manifest *m, const char *ext)
+{
+    putf(b, "/* %s.toolgov.%s: generated by toolgov-gen from ", m->name, ext);
+    put_banner_name(b, base_name(m->path));
+    puts_(b, ". Do not edit. */\n");
+}
+
+static void put_enum_name(toolgov__buf *b, const toolgov__manifest *m, const char *tool)
+{
+    put_upper(b, m->name);
+    puts_(b, "_TOOL_");
+    put_upper(b, tool);
+}
+
+static void render_header(toolgov__buf *b, const toolgov__manifest *m)
+{
+    const char *n = m->name;
+    size_t i;
+
+    put_banner(b, m, "h");
+    puts_(b, "#ifndef ");
+    put_upper(b, n);
+    puts_(b, "_TOOLGOV_H\n#define ");
+    put_upper(b, n);
+    puts_(b, "_TOOLGOV_H\n\n#include <toolgov/toolgov.h>\n\n");
+    putf(b,
+         "#if !defined(TOOLGOV_ABI_VERSION) || TOOLGOV_ABI_VERSION != %d\n"
+         "#error \"%s.toolgov.h was generated for toolgov ABI version %d; regenerate it with the "
+         "toolgov-gen of the toolgov you build against\"\n"
+         "#endif\n\n",
+         TOOLGOV_ABI_VERSION, n, TOOLGOV_ABI_VERSION);
+    puts_(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+
+    putf(b, "/* The plugin's tools, in manifest order. */\ntypedef enum %s_tool_id {\n", n);
+    for (i = 0; i < m->tool_count; i++) {
+        puts_(b, "    ");
+        put_enum_name(b, m, m->tools[i].name);
+        putf(b, " = %zu,\n", i);
+    }
+    puts_(b, "    ");
+    put_upper(b, n);
+    putf(b, "_TOOL_COUNT = %zu\n} %s_tool_id;\n\n", m->tool_count, n);
+
+    if (m->tool_count) {
+        puts_(b, "/* One handler per declared tool; define each with TOOLGOV_HANDLER(). */\n");
+        for (i = 0; i < m->tool_count; i++)
+            putf(b, "int %s_tool_%s(const toolgov_call *call, toolgov_result *out);\n", n,
+                 m->tools[i].name);
+        puts_(b, "\n");
+    }
+    putf(b, "/* The plugin descriptor to pass to toolgov_registry_mount(). */\n"
+            "extern const toolgov_plugin %s_toolgov_plugin;\n\n", n);
+    puts_(b, "#ifdef __cplusplus\n}\n#endif\n\n");
+
+    putf(b,
+         "/* TOOLGOV_HANDLER(tool, call, out) { ... } defines the handler of `tool`,\n"
+         "** a tool of this plugin's manifest: a function returning 0 when `out` holds\n"
+         "** a usable result, or a negative TOOLGOV_E* code, with parameters named\n"
+         "** `call` and `out` as given. Under clang the definition carries an\n"
+         "** annotation the drift check (toolgov-gen check) reads. The macro is\n"
+         "** redefined by every generated header: define the handlers of one plugin\n"
+         "** in sources that include only that plugin's header. */\n"
+         "#undef TOOLGOV_HANDLER\n"
+         "#undef TOOLGOV_HANDLER_LINKAGE_\n"
+         "#if defined(__cplusplus)\n"
+         "#define TOOLGOV_HANDLER_LINKAGE_ extern \"C\"\n"
+         "#else\n"
+         "#define TOOLGOV_HANDLER_LINKAGE_\n"
+         "#endif\n"
+         "#if defined(__clang__)\n"
+         "#define TOOLGOV_HANDLER(tool, call, out) \\\n"
+         "    TOOLGOV_HANDLER_LINKAGE_ __attribute__((annotate(\"toolgov:tool:\" #tool))) \\\n"
+         "    int %s_tool_##tool(const toolgov_call *call, toolgov_result *out)\n"
+         "#else\n"
+         "#define TOOLGOV_HANDLER(tool, call, out) \\\n"
+         "    TOOLGOV_HANDLER_LINKAGE_ \\\n"
+         "    int %s_tool_##tool(const toolgov_call *call, toolgov_result *out)\n"
+         "#endif\n\n",
+         n, n);
+    puts_(b, "#endif /* ");
+    put_upper(b, n);
+    puts_(b, "_TOOLGOV_H */\n");
+}
+
+static const char *effect_enum(toolgov_effect e)
+{
+    switch (e) {
+    case TOOLGOV_EFFECT_WRITE:
+        return "TOOLGOV_EFFECT_WRITE";
+    case TOOLGOV_EFFECT_DESTRUCTIVE:
+        return "TOOLGOV_EFFECT_DESTRUCTIVE";
+    default:
+        return "TOOLGOV_EFFECT_READ";
+    }
+}
+
+static void render_source(toolgov__buf *b, const toolgov__manifest *m)
+{
+    const char *n = m->name;
+    size_t i;
+
+    put_banner(b, m, "c");
+    putf(b, "#include \"%s.toolgov.h\"\n\n", n);
+
+    if (m->provides_count) {
+        putf(b, "static const char *const %s_provides[] = {\n", n);
+        for (i = 0; i < m->provides_count; i++) {
+            puts_(b, "    ");
+            put_literal(b, m->provides[i], strlen(m->provides[i]), "    ");
+            puts_(b, i + 1 < m->provides_count ? ",\n" : "\n");
+        }
+        puts_(b, "};\n\n");
+    }
+
+    /* Strings too long for one literal, as arrays the table points to. */
+    for (i = 0; i < m->tool_count; i++) {
+        const toolgov__tool *t = &m->tools[i];
+        if (t->description_len > LITERAL_MAX) {
+            putf(b, "static const char %s_description_%zu[] = {", n, i);
+            put_char_array(b, t->description, t->description_len);
+            puts_(b, "\n");
+        }
+        if (t->guidance_len > LITERAL_MAX) {
+            putf(b, "static const char %s_guidance_%zu[] = {", n, i);
+            put_char_array(b, t->guidance, t->guidance_len);
+            puts_(b, "\n");
+        }
+    }
+
+    if (m->tool_count) {
+        putf(b, "static const toolgov_tool_spec %s_tools[", n);
+        put_upper(b, n);
+        puts_(b, "_TOOL_COUNT] = {\n");
+        for (i = 0; i < m->tool_count; i++) {
+            const toolgov__tool *t = &m->tools[i];
+            puts_(b, "    { ");
+            put_literal(b, t->name, strlen(t->name), "      ");
+            puts_(b, ",\n      ");
+            if (t->description_len > LITERAL_MAX)
+                putf(b, "%s_description_%zu", n, i);
+            else
+                put_literal(b, t->description, t->description_len, "      ");
+            putf(b, ",\n      %s, %s,\n      ", effect_enum(t->effect),
+                 t->effect == TOOLGOV_EFFECT_WRITE && t->confirm == TOOLGOV_CONFIRM_ONCE
+                     ? "TOOLGOV_CONFIRM_ONCE"
+                     : "TOOLGOV_CONFIRM_NEVER");
+            if (t->guidance_len > LITERAL_MAX)
+                putf(b, "%s_guidance_%zu", n, i);
+            else
+                put_literal(b, t->guidance, t->guidance_len, "      ");
+            putf(b, ",\n      %d, %d, %u, %u }%s\n", t->pinned ? 1 : 0,
+                 t->answers_directly ? 1 : 0, t->at.line, t->at.col,
+                 i + 1 < m->tool_count ? "," : "");
+        }
+        puts_(b, "};\n\n");
+    }
+
+    /* A refusal (the name is taken, or undeclared) leaves a drift row and
+    ** must not hide the plugin's other tools; anything else (no memory)
+    ** fails the mount. */
+    putf(b, "static int %s_register(toolgov_plugin_api *api)\n{\n", n);
+    if (m->tool_count) {
+        puts_(b, "    int rc;\n\n");
+        for (i = 0; i < m->tool_count; i++) {
+            const char *tn = m->tools[i].name;
+            putf(b, "    rc = toolgov_register_tool(api, \"%s\", %s_tools[", tn, n);
+            put_enum_name(b, m, tn);
+            putf(b, "].description, %s_tool_%s);\n", n, tn);
+            puts_(b, "    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)\n"
+                     "        return rc;\n");
+        }
+    } else {
+        puts_(b, "    (void)api;\n");
+    }
+    puts_(b, "    return 0;\n}\n\n");
+
+    putf(b, "const toolgov_plugin %s_toolgov_plugin = {\n    TOOLGOV_ABI_VERSION,\n    ", n);
+    put_literal(b, n, strlen(n), "    ");
+    puts_(b, ",\n    ");
+    {
+        const char *bn = base_name(m->path);
+        put_literal(b, bn, strlen(bn), "    ");
+    }
+    if (m->provides_count)
+        putf(b, ",\n    %s_provides,\n    %zu,\n", n, m->provides_count);
+    else
+        puts_(b, ",\n    NULL,\n    0,\n");
+    if (m->tool_count) {
+        putf(b, "    %s_tools,\n    ", n);
+        put_upper(b, n);
+        puts_(b, "_TOOL_COUNT,\n");
+    } else {
+        puts_(b, "    NULL,\n    0,\n");
+    }
+    putf(b, "    %s_register\n};\n", n);
+}
+
+int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__manifest *m)
+{
+    render_header(h, m);
+    render_source(c, m);
+    return (h->oom || c->oom) ? TOOLGOV_ENOMEM : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static char *join_path(const char *dir, const char *file)
+{
+    size_t ld = strlen(dir), lf = strlen(file);
+    char *p = malloc(ld + lf + 2);
+    if (!p)
+        return NULL;
+    memcpy(p, dir, ld);
+    p[ld] = '/';
+    memcpy(p + ld + 1, file, lf + 1);
+    return p;
+}
+
+/* 1 when the file at `path` holds exactly `b`; 0 otherwise (absent,
+** different, unreadable: in every such case it gets written). */
+static int same_content(const char *path, const toolgov__buf *b)
+{
+    FILE *f = fopen(path, "rb");
+    char chunk[65536];
+    size_t off = 0, n;
+    int same = 1;
+    if (!f)
+        return 0;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (off + n > b->len || memcmp(chunk, b->data + off, n) != 0) {
+            same = 0;
+            break;
+        }
+        off += n;
+    }
+    if (ferror(f) || off != b->len)
+        same = 0;
+    fclose(f);
+    return same;
+}
+
+int toolgov__write_if_changed(int *out_written, const char *dir, const char *file,
+                              const toolgov__buf *b, toolgov__diag *d)
+{
+    char *path = NULL, *tmp = NULL;
+    int fd = -1, rc = TOOLGOV_EFAIL;
+    size_t off = 0;
+    unsigned attempt;
+
+    *out_written = 0;
+    path = join_path(dir, file);
+    if (!path) {
+        toolgov__diag_error(d, dir, 0, 0, "out of memory");
+        return TOOLGOV_ENOMEM;
+    }
+    if (same_content(path, b)) {
+        rc = 0;
+        goto out;
+    }
+    tmp = malloc(strlen(path) + 32);
+    if (!tmp) {
+        toolgov__diag_error(d, path, 0, 0, "out of memory");
+        rc = TOOLGOV_ENOMEM;
+        goto out;
+    }
+    /* O_EXCL on a name of our own: the mode follows the umask like any
+    ** file the build writes, and a stale temporary is never reused. */
+    for (attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        sprintf(tmp, "%s.tmp%ld.%u", path, (long)getpid(), attempt);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd < 0 && errno != EEXIST) {
+            toolgov__diag_error(d, tmp, 0, 0, "cannot create the output file: %s",
+                                strerror(errno));
+            goto out;
+        }
+    }
+    if (fd < 0) {
+        toolgov__diag_error(d, path, 0, 0, "cannot create a temporary file beside it");
+        goto out;
+    }
+    while (off < b->len) {
+        ssize_t w = write(fd, b->data + off, b->len - off);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            toolgov__diag_error(d, tmp, 0, 0, "cannot write the output file: %s",
+                                strerror(errno));
+            goto out;
+        }
+        off += (size_t)w;
+    }
+    if (close(fd) != 0) {
+        fd = -1;
+        toolgov__diag_error(d, tmp, 0, 0, "cannot write the output file: %s", strerror(errno));
+        goto out;
+    }
+    fd = -1;
+    if (rename(tmp, path) != 0) {
+        toolgov__diag_error(d, path, 0, 0, "cannot replace the output file: %s",
+                            strerror(errno));
+        goto out;
+    }
+    *out_written = 1;
+    rc = 0;
+out:
+    if (fd >= 0)
+        close(fd);
+    if (rc != 0 && tmp)
+        unlink(tmp);
+    free(tmp);
+    free(path);
+    return rc;
+}
+
+/* mkdir -p: the build usually made the directory, a hand run may not have. */
+static int make_dirs(const char *dir, toolgov__diag *d)
+{
+    char *p = malloc(strlen(dir) + 1), *s;
+    struct stat st;
+    int rc = 0;
+    if (!p) {
+        toolgov__diag_error(d, dir, 0, 0, "out of memory");
+        return TOOLGOV_ENOMEM;
+    }
+    strcpy(p, dir);
+    for (s = p + 1; ; s++) {
+        if (*s == '/' || *s == '\0') {
+            char save = *s;
+            *s = '\0';
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+                toolgov__diag_error(d, p, 0, 0, "cannot create the output directory: %s",
+                                    strerror(errno));
+                rc = TOOLGOV_EFAIL;
+                break;
+            }
+            *s = save;
+            if (save == '\0')
+                break;
+        }
+    }
+    if (rc == 0 && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        toolgov__diag_error(d, dir, 0, 0, "the output directory is not a directory");
+        rc = TOOLGOV_EFAIL;
+    }
+    free(p);
+    return rc;
+}
+
+int toolgov__generate(const toolgov__manifest *m, const char *out_dir, toolgov__diag *d)
+{
+    toolgov__buf h, c;
+    char hname[TOOLGOV_NAME_MAX + 16], cname[TOOLGOV_NAME_MAX + 16];
+    int rc, written;
+
+    toolgov__buf_init(&h);
+    toolgov__buf_init(&c);
+    rc = toolgov__codegen_render(&h, &c, m);
+    if (rc) {
+        toolgov__diag_error(d, m->path, 0, 0, "out of memory while generating code");
+        goto out;
+    }
+    snprintf(hname, sizeof hname, "%s.toolgov.h", m->name);
+    snprintf(cname, sizeof cname, "%s.toolgov.c", m->name);
+    rc = make_dirs(out_dir, d);
+    if (rc)
+        goto out;
+    rc = toolgov__write_if_changed(&written, out_dir, hname, &h, d);
+    if (rc)
+        goto out;
+    rc = toolgov__write_if_changed(&written, out_dir, cname, &c, d);
+out:
+    toolgov__buf_free(&h);
+    toolgov__buf_free(&c);
+    return rc;
+}

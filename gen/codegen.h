@@ -1,0 +1,45 @@
+/*
+** codegen.h: render a validated manifest as C (SPEC section 2) and write the
+** two files atomically, only when their content changed.
+**
+** The rendering is pure: the same manifest gives the same bytes, with no
+** time and no directory in them. docs/generated-code.md describes the output.
+**
+** Ownership: a toolgov__buf owns its data (free with toolgov__buf_free);
+** the manifest is borrowed.
+*/
+#ifndef TOOLGOV_GEN_CODEGEN_H
+#define TOOLGOV_GEN_CODEGEN_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "manifest.h"
+
+typedef struct toolgov__buf {
+    char *data;  /* not NUL-terminated; NULL while empty */
+    size_t len;
+    size_t cap;
+    int oom;     /* an append failed: the content is incomplete */
+} toolgov__buf;
+
+void toolgov__buf_init(toolgov__buf *b);
+void toolgov__buf_free(toolgov__buf *b);
+
+/* Render <name>.toolgov.h into *h and <name>.toolgov.c into *c (both
+** initialized by the caller and appended to). 0, or TOOLGOV_ENOMEM. */
+int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__manifest *m);
+
+/* Write `b` as DIR/FILE unless the file already holds exactly those bytes:
+** a temporary file in DIR, then rename(), so a reader never sees a half
+** file. *out_written says whether the file was (re)written. Errors go to d
+** (at the path, no line) and return TOOLGOV_EFAIL. */
+int toolgov__write_if_changed(int *out_written, const char *dir, const char *file,
+                              const toolgov__buf *b, toolgov__diag *d);
+
+/* Render both files, then write them into out_dir (created if missing).
+** Nothing is written unless both rendered. 0, or a negative TOOLGOV_E*
+** code after reporting to d. */
+int toolgov__generate(const toolgov__manifest *m, const char *out_dir, toolgov__diag *d);
+
+#endif /* TOOLGOV_GEN_CODEGEN_H */

@@ -1,0 +1,287 @@
+/*
+** main.c: the toolgov-gen command line.
+**
+**   toolgov-gen [--max-errors N] validate FILE...
+**   toolgov-gen [--max-errors N] generate --manifest FILE --out-dir DIR
+**               [--expect-name NAME] [--stamp FILE]
+**   toolgov-gen check ...            (the drift check, gen/check.c)
+**
+** Exit status: 0 success, 1 errors in the input, 2 misuse of the command
+** line. Everything the run allocates is freed before exit (the manifest's
+** arena), so leak checkers see a clean run.
+*/
+#define _POSIX_C_SOURCE 200809L /* futimens */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "codegen.h"
+#include "diag.h"
+#include "manifest.h"
+
+#ifndef TOOLGOV_GEN_VERSION
+#define TOOLGOV_GEN_VERSION "unknown"
+#endif
+
+#define EXIT_MISUSE 2
+#define DEFAULT_MAX_ERRORS 50
+
+static const char usage_text[] =
+    "usage: toolgov-gen [--max-errors N] <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  validate FILE...              check manifests, write nothing\n"
+    "  generate --manifest FILE --out-dir DIR [--expect-name NAME] [--stamp FILE]\n"
+    "                                write DIR/<name>.toolgov.h and DIR/<name>.toolgov.c\n"
+    "  check --manifest FILE ... -- <compiler args> SOURCES...\n"
+    "                                the drift check between handlers and manifest\n"
+    "\n"
+    "options:\n"
+    "  --max-errors N   print at most N errors, then how many more (default 50, 0: all)\n"
+    "  --expect-name NAME\n"
+    "                   fail unless the manifest's name: is NAME (toolgov_add_plugin)\n"
+    "  --stamp FILE     touch FILE after every successful generate\n"
+    "  --help           show this help\n"
+    "  --version        show the version\n"
+    "\n"
+    "Diagnostics are FILE:LINE:COL: error: ...; exit status 0 ok, 1 errors, 2 misuse.\n"
+    "The manifest format is described in docs/manifest.md.\n";
+
+static int misuse(const char *fmt, const char *arg)
+{
+    fputs("toolgov-gen: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\ntry 'toolgov-gen --help' for usage\n", stderr);
+    return EXIT_MISUSE;
+}
+
+/* Match "--opt VALUE" or "--opt=VALUE" at argv[*i]. 1 matched (value in
+** *out, *i advanced past it), 0 not this option, -1 value missing. */
+static int take_opt(int argc, char **argv, int *i, const char *opt, const char **out)
+{
+    size_t n = strlen(opt);
+    const char *a = argv[*i];
+    if (strncmp(a, opt, n) != 0)
+        return 0;
+    if (a[n] == '=') {
+        *out = a + n + 1;
+        return 1;
+    }
+    if (a[n] != '\0')
+        return 0;
+    if (*i + 1 >= argc)
+        return -1;
+    *out = argv[++*i];
+    return 1;
+}
+
+static int parse_count(const char *s, size_t *out)
+{
+    char *end;
+    unsigned long long v;
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno || *end != '\0' || v > (unsigned long long)((size_t)-1))
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+static int touch(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT, 0666);
+    int rc = 0;
+    if (fd < 0)
+        return -1;
+    if (futimens(fd, NULL) != 0)
+        rc = -1;
+    if (close(fd) != 0)
+        rc = -1;
+    return rc;
+}
+
+static int cmd_validate(char **files, int nfiles, toolgov__diag *d)
+{
+    int i;
+    for (i = 0; i < nfiles; i++) {
+        toolgov__manifest *m = toolgov__manifest_load(files[i], d);
+        toolgov__manifest_free(m);
+    }
+    return toolgov__diag_finish(d) ? 1 : 0;
+}
+
+static int cmd_generate(const char *manifest, const char *out_dir, const char *expect,
+                        const char *stamp, toolgov__diag *d)
+{
+    toolgov__manifest *m = toolgov__manifest_load(manifest, d);
+    int failed = m == NULL;
+
+    if (m && expect && strcmp(expect, m->name) != 0) {
+        toolgov__diag_error(d, manifest, m->name_at.line, m->name_at.col,
+                            "manifest declares plugin '%s' but toolgov_add_plugin() names it "
+                            "'%s'; make them equal", m->name, expect);
+        failed = 1;
+    }
+    if (!failed && toolgov__generate(m, out_dir, d) != 0)
+        failed = 1;
+    if (!failed && stamp && touch(stamp) != 0) {
+        toolgov__diag_error(d, stamp, 0, 0, "cannot update the stamp file: %s", strerror(errno));
+        failed = 1;
+    }
+    toolgov__manifest_free(m);
+    toolgov__diag_finish(d);
+    return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    size_t max_errors = DEFAULT_MAX_ERRORS;
+    const char *cmd = NULL, *manifest = NULL, *out_dir = NULL, *expect = NULL, *stamp = NULL;
+    const char *max_arg = NULL;
+    char **files;
+    int nfiles = 0, i, r, rc, end_of_opts = 0;
+    toolgov__diag d;
+
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
+        if (!strcmp(a, "--version")) {
+            printf("toolgov-gen %s\n", TOOLGOV_GEN_VERSION);
+            return 0;
+        }
+        r = take_opt(argc, argv, &i, "--max-errors", &max_arg);
+        if (r < 0)
+            return misuse("%s needs a number", a);
+        if (r > 0) {
+            if (parse_count(max_arg, &max_errors))
+                return misuse("--max-errors needs a non-negative number, not '%s'", max_arg);
+            continue;
+        }
+        if (a[0] == '-')
+            return misuse("unknown option '%s' (give the command first)", a);
+        cmd = a;
+        i++;
+        break;
+    }
+    if (!cmd)
+        return misuse("%s", "no command given (validate, generate or check)");
+
+    if (!strcmp(cmd, "check")) {
+        /* The drift check parses its own options; pass a --max-errors given
+        ** before the command on to it. */
+        char **av;
+        int n = 0, j, status;
+        av = malloc(sizeof *av * (size_t)(argc + 3));
+        if (!av) {
+            fputs("toolgov-gen: out of memory\n", stderr);
+            return 1;
+        }
+        av[n++] = "check";
+        if (max_arg) {
+            av[n++] = "--max-errors";
+            av[n++] = (char *)max_arg;
+        }
+        for (j = i; j < argc; j++)
+            av[n++] = argv[j];
+        av[n] = NULL;
+        status = toolgov__check_main(n, av);
+        free(av);
+        return status;
+    }
+    if (strcmp(cmd, "validate") != 0 && strcmp(cmd, "generate") != 0)
+        return misuse("unknown command '%s' (expected validate, generate or check)", cmd);
+
+    files = malloc(sizeof *files * (size_t)(argc + 1));
+    if (!files) {
+        fputs("toolgov-gen: out of memory\n", stderr);
+        return 1;
+    }
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (end_of_opts || a[0] != '-' || a[1] == '\0') {
+            if (!strcmp(cmd, "generate")) {
+                rc = misuse("generate takes no file operands ('%s'); use --manifest FILE", a);
+                goto out;
+            }
+            files[nfiles++] = argv[i];
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            end_of_opts = 1;
+            continue;
+        }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage_text, stdout);
+            rc = 0;
+            goto out;
+        }
+        if ((r = take_opt(argc, argv, &i, "--max-errors", &max_arg)) != 0) {
+            if (r < 0) {
+                rc = misuse("%s needs a number", a);
+                goto out;
+            }
+            if (parse_count(max_arg, &max_errors)) {
+                rc = misuse("--max-errors needs a non-negative number, not '%s'", max_arg);
+                goto out;
+            }
+            continue;
+        }
+        if (!strcmp(cmd, "generate")) {
+            static const char *const names[] = {"--manifest", "--out-dir", "--expect-name",
+                                                "--stamp"};
+            const char **slots[4];
+            int k, matched = 0;
+            slots[0] = &manifest;
+            slots[1] = &out_dir;
+            slots[2] = &expect;
+            slots[3] = &stamp;
+            for (k = 0; k < 4 && !matched; k++) {
+                r = take_opt(argc, argv, &i, names[k], slots[k]);
+                if (r < 0) {
+                    rc = misuse("%s needs an argument", names[k]);
+                    goto out;
+                }
+                if (r > 0) {
+                    if (!**slots[k]) {
+                        rc = misuse("%s needs a non-empty argument", names[k]);
+                        goto out;
+                    }
+                    matched = 1;
+                }
+            }
+            if (matched)
+                continue;
+        }
+        rc = misuse("unknown option '%s'", a);
+        goto out;
+    }
+
+    toolgov__diag_init(&d, stderr, max_errors);
+    if (!strcmp(cmd, "validate")) {
+        if (nfiles == 0) {
+            rc = misuse("%s", "validate needs at least one manifest file");
+            goto out;
+        }
+        rc = cmd_validate(files, nfiles, &d);
+    } else {
+        if (!manifest || !out_dir) {
+            rc = misuse("generate needs %s", !manifest ? "--manifest FILE" : "--out-dir DIR");
+            goto out;
+        }
+        rc = cmd_generate(manifest, out_dir, expect, stamp, &d);
+    }
+out:
+    free(files);
+    return rc;
+}

@@ -1,0 +1,1513 @@
+/*
+** manifest.c: load and validate a toolgov manifest (see manifest.h and
+** docs/manifest.md, which lists every rule and message enforced here).
+**
+** How it works. The whole file is read first (after a size check), then a
+** byte scan rejects what a manifest must never contain (invalid UTF-8, NUL,
+** control characters) with an exact location, before libyaml sees a byte.
+** Then a recursive-descent walk pulls libyaml events one at a time. The
+** format is three collections deep at most (root mapping > tools mapping >
+** tool mapping), so the walk recurses at most three levels; a collection
+** found where a scalar belongs is reported once and its events are skipped
+** with a depth counter, never descended into. Anchors, aliases and tags are
+** reported where they appear and never resolved, so nothing expands.
+**
+** Every error is reported and the walk goes on wherever the event stream
+** allows it (a YAML syntax error ends it, since libyaml cannot resume): a
+** bad tool does not hide the next one. Only a manifest that produced no
+** error at all is returned.
+**
+** Speed matters (SPEC section 8: at most 1.3 times a bare libyaml parse):
+** strings are copied once into an arena, tool names are checked for
+** duplicates through a hash table, keyword checks are binary searches, and
+** edit-distance suggestions run only after an error.
+*/
+#define _POSIX_C_SOURCE 200809L /* fileno */
+#include "manifest.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <yaml.h>
+
+#include "arena.h"
+
+/* ------------------------------------------------------------------------ */
+/* Name index: open addressing, power-of-two capacity, values are indices.  */
+
+typedef struct name_slot {
+    const char *key; /* NULL: empty */
+    size_t len;
+    size_t value;
+    uint32_t hash;
+} name_slot;
+
+typedef struct name_index {
+    name_slot *slots;
+    size_t cap;   /* 0 or a power of two */
+    size_t count;
+} name_index;
+
+typedef struct manifest_priv {
+    toolgov__arena arena;
+    name_index tools;
+} manifest_priv;
+
+static uint32_t hash_bytes(const char *s, size_t len)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    size_t i;
+    for (i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 16777619u;
+    }
+    return h;
+}
+
+static const name_slot *index_lookup(const name_index *ix, const char *key,
+                                     size_t len, uint32_t h)
+{
+    size_t mask, i;
+    if (ix->cap == 0)
+        return NULL;
+    mask = ix->cap - 1;
+    for (i = h & mask;; i = (i + 1) & mask) {
+        const name_slot *s = &ix->slots[i];
+        if (!s->key)
+            return NULL;
+        if (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0)
+            return s;
+    }
+}
+
+/* Insert a key known to be absent. -1 when out of memory. */
+static int index_insert(name_index *ix, toolgov__arena *a, const char *key,
+                        size_t len, uint32_t h, size_t value)
+{
+    size_t mask, i;
+    if ((ix->count + 1) * 2 > ix->cap) {
+        size_t ncap = ix->cap ? ix->cap * 2 : 64, j;
+        name_slot *ns;
+        if (ncap > SIZE_MAX / sizeof(name_slot))
+            return -1;
+        ns = toolgov__arena_alloc(a, ncap * sizeof(name_slot));
+        if (!ns)
+            return -1;
+        memset(ns, 0, ncap * sizeof(name_slot));
+        for (j = 0; j < ix->cap; j++) {
+            const name_slot *s = &ix->slots[j];
+            size_t k;
+            if (!s->key)
+                continue;
+            for (k = s->hash & (ncap - 1); ns[k].key; k = (k + 1) & (ncap - 1))
+                ;
+            ns[k] = *s;
+        }
+        ix->slots = ns;
+        ix->cap = ncap;
+    }
+    mask = ix->cap - 1;
+    for (i = h & mask; ix->slots[i].key; i = (i + 1) & mask)
+        ;
+    ix->slots[i].key = key;
+    ix->slots[i].len = len;
+    ix->slots[i].value = value;
+    ix->slots[i].hash = h;
+    ix->count++;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Keywords. Names become parts of C identifiers and the header is also     */
+/* compiled as C++, so both keyword sets are refused. Sorted for bsearch.   */
+
+static const char *const c_keywords[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do",
+    "double", "else", "enum", "extern", "float", "for", "goto", "if", "inline",
+    "int", "long", "register", "restrict", "return", "short", "signed",
+    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned",
+    "void", "volatile", "while"};
+
+static const char *const cxx_keywords[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool",
+    "catch", "char16_t", "char32_t", "char8_t", "class", "co_await",
+    "co_return", "co_yield", "compl", "concept", "const_cast", "consteval",
+    "constexpr", "constinit", "decltype", "delete", "dynamic_cast",
+    "explicit", "export", "false", "friend", "mutable", "namespace", "new",
+    "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq",
+    "private", "protected", "public", "reinterpret_cast", "requires",
+    "static_assert", "static_cast", "template", "this", "thread_local",
+    "throw", "true", "try", "typeid", "typename", "using", "virtual",
+    "wchar_t", "xor", "xor_eq"};
+
+static int cmp_keyword(const void *key, const void *elem)
+{
+    return strcmp((const char *)key, *(const char *const *)elem);
+}
+
+static int in_sorted(const char *s, const char *const *list, size_t n)
+{
+    return bsearch(s, list, n, sizeof *list, cmp_keyword) != NULL;
+}
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ------------------------------------------------------------------------ */
+/* The loader.                                                              */
+
+typedef struct loader {
+    const char *path;
+    const unsigned char *buf;
+    size_t len;
+    toolgov__diag *d;
+    yaml_parser_t parser;
+    yaml_event_t ev;
+    int have_ev;
+    int failed; /* the event stream cannot go on (syntax error, memory) */
+    int oom;
+    toolgov__manifest *m;
+    manifest_priv *priv;
+    size_t tools_cap;
+    size_t provides_cap;
+    size_t tool_entries; /* tool keys seen, valid or not */
+    int tools_given;
+    toolgov__mark tools_at;
+    name_index provides_ix;
+} loader;
+
+#define MSG_MAX 1024
+#define SHOW_MAX 96
+
+static toolgov__mark mark_of(yaml_mark_t m)
+{
+    toolgov__mark r;
+    r.line = (unsigned)(m.line + 1);
+    r.col = (unsigned)(m.column + 1);
+    return r;
+}
+
+static void err_at(loader *L, toolgov__mark at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void err_at(loader *L, toolgov__mark at, const char *fmt, ...)
+{
+    char msg[MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    toolgov__diag_error(L->d, L->path, at.line, at.col, "%s", msg);
+}
+
+static void note_at(loader *L, toolgov__mark at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void note_at(loader *L, toolgov__mark at, const char *fmt, ...)
+{
+    char msg[MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    toolgov__diag_note(L->d, L->path, at.line, at.col, "%s", msg);
+}
+
+/* A printable excerpt of user text for a message: control bytes escaped,
+** cut after about 60 bytes on a UTF-8 boundary. */
+static const char *show(char out[SHOW_MAX], const char *s, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t i, o = 0;
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (o >= 60 && (c & 0xC0) != 0x80) {
+            memcpy(out + o, "...", 4);
+            return out;
+        }
+        if (c < 0x20 || c == 0x7F) {
+            out[o++] = '\\';
+            out[o++] = 'x';
+            out[o++] = hex[c >> 4];
+            out[o++] = hex[c & 15];
+        } else {
+            out[o++] = (char)c;
+        }
+    }
+    out[o] = '\0';
+    return out;
+}
+
+static void out_of_memory(loader *L)
+{
+    if (!L->oom) {
+        toolgov__mark at = {0, 0};
+        L->oom = 1;
+        err_at(L, at, "out of memory while loading the manifest");
+    }
+    L->failed = 1;
+}
+
+/* ---- offsets to line:column --------------------------------------------- */
+
+/* Columns count characters (code points), like libyaml's marks; a CRLF pair,
+** a lone CR, LF, U+2028 and U+2029 each end a line, as in libyaml, and a
+** leading BOM is not a column. `pos` moves forward only, so reporting many
+** bad bytes in file order stays linear. */
+typedef struct cursor {
+    size_t off;
+    unsigned line, col;
+} cursor;
+
+static void cursor_init(cursor *c, const unsigned char *buf, size_t len)
+{
+    c->off = (len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) ? 3 : 0;
+    c->line = 1;
+    c->col = 1;
+}
+
+static toolgov__mark cursor_to(cursor *c, const unsigned char *buf, size_t len,
+                               size_t target)
+{
+    toolgov__mark r;
+    if (target > len)
+        target = len;
+    while (c->off < target) {
+        unsigned char b = buf[c->off];
+        if (b == '\n') {
+            c->line++;
+            c->col = 1;
+            c->off++;
+        } else if (b == '\r') {
+            c->line++;
+            c->col = 1;
+            c->off += (c->off + 1 < len && buf[c->off + 1] == '\n') ? 2 : 1;
+        } else if (b == 0xE2 && c->off + 2 < len && buf[c->off + 1] == 0x80 &&
+                   (buf[c->off + 2] == 0xA8 || buf[c->off + 2] == 0xA9)) {
+            c->line++;
+            c->col = 1;
+            c->off += 3;
+        } else {
+            if ((b & 0xC0) != 0x80)
+                c->col++;
+            c->off++;
+        }
+    }
+    r.line = c->line;
+    r.col = c->col;
+    return r;
+}
+
+/* ---- the byte scan ------------------------------------------------------ */
+
+/* 1: ASCII that needs no look (printable, tab, LF, CR). */
+static unsigned char ascii_ok[256];
+static int ascii_ok_ready;
+
+static void init_ascii_ok(void)
+{
+    int i;
+    for (i = 0x20; i < 0x7F; i++)
+        ascii_ok[i] = 1;
+    ascii_ok['\t'] = ascii_ok['\n'] = ascii_ok['\r'] = 1;
+    ascii_ok_ready = 1;
+}
+
+/* Length of a valid UTF-8 sequence at p, its code point in *cp; 0 when the
+** bytes are not valid UTF-8 (overlong forms and surrogates included). */
+static size_t utf8_decode(const unsigned char *p, size_t avail, uint32_t *cp)
+{
+    unsigned char b = p[0];
+    if (b >= 0xC2 && b <= 0xDF) {
+        if (avail < 2 || (p[1] & 0xC0) != 0x80)
+            return 0;
+        *cp = ((uint32_t)(b & 0x1F) << 6) | (p[1] & 0x3F);
+        return 2;
+    }
+    if (b >= 0xE0 && b <= 0xEF) {
+        unsigned char lo = 0x80, hi = 0xBF;
+        if (b == 0xE0)
+            lo = 0xA0;
+        if (b == 0xED)
+            hi = 0x9F;
+        if (avail < 3 || p[1] < lo || p[1] > hi || (p[2] & 0xC0) != 0x80)
+            return 0;
+        *cp = ((uint32_t)(b & 0x0F) << 12) | ((uint32_t)(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+        return 3;
+    }
+    if (b >= 0xF0 && b <= 0xF4) {
+        unsigned char lo = 0x80, hi = 0xBF;
+        if (b == 0xF0)
+            lo = 0x90;
+        if (b == 0xF4)
+            hi = 0x8F;
+        if (avail < 4 || p[1] < lo || p[1] > hi || (p[2] & 0xC0) != 0x80 ||
+            (p[3] & 0xC0) != 0x80)
+            return 0;
+        *cp = ((uint32_t)(b & 0x07) << 18) | ((uint32_t)(p[1] & 0x3F) << 12) |
+              ((uint32_t)(p[2] & 0x3F) << 6) | (p[3] & 0x3F);
+        return 4;
+    }
+    return 0;
+}
+
+/* Report every line that holds a byte a manifest must not contain (the
+** first such byte of each line). Returns the number of problems found. */
+static size_t scan_bytes(loader *L)
+{
+    const unsigned char *buf = L->buf;
+    size_t len = L->len, i, problems = 0;
+    unsigned last_line = 0;
+    cursor cur;
+
+    if (!ascii_ok_ready)
+        init_ascii_ok();
+    if (len >= 2 && ((buf[0] == 0xFE && buf[1] == 0xFF) || (buf[0] == 0xFF && buf[1] == 0xFE))) {
+        toolgov__mark at = {1, 1};
+        err_at(L, at, "the manifest is UTF-16 (it starts with a UTF-16 byte order mark); "
+                      "save it as UTF-8");
+        return 1;
+    }
+    cursor_init(&cur, buf, len);
+    i = cur.off;
+    while (i < len) {
+        uint32_t cp = 0;
+        size_t n;
+        toolgov__mark at;
+
+        if (ascii_ok[buf[i]]) {
+            i++;
+            continue;
+        }
+        if (buf[i] >= 0x80) {
+            n = utf8_decode(buf + i, len - i, &cp);
+            if (n && !(cp >= 0x80 && cp <= 0x9F) && cp != 0xFFFE && cp != 0xFFFF) {
+                i += n;
+                continue;
+            }
+        } else {
+            n = 1;
+            cp = buf[i];
+        }
+        at = cursor_to(&cur, buf, len, i);
+        if (at.line != last_line) {
+            last_line = at.line;
+            problems++;
+            if (n == 0)
+                err_at(L, at, "invalid UTF-8 byte 0x%02x; a manifest must be UTF-8 text "
+                              "(re-save the file as UTF-8)", buf[i]);
+            else if (cp == 0)
+                err_at(L, at, "NUL byte in the manifest; a manifest is text and its strings "
+                              "become C strings: remove it");
+            else if (cp == 0xFFFE || cp == 0xFFFF)
+                err_at(L, at, "character U+%04X is not allowed in YAML; remove it",
+                       (unsigned)cp);
+            else
+                err_at(L, at, "control character U+%04X is not allowed in a manifest "
+                              "(only tab, CR and LF are); remove it", (unsigned)cp);
+        }
+        i += n ? n : 1;
+    }
+    return problems;
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+static void report_yaml_error(loader *L)
+{
+    yaml_parser_t *p = &L->parser;
+    toolgov__mark at;
+    const char *problem = p->problem ? p->problem : "malformed YAML";
+
+    switch (p->error) {
+    case YAML_MEMORY_ERROR:
+        out_of_memory(L);
+        return;
+    case YAML_READER_ERROR: {
+        cursor cur;
+        cursor_init(&cur, L->buf, L->len);
+        at = cursor_to(&cur, L->buf, L->len, p->problem_offset);
+        err_at(L, at, "%s (byte 0x%02x); a manifest must be UTF-8 text", problem,
+               (unsigned)p->problem_value & 0xFFu);
+        break;
+    }
+    default:
+        at = mark_of(p->problem_mark);
+        if (p->context && (p->context_mark.line != p->problem_mark.line ||
+                           p->context_mark.column != p->problem_mark.column)) {
+            err_at(L, at, "YAML syntax: %s; check the indentation and quoting here", problem);
+            note_at(L, mark_of(p->context_mark), "%s", p->context);
+        } else if (p->context) {
+            err_at(L, at, "YAML syntax: %s %s; check the indentation and quoting here",
+                   p->context, problem);
+        } else {
+            err_at(L, at, "YAML syntax: %s; check the indentation and quoting here", problem);
+        }
+        break;
+    }
+    L->failed = 1;
+}
+
+/* Advance to the next event. 0, or -1 when the stream cannot go on (the
+** reason was reported). */
+static int next(loader *L)
+{
+    if (L->failed)
+        return -1;
+    if (L->have_ev) {
+        yaml_event_delete(&L->ev);
+        L->have_ev = 0;
+    }
+    if (!yaml_parser_parse(&L->parser, &L->ev)) {
+        report_yaml_error(L);
+        return -1;
+    }
+    L->have_ev = 1;
+    return 0;
+}
+
+static toolgov__mark ev_mark(const loader *L)
+{
+    return mark_of(L->ev.start_mark);
+}
+
+static const char *ev_kind(const yaml_event_t *e)
+{
+    switch (e->type) {
+    case YAML_SCALAR_EVENT:
+        return "a scalar";
+    case YAML_SEQUENCE_START_EVENT:
+        return "a sequence";
+    case YAML_MAPPING_START_EVENT:
+        return "a mapping";
+    case YAML_ALIAS_EVENT:
+        return "an alias";
+    default:
+        return "nothing";
+    }
+}
+
+/* Anchors, tags and aliases are refused wherever a node carries them. */
+static void check_props(loader *L)
+{
+    const yaml_event_t *e = &L->ev;
+    const yaml_char_t *anchor = NULL, *tag = NULL;
+    char s[SHOW_MAX];
+
+    switch (e->type) {
+    case YAML_SCALAR_EVENT:
+        anchor = e->data.scalar.anchor;
+        tag = e->data.scalar.tag;
+        break;
+    case YAML_SEQUENCE_START_EVENT:
+        anchor = e->data.sequence_start.anchor;
+        tag = e->data.sequence_start.tag;
+        break;
+    case YAML_MAPPING_START_EVENT:
+        anchor = e->data.mapping_start.anchor;
+        tag = e->data.mapping_start.tag;
+        break;
+    case YAML_ALIAS_EVENT:
+        err_at(L, ev_mark(L), "YAML alias '*%s' is not allowed in a manifest; write the value "
+                              "out in full (aliases are never expanded)",
+               show(s, (const char *)e->data.alias.anchor,
+                    strlen((const char *)e->data.alias.anchor)));
+        return;
+    default:
+        return;
+    }
+    if (anchor)
+        err_at(L, ev_mark(L), "YAML anchor '&%s' is not allowed in a manifest; remove it",
+               show(s, (const char *)anchor, strlen((const char *)anchor)));
+    if (tag)
+        err_at(L, ev_mark(L), "YAML tag '%s' is not allowed in a manifest; remove it "
+                              "(every value is read as plain text)",
+               show(s, (const char *)tag, strlen((const char *)tag)));
+}
+
+/* The current event starts a node: consume the whole node without looking
+** inside (a loop with a depth counter, no recursion). */
+static int skip_node(loader *L)
+{
+    size_t depth;
+    if (L->ev.type != YAML_SEQUENCE_START_EVENT && L->ev.type != YAML_MAPPING_START_EVENT)
+        return 0;
+    depth = 1;
+    while (depth > 0) {
+        if (next(L))
+            return -1;
+        switch (L->ev.type) {
+        case YAML_SEQUENCE_START_EVENT:
+        case YAML_MAPPING_START_EVENT:
+            depth++;
+            break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT:
+            depth--;
+            break;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
+static const char *sv(const loader *L)
+{
+    return (const char *)L->ev.data.scalar.value;
+}
+
+static size_t sl(const loader *L)
+{
+    return L->ev.data.scalar.length;
+}
+
+static int scalar_is_null(const loader *L)
+{
+    const char *v = sv(L);
+    size_t n = sl(L);
+    if (L->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return 0;
+    return n == 0 || (n == 1 && v[0] == '~') ||
+           (n == 4 && (!memcmp(v, "null", 4) || !memcmp(v, "Null", 4) || !memcmp(v, "NULL", 4)));
+}
+
+/* Raw text was scanned already; only escapes in double-quoted scalars can
+** produce a NUL or a control character. Reports and returns -1 for those. */
+static int scalar_bytes_ok(loader *L, const char *what)
+{
+    const unsigned char *v = L->ev.data.scalar.value;
+    size_t n = sl(L), i;
+    if (L->ev.data.scalar.style != YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+        return 0;
+    for (i = 0; i < n; i++) {
+        unsigned char c = v[i];
+        if (c == 0) {
+            err_at(L, ev_mark(L), "%s contains a NUL character (from an escape such as \\0); "
+                                  "a C string cannot hold it: remove it", what);
+            return -1;
+        }
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F ||
+            (c == 0xC2 && i + 1 < n && v[i + 1] >= 0x80 && v[i + 1] <= 0x9F)) {
+            unsigned cp = c == 0xC2 ? v[i + 1] : c;
+            err_at(L, ev_mark(L), "%s contains control character U+%04X (from an escape); "
+                                  "only tab, CR and newline are allowed: remove it", what, cp);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+enum name_kind { NAME_PLUGIN, NAME_TOOL, NAME_PROVIDES };
+
+/* Check an identifier; report at `at` and return -1 when it breaks a rule. */
+static int check_name(loader *L, toolgov__mark at, const char *s, size_t len,
+                      enum name_kind kind)
+{
+    const char *what = kind == NAME_PLUGIN ? "plugin name"
+                       : kind == NAME_TOOL ? "tool name"
+                                           : "provides entry";
+    char q[SHOW_MAX];
+    size_t i;
+
+    if (len == 0) {
+        err_at(L, at, "%s is empty; it must match [a-z][a-z0-9_]*", what);
+        return -1;
+    }
+    show(q, s, len);
+    if (len > TOOLGOV_NAME_MAX) {
+        err_at(L, at, "%s '%s' is %zu bytes long; the limit is %u", what, q, len,
+               TOOLGOV_NAME_MAX);
+        return -1;
+    }
+    if (!(s[0] >= 'a' && s[0] <= 'z')) {
+        err_at(L, at, "%s '%s' must start with a lowercase letter (a-z); names match "
+                      "[a-z][a-z0-9_]*", what, q);
+        return -1;
+    }
+    for (i = 1; i < len; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) {
+            if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7F)
+                err_at(L, at, "%s '%s' contains byte 0x%02x; use only a-z, 0-9 and _", what,
+                       q, (unsigned)(unsigned char)c);
+            else
+                err_at(L, at, "%s '%s' contains '%c'; use only a-z, 0-9 and _", what, q, c);
+            return -1;
+        }
+    }
+    if (kind == NAME_PROVIDES)
+        return 0;
+    if (in_sorted(s, c_keywords, COUNT_OF(c_keywords))) {
+        err_at(L, at, "%s '%s' is a C keyword; pick another name (the generated code uses "
+                      "it in C identifiers)", what, q);
+        return -1;
+    }
+    if (in_sorted(s, cxx_keywords, COUNT_OF(cxx_keywords))) {
+        err_at(L, at, "%s '%s' is a C++ keyword; pick another name (the generated header is "
+                      "also compiled as C++)", what, q);
+        return -1;
+    }
+    if (strstr(s, "__")) {
+        err_at(L, at, "%s '%s' contains '__'; C++ reserves identifiers with a double "
+                      "underscore and the generated code uses the name in identifiers", what, q);
+        return -1;
+    }
+    if (kind == NAME_PLUGIN) {
+        if (len >= 7 && memcmp(s, "toolgov", 7) == 0) {
+            err_at(L, at, "plugin name '%s' starts with 'toolgov', which is reserved for "
+                          "toolgov's own names; pick another name", q);
+            return -1;
+        }
+        if (s[len - 1] == '_') {
+            err_at(L, at, "plugin name '%s' ends in '_'; generated names join it to '_' "
+                          "(giving '__', which C++ reserves): remove the trailing '_'", q);
+            return -1;
+        }
+    } else {
+        if (strcmp(s, "count") == 0) {
+            err_at(L, at, "tool name 'count' would clash with the generated <PLUGIN>_TOOL_COUNT "
+                          "constant; pick another name");
+            return -1;
+        }
+        if (strcmp(s, "id") == 0) {
+            err_at(L, at, "tool name 'id' would clash with the generated <plugin>_tool_id "
+                          "type; pick another name");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- growable arrays in the arena --------------------------------------- */
+
+static void *grow(loader *L, void *old, size_t *cap, size_t count, size_t elem)
+{
+    size_t ncap = *cap ? *cap * 2 : 16;
+    void *p;
+    if (count < *cap)
+        return old;
+    if (ncap > SIZE_MAX / elem)
+        return NULL;
+    p = toolgov__arena_alloc(&L->priv->arena, ncap * elem);
+    if (!p)
+        return NULL;
+    if (count)
+        memcpy(p, old, count * elem);
+    *cap = ncap;
+    return p;
+}
+
+/* ---- the walk ----------------------------------------------------------- */
+
+static const char *const root_keys[] = {"name", "provides", "tools"};
+enum { RK_NAME, RK_PROVIDES, RK_TOOLS, RK_COUNT };
+
+static const char *const tool_keys[] = {"effect", "confirm", "description",
+                                        "guidance", "pinned", "answers_directly"};
+enum { TK_EFFECT, TK_CONFIRM, TK_DESCRIPTION, TK_GUIDANCE, TK_PINNED, TK_ANSWERS, TK_COUNT };
+
+static const char *const effect_words[] = {"read", "write", "destructive"};
+static const char *const confirm_words[] = {"once", "never"};
+
+static int key_index(const char *k, size_t len, const char *const *keys, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (strlen(keys[i]) == len && memcmp(keys[i], k, len) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* The current event is a mapping key that is not a scalar: report it and
+** skip the key and its value. */
+static int bad_key(loader *L, const char *where)
+{
+    err_at(L, ev_mark(L), "a key in %s is %s; keys must be plain words such as 'effect'",
+           where, ev_kind(&L->ev));
+    if (skip_node(L) || next(L))
+        return -1;
+    return skip_node(L);
+}
+
+/* After an unknown or duplicate key: pull the value and skip it. */
+static int skip_value(loader *L)
+{
+    if (next(L))
+        return -1;
+    return skip_node(L);
+}
+
+static void unknown_key(loader *L, const char *where, const char *const *keys, size_t n)
+{
+    char q[SHOW_MAX], buf[SHOW_MAX];
+    const char *hint;
+    size_t len = sl(L);
+    show(q, sv(L), len);
+    memcpy(buf, sv(L), len < SHOW_MAX - 1 ? len : SHOW_MAX - 1);
+    buf[len < SHOW_MAX - 1 ? len : SHOW_MAX - 1] = '\0';
+    hint = memchr(sv(L), 0, len) ? NULL : toolgov__suggest(buf, keys, n);
+    if (hint) {
+        err_at(L, ev_mark(L), "unknown key '%s' %s; did you mean '%s'?", q, where, hint);
+    } else {
+        char list[256];
+        size_t i, o = 0;
+        for (i = 0; i < n; i++)
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? (i + 1 == n ? " or " : ", ") : "",
+                                  keys[i]);
+        err_at(L, ev_mark(L), "unknown key '%s' %s; expected %s", q, where, list);
+    }
+}
+
+/* Value of a key that must be a scalar: pull it, report anything else. 1
+** when a usable scalar is current, 0 when the value was wrong (reported and
+** skipped), -1 when the stream ended. */
+static int scalar_value(loader *L, const char *what)
+{
+    if (next(L))
+        return -1;
+    if (L->ev.type == YAML_ALIAS_EVENT) {
+        check_props(L);
+        return 0;
+    }
+    check_props(L);
+    if (L->ev.type != YAML_SCALAR_EVENT) {
+        err_at(L, ev_mark(L), "%s must be a single value, not %s", what, ev_kind(&L->ev));
+        return skip_node(L) ? -1 : 0;
+    }
+    if (scalar_bytes_ok(L, what))
+        return 0;
+    return 1;
+}
+
+typedef struct tool_seen {
+    int given[TK_COUNT];
+    toolgov__mark at[TK_COUNT];
+    int effect_ok;
+    int confirm_bad;
+    int answers_value;
+} tool_seen;
+
+static int parse_bool(loader *L, const char *what, int *out)
+{
+    const char *v = sv(L);
+    size_t n = sl(L);
+    char q[SHOW_MAX];
+    static const char *const yes[] = {"true", "True", "TRUE"};
+    static const char *const no[] = {"false", "False", "FALSE"};
+    size_t i;
+
+    show(q, v, n);
+    if (L->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
+        err_at(L, ev_mark(L), "%s must be a YAML boolean, not the string \"%s\"; remove the "
+                              "quotes and write true or false", what, q);
+        return -1;
+    }
+    for (i = 0; i < 3; i++) {
+        if (strlen(yes[i]) == n && !memcmp(v, yes[i], n)) {
+            *out = 1;
+            return 0;
+        }
+        if (strlen(no[i]) == n && !memcmp(v, no[i], n)) {
+            *out = 0;
+            return 0;
+        }
+    }
+    if (scalar_is_null(L))
+        err_at(L, ev_mark(L), "%s has no value; write true or false", what);
+    else
+        err_at(L, ev_mark(L), "%s must be true or false, not '%s'", what, q);
+    return -1;
+}
+
+static void parse_word(loader *L, const char *what, const char *tool,
+                       const char *const *words, size_t n, int *out, const char *expected)
+{
+    char q[SHOW_MAX], buf[SHOW_MAX];
+    const char *v = sv(L);
+    size_t len = sl(L), i;
+    const char *hint;
+
+    for (i = 0; i < n; i++) {
+        if (strlen(words[i]) == len && !memcmp(words[i], v, len)) {
+            *out = (int)i;
+            return;
+        }
+    }
+    *out = -1;
+    if (scalar_is_null(L)) {
+        err_at(L, ev_mark(L), "%s of tool '%s' has no value; expected %s", what, tool, expected);
+        return;
+    }
+    show(q, v, len);
+    memcpy(buf, v, len < SHOW_MAX - 1 ? len : SHOW_MAX - 1);
+    buf[len < SHOW_MAX - 1 ? len : SHOW_MAX - 1] = '\0';
+    hint = memchr(v, 0, len) ? NULL : toolgov__suggest(buf, words, n);
+    if (hint)
+        err_at(L, ev_mark(L), "unknown %s '%s' for tool '%s'; did you mean '%s'? (expected %s)",
+               what, q, tool, hint, expected);
+    else
+        err_at(L, ev_mark(L), "unknown %s '%s' for tool '%s' (expected %s)", what, q, tool,
+               expected);
+}
+
+/* Store the current scalar as a text field with a byte limit. */
+static int text_value(loader *L, const char *what, const char *tool, size_t limit,
+                      int required, const char **out, size_t *out_len)
+{
+    size_t len = sl(L);
+    if (scalar_is_null(L)) {
+        if (required) {
+            err_at(L, ev_mark(L), "%s of tool '%s' is empty; write what the tool does in a "
+                                  "sentence or two", what, tool);
+            return -1;
+        }
+        *out = "";
+        *out_len = 0;
+        return 0;
+    }
+    if (required && len == 0) {
+        err_at(L, ev_mark(L), "%s of tool '%s' is empty; write what the tool does in a sentence "
+                              "or two", what, tool);
+        return -1;
+    }
+    if (len > limit) {
+        err_at(L, ev_mark(L), "%s of tool '%s' is %zu bytes; the limit is %zu: shorten it", what,
+               tool, len, limit);
+        return -1;
+    }
+    *out = toolgov__arena_strndup(&L->priv->arena, sv(L), len);
+    if (!*out) {
+        out_of_memory(L);
+        return -1;
+    }
+    *out_len = len;
+    return 0;
+}
+
+/* The current event is the MAPPING_START of tool `t`'s body. */
+static int parse_tool(loader *L, toolgov__tool *t)
+{
+    tool_seen s;
+    char what[160];
+    int r;
+
+    memset(&s, 0, sizeof s);
+    for (;;) {
+        int k;
+        toolgov__mark kat;
+        if (next(L))
+            return -1;
+        if (L->ev.type == YAML_MAPPING_END_EVENT)
+            break;
+        check_props(L);
+        if (L->ev.type != YAML_SCALAR_EVENT) {
+            if (L->ev.type == YAML_ALIAS_EVENT) {
+                if (skip_value(L))
+                    return -1;
+                continue;
+            }
+            if (bad_key(L, "a tool"))
+                return -1;
+            continue;
+        }
+        kat = ev_mark(L);
+        k = key_index(sv(L), sl(L), tool_keys, TK_COUNT);
+        if (k < 0) {
+            char where[128];
+            snprintf(where, sizeof where, "in tool '%s'", t->name);
+            unknown_key(L, where, tool_keys, TK_COUNT);
+            if (skip_value(L))
+                return -1;
+            continue;
+        }
+        if (s.given[k]) {
+            err_at(L, kat, "duplicate key '%s' in tool '%s'; keep one", tool_keys[k], t->name);
+            note_at(L, s.at[k], "'%s' first given here", tool_keys[k]);
+            if (skip_value(L))
+                return -1;
+            continue;
+        }
+        s.given[k] = 1;
+        s.at[k] = kat;
+        snprintf(what, sizeof what, "'%s' of tool '%s'", tool_keys[k], t->name);
+        r = scalar_value(L, what);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            continue;
+        switch (k) {
+        case TK_EFFECT: {
+            int e;
+            parse_word(L, "effect", t->name, effect_words, 3, &e, "read, write or destructive");
+            t->effect_at = ev_mark(L);
+            if (e >= 0) {
+                t->effect = e == 0 ? TOOLGOV_EFFECT_READ
+                            : e == 1 ? TOOLGOV_EFFECT_WRITE
+                                     : TOOLGOV_EFFECT_DESTRUCTIVE;
+                s.effect_ok = 1;
+            }
+            break;
+        }
+        case TK_CONFIRM: {
+            int c;
+            parse_word(L, "confirm", t->name, confirm_words, 2, &c, "once or never");
+            t->confirm_given = 1;
+            s.confirm_bad = c < 0;
+            if (c >= 0)
+                t->confirm = c == 0 ? TOOLGOV_CONFIRM_ONCE : TOOLGOV_CONFIRM_NEVER;
+            break;
+        }
+        case TK_DESCRIPTION:
+            (void)text_value(L, "description", t->name, TOOLGOV_DESCRIPTION_MAX, 1,
+                             &t->description, &t->description_len);
+            break;
+        case TK_GUIDANCE:
+            (void)text_value(L, "guidance", t->name, TOOLGOV_GUIDANCE_MAX, 0, &t->guidance,
+                             &t->guidance_len);
+            break;
+        case TK_PINNED:
+            (void)parse_bool(L, what, &t->pinned);
+            break;
+        case TK_ANSWERS:
+            if (parse_bool(L, what, &t->answers_directly) == 0)
+                s.answers_value = t->answers_directly;
+            break;
+        default:
+            break;
+        }
+        if (L->failed)
+            return -1;
+    }
+
+    if (!s.given[TK_EFFECT])
+        err_at(L, t->at, "tool '%s' has no 'effect'; add effect: read, write or destructive",
+               t->name);
+    if (!s.given[TK_DESCRIPTION])
+        err_at(L, t->at, "tool '%s' has no 'description'; add description: with what the tool "
+                         "does in a sentence or two", t->name);
+    if (s.effect_ok) {
+        if (t->effect != TOOLGOV_EFFECT_WRITE) {
+            if (s.given[TK_CONFIRM])
+                err_at(L, s.at[TK_CONFIRM], "confirm applies only to write tools, and tool '%s' "
+                                            "is %s; remove confirm:%s", t->name,
+                       t->effect == TOOLGOV_EFFECT_READ ? "read" : "destructive",
+                       t->effect == TOOLGOV_EFFECT_DESTRUCTIVE
+                           ? " (a destructive tool is approved on every call)"
+                           : "");
+            t->confirm = TOOLGOV_CONFIRM_NEVER;
+        }
+        if (s.answers_value) {
+            if (t->effect == TOOLGOV_EFFECT_DESTRUCTIVE)
+                err_at(L, s.at[TK_ANSWERS], "answers_directly is not allowed on destructive tool "
+                                            "'%s': it waits for approval on every call, so its "
+                                            "output cannot be the answer; remove it", t->name);
+            else if (t->effect == TOOLGOV_EFFECT_WRITE && t->confirm == TOOLGOV_CONFIRM_ONCE &&
+                     !s.confirm_bad)
+                err_at(L, s.at[TK_ANSWERS], "answers_directly is not allowed on tool '%s', a "
+                                            "write that asks for confirmation (confirm: once%s); "
+                                            "set confirm: never or remove answers_directly",
+                       t->name, s.given[TK_CONFIRM] ? "" : " by default");
+        }
+    }
+    return 0;
+}
+
+static int parse_tools(loader *L)
+{
+    manifest_priv *pv = L->priv;
+    toolgov__manifest *m = L->m;
+    char q[SHOW_MAX];
+
+    for (;;) {
+        toolgov__tool *t;
+        const char *name;
+        size_t len;
+        uint32_t h;
+        int name_ok, dup = 0;
+        toolgov__mark kat;
+
+        if (next(L))
+            return -1;
+        if (L->ev.type == YAML_MAPPING_END_EVENT)
+            return 0;
+        check_props(L);
+        if (L->ev.type != YAML_SCALAR_EVENT) {
+            if (L->ev.type == YAML_ALIAS_EVENT) {
+                if (skip_value(L))
+                    return -1;
+                continue;
+            }
+            if (bad_key(L, "'tools'"))
+                return -1;
+            continue;
+        }
+        L->tool_entries++;
+        kat = ev_mark(L);
+        len = sl(L);
+        name_ok = scalar_bytes_ok(L, "tool name") == 0 &&
+                  check_name(L, kat, sv(L), len, NAME_TOOL) == 0;
+        name = toolgov__arena_strndup(&pv->arena, sv(L), len);
+        if (!name) {
+            out_of_memory(L);
+            return -1;
+        }
+        h = hash_bytes(name, len);
+        if (name_ok) {
+            const name_slot *prev = index_lookup(&pv->tools, name, len, h);
+            if (prev) {
+                dup = 1;
+                err_at(L, kat, "duplicate tool '%s'; each tool is declared once: remove or "
+                               "rename this one", show(q, name, len));
+                note_at(L, m->tools[prev->value].at, "'%s' first declared here", q);
+            }
+        }
+        m->tools = grow(L, m->tools, &L->tools_cap, m->tool_count, sizeof *m->tools);
+        if (!m->tools) {
+            out_of_memory(L);
+            return -1;
+        }
+        t = &m->tools[m->tool_count];
+        memset(t, 0, sizeof *t);
+        t->name = name;
+        t->at = kat;
+        t->effect = TOOLGOV_EFFECT_READ;
+        t->confirm = TOOLGOV_CONFIRM_ONCE;
+        t->description = "";
+        t->guidance = "";
+        if (name_ok && !dup) {
+            if (index_insert(&pv->tools, &pv->arena, name, len, h, m->tool_count)) {
+                out_of_memory(L);
+                return -1;
+            }
+            m->tool_count++;
+        }
+        /* A bad or duplicate tool is still checked, into a scratch row. */
+        if (next(L))
+            return -1;
+        check_props(L);
+        if (L->ev.type == YAML_MAPPING_START_EVENT) {
+            if (parse_tool(L, t))
+                return -1;
+        } else if (L->ev.type == YAML_SCALAR_EVENT && scalar_is_null(L)) {
+            err_at(L, ev_mark(L), "tool '%s' has no declaration; give it a mapping with at "
+                                  "least effect: and description:", show(q, name, len));
+        } else if (L->ev.type != YAML_ALIAS_EVENT) {
+            err_at(L, ev_mark(L), "tool '%s' must be a mapping (effect:, description:, ...), "
+                                  "not %s", show(q, name, len), ev_kind(&L->ev));
+            if (skip_node(L))
+                return -1;
+        }
+    }
+}
+
+static int parse_provides(loader *L)
+{
+    toolgov__manifest *m = L->m;
+    char q[SHOW_MAX];
+
+    for (;;) {
+        size_t len;
+        const char *v;
+        int dup = 0;
+        if (next(L))
+            return -1;
+        if (L->ev.type == YAML_SEQUENCE_END_EVENT)
+            return 0;
+        check_props(L);
+        if (L->ev.type == YAML_ALIAS_EVENT)
+            continue;
+        if (L->ev.type != YAML_SCALAR_EVENT) {
+            err_at(L, ev_mark(L), "each provides entry must be a single word such as 'tool', "
+                                  "not %s", ev_kind(&L->ev));
+            if (skip_node(L))
+                return -1;
+            continue;
+        }
+        len = sl(L);
+        v = sv(L);
+        if (scalar_bytes_ok(L, "provides entry") || check_name(L, ev_mark(L), v, len, NAME_PROVIDES))
+            continue;
+        {
+            const name_slot *prev = index_lookup(&L->provides_ix, v, len, hash_bytes(v, len));
+            if (prev) {
+                err_at(L, ev_mark(L), "'%s' is listed twice in provides; keep one",
+                       show(q, v, len));
+                note_at(L, m->provides_at[prev->value], "first listed here");
+                dup = 1;
+            }
+        }
+        if (dup)
+            continue;
+        {
+            size_t cap = L->provides_cap;
+            const char **np = grow(L, (void *)m->provides, &cap, m->provides_count,
+                                   sizeof *m->provides);
+            size_t cap2 = L->provides_cap;
+            toolgov__mark *na = grow(L, m->provides_at, &cap2, m->provides_count,
+                                     sizeof *m->provides_at);
+            if (!np || !na) {
+                out_of_memory(L);
+                return -1;
+            }
+            L->provides_cap = cap;
+            m->provides = np;
+            m->provides_at = na;
+        }
+        m->provides[m->provides_count] = toolgov__arena_strndup(&L->priv->arena, v, len);
+        if (!m->provides[m->provides_count]) {
+            out_of_memory(L);
+            return -1;
+        }
+        m->provides_at[m->provides_count] = ev_mark(L);
+        if (index_insert(&L->provides_ix, &L->priv->arena, m->provides[m->provides_count], len,
+                         hash_bytes(v, len), m->provides_count)) {
+            out_of_memory(L);
+            return -1;
+        }
+        m->provides_count++;
+    }
+}
+
+/* The current event is the root MAPPING_START. */
+static int parse_root(loader *L)
+{
+    toolgov__manifest *m = L->m;
+    toolgov__mark root_at = ev_mark(L), at[RK_COUNT];
+    int given[RK_COUNT] = {0, 0, 0};
+    int name_ok = 0, provides_ok = 0;
+    char q[SHOW_MAX];
+
+    for (;;) {
+        int k;
+        if (next(L))
+            return -1;
+        if (L->ev.type == YAML_MAPPING_END_EVENT)
+            break;
+        check_props(L);
+        if (L->ev.type != YAML_SCALAR_EVENT) {
+            if (L->ev.type == YAML_ALIAS_EVENT) {
+                if (skip_value(L))
+                    return -1;
+                continue;
+            }
+            if (bad_key(L, "the manifest"))
+                return -1;
+            continue;
+        }
+        k = key_index(sv(L), sl(L), root_keys, RK_COUNT);
+        if (k < 0) {
+            unknown_key(L, "at the top level", root_keys, RK_COUNT);
+            if (skip_value(L))
+                return -1;
+            continue;
+        }
+        if (given[k]) {
+            err_at(L, ev_mark(L), "duplicate key '%s'; keep one", root_keys[k]);
+            note_at(L, at[k], "'%s' first given here", root_keys[k]);
+            if (skip_value(L))
+                return -1;
+            continue;
+        }
+        given[k] = 1;
+        at[k] = ev_mark(L);
+        if (k == RK_NAME) {
+            int r = scalar_value(L, "name");
+            if (r < 0)
+                return -1;
+            if (r == 0)
+                continue;
+            if (scalar_is_null(L)) {
+                err_at(L, ev_mark(L), "name is empty; give the plugin a name matching "
+                                      "[a-z][a-z0-9_]*");
+                continue;
+            }
+            if (check_name(L, ev_mark(L), sv(L), sl(L), NAME_PLUGIN))
+                continue;
+            m->name = toolgov__arena_strndup(&L->priv->arena, sv(L), sl(L));
+            if (!m->name) {
+                out_of_memory(L);
+                return -1;
+            }
+            m->name_at = ev_mark(L);
+            name_ok = 1;
+            continue;
+        }
+        if (next(L))
+            return -1;
+        check_props(L);
+        if (L->ev.type == YAML_ALIAS_EVENT)
+            continue;
+        if (k == RK_PROVIDES) {
+            if (L->ev.type == YAML_SEQUENCE_START_EVENT) {
+                provides_ok = 1;
+                if (parse_provides(L))
+                    return -1;
+            } else {
+                err_at(L, ev_mark(L), "provides must be a sequence of kinds such as [tool], not "
+                                      "%s%s", ev_kind(&L->ev),
+                       L->ev.type == YAML_SCALAR_EVENT && scalar_is_null(L)
+                           ? " (write provides: [] for none)"
+                           : "");
+                if (skip_node(L))
+                    return -1;
+            }
+        } else {
+            L->tools_given = 1;
+            L->tools_at = at[RK_TOOLS];
+            if (L->ev.type == YAML_MAPPING_START_EVENT) {
+                if (parse_tools(L))
+                    return -1;
+            } else {
+                err_at(L, ev_mark(L), "tools must be a mapping from tool names to their "
+                                      "declarations, not %s%s", ev_kind(&L->ev),
+                       L->ev.type == YAML_SCALAR_EVENT && scalar_is_null(L)
+                           ? " (write tools: {} for none)"
+                           : "");
+                if (skip_node(L))
+                    return -1;
+            }
+        }
+    }
+
+    if (!given[RK_NAME])
+        err_at(L, root_at, "the manifest has no 'name'; add name: <plugin> (matching "
+                           "[a-z][a-z0-9_]*)");
+    (void)name_ok;
+    if (L->tool_entries > 0) {
+        size_t i;
+        int has_tool = 0;
+        for (i = 0; i < m->provides_count; i++)
+            if (strcmp(m->provides[i], "tool") == 0)
+                has_tool = 1;
+        if (!has_tool && given[RK_PROVIDES] && provides_ok)
+            err_at(L, at[RK_PROVIDES], "provides does not list 'tool', but the manifest declares "
+                                       "%zu tool%s; add tool to provides", L->tool_entries,
+                   L->tool_entries == 1 ? "" : "s");
+        else if (!given[RK_PROVIDES])
+            err_at(L, L->tools_at, "the manifest declares %zu tool%s but has no 'provides'; add "
+                                   "provides: [tool]", L->tool_entries,
+                   L->tool_entries == 1 ? "" : "s");
+    }
+    (void)q;
+    return 0;
+}
+
+static void parse_stream(loader *L)
+{
+    toolgov__mark first = {1, 1};
+
+    if (next(L)) /* STREAM_START */
+        return;
+    if (next(L))
+        return;
+    if (L->ev.type == YAML_STREAM_END_EVENT) {
+        err_at(L, first, "the manifest is empty; it needs at least name:, and provides: and "
+                         "tools: to declare tools");
+        return;
+    }
+    /* DOCUMENT_START */
+    if (L->ev.data.document_start.tag_directives.start !=
+        L->ev.data.document_start.tag_directives.end)
+        err_at(L, ev_mark(L), "%%TAG directives are not allowed in a manifest (tags are "
+                              "refused); remove it");
+    if (next(L))
+        return;
+    check_props(L);
+    switch (L->ev.type) {
+    case YAML_MAPPING_START_EVENT:
+        if (parse_root(L))
+            return;
+        break;
+    case YAML_SCALAR_EVENT:
+        if (scalar_is_null(L))
+            err_at(L, ev_mark(L), "the manifest's document is empty; it needs at least name:");
+        else
+            err_at(L, ev_mark(L), "the top level of a manifest must be a mapping (name:, "
+                                  "provides:, tools:), not a scalar");
+        break;
+    case YAML_SEQUENCE_START_EVENT:
+        err_at(L, ev_mark(L), "the top level of a manifest must be a mapping (name:, provides:, "
+                              "tools:), not a sequence");
+        if (skip_node(L))
+            return;
+        break;
+    default:
+        break;
+    }
+    if (next(L)) /* DOCUMENT_END */
+        return;
+    if (next(L))
+        return;
+    if (L->ev.type == YAML_DOCUMENT_START_EVENT)
+        err_at(L, ev_mark(L), "a manifest holds one YAML document, and this is a second one; "
+                              "remove it (and the '---' before it)");
+}
+
+/* ------------------------------------------------------------------------ */
+
+toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data,
+                                              size_t len, toolgov__diag *d)
+{
+    loader L;
+    manifest_priv *pv;
+    toolgov__manifest *m;
+    size_t errors_before = d->errors;
+    toolgov__mark first = {1, 1};
+
+    memset(&L, 0, sizeof L);
+    L.path = path;
+    L.buf = (const unsigned char *)data;
+    L.len = len;
+    L.d = d;
+
+    pv = malloc(sizeof *pv);
+    if (!pv) {
+        toolgov__diag_error(d, path, 0, 0, "out of memory while loading the manifest");
+        return NULL;
+    }
+    toolgov__arena_init(&pv->arena);
+    pv->tools.slots = NULL;
+    pv->tools.cap = pv->tools.count = 0;
+    m = toolgov__arena_alloc(&pv->arena, sizeof *m);
+    if (!m) {
+        free(pv);
+        toolgov__diag_error(d, path, 0, 0, "out of memory while loading the manifest");
+        return NULL;
+    }
+    memset(m, 0, sizeof *m);
+    m->arena_ = pv;
+    m->path = toolgov__arena_strndup(&pv->arena, path, strlen(path));
+    L.m = m;
+    L.priv = pv;
+    if (!m->path) {
+        out_of_memory(&L);
+        goto out;
+    }
+
+    if (len > TOOLGOV_MANIFEST_MAX_BYTES) {
+        err_at(&L, first, "the manifest is %zu bytes; the limit is 16 MiB (%u bytes)", len,
+               TOOLGOV_MANIFEST_MAX_BYTES);
+        goto out;
+    }
+    if (scan_bytes(&L))
+        goto out;
+    if (!yaml_parser_initialize(&L.parser)) {
+        out_of_memory(&L);
+        goto out;
+    }
+    yaml_parser_set_input_string(&L.parser, L.buf, len);
+    yaml_parser_set_encoding(&L.parser, YAML_UTF8_ENCODING);
+    parse_stream(&L);
+    if (L.have_ev)
+        yaml_event_delete(&L.ev);
+    yaml_parser_delete(&L.parser);
+
+out:
+    if (d->errors != errors_before) {
+        toolgov__manifest_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+toolgov__manifest *toolgov__manifest_load(const char *path, toolgov__diag *d)
+{
+    FILE *f;
+    struct stat st;
+
+    memset(&st, 0, sizeof st);
+    char *buf = NULL;
+    size_t len = 0, cap;
+    toolgov__manifest *m = NULL;
+    toolgov__mark first = {1, 1};
+
+    f = fopen(path, "rb");
+    if (!f) {
+        toolgov__diag_error(d, path, 0, 0, "cannot open the manifest: %s", strerror(errno));
+        return NULL;
+    }
+    if (fstat(fileno(f), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            toolgov__diag_error(d, path, 0, 0, "is a directory, not a manifest file");
+            goto out;
+        }
+        if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > TOOLGOV_MANIFEST_MAX_BYTES) {
+            toolgov__diag_error(d, path, first.line, first.col,
+                                "the manifest is %llu bytes; the limit is 16 MiB (%u bytes)",
+                                (unsigned long long)st.st_size, TOOLGOV_MANIFEST_MAX_BYTES);
+            goto out;
+        }
+    }
+    /* Read at most one byte past the cap, so a pipe or a growing file is
+    ** refused the same way as a big regular file. */
+    cap = (S_ISREG(st.st_mode) ? (size_t)st.st_size : 65536) + 1;
+    for (;;) {
+        size_t n;
+        if (len == cap || !buf) {
+            char *nb;
+            if (buf)
+                cap *= 2;
+            if (cap > TOOLGOV_MANIFEST_MAX_BYTES + 1)
+                cap = TOOLGOV_MANIFEST_MAX_BYTES + 1;
+            nb = realloc(buf, cap);
+            if (!nb) {
+                toolgov__diag_error(d, path, 0, 0, "out of memory while reading the manifest");
+                goto out;
+            }
+            buf = nb;
+        }
+        n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (len > TOOLGOV_MANIFEST_MAX_BYTES) {
+            toolgov__diag_error(d, path, first.line, first.col,
+                                "the manifest is more than 16 MiB (%u bytes); the limit is 16 MiB",
+                                TOOLGOV_MANIFEST_MAX_BYTES);
+            goto out;
+        }
+        if (n == 0 || (len < cap && feof(f)))
+            break;
+    }
+    if (ferror(f)) {
+        toolgov__diag_error(d, path, 0, 0, "cannot read the manifest: %s", strerror(errno));
+        goto out;
+    }
+    m = toolgov__manifest_load_mem(path, buf ? buf : "", len, d);
+out:
+    free(buf);
+    fclose(f);
+    return m;
+}
+
+void toolgov__manifest_free(toolgov__manifest *m)
+{
+    manifest_priv *pv;
+    if (!m)
+        return;
+    pv = m->arena_;
+    toolgov__arena_free(&pv->arena); /* m itself lives in the arena */
+    free(pv);
+}
+
+long toolgov__manifest_find(const toolgov__manifest *m, const char *name)
+{
+    const manifest_priv *pv;
+    const name_slot *s;
+    size_t len;
+    if (!m || !name)
+        return -1;
+    pv = m->arena_;
+    len = strlen(name);
+    s = index_lookup(&pv->tools, name, len, hash_bytes(name, len));
+    return s ? (long)s->value : -1;
+}
