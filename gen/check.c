@@ -1,12 +1,295 @@
-/* Placeholder until the libclang drift check lands (issue 3). */
+/*
+** check.c: `toolgov-gen check`, the command line of the drift check.
+**
+**   toolgov-gen check --manifest FILE [--depfile F --stamp F] [--max-errors N]
+**                     -- <compiler args> SOURCES...
+**
+** Loads the manifest, parses every source with libclang in this one process
+** (scan.c), reports clang's errors or the drift (drift.c), writes a depfile
+** of every file read and touches the stamp only when there is nothing to
+** report. A stamp from an earlier success is removed on failure, so a build
+** system never mistakes a failed check for a passed one.
+*/
+#define _POSIX_C_SOURCE 200809L /* strdup, rename, unlink */
+
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <toolgov/toolgov.h>
 
 #include "check.h"
+#include "diag.h"
+#include "drift.h"
+#include "manifest.h"
+#include "scan.h"
+
+#define DEFAULT_MAX_ERRORS 50
+
+static const char usage_text[] =
+    "usage: toolgov-gen check --manifest FILE [--depfile FILE --stamp FILE]\n"
+    "                         [--max-errors N] -- [compiler args] SOURCES...\n"
+    "\n"
+    "Parses the plugin's SOURCES with libclang and fails when they disagree with\n"
+    "the manifest: a handler the manifest does not declare, a declared tool\n"
+    "without a handler, or toolgov_register_tool() with an undeclared name.\n"
+    "Compiler args are the plugin's -I, -D, -U, -include and -std flags; warning\n"
+    "flags are dropped. --depfile writes a Makefile-syntax depfile of every file\n"
+    "read, with the --stamp file as its target; the stamp is touched on success.\n"
+    "Exit status: 0 no drift, 1 drift or a source that did not parse, 2 usage.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("toolgov-gen: check: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n", stderr);
+    fputs(usage_text, stderr);
+    return 2;
+}
+
+/* Compiler options whose value is the next argument: that value is not a
+** source even when it does not start with '-'. */
+static int takes_value(const char *a)
+{
+    static const char *const opts[] = {
+        "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote",
+        "-idirafter", "-isysroot", "--sysroot", "-x", "-resource-dir", "-target",
+        "-Xclang", "-iprefix", "-iwithprefix", "-iwithprefixbefore", "-arch",
+        "-MF", "-MT", "-MQ", "-o",
+    };
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
+        if (strcmp(a, opts[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Options that make no sense for a parse (output, dependency files) or that
+** clang may reject or turn into errors (gcc's warning flags, -Werror,
+** -pedantic-errors): the check drops them. Returns how many arguments to
+** drop (0: keep; 2: the option and its value). */
+static int dropped(const char *a)
+{
+    if (strcmp(a, "-o") == 0 || strcmp(a, "-MF") == 0 || strcmp(a, "-MT") == 0 ||
+        strcmp(a, "-MQ") == 0)
+        return 2;
+    if (strncmp(a, "-W", 2) == 0 || strncmp(a, "-pedantic", 9) == 0 ||
+        strcmp(a, "-c") == 0 || strcmp(a, "-MD") == 0 || strcmp(a, "-MMD") == 0 ||
+        strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0 || strcmp(a, "-MP") == 0 ||
+        strcmp(a, "-w") == 0)
+        return 1;
+    return 0;
+}
+
+/* Make and Ninja read the same escapes: a space and '#' take a backslash,
+** '$' doubles. */
+static void put_dep_path(FILE *f, const char *p)
+{
+    for (; *p; p++) {
+        if (*p == ' ' || *p == '#' || *p == '\\')
+            fputc('\\', f);
+        else if (*p == '$')
+            fputc('$', f);
+        fputc(*p, f);
+    }
+}
+
+/* Write `stamp: manifest files...` to path.tmp and rename it over path,
+** so a reader never sees half a depfile. */
+static int write_depfile(const char *path, const char *stamp, const char *manifest,
+                         const toolgov__scan *s)
+{
+    size_t n = strlen(path) + 5;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return TOOLGOV_ENOMEM;
+    snprintf(tmp, n, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    int rc = 0;
+    if (!f) {
+        rc = TOOLGOV_EFAIL;
+        goto out;
+    }
+    put_dep_path(f, stamp);
+    fputs(":", f);
+    fputs(" \\\n  ", f);
+    put_dep_path(f, manifest);
+    for (size_t i = 0; i < s->file_count; i++) {
+        fputs(" \\\n  ", f);
+        put_dep_path(f, s->files[i]);
+    }
+    fputs("\n", f);
+    if (ferror(f))
+        rc = TOOLGOV_EFAIL;
+    if (fclose(f) != 0)
+        rc = TOOLGOV_EFAIL;
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = TOOLGOV_EFAIL;
+    if (rc != 0)
+        unlink(tmp);
+out:
+    free(tmp);
+    return rc;
+}
+
+static int touch(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return TOOLGOV_EFAIL;
+    return fclose(f) == 0 ? 0 : TOOLGOV_EFAIL;
+}
+
+/* libclang finds its builtin headers (stddef.h, stdarg.h) next to itself;
+** when it cannot (a relocated install), the resource directory found at
+** configure time is passed, unless the caller gave one. */
+static int want_resource_dir(char **args, size_t nargs)
+{
+#ifdef TOOLGOV_CLANG_RESOURCE_DIR
+    struct stat st;
+    for (size_t i = 0; i < nargs; i++)
+        if (strncmp(args[i], "-resource-dir", 13) == 0)
+            return 0;
+    return stat(TOOLGOV_CLANG_RESOURCE_DIR "/include/stddef.h", &st) == 0;
+#else
+    (void)args;
+    (void)nargs;
+    return 0;
+#endif
+}
 
 int toolgov__check_main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fputs("toolgov-gen: check: not built yet\n", stderr);
-    return 2;
+    const char *manifest_path = NULL, *depfile = NULL, *stamp = NULL;
+    size_t max_errors = DEFAULT_MAX_ERRORS;
+    int i = 1, status = 1;
+    char **args = NULL, **sources = NULL;
+    size_t nargs = 0, nsources = 0;
+    toolgov__manifest *m = NULL;
+    toolgov__scan *s = NULL;
+    toolgov__diag d;
+
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
+        const char **slot = strcmp(a, "--manifest") == 0  ? &manifest_path
+                            : strcmp(a, "--depfile") == 0 ? &depfile
+                            : strcmp(a, "--stamp") == 0   ? &stamp
+                                                          : NULL;
+        if (slot || strcmp(a, "--max-errors") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("%s needs a value", a);
+            const char *v = argv[++i];
+            if (slot) {
+                *slot = v;
+            } else {
+                char *end;
+                unsigned long long n = strtoull(v, &end, 10);
+                if (!*v || *end || v[0] == '-')
+                    return usage_error("--max-errors wants a number, not '%s'", v);
+                max_errors = (size_t)n;
+            }
+            continue;
+        }
+        return usage_error("unknown option '%s' (compiler arguments go after '--')", a);
+    }
+    if (!manifest_path)
+        return usage_error("%s", "--manifest FILE is required");
+    if (depfile && !stamp)
+        return usage_error("%s", "--depfile needs --stamp (the depfile's target)");
+
+    /* Everything after "--": compiler arguments, and the sources, which are
+    ** the arguments that are neither options nor an option's value. */
+    args = calloc((size_t)(argc - i) + 3, sizeof *args);
+    sources = calloc((size_t)(argc - i) + 1, sizeof *sources);
+    if (!args || !sources) {
+        fputs("toolgov-gen: check: out of memory\n", stderr);
+        goto out;
+    }
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        int drop = dropped(a);
+        if (drop) {
+            i += drop - 1;
+            continue;
+        }
+        if (a[0] == '-' && a[1]) {
+            args[nargs++] = argv[i];
+            if (takes_value(a) && i + 1 < argc)
+                args[nargs++] = argv[++i];
+            continue;
+        }
+        sources[nsources++] = argv[i];
+    }
+    if (nsources == 0) {
+        status = usage_error("%s", "no SOURCES after '--'");
+        goto out;
+    }
+#ifdef TOOLGOV_CLANG_RESOURCE_DIR
+    if (want_resource_dir(args, nargs)) {
+        args[nargs++] = "-resource-dir";
+        args[nargs++] = TOOLGOV_CLANG_RESOURCE_DIR;
+    }
+#else
+    (void)want_resource_dir;
+#endif
+
+    toolgov__diag_init(&d, stderr, max_errors);
+    m = toolgov__manifest_load(manifest_path, &d);
+    if (!m) {
+        toolgov__diag_finish(&d);
+        goto out;
+    }
+
+    int rc = toolgov__scan_run(&s, (const char *const *)args, nargs,
+                               (const char *const *)sources, nsources);
+    if (rc < 0) {
+        /* toolgov-gen does not link the runtime (toolgov_strerror). */
+        toolgov__diag_error(&d, manifest_path, 0, 0, "drift check failed: %s",
+                            rc == TOOLGOV_ENOMEM ? "out of memory" : "invalid arguments");
+        toolgov__diag_finish(&d);
+        goto out;
+    }
+
+    if (s->parse_errors) {
+        /* Fail closed: a source clang could not read fully may hide handlers
+        ** and calls, so no comparison is made from it. */
+        toolgov__drift_report_clang(s, &d);
+        toolgov__diag_note(&d, manifest_path, 0, 0,
+                           "plugin '%s' was not compared with its manifest because "
+                           "a source did not parse; fix the errors above",
+                           m->name);
+    } else {
+        toolgov__drift_compare(m, s, &d);
+    }
+
+    /* The depfile lists what was read even when the check fails: with it,
+    ** editing the header that broke the parse re-runs the check. */
+    if (depfile && write_depfile(depfile, stamp, manifest_path, s) < 0)
+        toolgov__diag_error(&d, depfile, 0, 0, "cannot write the depfile");
+
+    if (toolgov__diag_finish(&d) == 0) {
+        if (stamp && touch(stamp) < 0) {
+            fprintf(stderr, "%s: error: cannot write the stamp file\n", stamp);
+            goto out;
+        }
+        status = 0;
+    }
+
+out:
+    if (status != 0 && stamp)
+        unlink(stamp);
+    toolgov__scan_free(s);
+    toolgov__manifest_free(m);
+    free(args);
+    free(sources);
+    return status;
 }

@@ -39,7 +39,8 @@ typedef struct strset {
 
 typedef struct priv {
     chunk *chunks;
-    strset files;
+    strset files;  /* interned file names (locations and inputs) */
+    strset listed; /* the subset already in scan->files */
     strset seen; /* identity keys of handlers and registrations */
     size_t handler_cap, registration_cap, diag_cap, file_cap;
     char *cwd; /* for making relative file names absolute */
@@ -174,23 +175,28 @@ static const char *intern_file(ctx *c, const char *name)
     return full;
 }
 
+/* Append an interned name to the list of files read, once. */
+static int list_file(ctx *c, const char *f)
+{
+    if (strset_find(&c->p->listed, f))
+        return 0;
+    if (strset_add(&c->p->listed, f) < 0 ||
+        grow((void **)&c->s->files, c->s->file_count, &c->p->file_cap,
+             sizeof *c->s->files) < 0)
+        return TOOLGOV_ENOMEM;
+    c->s->files[c->s->file_count++] = f;
+    return 0;
+}
+
 /* Record that a translation unit read `file` (depfile input). */
 static void add_file(ctx *c, CXFile file)
 {
     CXString n = clang_getFileName(file);
     const char *name = clang_getCString(n);
     if (name && name[0]) {
-        size_t before = c->p->files.count;
         const char *f = intern_file(c, name);
-        if (!f) {
+        if (!f || list_file(c, f) < 0)
             c->oom = 1;
-        } else if (c->p->files.count != before) {
-            if (grow((void **)&c->s->files, c->s->file_count, &c->p->file_cap,
-                     sizeof *c->s->files) < 0)
-                c->oom = 1;
-            else
-                c->s->files[c->s->file_count++] = f;
-        }
     }
     clang_disposeString(n);
 }
@@ -566,7 +572,7 @@ int toolgov__scan_run(toolgov__scan **out, const char *const *args, size_t nargs
         ctx c = { s, p, NULL, 0 };
         CXTranslationUnit tu = NULL;
         c.source = intern_file(&c, sources[i]);
-        if (!c.source) {
+        if (!c.source || list_file(&c, c.source) < 0) {
             rc = TOOLGOV_ENOMEM;
             goto out;
         }
@@ -616,6 +622,7 @@ void toolgov__scan_free(toolgov__scan *s)
             c = next;
         }
         free(p->files.slots);
+        free(p->listed.slots);
         free(p->seen.slots);
         free(p->cwd);
         free(p);

@@ -1,0 +1,96 @@
+# ToolgovDriftCheck.cmake: the drift check step of toolgov_add_plugin().
+#
+# _toolgov_add_drift_check(<name> <manifest> <gen> <gen_target> <sources>...)
+#
+# Runs `toolgov-gen check` over the plugin's C sources as part of building the
+# plugin target <name>, with that target's own include directories, compile
+# definitions and C standard. They are read through generator expressions at
+# generate time, so target_include_directories()/target_compile_definitions()
+# calls made after toolgov_add_plugin() are followed too. Warning flags are
+# never passed (clang may reject gcc's, and -Werror would turn a warning in a
+# header into a failed check).
+#
+# The check writes a depfile of every file libclang read and touches a stamp
+# on success. The stamp is a source of the target (so the command belongs to
+# the target) and an OBJECT_DEPENDS of each of its sources, so a drift stops
+# the build before anything of the plugin compiles, before a link error
+# about a missing handler could appear. It re-runs when a source, a header
+# it read, the manifest, the generated header or toolgov-gen changes, and
+# never on a no-op rebuild.
+#
+# This file is included by ToolgovAddPlugin.cmake; include() opens a policy
+# scope, and functions remember the policies in force where they are
+# defined, so the settings below apply to every call wherever it is made.
+include_guard(GLOBAL)
+
+if(POLICY CMP0116)
+  # Ninja: depfile paths are transformed like Makefiles do (3.20+). The
+  # depfile holds absolute paths, which both settings read the same.
+  cmake_policy(SET CMP0116 NEW)
+endif()
+
+function(_toolgov_add_drift_check name manifest gen gen_target)
+  get_target_property(out_dir ${name} TOOLGOV_GENERATED_DIR)
+  set(gen_h "${out_dir}/${name}.toolgov.h")
+  set(gen_c "${out_dir}/${name}.toolgov.c")
+  set(stamp "${out_dir}/${name}.check.stamp")
+  set(depfile "${out_dir}/${name}.check.d")
+
+  # Only translation units are parsed; headers listed in SOURCES are read
+  # through the sources that include them.
+  set(units "")
+  foreach(src IN LISTS ARGN)
+    get_filename_component(abs "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(abs MATCHES "\\.(c|cc|cpp|cxx|C|m)$")
+      list(APPEND units "${abs}")
+    endif()
+  endforeach()
+  if(NOT units)
+    message(FATAL_ERROR
+      "toolgov_add_plugin(${name}): SOURCES lists no C source for the drift "
+      "check to read (expected .c files defining the handlers)")
+  endif()
+
+  # The target's own flags, evaluated at generate time.
+  set(inc "$<TARGET_PROPERTY:${name},INCLUDE_DIRECTORIES>")
+  set(defs "$<TARGET_PROPERTY:${name},COMPILE_DEFINITIONS>")
+  set(opts "$<TARGET_PROPERTY:${name},COMPILE_OPTIONS>")
+  set(std "$<TARGET_PROPERTY:${name},C_STANDARD>")
+  set(ext "$<TARGET_PROPERTY:${name},C_EXTENSIONS>")
+  # C_EXTENSIONS unset means ON, as for the compile itself; clang 14 spells
+  # C23 as c2x.
+  set(std_flag
+    "$<$<BOOL:${std}>:-std=$<IF:$<OR:$<STREQUAL:${ext},>,$<BOOL:${ext}>>,gnu,c>$<IF:$<STREQUAL:${std},23>,2x,${std}>>")
+  set(inc_flags "$<$<BOOL:${inc}>:-I$<JOIN:${inc},;-I>>")
+  set(def_flags "$<$<BOOL:${defs}>:-D$<JOIN:${defs},;-D>>")
+  # From the options, only what changes how the code parses, in joined form.
+  set(opt_flags
+    "$<FILTER:${opts},INCLUDE,^(-std=|-[DUI].|-isystem.|-iquote.|-idirafter.|-f(no-)?(un)?signed-char$|-fshort-(enums|wchar)$)>")
+
+  if(CMAKE_GENERATOR MATCHES "Ninja" OR CMAKE_VERSION VERSION_GREATER_EQUAL 3.21 OR
+     (CMAKE_VERSION VERSION_GREATER_EQUAL 3.20 AND CMAKE_GENERATOR MATCHES "Makefiles"))
+    set(deps_args DEPFILE "${depfile}")
+  elseif(CMAKE_GENERATOR MATCHES "Makefiles")
+    # Before 3.20 Makefiles have no DEPFILE: let make scan the includes.
+    set(deps_args "")
+    foreach(u IN LISTS units)
+      list(APPEND deps_args IMPLICIT_DEPENDS C "${u}")
+    endforeach()
+  else()
+    set(deps_args "")
+  endif()
+
+  add_custom_command(
+    OUTPUT "${stamp}"
+    COMMAND "${gen}" check --manifest "${manifest}" --depfile "${depfile}"
+            --stamp "${stamp}"
+            -- ${std_flag} ${inc_flags} ${def_flags} ${opt_flags} ${units}
+    DEPENDS "${manifest}" "${gen_h}" ${units} ${gen_target} "${gen}"
+    ${deps_args}
+    COMMENT "toolgov: checking ${name} against ${manifest}"
+    COMMAND_EXPAND_LISTS
+    VERBATIM)
+
+  target_sources(${name} PRIVATE "${stamp}")
+  set_property(SOURCE ${units} "${gen_c}" APPEND PROPERTY OBJECT_DEPENDS "${stamp}")
+endfunction()

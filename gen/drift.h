@@ -1,0 +1,40 @@
+/*
+** drift.h: compare what the scanner found in a plugin's sources with what
+** its manifest declares, and report every disagreement GCC style.
+**
+** The kinds of drift (docs/drift-check.md has an example of each):
+**   - a handler whose tool the manifest does not declare: error at the
+**     handler, with a note on how to declare it;
+**   - a declared tool with no handler in any source: error at the tool's key
+**     in the manifest;
+**   - a rename: an undeclared handler whose name is close to a declared tool
+**     that has no handler. One error at the handler that says "did you mean"
+**     and a note at the manifest line, instead of two unrelated errors;
+**   - two handlers for one tool: error at the second, note at the first;
+**   - toolgov_register_tool()/toolgov_declare_tool() with a literal name the
+**     manifest does not declare: error at the name;
+**   - such a call with a name computed at run time: a warning (the runtime
+**     refuses undeclared names, so it is the backstop).
+**
+** Ownership: everything is borrowed for the call.
+*/
+#ifndef TOOLGOV_GEN_DRIFT_H
+#define TOOLGOV_GEN_DRIFT_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "manifest.h"
+#include "scan.h"
+
+/* Report every drift between `m` and `s` to `d`. Returns the number of
+** errors reported by this call (warnings are counted in d only). Reads only
+** path, name and tools[].name/.at of the manifest. */
+size_t toolgov__drift_compare(const toolgov__manifest *m, const toolgov__scan *s,
+                              toolgov__diag *d);
+
+/* Report clang's errors (and their notes) from the scan as toolgov
+** diagnostics. Returns the number of errors reported. */
+size_t toolgov__drift_report_clang(const toolgov__scan *s, toolgov__diag *d);
+
+#endif /* TOOLGOV_GEN_DRIFT_H */
