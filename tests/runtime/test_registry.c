@@ -1,0 +1,404 @@
+/* test_registry.c: built-ins, mounting, refusal rows, lookup, results. */
+#include <check.h>
+#include <stdio.h>
+
+#include "fixture.h"
+
+static const struct {
+    const char *name;
+    toolgov_effect effect;
+    toolgov_confirm confirm;
+} builtin_table[] = {
+    {"memory_search", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER},
+    {"ask_user", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER},
+    {"memory_correct", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER},
+    {"memory_forget", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER},
+    {"memory_restore", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER},
+    {"record_feedback", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER},
+    {"promote_recommendation", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE},
+    {"propose_skill_from_sandbox", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE},
+    {"invoke_pending_action", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE},
+};
+
+START_TEST(builtins_declared_in_code)
+{
+    toolgov_registry *reg = NULL;
+    size_t i;
+
+    ck_assert_int_eq(toolgov_registry_new(&reg, NULL), 0);
+    ck_assert_uint_eq(toolgov_registry_count(reg), 9);
+    for (i = 0; i < 9; i++) {
+        const toolgov_tool_spec *s = toolgov_registry_find(reg, builtin_table[i].name);
+
+        ck_assert_ptr_nonnull(s);
+        ck_assert_str_eq(s->name, builtin_table[i].name);
+        ck_assert_int_eq(s->effect, builtin_table[i].effect);
+        ck_assert_int_eq(s->confirm, builtin_table[i].confirm);
+        ck_assert_ptr_eq(toolgov_registry_at(reg, i), s);
+        ck_assert_ptr_null(toolgov_registry_owner(reg, builtin_table[i].name));
+        ck_assert_str_eq(s->guidance, "");
+    }
+    ck_assert_ptr_null(toolgov_registry_at(reg, 9));
+    ck_assert_ptr_null(toolgov_registry_find(reg, "nope"));
+    ck_assert_ptr_null(toolgov_registry_find(reg, "memory_searc"));
+    ck_assert_ptr_null(toolgov_registry_find(reg, "memory_search_"));
+    ck_assert_ptr_null(toolgov_registry_find(reg, ""));
+    ck_assert_ptr_null(toolgov_registry_find(NULL, "ask_user"));
+    ck_assert_ptr_null(toolgov_registry_find(reg, NULL));
+    toolgov_registry_free(reg);
+    toolgov_registry_free(NULL);
+}
+END_TEST
+
+START_TEST(mount_gives_declared_spec)
+{
+    toolgov_registry *reg = NULL;
+    size_t i;
+
+    ck_assert_int_eq(toolgov_registry_new(&reg, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(reg, &fx_alpha, NULL), 0);
+    ck_assert_uint_eq(toolgov_registry_count(reg), 9 + 7);
+    for (i = 0; i < 7; i++) {
+        /* The pooled spec is the manifest row itself, not a copy. */
+        ck_assert_ptr_eq(toolgov_registry_find(reg, fx_alpha_tools[i].name), &fx_alpha_tools[i]);
+        ck_assert_ptr_eq(toolgov_registry_at(reg, 9 + i), &fx_alpha_tools[i]);
+        ck_assert_str_eq(toolgov_registry_owner(reg, fx_alpha_tools[i].name), "alpha");
+    }
+    /* The description passed to register_tool ("ignored") is not used. */
+    ck_assert_str_eq(toolgov_registry_find(reg, "lookup")->description, "Find entries for a day.");
+    ck_assert_uint_eq(toolgov_drift_count(reg, NULL), 0);
+    toolgov_registry_free(reg);
+}
+END_TEST
+
+START_TEST(refusals_leave_rows)
+{
+    toolgov_registry *reg = NULL;
+    const toolgov_drift_row *r;
+
+    ck_assert_int_eq(toolgov_registry_new(&reg, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(reg, &fx_alpha, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(reg, &fx_beta, NULL), 0);
+    ck_assert_uint_eq(toolgov_registry_count(reg), 9 + 7 + 1);
+    ck_assert_ptr_eq(toolgov_registry_find(reg, "beta_read"), &fx_beta_tools[0]);
+    ck_assert_ptr_null(toolgov_registry_find(reg, "sneaky"));
+    /* lookup stays alpha's, ask_user the core's. */
+    ck_assert_ptr_eq(toolgov_registry_find(reg, "lookup"), &fx_alpha_tools[0]);
+    ck_assert_str_eq(toolgov_registry_owner(reg, "lookup"), "alpha");
+    ck_assert_ptr_null(toolgov_registry_owner(reg, "ask_user"));
+
+    ck_assert_uint_eq(toolgov_drift_count(reg, NULL), 4);
+    r = toolgov_drift_at(reg, NULL, 0);
+    ck_assert_int_eq(r->kind, TOOLGOV_DRIFT_UNDECLARED);
+    ck_assert_str_eq(r->plugin, "beta");
+    ck_assert_str_eq(r->tool, "sneaky");
+    ck_assert_str_eq(r->message,
+                     "tool sneaky is registered by plugin beta but not declared in its manifest");
+    r = toolgov_drift_at(reg, NULL, 1);
+    ck_assert_int_eq(r->kind, TOOLGOV_DRIFT_DUPLICATE);
+    ck_assert_str_eq(r->tool, "lookup");
+    ck_assert_str_eq(r->owner, "alpha");
+    ck_assert_str_eq(r->message, "tool lookup of plugin beta is refused: the name is already "
+                                 "in the pool, owned by alpha");
+    r = toolgov_drift_at(reg, NULL, 2);
+    ck_assert_int_eq(r->kind, TOOLGOV_DRIFT_DUPLICATE);
+    ck_assert_str_eq(r->tool, "ask_user");
+    ck_assert_str_eq(r->owner, "core");
+    ck_assert_str_eq(r->message, "tool ask_user of plugin beta is refused: the name is already "
+                                 "in the pool, owned by the core");
+    r = toolgov_drift_at(reg, NULL, 3);
+    ck_assert_int_eq(r->kind, TOOLGOV_DRIFT_NEVER_REGISTERED);
+    ck_assert_str_eq(r->tool, "forgotten");
+    ck_assert_uint_eq(r->line, 9);
+    ck_assert_uint_eq(r->column, 3);
+    ck_assert_str_eq(r->message,
+                     "tool forgotten is declared in beta.yaml:9:3 but plugin beta never registered it");
+    ck_assert_ptr_null(toolgov_drift_at(reg, NULL, 4));
+    toolgov_registry_free(reg);
+}
+END_TEST
+
+/* A plugin that records what each registration call returned. */
+static int codes[8];
+static const toolgov_tool_spec rec_tools[] = {
+    {"r1", "One.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 1, 1},
+};
+static int rec_register(toolgov_plugin_api *api)
+{
+    const toolgov_tool_spec *spec = NULL;
+
+    codes[0] = toolgov_register_tool(api, "r1", "", fx_handler);
+    codes[1] = toolgov_register_tool(api, "r1", "", fx_handler);
+    codes[2] = toolgov_register_tool(api, "r2", "", fx_handler);
+    codes[3] = toolgov_register_tool(api, "memory_search", "", fx_handler);
+    codes[4] = toolgov_register_tool(api, NULL, "", fx_handler);
+    codes[5] = toolgov_register_tool(api, "", "", fx_handler);
+    codes[6] = toolgov_declare_tool(api, "r1", &spec);
+    codes[7] = spec == &rec_tools[0];
+    return 0;
+}
+static const toolgov_plugin rec_plugin = {TOOLGOV_ABI_VERSION, "rec", "rec.yaml", NULL, 0,
+                                          rec_tools, 1, rec_register};
+
+START_TEST(registration_return_codes)
+{
+    toolgov_registry *reg = NULL;
+
+    ck_assert_int_eq(toolgov_registry_new(&reg, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(reg, &rec_plugin, NULL), 0);
+    ck_assert_int_eq(codes[0], 0);
+    ck_assert_int_eq(codes[1], TOOLGOV_EEXIST);
+    ck_assert_int_eq(codes[2], TOOLGOV_EUNDECLARED);
+    ck_assert_int_eq(codes[3], TOOLGOV_EUNDECLARED); /* not in rec's manifest */
+    ck_assert_int_eq(codes[4], TOOLGOV_EINVAL);
+    ck_assert_int_eq(codes[5], TOOLGOV_EINVAL);
+    ck_assert_int_eq(codes[6], 0);
+    ck_assert_int_eq(codes[7], 1);
+    ck_assert_str_eq(toolgov_drift_at(reg, NULL, 0)->owner, "rec");
+    ck_assert_uint_eq(toolgov_drift_count(reg, NULL), 3);
+    toolgov_registry_free(reg);
+}
+END_TEST
+
+/* declare_tool: the plugin's own loop gets the spec, the pool does not. */
+static const toolgov_tool_spec own_tools[] = {
+    {"own_step", "A step of the plugin's loop.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE,
+     "", 0, 0, 2, 3},
+};
+static const toolgov_tool_spec *own_spec;
+static int own_rc[2];
+static int own_register(toolgov_plugin_api *api)
+{
+    const toolgov_tool_spec *dummy = NULL;
+
+    own_rc[0] = toolgov_declare_tool(api, "own_step", &own_spec);
+    own_rc[1] = toolgov_declare_tool(api, "own_missing", &dummy);
+    return 0;
+}
+static const toolgov_plugin own_plugin = {TOOLGOV_ABI_VERSION, "own", "own.yaml", NULL, 0,
+                                          own_tools, 1, own_register};
+
+START_TEST(declare_tool_for_own_loop)
+{
+    toolgov_registry *reg = NULL;
+    const toolgov_drift_row *r;
+
+    ck_assert_int_eq(toolgov_registry_new(&reg, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(reg, &own_plugin, NULL), 0);
+    ck_assert_int_eq(own_rc[0], 0);
+    ck_assert_ptr_eq(own_spec, &own_tools[0]);
+    ck_assert_int_eq(own_spec->effect, TOOLGOV_EFFECT_WRITE);
+    ck_assert_int_eq(own_rc[1], TOOLGOV_EUNDECLARED);
+    ck_assert_ptr_null(toolgov_registry_find(reg, "own_step"));
+    ck_assert_uint_eq(toolgov_registry_count(reg), 9);
+    /* One row (the undeclared name); own_step is not "never registered". */
+    ck_assert_uint_eq(toolgov_drift_count(reg, NULL), 1);
+    r = toolgov_drift_at(reg, NULL, 0);
+    ck_assert_int_eq(r->kind, TOOLGOV_DRIFT_UNDECLARED);
+    ck_assert_str_eq(r->tool, "own_missing");
+    ck_assert_int_eq(toolgov_declare_tool(NULL, "x", &own_spec), TOOLGOV_EINVAL);
+    toolgov_registry_free(reg);
+}
+END_TEST
+
+START_TEST(provides_tool_with_nothing_registered)
+{
+    toolgov_registry *reg = NULL;
+    const toolgov_drift_row *r;
+
+    ck_assert_int_eq(toolgov_registry_new(&reg, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(reg, &fx_gamma, NULL), 0);
+    ck_assert_uint_eq(toolgov_drift_count(reg, NULL), 2);
+    r = toolgov_drift_at(reg, NULL, 0);
+    ck_assert_int_eq(r->kind, TOOLGOV_DRIFT_NEVER_REGISTERED);
+    ck_assert_str_eq(r->tool, "g1");
+    r = toolgov_drift_at(reg, NULL, 1);
+    ck_assert_int_eq(r->kind, TOOLGOV_DRIFT_PROVIDES_NOTHING);
+    ck_assert_ptr_null(r->tool);
+    ck_assert_str_eq(r->message, "plugin gamma says provides: tool but no tool of it is in the pool");
+    toolgov_registry_free(reg);
+}
+END_TEST
+
+START_TEST(abi_mismatch_and_failing_register_fn)
+{
+    toolgov_registry *reg = NULL;
+    toolgov_plugin old = fx_alpha;
+    const toolgov_drift_row *r;
+
+    old.abi_version = TOOLGOV_ABI_VERSION + 1;
+    ck_assert_int_eq(toolgov_registry_new(&reg, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(reg, &old, NULL), TOOLGOV_EABI);
+    ck_assert_uint_eq(toolgov_registry_count(reg), 9);
+    r = toolgov_drift_at(reg, NULL, 0);
+    ck_assert_int_eq(r->kind, TOOLGOV_DRIFT_MOUNT_FAILED);
+    ck_assert_int_eq(r->err, TOOLGOV_EABI);
+
+    ck_assert_int_eq(toolgov_registry_mount(reg, &fx_broken, NULL), TOOLGOV_EFAIL);
+    ck_assert_uint_eq(toolgov_registry_count(reg), 9);
+    ck_assert_ptr_null(toolgov_registry_find(reg, "b1"));
+    r = toolgov_drift_at(reg, NULL, 1);
+    ck_assert_int_eq(r->kind, TOOLGOV_DRIFT_MOUNT_FAILED);
+    ck_assert_int_eq(r->err, TOOLGOV_EFAIL);
+    ck_assert_str_eq(r->plugin, "broken");
+    /* The pool still works after the rollback. */
+    ck_assert_int_eq(toolgov_registry_mount(reg, &fx_alpha, NULL), 0);
+    ck_assert_ptr_nonnull(toolgov_registry_find(reg, "purge"));
+    ck_assert_ptr_nonnull(toolgov_registry_find(reg, "memory_search"));
+
+    ck_assert_int_eq(toolgov_registry_mount(NULL, &fx_alpha, NULL), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_registry_mount(reg, NULL, NULL), TOOLGOV_EINVAL);
+    toolgov_registry_free(reg);
+}
+END_TEST
+
+START_TEST(bind_builtin_only_builtins)
+{
+    toolgov_registry *reg = fx_registry(NULL, NULL);
+
+    ck_assert_ptr_nonnull(reg);
+    ck_assert_int_eq(toolgov_registry_bind_builtin(reg, "ask_user", fx_handler, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_bind_builtin(reg, "lookup", fx_handler, NULL),
+                     TOOLGOV_ENOENT);
+    ck_assert_int_eq(toolgov_registry_bind_builtin(reg, "nope", fx_handler, NULL),
+                     TOOLGOV_ENOENT);
+    ck_assert_int_eq(toolgov_registry_bind_builtin(NULL, "ask_user", fx_handler, NULL),
+                     TOOLGOV_EINVAL);
+    toolgov_registry_free(reg);
+}
+END_TEST
+
+/* A plugin of `n` generated-looking tools, to grow the hash index. */
+static toolgov_tool_spec *big_tools;
+static size_t big_n;
+static int big_register(toolgov_plugin_api *api)
+{
+    size_t i;
+
+    for (i = 0; i < big_n; i++) {
+        int rc = toolgov_register_tool(api, big_tools[i].name, "", fx_handler);
+
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+START_TEST(ten_thousand_tools_all_found)
+{
+    toolgov_registry *reg = NULL;
+    toolgov_plugin big = {TOOLGOV_ABI_VERSION, "big", "big.yaml", fx_provides_tool, 1,
+                          NULL, 0, big_register};
+    char (*names)[24];
+    size_t i;
+
+    big_n = 10000;
+    big_tools = calloc(big_n, sizeof *big_tools);
+    names = calloc(big_n, sizeof *names);
+    for (i = 0; i < big_n; i++) {
+        snprintf(names[i], sizeof names[i], "tool_%zu", i);
+        big_tools[i].name = names[i];
+        big_tools[i].description = "d";
+        big_tools[i].guidance = "";
+        big_tools[i].effect = (toolgov_effect)(i % 3);
+        big_tools[i].confirm = TOOLGOV_CONFIRM_NEVER;
+    }
+    big.tools = big_tools;
+    big.tool_count = big_n;
+    ck_assert_int_eq(toolgov_registry_new(&reg, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(reg, &big, NULL), 0);
+    ck_assert_uint_eq(toolgov_registry_count(reg), 9 + big_n);
+    for (i = 0; i < big_n; i++)
+        ck_assert_ptr_eq(toolgov_registry_find(reg, names[i]), &big_tools[i]);
+    ck_assert_ptr_null(toolgov_registry_find(reg, "tool_10000"));
+    ck_assert_ptr_nonnull(toolgov_registry_find(reg, "ask_user"));
+    toolgov_registry_free(reg);
+    free(names);
+    free(big_tools);
+}
+END_TEST
+
+START_TEST(strerror_every_code)
+{
+#define CHECK_MSG(name, value, msg) ck_assert_str_eq(toolgov_strerror(value), msg);
+    TOOLGOV_ERRNO_MAP(CHECK_MSG)
+#undef CHECK_MSG
+    ck_assert_str_eq(toolgov_strerror(-999), "unknown error");
+    ck_assert_str_eq(toolgov_strerror(5), "unknown error");
+    ck_assert_str_eq(toolgov_strerror(0), "success");
+}
+END_TEST
+
+static int result_handler(const toolgov_call *call, toolgov_result *out)
+{
+    char big[300];
+    int i;
+
+    (void)call;
+    ck_assert_str_eq(toolgov_result_text(out), "");
+    ck_assert_uint_eq(toolgov_result_len(out), 0);
+    ck_assert_int_eq(toolgov_result_set(out, "abc", 3), 0);
+    ck_assert_int_eq(toolgov_result_append(out, "de\0f", 4), 0);
+    ck_assert_uint_eq(toolgov_result_len(out), 7);
+    ck_assert_int_eq(toolgov_result_set(out, "xyz", 2), 0);
+    ck_assert_str_eq(toolgov_result_text(out), "xy");
+    memset(big, 'q', sizeof big);
+    for (i = 0; i < 10; i++)
+        ck_assert_int_eq(toolgov_result_append(out, big, sizeof big), 0);
+    ck_assert_uint_eq(toolgov_result_len(out), 3002);
+    ck_assert_int_eq(toolgov_result_set(out, NULL, 0), 0);
+    ck_assert_int_eq(toolgov_result_printf(out, "%d-%s", 42, "x"), 0);
+    ck_assert_int_eq(toolgov_result_printf(out, "%0300d", 7), 0);
+    ck_assert_uint_eq(toolgov_result_len(out), 304);
+    ck_assert_int_eq(strncmp(toolgov_result_text(out), "42-x000", 7), 0);
+    ck_assert_int_eq(toolgov_result_set(out, NULL, 3), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_result_append(NULL, "a", 1), TOOLGOV_EINVAL);
+    return toolgov_result_set(out, "done", 4);
+}
+
+START_TEST(result_buffer_functions)
+{
+    toolgov_registry *reg = NULL;
+    toolgov_policy *pol = NULL;
+    toolgov_run *run = NULL;
+    toolgov_outcome oc;
+
+    ck_assert_int_eq(toolgov_registry_new(&reg, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_bind_builtin(reg, "memory_search", result_handler, NULL), 0);
+    ck_assert_int_eq(toolgov_policy_new(&pol, reg), 0);
+    ck_assert_int_eq(toolgov_run_new(&run, pol, NULL), 0);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, run, "memory_search", NULL), 0);
+    ck_assert_str_eq(oc.output, "done");
+    /* Second call: the handler sees an empty buffer again. */
+    ck_assert_int_eq(toolgov_run_invoke(&oc, run, "memory_search", NULL), 0);
+    toolgov_run_free(run);
+    toolgov_policy_free(pol);
+    toolgov_registry_free(reg);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("registry");
+    TCase *tc = tcase_create("core");
+    SRunner *sr;
+    int failed;
+
+    tcase_add_test(tc, builtins_declared_in_code);
+    tcase_add_test(tc, mount_gives_declared_spec);
+    tcase_add_test(tc, refusals_leave_rows);
+    tcase_add_test(tc, registration_return_codes);
+    tcase_add_test(tc, declare_tool_for_own_loop);
+    tcase_add_test(tc, provides_tool_with_nothing_registered);
+    tcase_add_test(tc, abi_mismatch_and_failing_register_fn);
+    tcase_add_test(tc, bind_builtin_only_builtins);
+    tcase_add_test(tc, ten_thousand_tools_all_found);
+    tcase_add_test(tc, strerror_every_code);
+    tcase_add_test(tc, result_buffer_functions);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
