@@ -1,0 +1,152 @@
+/*
+** demo.h: toolgov-demo's host: the world it mounts, the scenarios it plays
+** and the transcript it records.
+**
+** A host owns one registry with the core built-ins (ask_user and
+** memory_search bound to the host's own handlers) and the seven example
+** plugins mounted, each with its state from the host's demo_world; the
+** drift scenario also mounts the faulty plugin. Every scenario runs in a
+** fresh host, so scenarios never see each other's data.
+**
+** A scenario is one or more user turns; each turn is one toolgov run driven
+** by a model (model.h). Everything that happens (model calls, gate
+** decisions, questions to the user, tool calls, how the run ended) is
+** recorded as events in a demo_transcript, which report.c prints as text or
+** JSON together with the data state afterwards.
+**
+** Ownership: a transcript owns every string in its events (freed by
+** demo_transcript_free). The host owns its registry, policy and world.
+*/
+#ifndef TOOLGOV_DEMO_DEMO_H
+#define TOOLGOV_DEMO_DEMO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <toolgov/drift.h>
+#include <toolgov/policy.h>
+#include <toolgov/toolgov.h>
+
+#include "calendar_state.h"
+#include "email_state.h"
+#include "model.h"
+#include "planner_state.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The operator override the drift scenario sets: it keeps create_reminder
+** and names a tool that does not exist (a typo), which the panel reports. */
+#define DEMO_DRIFT_OVERRIDE "create_reminder,create_remindr"
+
+/* Everything the plugins change, owned by the host. */
+typedef struct demo_world {
+    calendar_state calendar;
+    email_state email;
+    planner_state planner;
+} demo_world;
+
+/* Asks the user a yes/no question. kind is "confirm" (the run's one
+** confirmation of its writes) or "approval" (one destructive call), or
+** "ask_user" (the model's own question). Returns 1 for yes, 0 for no. */
+typedef int (*demo_answer_fn)(void *ud, const char *kind, const char *question);
+
+typedef struct demo_answerer {
+    demo_answer_fn ask;
+    void *ud;
+} demo_answerer;
+
+typedef enum demo_event_type {
+    DEMO_EV_TURN = 0,   /* a user turn begins: text = the user's message */
+    DEMO_EV_MODEL,      /* a model call: items = proposed calls, or text = answer */
+    DEMO_EV_GATE,       /* the gate's decision on a batch: gate, items = per call */
+    DEMO_EV_ASK,        /* a question to the user: kind, text, items, answer */
+    DEMO_EV_CALL,       /* one call through the gate: tool, args, gate, executed, status, text */
+    DEMO_EV_END         /* the run ended: kind = reason, text = the answer */
+} demo_event_type;
+
+typedef struct demo_event {
+    demo_event_type type;
+    unsigned turn;        /* 1-based user turn */
+    unsigned step;        /* DEMO_EV_MODEL: 1-based model call of the run */
+    const char *gate;     /* static gate name, or NULL */
+    const char *kind;     /* static: ask kind, end reason */
+    char *tool;
+    char *args;
+    char *text;
+    char **items;         /* DEMO_EV_MODEL/ASK: "tool args"; DEMO_EV_GATE: "tool args: GATE" */
+    size_t item_count;
+    int executed;
+    int status;
+    int answer;           /* DEMO_EV_ASK: 1 yes, 0 no */
+} demo_event;
+
+typedef struct demo_transcript {
+    const char *scenario;
+    const char *title;
+    demo_event *events;
+    size_t count, cap;
+    int failed;           /* an allocation failed: the transcript is incomplete */
+    /* Totals over the whole scenario. */
+    unsigned model_calls, asks, executions, turns;
+    /* Non-run scenarios: the prompt text, the drift panel text and JSON. */
+    char *prompt;
+    char **prompt_tools;
+    size_t prompt_tool_count;
+    char *drift_text;
+    char *drift_json;
+    int has_state;
+    demo_world state;     /* the world after the scenario */
+    FILE *live;           /* when set, each event is printed as text as it happens */
+} demo_transcript;
+
+void demo_transcript_free(demo_transcript *tr);
+
+/* Options of one invocation of toolgov-demo. */
+typedef struct demo_options {
+    int answer;           /* -1: each scenario's scripted default; 0 no; 1 yes */
+    int interactive;      /* ask the person at the terminal */
+    int json;
+    FILE *in;             /* where --interactive reads answers */
+    FILE *out;
+} demo_options;
+
+typedef enum demo_kind {
+    DEMO_KIND_RUN = 0,
+    DEMO_KIND_PROMPT,
+    DEMO_KIND_DRIFT
+} demo_kind;
+
+typedef struct demo_scenario {
+    const char *name;
+    const char *title;
+    demo_kind kind;
+    const char *turns[3];      /* the user's messages, one run each */
+    const char *ranking[8];    /* the retriever's ranking for the shortlist */
+    int default_answer;        /* the scripted user's answer, 1 yes / 0 no */
+} demo_scenario;
+
+extern const demo_scenario demo_scenarios[];
+extern const size_t demo_scenario_count;
+
+/* Play one scenario with `model`, answering questions through `answerer`.
+** The transcript is filled (and must be freed) even when the scenario fails.
+** 0, or a negative TOOLGOV_E* code when the host could not be set up. */
+int demo_play(demo_transcript *out, const demo_scenario *sc, const demo_model *model,
+              const demo_answerer *answerer);
+
+/* Print a transcript as readable text, or as one JSON object on one line.
+** The text form is printed in three parts so a live transcript can print
+** each event as it happens: the heading, the events, the closing summary. */
+void demo_report_text(FILE *f, const demo_transcript *tr);
+void demo_report_heading(FILE *f, const demo_transcript *tr);
+void demo_report_event(FILE *f, const demo_event *ev);
+void demo_report_closing(FILE *f, const demo_transcript *tr);
+void demo_report_json(FILE *f, const demo_transcript *tr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOOLGOV_DEMO_DEMO_H */

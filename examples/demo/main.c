@@ -1,0 +1,163 @@
+/*
+** main.c: the toolgov-demo command line.
+**
+**   toolgov-demo [options] [all | SCENARIO...]
+**
+** With no scenario, or `all`, every scenario plays in order. Questions to
+** the user are answered by each scenario's script unless --answer yes|no
+** says otherwise; --interactive asks the person at the terminal instead
+** (y/n on stdin; the question goes to stderr so stdout stays the
+** transcript). --json prints one JSON object per scenario, one a line.
+** Exit status: 0, 1 when a scenario could not be played, 2 on misuse.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "demo.h"
+
+typedef struct answer_script {
+    int forced;         /* -1: the scenario's default */
+    int scenario_default;
+} answer_script;
+
+static int scripted_answer(void *ud, const char *kind, const char *question)
+{
+    const answer_script *s = ud;
+    (void)kind;
+    (void)question;
+    return s->forced >= 0 ? s->forced : s->scenario_default;
+}
+
+typedef struct terminal {
+    FILE *in;
+    FILE *prompt;
+} terminal;
+
+static int terminal_answer(void *ud, const char *kind, const char *question)
+{
+    terminal *t = ud;
+    int tries;
+    fprintf(t->prompt, "\n[%s] %s\n", kind, question);
+    for (tries = 0; tries < 3; tries++) {
+        char line[64];
+        size_t n;
+        fprintf(t->prompt, "answer y/n: ");
+        fflush(t->prompt);
+        if (!fgets(line, sizeof line, t->in)) {
+            fprintf(t->prompt, "(no answer: taken as no)\n");
+            return 0;
+        }
+        n = strcspn(line, "\r\n");
+        line[n] = '\0';
+        if (!strcmp(line, "y") || !strcmp(line, "Y") || !strcmp(line, "yes"))
+            return 1;
+        if (!strcmp(line, "n") || !strcmp(line, "N") || !strcmp(line, "no"))
+            return 0;
+        fprintf(t->prompt, "please answer y or n\n");
+    }
+    fprintf(t->prompt, "(no clear answer: taken as no)\n");
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    size_t i;
+    fprintf(f, "usage: toolgov-demo [--json] [--answer yes|no | --interactive] "
+               "[all | SCENARIO...]\nscenarios:\n");
+    for (i = 0; i < demo_scenario_count; i++)
+        fprintf(f, "  %-14s %s\n", demo_scenarios[i].name, demo_scenarios[i].title);
+}
+
+static const demo_scenario *find_scenario(const char *name)
+{
+    size_t i;
+    for (i = 0; i < demo_scenario_count; i++)
+        if (!strcmp(demo_scenarios[i].name, name))
+            return &demo_scenarios[i];
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    const demo_scenario *chosen[64];
+    size_t nchosen = 0, i;
+    answer_script script = {-1, 1};
+    terminal term = {stdin, stderr};
+    demo_answerer answerer;
+    int json = 0, interactive = 0, all = 0, status = 0;
+
+    for (i = 1; i < (size_t)argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (!strcmp(a, "--interactive")) {
+            interactive = 1;
+        } else if (!strcmp(a, "--answer") || !strncmp(a, "--answer=", 9)) {
+            const char *v = a[8] == '=' ? a + 9 : (i + 1 < (size_t)argc ? argv[++i] : NULL);
+            if (v && !strcmp(v, "yes")) {
+                script.forced = 1;
+            } else if (v && !strcmp(v, "no")) {
+                script.forced = 0;
+            } else {
+                fprintf(stderr, "toolgov-demo: error: --answer takes 'yes' or 'no'\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "toolgov-demo: error: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        } else if (!strcmp(a, "all")) {
+            all = 1;
+        } else {
+            const demo_scenario *sc = find_scenario(a);
+            if (!sc) {
+                fprintf(stderr, "toolgov-demo: error: unknown scenario '%s'\n", a);
+                usage(stderr);
+                return 2;
+            }
+            if (nchosen == sizeof chosen / sizeof chosen[0]) {
+                fprintf(stderr, "toolgov-demo: error: too many scenarios\n");
+                return 2;
+            }
+            chosen[nchosen++] = sc;
+        }
+    }
+    if (interactive && script.forced >= 0) {
+        fprintf(stderr, "toolgov-demo: error: --interactive and --answer exclude each other\n");
+        return 2;
+    }
+    if (all || nchosen == 0) {
+        nchosen = 0;
+        for (i = 0; i < demo_scenario_count; i++)
+            chosen[nchosen++] = &demo_scenarios[i];
+    }
+
+    if (interactive) {
+        answerer.ask = terminal_answer;
+        answerer.ud = &term;
+    } else {
+        answerer.ask = scripted_answer;
+        answerer.ud = &script;
+    }
+    for (i = 0; i < nchosen; i++) {
+        demo_transcript tr;
+        int rc;
+        memset(&tr, 0, sizeof tr);
+        tr.live = json ? NULL : stdout;
+        script.scenario_default = chosen[i]->default_answer;
+        rc = demo_play(&tr, chosen[i], &demo_scripted_model, &answerer);
+        if (json)
+            demo_report_json(stdout, &tr);
+        if (rc) {
+            fprintf(stderr, "toolgov-demo: error: scenario '%s' failed: %s\n", chosen[i]->name,
+                    toolgov_strerror(rc));
+            status = 1;
+        }
+        demo_transcript_free(&tr);
+        fflush(stdout);
+    }
+    return status;
+}

@@ -1,0 +1,394 @@
+/*
+** report.c: toolgov-demo's transcript as readable text and as JSON.
+**
+** The JSON form is one object per scenario on one line, keys in a fixed
+** order, so a test can parse it or compare fields; the text form is for a
+** person and shows every gate decision where it happens.
+*/
+#include <string.h>
+
+#include "demo.h"
+
+/* ---- text ----------------------------------------------------------------- */
+
+/* Print text with every line indented by `prefix`. */
+static void indented(FILE *f, const char *prefix, const char *text)
+{
+    const char *p = text ? text : "";
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        fprintf(f, "%s%.*s\n", prefix, (int)n, p);
+        p += n + (nl ? 1 : 0);
+    }
+}
+
+void demo_report_heading(FILE *f, const demo_transcript *tr)
+{
+    fprintf(f, "== %s: %s ==\n", tr->scenario, tr->title);
+}
+
+void demo_report_event(FILE *f, const demo_event *ev)
+{
+    size_t i;
+    switch (ev->type) {
+    case DEMO_EV_TURN:
+        fprintf(f, "\nuser (turn %u): %s\n", ev->turn, ev->text ? ev->text : "");
+        fprintf(f, "tools on the loop:");
+        for (i = 0; i < ev->item_count; i++)
+            fprintf(f, "%s %s", i ? "," : "", ev->items[i] ? ev->items[i] : "?");
+        fprintf(f, "\n");
+        break;
+    case DEMO_EV_MODEL:
+        if (ev->status)
+            fprintf(f, "model call %u: failed (%s)\n", ev->step, toolgov_strerror(ev->status));
+        else if (ev->item_count == 0)
+            fprintf(f, "model call %u: writes the answer\n", ev->step);
+        else
+            fprintf(f, "model call %u: proposes %lu call%s\n", ev->step,
+                    (unsigned long)ev->item_count, ev->item_count == 1 ? "" : "s");
+        for (i = 0; i < ev->item_count; i++)
+            fprintf(f, "    %s\n", ev->items[i] ? ev->items[i] : "?");
+        break;
+    case DEMO_EV_GATE:
+        fprintf(f, "  gate, batch of %lu: %s\n", (unsigned long)ev->item_count,
+                ev->gate ? ev->gate : "?");
+        /* Per call: "tool args: GATE"; the arguments were just shown with
+        ** the model's proposal, so only the tool and its answer are repeated. */
+        for (i = 0; ev->item_count > 1 && i < ev->item_count; i++) {
+            const char *item = ev->items[i] ? ev->items[i] : "?";
+            const char *sp = strchr(item, ' '), *gate = NULL, *p = item, *q;
+            while ((q = strstr(p, ": ")) != NULL) {
+                gate = q + 2;
+                p = q + 2;
+            }
+            fprintf(f, "    %lu. %.*s: %s\n", (unsigned long)i + 1,
+                    (int)(sp ? (size_t)(sp - item) : strlen(item)), item, gate ? gate : "?");
+        }
+        break;
+    case DEMO_EV_ASK:
+        fprintf(f, "  ask the user (%s):\n", ev->kind ? ev->kind : "?");
+        indented(f, "    ? ", ev->text);
+        fprintf(f, "  user answers: %s\n", ev->answer ? "yes" : "no");
+        break;
+    case DEMO_EV_CALL:
+        fprintf(f, "  %s %s -> %s, ", ev->tool ? ev->tool : "?", ev->args ? ev->args : "",
+                ev->gate ? ev->gate : "?");
+        if (ev->executed)
+            fprintf(f, "executed, %s\n", ev->status ? toolgov_strerror(ev->status) : "ok");
+        else if (ev->gate && !strcmp(ev->gate, "REPLAY"))
+            fprintf(f, "not executed: the result in hand is returned\n");
+        else
+            fprintf(f, "not executed\n");
+        indented(f, "    | ", ev->text);
+        break;
+    case DEMO_EV_END:
+        fprintf(f, "end of turn %u: %s\n", ev->turn, ev->kind ? ev->kind : "?");
+        fprintf(f, "  answer:\n");
+        indented(f, "  > ", ev->text);
+        break;
+    }
+}
+
+static void text_state(FILE *f, const demo_world *w)
+{
+    size_t i;
+    int s, first = 1;
+    fprintf(f, "state afterwards:\n  reminders: %lu\n", (unsigned long)w->calendar.reminder_count);
+    for (i = 0; i < w->calendar.reminder_count; i++) {
+        const calendar_reminder *r = &w->calendar.reminders[i];
+        fprintf(f, "    - %s %s %s\n", r->date, r->time, r->title);
+    }
+    fprintf(f,
+            "  email: %lu in the inbox (%lu promotions), %lu in the Trash, %lu deleted for "
+            "good; trash_category ran %u time%s, empty_trash %u\n",
+            (unsigned long)email_state_count(&w->email, EMAIL_INBOX, NULL),
+            (unsigned long)email_state_count(&w->email, EMAIL_INBOX, "promotions"),
+            (unsigned long)email_state_count(&w->email, EMAIL_TRASH, NULL),
+            (unsigned long)email_state_count(&w->email, EMAIL_DELETED, NULL),
+            w->email.trash_calls, w->email.trash_calls == 1 ? "" : "s", w->email.empty_calls);
+    fprintf(f, "  morning brief:");
+    for (s = 0; s < PLANNER_SECTION_COUNT; s++)
+        if (w->planner.brief[s]) {
+            fprintf(f, "%s %s", first ? "" : ",", planner_section_name((planner_section)s));
+            first = 0;
+        }
+    fprintf(f, "\n");
+}
+
+void demo_report_closing(FILE *f, const demo_transcript *tr)
+{
+    if (tr->prompt) {
+        fprintf(f, "the prompt for the %lu tools in the pool:\n",
+                (unsigned long)tr->prompt_tool_count);
+        indented(f, "  ", tr->prompt);
+    }
+    if (tr->drift_text) {
+        fprintf(f, "operator override for this scenario: %s=%s\n", TOOLGOV_CONFIRM_ONCE_ENV,
+                DEMO_DRIFT_OVERRIDE);
+        fprintf(f, "drift panel of the mounted set:\n");
+        indented(f, "  ", tr->drift_text);
+    }
+    if (tr->turns)
+        fprintf(f, "\nsummary: %u model call%s, %u question%s to the user, %u execution%s\n",
+                tr->model_calls, tr->model_calls == 1 ? "" : "s", tr->asks,
+                tr->asks == 1 ? "" : "s", tr->executions, tr->executions == 1 ? "" : "s");
+    if (tr->has_state)
+        text_state(f, &tr->state);
+    if (tr->failed)
+        fprintf(f, "error: the transcript is incomplete (out of memory)\n");
+    fprintf(f, "\n");
+}
+
+void demo_report_text(FILE *f, const demo_transcript *tr)
+{
+    size_t i;
+    demo_report_heading(f, tr);
+    for (i = 0; i < tr->count; i++)
+        demo_report_event(f, &tr->events[i]);
+    demo_report_closing(f, tr);
+}
+
+/* ---- JSON ----------------------------------------------------------------- */
+
+static void jstr_n(FILE *f, const char *s, size_t n)
+{
+    size_t i;
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
+    fputc('"', f);
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        switch (c) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        default:
+            if (c < 0x20)
+                fprintf(f, "\\u%04x", c);
+            else
+                fputc((int)c, f);
+        }
+    }
+    fputc('"', f);
+}
+
+static void jstr(FILE *f, const char *s)
+{
+    jstr_n(f, s, s ? strlen(s) : 0);
+}
+
+/* An item "tool args" as {"tool":...,"args":...}; with a gate suffix
+** ("tool args: GATE") also "gate". */
+static void jcall(FILE *f, const char *item, int with_gate)
+{
+    const char *sp = item ? strchr(item, ' ') : NULL;
+    const char *gate = NULL, *end;
+    if (!sp) {
+        fputs("{\"tool\":", f);
+        jstr(f, item);
+        fputs(",\"args\":null}", f);
+        return;
+    }
+    end = item + strlen(item);
+    if (with_gate) {
+        const char *p = item, *q;
+        while ((q = strstr(p, ": ")) != NULL) {
+            gate = q;
+            p = q + 2;
+        }
+        if (gate)
+            end = gate;
+    }
+    fputs("{\"tool\":", f);
+    jstr_n(f, item, (size_t)(sp - item));
+    fputs(",\"args\":", f);
+    jstr_n(f, sp + 1, (size_t)(end - sp - 1));
+    if (with_gate) {
+        fputs(",\"gate\":", f);
+        jstr(f, gate ? gate + 2 : NULL);
+    }
+    fputc('}', f);
+}
+
+static void json_event(FILE *f, const demo_event *ev)
+{
+    size_t i;
+    switch (ev->type) {
+    case DEMO_EV_TURN:
+        fprintf(f, "{\"type\":\"turn\",\"turn\":%u,\"user\":", ev->turn);
+        jstr(f, ev->text);
+        fputs(",\"tools\":[", f);
+        for (i = 0; i < ev->item_count; i++) {
+            if (i)
+                fputc(',', f);
+            jstr(f, ev->items[i]);
+        }
+        fputs("]}", f);
+        break;
+    case DEMO_EV_MODEL:
+        fprintf(f, "{\"type\":\"model_call\",\"turn\":%u,\"step\":%u,\"status\":%d,\"calls\":[",
+                ev->turn, ev->step, ev->status);
+        for (i = 0; i < ev->item_count; i++) {
+            if (i)
+                fputc(',', f);
+            jcall(f, ev->items[i], 0);
+        }
+        fputs("],\"answer\":", f);
+        jstr(f, ev->text);
+        fputc('}', f);
+        break;
+    case DEMO_EV_GATE:
+        fprintf(f, "{\"type\":\"gate\",\"turn\":%u,\"step\":%u,\"batch\":", ev->turn, ev->step);
+        jstr(f, ev->gate);
+        fputs(",\"calls\":[", f);
+        for (i = 0; i < ev->item_count; i++) {
+            if (i)
+                fputc(',', f);
+            jcall(f, ev->items[i], 1);
+        }
+        fputs("]}", f);
+        break;
+    case DEMO_EV_ASK:
+        fprintf(f, "{\"type\":\"ask\",\"turn\":%u,\"kind\":", ev->turn);
+        jstr(f, ev->kind);
+        fputs(",\"question\":", f);
+        jstr(f, ev->text);
+        fputs(",\"items\":[", f);
+        for (i = 0; i < ev->item_count; i++) {
+            if (i)
+                fputc(',', f);
+            jcall(f, ev->items[i], 0);
+        }
+        fprintf(f, "],\"answer\":\"%s\"}", ev->answer ? "yes" : "no");
+        break;
+    case DEMO_EV_CALL:
+        fprintf(f, "{\"type\":\"call\",\"turn\":%u,\"step\":%u,\"tool\":", ev->turn, ev->step);
+        jstr(f, ev->tool);
+        fputs(",\"args\":", f);
+        jstr(f, ev->args);
+        fputs(",\"gate\":", f);
+        jstr(f, ev->gate);
+        fprintf(f, ",\"executed\":%s,\"status\":%d,\"error\":", ev->executed ? "true" : "false",
+                ev->status);
+        jstr(f, ev->status ? toolgov_strerror(ev->status) : NULL);
+        fputs(",\"output\":", f);
+        jstr(f, ev->text);
+        fputc('}', f);
+        break;
+    case DEMO_EV_END:
+        fprintf(f, "{\"type\":\"end\",\"turn\":%u,\"reason\":", ev->turn);
+        jstr(f, ev->kind);
+        fputs(",\"answer\":", f);
+        jstr(f, ev->text);
+        fputc('}', f);
+        break;
+    }
+}
+
+static void json_state(FILE *f, const demo_world *w)
+{
+    size_t i;
+    int s, first = 1;
+    fputs("{\"reminders\":[", f);
+    for (i = 0; i < w->calendar.reminder_count; i++) {
+        const calendar_reminder *r = &w->calendar.reminders[i];
+        fputs(i ? ",{\"title\":" : "{\"title\":", f);
+        jstr(f, r->title);
+        fputs(",\"date\":", f);
+        jstr(f, r->date);
+        fputs(",\"time\":", f);
+        jstr(f, r->time);
+        fputs(",\"note\":", f);
+        jstr(f, r->note);
+        fputc('}', f);
+    }
+    fprintf(f,
+            "],\"email\":{\"inbox\":%lu,\"promotions_in_inbox\":%lu,\"trash\":%lu,"
+            "\"deleted\":%lu,\"trashed_total\":%lu,\"deleted_total\":%lu,\"trash_calls\":%u,"
+            "\"empty_calls\":%u},\"brief\":[",
+            (unsigned long)email_state_count(&w->email, EMAIL_INBOX, NULL),
+            (unsigned long)email_state_count(&w->email, EMAIL_INBOX, "promotions"),
+            (unsigned long)email_state_count(&w->email, EMAIL_TRASH, NULL),
+            (unsigned long)email_state_count(&w->email, EMAIL_DELETED, NULL),
+            (unsigned long)w->email.trashed_total, (unsigned long)w->email.deleted_total,
+            w->email.trash_calls, w->email.empty_calls);
+    for (s = 0; s < PLANNER_SECTION_COUNT; s++)
+        if (w->planner.brief[s]) {
+            if (!first)
+                fputc(',', f);
+            jstr(f, planner_section_name((planner_section)s));
+            first = 0;
+        }
+    fputs("]}", f);
+}
+
+void demo_report_json(FILE *f, const demo_transcript *tr)
+{
+    const char *end = NULL;
+    size_t i;
+    int first = 1;
+
+    for (i = 0; i < tr->count; i++)
+        if (tr->events[i].type == DEMO_EV_END)
+            end = tr->events[i].kind;
+    fputs("{\"scenario\":", f);
+    jstr(f, tr->scenario);
+    fputs(",\"title\":", f);
+    jstr(f, tr->title);
+    fprintf(f, ",\"complete\":%s,\"turns\":%u,\"model_calls\":%u,\"asks\":%u,\"executions\":%u,"
+               "\"end\":",
+            tr->failed ? "false" : "true", tr->turns, tr->model_calls, tr->asks,
+            tr->executions);
+    jstr(f, end);
+    fputs(",\"ends\":[", f);
+    for (i = 0; i < tr->count; i++)
+        if (tr->events[i].type == DEMO_EV_END) {
+            if (!first)
+                fputc(',', f);
+            jstr(f, tr->events[i].kind);
+            first = 0;
+        }
+    fputs("],\"events\":[", f);
+    for (i = 0; i < tr->count; i++) {
+        if (i)
+            fputc(',', f);
+        json_event(f, &tr->events[i]);
+    }
+    fputc(']', f);
+    if (tr->prompt) {
+        fputs(",\"tools\":[", f);
+        for (i = 0; i < tr->prompt_tool_count; i++) {
+            if (i)
+                fputc(',', f);
+            jstr(f, tr->prompt_tools[i]);
+        }
+        fputs("],\"prompt\":", f);
+        jstr(f, tr->prompt);
+    }
+    if (tr->drift_text) {
+        size_t n = tr->drift_json ? strlen(tr->drift_json) : 0;
+        fputs(",\"override\":", f);
+        jstr(f, DEMO_DRIFT_OVERRIDE);
+        fputs(",\"drift_text\":", f);
+        jstr(f, tr->drift_text);
+        /* The runtime's own JSON rendering, embedded as is. */
+        while (n > 0 && (tr->drift_json[n - 1] == '\n' || tr->drift_json[n - 1] == ' '))
+            n--;
+        fputs(",\"drift\":", f);
+        if (n)
+            fwrite(tr->drift_json, 1, n, f);
+        else
+            fputs("null", f);
+    }
+    fputs(",\"state\":", f);
+    if (tr->has_state)
+        json_state(f, &tr->state);
+    else
+        fputs("null", f);
+    fputs("}\n", f);
+}

@@ -1,0 +1,47 @@
+/*
+** scenarios.c: the scenarios toolgov-demo plays. Each run scenario is the
+** user's words, the ranking a retriever would give the shortlist, and the
+** scripted user's answer to any question (overridden by --answer or
+** --interactive). dues is played twice, once with each answer, so both
+** paths of the run's one confirmation are in every full run of the demo.
+*/
+#include "demo.h"
+
+const demo_scenario demo_scenarios[] = {
+    {"dues", "find the dues, then a reminder for each (the user says yes)", DEMO_KIND_RUN,
+     {"Find my bills due in the next two weeks and set a reminder for each.", NULL, NULL},
+     {"upcoming_dues", "create_reminder", "finance_lookup", "calendar_lookup", "daily_plan",
+      NULL, NULL, NULL},
+     1},
+    {"dues-declined", "find the dues, then a reminder for each (the user says no)",
+     DEMO_KIND_RUN,
+     {"Find my bills due in the next two weeks and set a reminder for each.", NULL, NULL},
+     {"upcoming_dues", "create_reminder", "finance_lookup", "calendar_lookup", "daily_plan",
+      NULL, NULL, NULL},
+     0},
+    {"digest", "summarize my latest emails: the digest is the answer", DEMO_KIND_RUN,
+     {"Summarize my latest emails.", NULL, NULL},
+     {"inbox_digest", "read_email", "list_by_category", "search_inbox", "daily_plan", NULL, NULL,
+      NULL},
+     1},
+    {"promos", "trash my promotions: no question, and a repeat moves nothing more",
+     DEMO_KIND_RUN,
+     {"What promotions do I have? Trash them.", NULL, NULL},
+     {"list_by_category", "trash_category", "read_email", "empty_trash", NULL, NULL, NULL, NULL},
+     1},
+    {"empty-trash", "empty the trash: a destructive call waits for its own approval",
+     DEMO_KIND_RUN,
+     {"Trash my promotions.", "Now empty the trash.", NULL},
+     {"empty_trash", "trash_category", "list_by_category", "read_email", NULL, NULL, NULL, NULL},
+     0},
+    {"prompt", "the rendered prompt: write marks, the ask-once rule, guidance", DEMO_KIND_PROMPT,
+     {NULL, NULL, NULL},
+     {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+     1},
+    {"drift", "the drift panel of the mounted set, the faulty plugin included", DEMO_KIND_DRIFT,
+     {NULL, NULL, NULL},
+     {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+     1},
+};
+
+const size_t demo_scenario_count = sizeof demo_scenarios / sizeof demo_scenarios[0];

@@ -1,0 +1,291 @@
+/*
+** scripted_model.c: a model that follows a script, for the demo and tests.
+**
+** It stands in for an LLM without pretending to be one: it recognises a few
+** requests by their words and, for each, proposes what a well-behaved model
+** would, reading every value it uses from the observations it is handed
+** (the dues come from upcoming_dues's output, the reminder time from
+** memory_search's). Nothing in it knows what the tools will return, so the
+** demo shows the runtime working on real tool output. It only proposes
+** tools that are on the loop, as a model can only call what it is offered.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "exworld.h"
+#include "model.h"
+
+typedef enum intent {
+    INTENT_NONE = 0,
+    INTENT_DUES,    /* find the dues, then a reminder for each */
+    INTENT_DIGEST,  /* summarise my latest emails */
+    INTENT_PROMOS,  /* show my promotions and trash them */
+    INTENT_TRASH,   /* trash my promotions */
+    INTENT_EMPTY    /* empty the trash */
+} intent;
+
+static intent read_intent(const char *user)
+{
+    if (exworld_contains(user, "due") && exworld_contains(user, "remind"))
+        return INTENT_DUES;
+    if (exworld_contains(user, "summar") && exworld_contains(user, "email"))
+        return INTENT_DIGEST;
+    if (exworld_contains(user, "empty") && exworld_contains(user, "trash"))
+        return INTENT_EMPTY;
+    if (exworld_contains(user, "promotion") && exworld_contains(user, "what"))
+        return INTENT_PROMOS;
+    if (exworld_contains(user, "promotion") && exworld_contains(user, "trash"))
+        return INTENT_TRASH;
+    return INTENT_NONE;
+}
+
+static int on_loop(const demo_turn *t, const char *tool)
+{
+    size_t i;
+    for (i = 0; i < t->tool_count; i++)
+        if (!strcmp(t->tools[i], tool))
+            return 1;
+    return 0;
+}
+
+/* The latest observation of `tool`, or NULL. */
+static const demo_observation *last_obs(const demo_turn *t, const char *tool)
+{
+    size_t i = t->obs_count;
+    while (i-- > 0)
+        if (!strcmp(t->obs[i].tool, tool))
+            return &t->obs[i];
+    return NULL;
+}
+
+static size_t count_obs(const demo_turn *t, const char *tool, int executed_ok)
+{
+    size_t i, n = 0;
+    for (i = 0; i < t->obs_count; i++)
+        if (!strcmp(t->obs[i].tool, tool) &&
+            (!executed_ok || (t->obs[i].executed && t->obs[i].status == 0)))
+            n++;
+    return n;
+}
+
+static int propose(demo_proposal *out, const char *tool, const char *args)
+{
+    demo_proposed *c;
+    if (out->call_count >= DEMO_MAX_BATCH || strlen(tool) >= sizeof c->tool ||
+        strlen(args) >= sizeof c->args)
+        return -1;
+    c = &out->calls[out->call_count++];
+    strcpy(c->tool, tool);
+    strcpy(c->args, args);
+    return 0;
+}
+
+static void answer(demo_proposal *out, const char *fmt, const char *a, const char *b)
+{
+    out->call_count = 0;
+    snprintf(out->answer, sizeof out->answer, fmt, a ? a : "", b ? b : "");
+}
+
+/* Append `s` to a JSON string being built, escaped. */
+static size_t json_escape(char *dst, size_t size, size_t at, const char *s)
+{
+    for (; *s && at + 7 < size; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            dst[at++] = '\\';
+            dst[at++] = (char)c;
+        } else if (c < 0x20) {
+            at += (size_t)snprintf(dst + at, size - at, "\\u%04x", c);
+        } else {
+            dst[at++] = (char)c;
+        }
+    }
+    dst[at] = '\0';
+    return at;
+}
+
+/* The first "HH:MM" in text, into out[6]; 0 when found. */
+static int find_time(const char *text, char out[6])
+{
+    for (; text && *text; text++) {
+        char t[6];
+        memcpy(t, text, 5);
+        t[5] = '\0';
+        if (strlen(t) == 5 && !exworld_check_time(t)) {
+            memcpy(out, t, 6);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Copy field `idx` (0-based) of a "- a | b | c | d" line, trimmed. */
+static int field(const char *line, size_t len, int idx, char *out, size_t size)
+{
+    const char *p = line + 2, *end = line + len, *start;
+    size_t n;
+    while (idx-- > 0) {
+        p = memchr(p, '|', (size_t)(end - p));
+        if (!p)
+            return -1;
+        p++;
+    }
+    start = p;
+    while (p < end && *p != '|')
+        p++;
+    while (start < p && *start == ' ')
+        start++;
+    while (p > start && p[-1] == ' ')
+        p--;
+    n = (size_t)(p - start);
+    if (n == 0 || n >= size)
+        return -1;
+    memcpy(out, start, n);
+    out[n] = '\0';
+    return 0;
+}
+
+/* One create_reminder per due listed by upcoming_dues: lines of the form
+** "- YYYY-MM-DD | name | payee | amount", as its manifest documents. */
+static int reminders_for_dues(demo_proposal *out, const char *dues, const char *time)
+{
+    const char *line = dues;
+    while (line && *line) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        char date[16], name[128], payee[128], amount[64], args[DEMO_MAX_ARGS];
+        size_t at = 0;
+        if (len > 2 && line[0] == '-' && line[1] == ' ' &&
+            !field(line, len, 0, date, sizeof date) && !field(line, len, 1, name, sizeof name) &&
+            !field(line, len, 2, payee, sizeof payee) &&
+            !field(line, len, 3, amount, sizeof amount)) {
+            args[at++] = '{';
+            at += (size_t)snprintf(args + at, sizeof args - at, "\"title\":\"Pay ");
+            at = json_escape(args, sizeof args, at, name);
+            at += (size_t)snprintf(args + at, sizeof args - at, " (");
+            at = json_escape(args, sizeof args, at, amount);
+            at += (size_t)snprintf(args + at, sizeof args - at, ")\",\"date\":\"");
+            at = json_escape(args, sizeof args, at, date);
+            at += (size_t)snprintf(args + at, sizeof args - at, "\",\"time\":\"%s\",\"note\":\"",
+                                   time);
+            at = json_escape(args, sizeof args, at, payee);
+            if (at + 3 >= sizeof args)
+                return -1;
+            args[at++] = '"';
+            args[at++] = '}';
+            args[at] = '\0';
+            if (propose(out, "create_reminder", args))
+                return -1;
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    return 0;
+}
+
+static int dues_step(const demo_turn *t, demo_proposal *out)
+{
+    const demo_observation *dues = last_obs(t, "upcoming_dues");
+    const demo_observation *memory = last_obs(t, "memory_search");
+    size_t created, tried;
+    char time[6] = "09:00", n[32];
+
+    if (!dues) {
+        /* First look: the dues, and the user's preference for reminders. */
+        if (propose(out, "upcoming_dues", "{\"days\":14}"))
+            return -1;
+        if (on_loop(t, "memory_search") &&
+            propose(out, "memory_search", "{\"query\":\"reminders\"}"))
+            return -1;
+        return 0;
+    }
+    tried = count_obs(t, "create_reminder", 0);
+    if (tried == 0) {
+        if (dues->status != 0) {
+            answer(out, "I could not read your dues: %s%s", dues->output, NULL);
+            return 0;
+        }
+        if (memory && memory->status == 0)
+            find_time(memory->output, time);
+        if (!on_loop(t, "create_reminder")) {
+            answer(out, "Here are your dues; I cannot create reminders here.\n%s%s",
+                   dues->output, NULL);
+            return 0;
+        }
+        if (reminders_for_dues(out, dues->output, time))
+            return -1;
+        if (out->call_count == 0)
+            answer(out, "Nothing is due, so I created no reminders. %s%s", dues->output, NULL);
+        return 0;
+    }
+    if (memory && memory->status == 0)
+        find_time(memory->output, time);
+    created = count_obs(t, "create_reminder", 1);
+    snprintf(n, sizeof n, "%lu", (unsigned long)created);
+    if (created == tried)
+        answer(out, "Done: I created %s reminders, one for each due, at %s on the day it is due.",
+               n, time);
+    else if (created == 0)
+        answer(out, "Understood: I created no reminders.%s%s", NULL, NULL);
+    else
+        answer(out, "I created %s of the reminders; the others were not created.%s", n, NULL);
+    return 0;
+}
+
+static int promos_step(const demo_turn *t, demo_proposal *out, int look_first)
+{
+    static const char *args = "{\"category\":\"promotions\"}";
+    const demo_observation *trash = last_obs(t, "trash_category");
+    size_t calls = count_obs(t, "trash_category", 0);
+
+    if (look_first && !last_obs(t, "list_by_category"))
+        return propose(out, "list_by_category", args);
+    if (!trash)
+        return propose(out, "trash_category", args);
+    /* Models were seen re-issuing this call right after it succeeded; the
+    ** script does the same once, so the transcript shows what the runtime
+    ** does with the repeat (REPLAY: the first result, nothing more moved). */
+    if (calls == 1 && trash->status == 0)
+        return propose(out, "trash_category", args);
+    answer(out, "%s%s", trash->output, NULL);
+    return 0;
+}
+
+static int empty_step(const demo_turn *t, demo_proposal *out)
+{
+    const demo_observation *o = last_obs(t, "empty_trash");
+    if (!o)
+        return propose(out, "empty_trash", "{}");
+    if (o->executed && o->status == 0)
+        answer(out, "%s%s", o->output, NULL);
+    else
+        answer(out, "I left the Trash as it is: %s.%s",
+               strncmp(o->output, "not run: ", 9) ? o->output : o->output + 9, NULL);
+    return 0;
+}
+
+static int scripted_propose(void *ud, const demo_turn *t, demo_proposal *out)
+{
+    const demo_observation *o;
+    (void)ud;
+    switch (read_intent(t->user)) {
+    case INTENT_DUES:
+        return dues_step(t, out);
+    case INTENT_DIGEST:
+        if (!(o = last_obs(t, "inbox_digest")))
+            return on_loop(t, "inbox_digest") ? propose(out, "inbox_digest", "{}") : -1;
+        answer(out, "%s%s", o->output, NULL);
+        return 0;
+    case INTENT_PROMOS:
+        return promos_step(t, out, 1);
+    case INTENT_TRASH:
+        return promos_step(t, out, 0);
+    case INTENT_EMPTY:
+        return empty_step(t, out);
+    case INTENT_NONE:
+        break;
+    }
+    answer(out, "Sorry, this scripted model only knows the demo's requests.%s%s", NULL, NULL);
+    return 0;
+}
+
+const demo_model demo_scripted_model = {"scripted", scripted_propose, NULL};
