@@ -84,7 +84,7 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
     OUTPUT "${stamp}"
     COMMAND "${gen}" check --manifest "${manifest}" --depfile "${depfile}"
             --stamp "${stamp}"
-            -- ${std_flag} ${inc_flags} ${def_flags} ${opt_flags} ${units}
+            -- "${std_flag}" "${inc_flags}" "${def_flags}" "${opt_flags}" ${units}
     DEPENDS "${manifest}" "${gen_h}" ${units} ${gen_target} "${gen}"
     ${deps_args}
     COMMENT "toolgov: checking ${name} against ${manifest}"

@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# Build-level tests of the drift check: configure and build an outside
+# project (tests/build/projects/weather) that uses toolgov through
+# add_subdirectory(), then edit its sources step by step and assert on the
+# exit status of each build and on the exact file:line:col of each
+# diagnostic.
+#
+#   run-build-tests.sh TOOLGOV_SOURCE_DIR WORK_DIR GENERATOR C_COMPILER MODE
+#
+# MODE full: every drift kind, a source edit, a header edit, no-op rebuilds.
+# MODE basic: a clean build, a no-op rebuild, a header edit re-running the
+# check, one drift. One configured project is reused across all steps, so
+# toolgov itself is built once per run.
+set -u
+
+toolgov=$1
+work=$2
+generator=$3
+cc=$4
+mode=$5
+
+src=$work/src
+bld=$work/build
+out=$work/build-output.txt
+failures=0
+step=""
+
+say() { printf '%s\n' "$*"; }
+fail() {
+  say "FAIL [$step]: $*"
+  say "---- build output ----"
+  cat "$out"
+  say "----------------------"
+  failures=$((failures + 1))
+}
+
+build() { cmake --build "$bld" -j 2 >"$out" 2>&1; }
+
+expect_ok() {
+  step=$1
+  build || fail "the build failed"
+}
+
+expect_fail() {
+  step=$1
+  if build; then
+    fail "the build succeeded"
+    return
+  fi
+}
+
+# The output has this exact line.
+expect_line() {
+  grep -Fxq -- "$1" "$out" || fail "no line: $1"
+}
+
+# The output has a line starting with this text.
+expect_prefix() {
+  awk -v p="$1" 'index($0, p) == 1 { found = 1 } END { exit !found }' "$out" ||
+    fail "no line starting: $1"
+}
+
+expect_absent() {
+  if grep -Eq -- "$1" "$out"; then
+    fail "unexpected output matching: $1"
+  fi
+}
+
+# Nothing of toolgov ran and nothing compiled or linked.
+expect_noop() {
+  step=$1
+  build || { fail "the no-op build failed"; return; }
+  case $generator in
+    Ninja) expect_line "ninja: no work to do." ;;
+    *) ;;
+  esac
+  expect_absent 'toolgov: (checking|generating)|Building C|Linking C'
+}
+
+restore() { cp "$src.orig/$1" "$src/$1"; }
+
+rm -rf "$work"
+mkdir -p "$work"
+cp -R "$toolgov/tests/build/projects/weather" "$src"
+cp -R "$src" "$src.orig"
+
+step="configure"
+if ! cmake -S "$src" -B "$bld" -G "$generator" -DCMAKE_C_COMPILER="$cc" \
+     -DCMAKE_BUILD_TYPE=Debug -DTOOLGOV_SOURCE_DIR="$toolgov" >"$out" 2>&1; then
+  fail "configure failed"
+  exit 1
+fi
+
+expect_ok "clean build with $cc"
+expect_absent 'warning:'
+step="host runs"
+"$bld/weather_host" >"$work/host.txt" 2>&1 || fail "weather_host failed: $(cat "$work/host.txt")"
+grep -q "mounted weather: 0" "$work/host.txt" || fail "unexpected host output: $(cat "$work/host.txt")"
+
+expect_noop "no-op rebuild"
+
+# Touching a header the plugin reads (found through an include directory
+# added after toolgov_add_plugin()) re-runs the check: the depfile.
+touch "$src/include/weather_units.h"
+expect_ok "header touched"
+grep -q "toolgov: checking weather" "$out" || fail "the check did not re-run after a header edit"
+expect_noop "no-op after header touch"
+
+# Editing the header to define an undeclared handler fails the build at the
+# header's line.
+cat >>"$src/include/weather_units.h" <<'EOF'
+
+#ifdef TOOLGOV_HANDLER
+static inline TOOLGOV_HANDLER(hail, call, out)
+{
+    (void)call;
+    return toolgov_result_printf(out, "hail");
+}
+#endif
+EOF
+expect_fail "undeclared handler in a header"
+expect_prefix "$src/include/weather_units.h:13:15: error: handler for tool 'hail' is not declared in the manifest of plugin 'weather'"
+expect_absent 'Building C object.*weather\.c'
+restore include/weather_units.h
+expect_ok "header restored"
+
+if [ "$mode" = full ]; then
+  # A source edit adding an undeclared handler fails the next build, before
+  # anything of the plugin compiles.
+  cat >>"$src/weather.c" <<'EOF'
+
+TOOLGOV_HANDLER(snowfall, call, out)
+{
+    (void)call;
+    return toolgov_result_printf(out, "no snow");
+}
+EOF
+  expect_fail "undeclared handler"
+  expect_line "$src/weather.c:19:1: error: handler for tool 'snowfall' is not declared in the manifest of plugin 'weather'"
+  expect_line "$src/weather.yaml:5:3: note: to declare it, add 'snowfall:' under 'tools:' with an 'effect:' (read, write or destructive) and a 'description:'"
+  expect_absent 'Building C object'
+  restore weather.c
+  expect_ok "undeclared handler removed"
+
+  # A rename on the code side: one error, both places.
+  sed -i 's/TOOLGOV_HANDLER(forecast,/TOOLGOV_HANDLER(forcast,/' "$src/weather.c"
+  expect_fail "renamed handler"
+  expect_line "$src/weather.c:6:1: error: handler for tool 'forcast' is not declared in the manifest of plugin 'weather'; did you mean 'forecast'?"
+  expect_line "$src/weather.yaml:5:3: note: 'forecast' is declared here and has no handler; rename the handler or the manifest key so they agree"
+  expect_absent "tool 'forecast' is declared but"
+  restore weather.c
+
+  # A declared tool nobody implements: error at the manifest line.
+  cat >>"$src/weather.yaml" <<'EOF'
+  humidity:
+    effect: read
+    description: Relative humidity now.
+EOF
+  expect_fail "declared but missing"
+  expect_line "$src/weather.yaml:15:3: error: tool 'humidity' is declared but no source of plugin 'weather' defines its handler; define it with 'TOOLGOV_HANDLER(humidity, call, out) { ... }'"
+  restore weather.yaml
+
+  # A hand-written registration of an undeclared literal name.
+  cat >>"$src/radar.c" <<'EOF'
+
+int weather_register_extra(toolgov_plugin_api *api);
+int weather_register_extra(toolgov_plugin_api *api)
+{
+    return toolgov_register_tool(api, "radar_loop", "animated", weather_tool_radar);
+}
+EOF
+  expect_fail "undeclared registration"
+  expect_prefix "$src/radar.c:12:39: error: toolgov_register_tool() names tool 'radar_loop', which the manifest of plugin 'weather' does not declare"
+
+  # The same with a computed name: a warning, and the build goes on.
+  restore radar.c
+  cat >>"$src/radar.c" <<'EOF'
+
+static const char *weather_pick(void) { return "radar"; }
+int weather_register_extra(toolgov_plugin_api *api);
+int weather_register_extra(toolgov_plugin_api *api)
+{
+    return toolgov_register_tool(api, weather_pick(), "d", weather_tool_radar);
+}
+EOF
+  expect_ok "computed registration name"
+  expect_prefix "$src/radar.c:13:39: warning: toolgov_register_tool() is called with a tool name computed at run time"
+  restore radar.c
+
+  # A syntax error: clang's diagnostic, as an error, and the build stops.
+  sed -i 's/return toolgov_result_printf(out, "sunny, 21 %s", WEATHER_UNIT);/return toolgov_result_printf(out, "sunny, 21 %s", WEATHER_UNIT)/' "$src/weather.c"
+  expect_fail "syntax error"
+  expect_line "$src/weather.c:9:68: error: expected ';' after return statement"
+  restore weather.c
+
+  # A missing header: clang's diagnostic too.
+  sed -i 's/#include "weather_units.h"/#include "weather_unit.h"/' "$src/weather.c"
+  expect_fail "missing header"
+  expect_line "$src/weather.c:4:10: error: 'weather_unit.h' file not found"
+  restore weather.c
+
+  expect_ok "all restored"
+  expect_noop "final no-op rebuild"
+fi
+
+if [ "$failures" -ne 0 ]; then
+  say "$failures failure(s) ($generator, $cc, $mode)"
+  exit 1
+fi
+say "all build steps passed ($generator, $cc, $mode)"
