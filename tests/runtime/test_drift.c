@@ -1,0 +1,153 @@
+/* test_drift.c: the drift panel as rows, text and JSON. */
+#include <check.h>
+#include <stdio.h>
+
+#include "fixture.h"
+
+static toolgov_registry *reg;
+static toolgov_policy *pol;
+
+static void setup(void)
+{
+    toolgov_plugin old = fx_gamma;
+
+    old.abi_version = 99;
+    reg = fx_registry(NULL, NULL);
+    ck_assert_ptr_nonnull(reg);
+    ck_assert_int_eq(toolgov_registry_mount(reg, &fx_beta, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(reg, &fx_gamma, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(reg, &old, NULL), TOOLGOV_EABI);
+    ck_assert_int_eq(toolgov_policy_new(&pol, reg), 0);
+    ck_assert_int_eq(toolgov_policy_set_override(pol, "make_note, \"quoted\\name\""), 0);
+}
+
+static void teardown(void)
+{
+    toolgov_policy_free(pol);
+    toolgov_registry_free(reg);
+}
+
+static const char golden_text[] =
+    "beta: undeclared: tool sneaky is registered by plugin beta but not declared in its manifest\n"
+    "beta: duplicate: tool lookup of plugin beta is refused: the name is already in the pool, "
+    "owned by alpha\n"
+    "beta: duplicate: tool ask_user of plugin beta is refused: the name is already in the pool, "
+    "owned by the core\n"
+    "beta: never_registered: tool forgotten is declared in beta.yaml:9:3 but plugin beta never "
+    "registered it\n"
+    "gamma: never_registered: tool g1 is declared in gamma.yaml:4:3 but plugin gamma never "
+    "registered it\n"
+    "gamma: provides_nothing: plugin gamma says provides: tool but no tool of it is in the pool\n"
+    "gamma: mount_failed: plugin gamma was generated for toolgov ABI 99 but this runtime is ABI 1: "
+    "regenerate it with this toolgov-gen\n"
+    "override: override_unknown: TOOLGOV_CONFIRM_ONCE_TOOLS names \"quoted\\name\", which matches "
+    "no tool in the pool; check the spelling or remove it\n";
+
+static const char golden_json[] =
+    "{\"rows\":["
+    "{\"kind\":\"undeclared\",\"plugin\":\"beta\",\"manifest\":\"beta.yaml\",\"tool\":\"sneaky\","
+    "\"owner\":null,\"line\":0,\"column\":0,\"error\":null,\"message\":\"tool sneaky is registered "
+    "by plugin beta but not declared in its manifest\"},"
+    "{\"kind\":\"duplicate\",\"plugin\":\"beta\",\"manifest\":\"beta.yaml\",\"tool\":\"lookup\","
+    "\"owner\":\"alpha\",\"line\":0,\"column\":0,\"error\":null,\"message\":\"tool lookup of "
+    "plugin beta is refused: the name is already in the pool, owned by alpha\"},"
+    "{\"kind\":\"duplicate\",\"plugin\":\"beta\",\"manifest\":\"beta.yaml\",\"tool\":\"ask_user\","
+    "\"owner\":\"core\",\"line\":0,\"column\":0,\"error\":null,\"message\":\"tool ask_user of "
+    "plugin beta is refused: the name is already in the pool, owned by the core\"},"
+    "{\"kind\":\"never_registered\",\"plugin\":\"beta\",\"manifest\":\"beta.yaml\",\"tool\":"
+    "\"forgotten\",\"owner\":null,\"line\":9,\"column\":3,\"error\":null,\"message\":\"tool "
+    "forgotten is declared in beta.yaml:9:3 but plugin beta never registered it\"},"
+    "{\"kind\":\"never_registered\",\"plugin\":\"gamma\",\"manifest\":\"gamma.yaml\",\"tool\":"
+    "\"g1\",\"owner\":null,\"line\":4,\"column\":3,\"error\":null,\"message\":\"tool g1 is "
+    "declared in gamma.yaml:4:3 but plugin gamma never registered it\"},"
+    "{\"kind\":\"provides_nothing\",\"plugin\":\"gamma\",\"manifest\":\"gamma.yaml\",\"tool\":null,"
+    "\"owner\":null,\"line\":0,\"column\":0,\"error\":null,\"message\":\"plugin gamma says "
+    "provides: tool but no tool of it is in the pool\"},"
+    "{\"kind\":\"mount_failed\",\"plugin\":\"gamma\",\"manifest\":\"gamma.yaml\",\"tool\":null,"
+    "\"owner\":null,\"line\":0,\"column\":0,\"error\":\"plugin was generated for another toolgov "
+    "ABI version\",\"message\":\"plugin gamma was generated for toolgov ABI 99 but this runtime "
+    "is ABI 1: regenerate it with this toolgov-gen\"},"
+    "{\"kind\":\"override_unknown\",\"plugin\":null,\"manifest\":null,\"tool\":"
+    "\"\\\"quoted\\\\name\\\"\",\"owner\":null,\"line\":0,\"column\":0,\"error\":null,\"message\":"
+    "\"TOOLGOV_CONFIRM_ONCE_TOOLS names \\\"quoted\\\\name\\\", which matches no tool in the pool; "
+    "check the spelling or remove it\"}"
+    "]}\n";
+
+START_TEST(text_golden)
+{
+    char buf[4096];
+    size_t need = 0;
+
+    ck_assert_uint_eq(toolgov_drift_count(reg, pol), 8);
+    ck_assert_int_eq(toolgov_drift_render_text(buf, sizeof buf, &need, reg, pol), 0);
+    ck_assert_str_eq(buf, golden_text);
+    ck_assert_uint_eq(need, strlen(golden_text));
+}
+END_TEST
+
+START_TEST(json_golden)
+{
+    char buf[8192];
+    size_t need = 0;
+
+    ck_assert_int_eq(toolgov_drift_render_json(buf, sizeof buf, &need, reg, pol), 0);
+    ck_assert_str_eq(buf, golden_json);
+    ck_assert_uint_eq(need, strlen(golden_json));
+}
+END_TEST
+
+START_TEST(empty_panel_and_registry_only)
+{
+    toolgov_registry *clean = fx_registry(NULL, NULL);
+    char buf[256];
+
+    ck_assert_int_eq(toolgov_drift_render_text(buf, sizeof buf, NULL, clean, NULL), 0);
+    ck_assert_str_eq(buf, "no drift\n");
+    ck_assert_int_eq(toolgov_drift_render_json(buf, sizeof buf, NULL, clean, NULL), 0);
+    ck_assert_str_eq(buf, "{\"rows\":[]}\n");
+    ck_assert_uint_eq(toolgov_drift_count(reg, NULL), 7);
+    ck_assert_ptr_null(toolgov_drift_at(reg, pol, 8));
+    ck_assert_int_eq(toolgov_drift_at(reg, pol, 7)->kind, TOOLGOV_DRIFT_OVERRIDE_UNKNOWN);
+    ck_assert_int_eq(toolgov_drift_render_text(buf, sizeof buf, NULL, NULL, NULL), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_drift_render_json(NULL, 3, NULL, clean, NULL), TOOLGOV_EINVAL);
+    ck_assert_str_eq(toolgov_drift_kind_name(TOOLGOV_DRIFT_PROVIDES_NOTHING), "provides_nothing");
+    ck_assert_str_eq(toolgov_drift_kind_name((toolgov_drift_kind)77), "unknown");
+    toolgov_registry_free(clean);
+}
+END_TEST
+
+START_TEST(every_cut_is_clean)
+{
+    char buf[8192];
+    size_t i, n = strlen(golden_json), need = 0;
+
+    ck_assert_int_eq(toolgov_drift_render_json(NULL, 0, &need, reg, pol), TOOLGOV_ENOSPC);
+    ck_assert_uint_eq(need, n);
+    for (i = 1; i <= n + 1; i++) {
+        ck_assert_int_eq(toolgov_drift_render_json(buf, i, NULL, reg, pol),
+                         i == n + 1 ? 0 : TOOLGOV_ENOSPC);
+        ck_assert_uint_eq(strlen(buf), i - 1);
+        ck_assert_int_eq(strncmp(buf, golden_json, i - 1), 0);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("drift");
+    TCase *tc = tcase_create("panel");
+    SRunner *sr;
+    int failed;
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, text_golden);
+    tcase_add_test(tc, json_golden);
+    tcase_add_test(tc, empty_panel_and_registry_only);
+    tcase_add_test(tc, every_cut_is_clean);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

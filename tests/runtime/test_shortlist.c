@@ -1,0 +1,110 @@
+/* test_shortlist.c: always-kept tools, ranking fill, skill names. */
+#include <check.h>
+#include <stdio.h>
+
+#include "fixture.h"
+
+static toolgov_registry *reg;
+static toolgov_shortlist *sl;
+
+static void setup(void)
+{
+    reg = fx_registry(NULL, NULL);
+    ck_assert_ptr_nonnull(reg);
+    ck_assert_int_eq(toolgov_registry_mount(reg, &fx_beta, NULL), 0);
+    ck_assert_int_eq(toolgov_shortlist_new(&sl, reg, 5), 0);
+}
+
+static void teardown(void)
+{
+    toolgov_shortlist_free(sl);
+    toolgov_registry_free(reg);
+}
+
+static void joined(const toolgov_shortlist *s, char *buf, size_t size)
+{
+    size_t i;
+
+    buf[0] = '\0';
+    for (i = 0; i < toolgov_shortlist_count(s); i++) {
+        if (i)
+            strncat(buf, ",", size - strlen(buf) - 1);
+        if (toolgov_shortlist_is_skill(s, i))
+            strncat(buf, "*", size - strlen(buf) - 1);
+        strncat(buf, toolgov_shortlist_at(s, i), size - strlen(buf) - 1);
+        ck_assert_ptr_eq(toolgov_shortlist_names(s)[i], toolgov_shortlist_at(s, i));
+    }
+    ck_assert_ptr_null(toolgov_shortlist_at(s, i));
+}
+
+START_TEST(always_kept_then_ranking)
+{
+    const char *const ranking[] = {"beta_read", "lookup", "star", "nope", "lookup", "purge",
+                                   "digest"};
+    char buf[512];
+
+    ck_assert_int_eq(toolgov_shortlist_select(sl, NULL, 0), 0);
+    joined(sl, buf, sizeof buf);
+    ck_assert_str_eq(buf, "memory_search,ask_user,star");
+    ck_assert_int_eq(toolgov_shortlist_select(sl, ranking, 7), 0);
+    joined(sl, buf, sizeof buf);
+    ck_assert_str_eq(buf, "memory_search,ask_user,star,beta_read,lookup");
+}
+END_TEST
+
+START_TEST(limit_below_always_kept)
+{
+    toolgov_shortlist *tiny = NULL;
+    const char *const ranking[] = {"lookup"};
+    char buf[256];
+
+    ck_assert_int_eq(toolgov_shortlist_new(&tiny, reg, 1), 0);
+    ck_assert_int_eq(toolgov_shortlist_select(tiny, ranking, 1), 0);
+    joined(tiny, buf, sizeof buf);
+    ck_assert_str_eq(buf, "memory_search,ask_user,star");
+    toolgov_shortlist_free(tiny);
+    ck_assert_int_eq(toolgov_shortlist_new(NULL, reg, 1), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_shortlist_new(&tiny, NULL, 1), TOOLGOV_EINVAL);
+    toolgov_shortlist_free(NULL);
+}
+END_TEST
+
+START_TEST(skills_cannot_shadow_the_pool)
+{
+    const char *const ranking[] = {"my_skill", "lookup", "other_skill", "digest"};
+    char buf[512];
+
+    /* Built-ins, plugin tools, refused names that are pooled: all refused. */
+    ck_assert_int_eq(toolgov_shortlist_add_skill(sl, "ask_user"), TOOLGOV_EEXIST);
+    ck_assert_int_eq(toolgov_shortlist_add_skill(sl, "make_note"), TOOLGOV_EEXIST);
+    ck_assert_int_eq(toolgov_shortlist_add_skill(sl, "beta_read"), TOOLGOV_EEXIST);
+    ck_assert_int_eq(toolgov_shortlist_add_skill(sl, "my_skill"), 0);
+    ck_assert_int_eq(toolgov_shortlist_add_skill(sl, "my_skill"), TOOLGOV_EEXIST);
+    /* A name that was refused at mount is free: it is not in the pool. */
+    ck_assert_int_eq(toolgov_shortlist_add_skill(sl, "sneaky"), 0);
+    ck_assert_int_eq(toolgov_shortlist_add_skill(sl, ""), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_shortlist_add_skill(NULL, "x"), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_shortlist_select(sl, ranking, 4), 0);
+    joined(sl, buf, sizeof buf);
+    ck_assert_str_eq(buf, "memory_search,ask_user,star,*my_skill,lookup");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("shortlist");
+    TCase *tc = tcase_create("select");
+    SRunner *sr;
+    int failed;
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, always_kept_then_ranking);
+    tcase_add_test(tc, limit_below_always_kept);
+    tcase_add_test(tc, skills_cannot_shadow_the_pool);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

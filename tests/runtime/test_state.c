@@ -1,0 +1,305 @@
+/* test_state.c: saving and restoring a run's state. */
+#include <check.h>
+#include <stdio.h>
+
+#include "fixture.h"
+
+typedef struct env {
+    toolgov_registry *reg;
+    toolgov_policy *pol;
+    toolgov_run *run;
+    fx_counts counts;
+} env;
+
+static void env_open(env *e, const char *override)
+{
+    memset(e, 0, sizeof *e);
+    e->reg = fx_registry(NULL, NULL);
+    ck_assert_ptr_nonnull(e->reg);
+    ck_assert_int_eq(toolgov_policy_new(&e->pol, e->reg), 0);
+    ck_assert_int_eq(toolgov_policy_set_override(e->pol, override), 0);
+    ck_assert_int_eq(toolgov_run_new(&e->run, e->pol, &e->counts), 0);
+}
+
+static void env_close(env *e)
+{
+    toolgov_run_free(e->run);
+    toolgov_policy_free(e->pol);
+    toolgov_registry_free(e->reg);
+}
+
+static char *save(const toolgov_run *run, size_t *len)
+{
+    size_t need = 0;
+    char *buf;
+
+    ck_assert_int_eq(toolgov_run_save(NULL, 0, &need, run), TOOLGOV_ENOSPC);
+    buf = malloc(need + 1);
+    ck_assert_int_eq(toolgov_run_save(buf, need + 1, len, run), 0);
+    ck_assert_uint_eq(*len, need);
+    return buf;
+}
+
+/* A run with every kind of state: confirmation given, two approvals, two
+** results in hand, one with bytes that need the length prefix. */
+static void busy_run(env *e)
+{
+    ck_assert_int_eq(toolgov_run_confirm(e->run, 1), 0);
+    ck_assert_int_eq(toolgov_run_approve(e->run, "purge", "{\"a\":1}"), 0);
+    ck_assert_int_eq(toolgov_run_approve(e->run, "purge", "{\"b\":\"x\\ny 3:z\"}"), 0);
+    ck_assert_int_eq(toolgov_run_invoke(NULL, e->run, "lookup", "{}"), 0);
+    ck_assert_int_eq(toolgov_run_invoke(NULL, e->run, "digest", "{\"d\":\"\\nheld 1:\"}"), 0);
+    ck_assert_int_eq(toolgov_run_invoke(NULL, e->run, "tidy", "{}"), 0);
+}
+
+START_TEST(round_trip_in_a_fresh_run)
+{
+    env a, b;
+    char *text, *again;
+    size_t len, len2;
+    toolgov_outcome oc;
+
+    env_open(&a, NULL);
+    busy_run(&a);
+    text = save(a.run, &len);
+    ck_assert_int_eq(strncmp(text, "toolgov-run 1\n", 14), 0);
+
+    /* "Another process": a registry and policy built anew. */
+    env_open(&b, NULL);
+    ck_assert_int_eq(toolgov_run_restore(b.run, text, len), 0);
+    ck_assert_int_eq(toolgov_run_confirmation(b.run), TOOLGOV_CONFIRMATION_GIVEN);
+    ck_assert_uint_eq(toolgov_run_pending_approvals(b.run), 2);
+    /* Saving the restored run gives the same bytes. */
+    again = save(b.run, &len2);
+    ck_assert_uint_eq(len, len2);
+    ck_assert_mem_eq(text, again, len);
+    /* The answers given before the pause still hold after it. */
+    ck_assert_int_eq(toolgov_run_gate(b.run, "make_note", "{}"), TOOLGOV_GATE_ALLOW);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, b.run, "purge", "{\"b\":\"x\\ny 3:z\"}"), 0);
+    ck_assert_int_eq(oc.executed, 1);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, b.run, "digest", "{\"d\":\"\\nheld 1:\"}"), 0);
+    ck_assert_int_eq(oc.gate, TOOLGOV_GATE_REPLAY);
+    ck_assert_str_eq(oc.output, "digest {\"d\":\"\\nheld 1:\"}");
+    ck_assert_int_eq(b.counts.calls[FX_DIGEST], 0);
+    ck_assert_int_eq(b.counts.calls[FX_PURGE], 1);
+    /* A run that had begun is not "first" after the pause. */
+    ck_assert_int_eq(toolgov_run_invoke(&oc, b.run, "digest", "{}"), 0);
+    ck_assert_int_eq(oc.ended, 0);
+    free(text);
+    free(again);
+    env_close(&a);
+    env_close(&b);
+}
+END_TEST
+
+START_TEST(round_trip_refused_and_ended)
+{
+    env a, b;
+    char *text;
+    size_t len, alen = 0;
+
+    env_open(&a, NULL);
+    ck_assert_int_eq(toolgov_run_confirm(a.run, 0), 0);
+    text = save(a.run, &len);
+    env_open(&b, NULL);
+    ck_assert_int_eq(toolgov_run_restore(b.run, text, len), 0);
+    ck_assert_int_eq(toolgov_run_gate(b.run, "make_note", "{}"), TOOLGOV_GATE_REFUSE);
+    free(text);
+    env_close(&a);
+    env_close(&b);
+
+    env_open(&a, NULL);
+    ck_assert_int_eq(toolgov_run_invoke(NULL, a.run, "digest", "{}"), 0);
+    ck_assert_int_eq(toolgov_run_end_reason(a.run), TOOLGOV_END_ANSWERED_DIRECTLY);
+    text = save(a.run, &len);
+    env_open(&b, NULL);
+    ck_assert_int_eq(toolgov_run_restore(b.run, text, len), 0);
+    ck_assert_int_eq(toolgov_run_end_reason(b.run), TOOLGOV_END_ANSWERED_DIRECTLY);
+    ck_assert_str_eq(toolgov_run_answer(b.run, &alen), "digest {}");
+    ck_assert_int_eq(toolgov_run_invoke(NULL, b.run, "lookup", "{}"), TOOLGOV_EENDED);
+    free(text);
+    env_close(&a);
+    env_close(&b);
+}
+END_TEST
+
+/* Restoring must fail and leave the target run exactly as it was. */
+static void assert_rejected(env *b, const char *text, size_t len, const char *before,
+                            size_t before_len)
+{
+    char *now;
+    size_t now_len;
+
+    ck_assert_int_eq(toolgov_run_restore(b->run, text, len), TOOLGOV_ESTATE);
+    now = save(b->run, &now_len);
+    ck_assert_uint_eq(now_len, before_len);
+    ck_assert_mem_eq(now, before, now_len);
+    free(now);
+}
+
+START_TEST(truncated_and_altered_text_rejected)
+{
+    env a, b;
+    char *text, *before, *copy;
+    size_t len, before_len, i;
+
+    env_open(&a, NULL);
+    busy_run(&a);
+    text = save(a.run, &len);
+    /* The target run has its own state, which must survive every failure. */
+    env_open(&b, NULL);
+    ck_assert_int_eq(toolgov_run_approve(b.run, "purge", "{\"mine\":1}"), 0);
+    before = save(b.run, &before_len);
+
+    for (i = 0; i < len; i++)
+        assert_rejected(&b, text, i, before, before_len);
+    copy = malloc(len + 1);
+    for (i = 0; i < len; i++) {
+        memcpy(copy, text, len);
+        copy[i] ^= 0x01;
+        assert_rejected(&b, copy, len, before, before_len);
+    }
+    /* Appended bytes. */
+    memcpy(copy, text, len);
+    copy[len] = '\n';
+    assert_rejected(&b, copy, len + 1, before, before_len);
+    ck_assert_int_eq(toolgov_run_restore(b.run, NULL, 5), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_run_restore(NULL, text, len), TOOLGOV_EINVAL);
+    free(copy);
+    free(text);
+    free(before);
+    env_close(&a);
+    env_close(&b);
+}
+END_TEST
+
+/* Text with a valid checksum but contents that do not make sense: the
+** checksum is recomputed the way the runtime does, so only the parser and
+** the consistency checks stand between it and the run. */
+static unsigned long long fnv(const char *s, size_t n)
+{
+    unsigned long long h = 0xcbf29ce484222325ull;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static char *sealed(const char *body, size_t *len)
+{
+    size_t n = strlen(body);
+    char *s = malloc(n + 22);
+
+    memcpy(s, body, n);
+    snprintf(s + n, 22, "sum %016llx\n", fnv(body, n));
+    *len = n + 21;
+    return s;
+}
+
+START_TEST(foreign_and_inconsistent_text_rejected)
+{
+    env a, b, other;
+    char *text, *before, *s, body[512];
+    size_t len, before_len, slen;
+    char fp[17];
+    unsigned k;
+    const char *bad_bodies[] = {
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\n",
+        "toolgov-run 1\npolicy %s\nconfirm maybe\nfirst 0\nend none\nanswer -\n",
+        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 2\nend none\nanswer -\n",
+        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend answered_directly\nanswer -\n",
+        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 1\nend none\nanswer 0\n",
+        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 1\nend answered_directly\nanswer 0\n",
+        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 6:lookup 2:{}\n",
+        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 4:nope 2:{}\n",
+        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 5:purge 9:{}\n",
+        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 05:purge 2:{}\n",
+        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 6:lookup 2:{} 1:x\n",
+        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 6:digest 2:{}\n",
+        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nextra\n",
+        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -",
+        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\n"
+        "held 6:digest 2:{} 99999999999999999999:x\n",
+    };
+
+    env_open(&a, NULL);
+    busy_run(&a);
+    text = save(a.run, &len);
+
+    /* A policy with another confirm-once set is another run's world. */
+    env_open(&other, "none");
+    before = save(other.run, &before_len);
+    assert_rejected(&other, text, len, before, before_len);
+    free(before);
+
+    env_open(&b, NULL);
+    before = save(b.run, &before_len);
+    snprintf(fp, sizeof fp, "%016llx", toolgov_policy_fingerprint(b.pol));
+    /* The good skeleton is accepted, so the rejections below are about
+    ** what each body changes. */
+    snprintf(body, sizeof body,
+             "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\n", fp);
+    s = sealed(body, &slen);
+    ck_assert_int_eq(toolgov_run_restore(other.run, s, slen), TOOLGOV_ESTATE);
+    ck_assert_int_eq(toolgov_run_restore(b.run, s, slen), 0);
+    ck_assert_int_eq(toolgov_run_confirmation(b.run), TOOLGOV_CONFIRMATION_GIVEN);
+    free(s);
+    free(before);
+    env_close(&b);
+    env_open(&b, NULL);
+    before = save(b.run, &before_len);
+    for (k = 0; k < sizeof bad_bodies / sizeof bad_bodies[0]; k++) {
+        snprintf(body, sizeof body, bad_bodies[k], fp);
+        s = sealed(body, &slen);
+        ck_assert_msg(toolgov_run_restore(b.run, s, slen) == TOOLGOV_ESTATE, "body %u accepted", k);
+        assert_rejected(&b, s, slen, before, before_len);
+        free(s);
+    }
+    free(before);
+    free(text);
+    env_close(&a);
+    env_close(&b);
+    env_close(&other);
+}
+END_TEST
+
+START_TEST(save_buffer_contract)
+{
+    env a;
+    char small[10];
+    size_t need = 0, need2 = 0;
+
+    env_open(&a, NULL);
+    ck_assert_int_eq(toolgov_run_save(small, sizeof small, &need, a.run), TOOLGOV_ENOSPC);
+    ck_assert_uint_eq(strlen(small), sizeof small - 1);
+    ck_assert_int_eq(strncmp(small, "toolgov-r", 9), 0);
+    ck_assert_int_eq(toolgov_run_save(NULL, 0, &need2, a.run), TOOLGOV_ENOSPC);
+    ck_assert_uint_eq(need, need2);
+    ck_assert_int_eq(toolgov_run_save(NULL, 5, &need2, a.run), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_run_save(small, 5, &need2, NULL), TOOLGOV_EINVAL);
+    env_close(&a);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("state");
+    TCase *tc = tcase_create("save_restore");
+    SRunner *sr;
+    int failed;
+
+    tcase_add_test(tc, round_trip_in_a_fresh_run);
+    tcase_add_test(tc, round_trip_refused_and_ended);
+    tcase_add_test(tc, truncated_and_altered_text_rejected);
+    tcase_add_test(tc, foreign_and_inconsistent_text_rejected);
+    tcase_add_test(tc, save_buffer_contract);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
