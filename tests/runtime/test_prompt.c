@@ -167,7 +167,7 @@ START_TEST(long_loop_beyond_index_cache)
     toolgov_policy *p = NULL;
     toolgov_plugin plug = {TOOLGOV_ABI_VERSION, "many", "many.yaml", NULL, 0, NULL, 0,
                            many_register};
-    char (*names)[24];
+    char (*names)[32];
     const char **loop;
     char *buf;
     size_t i, need = 0;

@@ -289,7 +289,7 @@ START_TEST(ten_thousand_tools_all_found)
     toolgov_registry *reg = NULL;
     toolgov_plugin big = {TOOLGOV_ABI_VERSION, "big", "big.yaml", fx_provides_tool, 1,
                           NULL, 0, big_register};
-    char (*names)[24];
+    char (*names)[32];
     size_t i;
 
     big_n = 10000;
