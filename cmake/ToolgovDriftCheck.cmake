@@ -35,6 +35,7 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
   set(gen_c "${out_dir}/${name}.toolgov.c")
   set(stamp "${out_dir}/${name}.check.stamp")
   set(depfile "${out_dir}/${name}.check.d")
+  get_filename_component(manifest_name "${manifest}" NAME)
 
   # Only translation units are parsed; headers listed in SOURCES are read
   # through the sources that include them.
@@ -87,7 +88,7 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
             -- "${std_flag}" "${inc_flags}" "${def_flags}" "${opt_flags}" ${units}
     DEPENDS "${manifest}" "${gen_h}" ${units} ${gen_target} "${gen}"
     ${deps_args}
-    COMMENT "toolgov: checking ${name} against ${manifest}"
+    COMMENT "toolgov: checking ${name} against ${manifest_name}"
     COMMAND_EXPAND_LISTS
     VERBATIM)
 

@@ -20,7 +20,7 @@
 
 #include <toolgov/toolgov.h>
 
-#include "check.h"
+#include "check_cmd.h"
 #include "diag.h"
 #include "drift.h"
 #include "manifest.h"

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "check_cmd.h"
 #include "codegen.h"
 #include "diag.h"
 #include "manifest.h"

@@ -5,7 +5,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 
-#include TOOLGOV_LIBCHECK_HEADER /* Check's check.h: gen/check.h shadows <check.h> */
+#include <check.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "check_cmd.h"
 
 #define DATA TOOLGOV_SOURCE_DIR "/tests/drift/data/"
 #define INC_RUNTIME "-I" TOOLGOV_SOURCE_DIR "/runtime/include"

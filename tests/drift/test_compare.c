@@ -7,7 +7,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 
-#include TOOLGOV_LIBCHECK_HEADER /* Check's check.h: gen/check.h shadows <check.h> */
+#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

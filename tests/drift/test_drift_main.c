@@ -2,7 +2,7 @@
 ** test_drift_main.c: the drift check's suites (scanner, comparison, the
 ** `check` command) in one runner.
 */
-#include TOOLGOV_LIBCHECK_HEADER /* Check's check.h: gen/check.h shadows <check.h> */
+#include <check.h>
 #include <stdlib.h>
 
 Suite *scan_suite(void);
