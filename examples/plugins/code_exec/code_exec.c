@@ -99,6 +99,11 @@ static double call_function(parser *ps, const char *name, size_t len)
     int n = 0, i;
     double v;
 
+#define IS(word) (len == sizeof word - 1 && !memcmp(name, word, len))
+    if (!IS("sqrt") && !IS("abs") && !IS("round") && !IS("min") && !IS("max")) {
+        ps->p = name;
+        return fail(ps, TOOLGOV_EUSAGE, "unknown function (known: sqrt, abs, round, min, max)");
+    }
     if (!accept(ps, '('))
         return fail(ps, TOOLGOV_EUSAGE, "'(' expected after the function name");
     do {
@@ -111,7 +116,6 @@ static double call_function(parser *ps, const char *name, size_t len)
     if (!accept(ps, ')'))
         return fail(ps, TOOLGOV_EUSAGE, "')' expected");
 
-#define IS(word) (len == sizeof word - 1 && !memcmp(name, word, len))
     if (IS("sqrt") || IS("abs") || IS("round")) {
         if (n != 1)
             return fail(ps, TOOLGOV_EUSAGE, "this function takes one argument");
@@ -122,15 +126,14 @@ static double call_function(parser *ps, const char *name, size_t len)
         }
         return IS("abs") ? fabs(a[0]) : floor(a[0] + 0.5);
     }
-    if (IS("min") || IS("max")) {
-        v = a[0];
-        for (i = 1; i < n; i++)
-            v = IS("min") ? (a[i] < v ? a[i] : v) : (a[i] > v ? a[i] : v);
-        return v;
-    }
+    /* min or max */
+    v = a[0];
+    for (i = 1; i < n; i++)
+        v = IS("min") ? (a[i] < v ? a[i] : v) : (a[i] > v ? a[i] : v);
+    return v;
 #undef IS
-    return fail(ps, TOOLGOV_EUSAGE, "unknown function (known: sqrt, abs, round, min, max)");
 }
+
 
 static double primary(parser *ps)
 {

@@ -1,0 +1,650 @@
+/*
+** test_demo.c: toolgov-demo's scenarios, asserted on their --json
+** transcripts (asks, executions, model calls, how each run ended, the data
+** afterwards), the text transcript, the command line, --interactive driven
+** through a pipe, and the host driven in-process with other models and
+** answerers.
+*/
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <toolgov/prompt.h>
+
+#include "demo.h"
+#include "json_dom.h"
+
+#ifndef TOOLGOV_DEMO_EXE
+#error "TOOLGOV_DEMO_EXE must name the toolgov-demo executable"
+#endif
+
+/* Run a shell command line, return its stdout (owned), its exit status in
+** *status. */
+static char *run(const char *cmdline, int *status)
+{
+    FILE *p = popen(cmdline, "r");
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    int st;
+    ck_assert_ptr_nonnull(p);
+    ck_assert_ptr_nonnull(buf);
+    for (;;) {
+        size_t got;
+        if (cap - n < 2048) {
+            buf = realloc(buf, cap *= 2);
+            ck_assert_ptr_nonnull(buf);
+        }
+        got = fread(buf + n, 1, cap - n - 1, p);
+        if (got == 0)
+            break;
+        n += got;
+    }
+    buf[n] = '\0';
+    st = pclose(p);
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return buf;
+}
+
+static char *demo(const char *args, int *status)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' %s", TOOLGOV_DEMO_EXE, args);
+    return run(cmd, status);
+}
+
+/* The scenario object on line `index` of a --json output. */
+static jdom *nth_scenario(const char *out, size_t index)
+{
+    const char *line = out;
+    size_t i;
+    jdom *j;
+    for (i = 0; i < index; i++) {
+        line = strchr(line, '\n');
+        ck_assert_ptr_nonnull(line);
+        line++;
+    }
+    j = jdom_parse(line, strcspn(line, "\n"));
+    ck_assert_msg(j != NULL, "line %lu is not JSON: %.200s", (unsigned long)index, line);
+    return j;
+}
+
+static size_t count_lines(const char *out)
+{
+    size_t n = 0;
+    for (; *out; out++)
+        n += *out == '\n';
+    return n;
+}
+
+/* Play a scenario with --json and return its one object. */
+static jdom *play(const char *args)
+{
+    int status;
+    char *out = demo(args, &status);
+    jdom *j;
+    ck_assert_msg(status == 0, "toolgov-demo %s exited %d", args, status);
+    ck_assert_uint_eq(count_lines(out), 1);
+    j = nth_scenario(out, 0);
+    free(out);
+    ck_assert_int_eq(jdom_bool(jdom_get(j, "complete")), 1);
+    return j;
+}
+
+static long num(const jdom *j, const char *path)
+{
+    const jdom *v = jdom_path(j, path);
+    ck_assert_msg(v != NULL && v->type == JDOM_NUMBER, "no number at %s", path);
+    return jdom_long(v, -1);
+}
+
+static const char *str(const jdom *j, const char *path)
+{
+    const char *s = jdom_str(jdom_path(j, path));
+    ck_assert_msg(s != NULL, "no string at %s", path);
+    return s;
+}
+
+/* The events of one type (and, when tool is not NULL, of that tool). */
+static size_t events(const jdom *j, const char *type, const char *tool, const jdom **out,
+                     size_t max)
+{
+    const jdom *evs = jdom_get(j, "events");
+    size_t i, n = 0;
+    for (i = 0; i < jdom_len(evs); i++) {
+        const jdom *e = jdom_at(evs, i);
+        if (strcmp(jdom_str(jdom_get(e, "type")), type))
+            continue;
+        if (tool && (!jdom_str(jdom_get(e, "tool")) || strcmp(jdom_str(jdom_get(e, "tool")), tool)))
+            continue;
+        if (out && n < max)
+            out[n] = e;
+        n++;
+    }
+    return n;
+}
+
+/* The due dates upcoming_dues listed, read from its output in the
+** transcript: the reminders must follow what the tool said. */
+static size_t due_dates(const jdom *j, char dates[][11], size_t max)
+{
+    const jdom *call;
+    const char *line;
+    size_t n = 0;
+    ck_assert_uint_eq(events(j, "call", "upcoming_dues", &call, 1), 1);
+    line = str(call, "output");
+    while (line && *line) {
+        if (line[0] == '-' && line[1] == ' ' && n < max) {
+            memcpy(dates[n], line + 2, 10);
+            dates[n][10] = '\0';
+            n++;
+        }
+        line = strchr(line, '\n');
+        if (line)
+            line++;
+    }
+    return n;
+}
+
+START_TEST(dues_yes_asks_once_and_creates_each)
+{
+    jdom *j = play("--json dues");
+    const jdom *asks[4], *calls[8], *gates[4], *mem;
+    char dates[8][11];
+    size_t ndues = due_dates(j, dates, 8), i;
+
+    ck_assert_uint_eq(ndues, 4);
+    ck_assert_str_eq(str(j, "scenario"), "dues");
+    ck_assert_int_eq(num(j, "model_calls"), 3);
+    ck_assert_int_eq(num(j, "asks"), 1);
+    ck_assert_int_eq(num(j, "executions"), 2 + (long)ndues);
+    ck_assert_str_eq(str(j, "end"), "model_answered");
+
+    /* one question, the run's confirmation, listing every reminder */
+    ck_assert_uint_eq(events(j, "ask", NULL, asks, 4), 1);
+    ck_assert_str_eq(str(asks[0], "kind"), "confirm");
+    ck_assert_str_eq(str(asks[0], "answer"), "yes");
+    ck_assert_uint_eq(jdom_len(jdom_get(asks[0], "items")), ndues);
+    for (i = 0; i < ndues; i++) {
+        const jdom *item = jdom_at(jdom_get(asks[0], "items"), i);
+        ck_assert_str_eq(str(item, "tool"), "create_reminder");
+        ck_assert_ptr_nonnull(strstr(str(item, "args"), dates[i]));
+        ck_assert_ptr_nonnull(strstr(str(asks[0], "question"), str(item, "args")));
+    }
+
+    /* one batch of writes, gated ASK_FIRST before the answer */
+    ck_assert_uint_eq(events(j, "gate", NULL, gates, 4), 2);
+    ck_assert_str_eq(str(gates[0], "batch"), "ALLOW");
+    ck_assert_str_eq(str(gates[1], "batch"), "ASK_FIRST");
+    ck_assert_uint_eq(jdom_len(jdom_get(gates[1], "calls")), ndues);
+
+    /* after the yes, every reminder ran through the gate as ALLOW */
+    ck_assert_uint_eq(events(j, "call", "create_reminder", calls, 8), ndues);
+    for (i = 0; i < ndues; i++) {
+        ck_assert_str_eq(str(calls[i], "gate"), "ALLOW");
+        ck_assert_int_eq(jdom_bool(jdom_get(calls[i], "executed")), 1);
+        ck_assert_int_eq(num(calls[i], "status"), 0);
+        ck_assert_int_eq(num(calls[i], "step"), 2);
+    }
+
+    /* the data: one reminder per due, at the time memory_search gave */
+    ck_assert_uint_eq(events(j, "call", "memory_search", &mem, 1), 1);
+    ck_assert_ptr_nonnull(strstr(str(mem, "output"), "08:30"));
+    ck_assert_uint_eq(jdom_len(jdom_path(j, "state.reminders")), ndues);
+    for (i = 0; i < ndues; i++) {
+        const jdom *r = jdom_at(jdom_path(j, "state.reminders"), i);
+        ck_assert_str_eq(str(r, "date"), dates[i]);
+        ck_assert_str_eq(str(r, "time"), "08:30");
+    }
+    jdom_free(j);
+}
+END_TEST
+
+static void assert_dues_declined(jdom *j)
+{
+    const jdom *asks[4], *calls[8];
+    size_t i, n;
+    ck_assert_int_eq(num(j, "model_calls"), 3);
+    ck_assert_int_eq(num(j, "asks"), 1);
+    ck_assert_int_eq(num(j, "executions"), 2);
+    ck_assert_str_eq(str(j, "end"), "model_answered");
+    ck_assert_uint_eq(events(j, "ask", NULL, asks, 4), 1);
+    ck_assert_str_eq(str(asks[0], "answer"), "no");
+    n = events(j, "call", "create_reminder", calls, 8);
+    ck_assert_uint_eq(n, 4);
+    for (i = 0; i < n; i++) {
+        ck_assert_str_eq(str(calls[i], "gate"), "REFUSE");
+        ck_assert_int_eq(jdom_bool(jdom_get(calls[i], "executed")), 0);
+    }
+    ck_assert_uint_eq(jdom_len(jdom_path(j, "state.reminders")), 0);
+}
+
+START_TEST(dues_no_creates_nothing)
+{
+    jdom *j = play("--json --answer no dues");
+    assert_dues_declined(j);
+    jdom_free(j);
+    j = play("--json dues-declined");
+    assert_dues_declined(j);
+    jdom_free(j);
+    /* and --answer yes turns the declined script around */
+    j = play("--json --answer=yes dues-declined");
+    ck_assert_uint_eq(jdom_len(jdom_path(j, "state.reminders")), 4);
+    jdom_free(j);
+}
+END_TEST
+
+START_TEST(digest_ends_on_its_output)
+{
+    jdom *j = play("--json digest");
+    const jdom *calls[4], *ends[2];
+    ck_assert_int_eq(num(j, "model_calls"), 1);
+    ck_assert_int_eq(num(j, "executions"), 1);
+    ck_assert_int_eq(num(j, "asks"), 0);
+    ck_assert_str_eq(str(j, "end"), "answered_directly");
+    ck_assert_uint_eq(events(j, "call", NULL, calls, 4), 1);
+    ck_assert_str_eq(str(calls[0], "tool"), "inbox_digest");
+    ck_assert_uint_eq(events(j, "end", NULL, ends, 2), 1);
+    ck_assert_str_eq(str(ends[0], "answer"), str(calls[0], "output"));
+    ck_assert_ptr_nonnull(strstr(str(ends[0], "answer"), "You have 25 emails"));
+    jdom_free(j);
+}
+END_TEST
+
+START_TEST(promos_trash_without_asking_and_replay)
+{
+    jdom *j = play("--json promos");
+    const jdom *calls[4];
+    ck_assert_int_eq(num(j, "asks"), 0);
+    ck_assert_uint_eq(events(j, "call", "trash_category", calls, 4), 2);
+    ck_assert_str_eq(str(calls[0], "gate"), "ALLOW");
+    ck_assert_int_eq(jdom_bool(jdom_get(calls[0], "executed")), 1);
+    ck_assert_str_eq(str(calls[1], "gate"), "REPLAY");
+    ck_assert_int_eq(jdom_bool(jdom_get(calls[1], "executed")), 0);
+    ck_assert_int_eq(num(calls[1], "status"), 0);
+    ck_assert_str_eq(str(calls[1], "output"), str(calls[0], "output"));
+    ck_assert_ptr_nonnull(strstr(str(calls[0], "output"), "Moved 10 promotions emails"));
+    /* the repeat moved nothing: one handler run, ten mails */
+    ck_assert_int_eq(num(j, "state.email.trash_calls"), 1);
+    ck_assert_int_eq(num(j, "state.email.trash"), 10);
+    ck_assert_int_eq(num(j, "state.email.trashed_total"), 10);
+    ck_assert_int_eq(num(j, "state.email.promotions_in_inbox"), 3);
+    ck_assert_int_eq(num(j, "executions"), 2); /* list_by_category, trash_category */
+    ck_assert_str_eq(str(j, "end"), "model_answered");
+    jdom_free(j);
+}
+END_TEST
+
+START_TEST(empty_trash_denied_keeps_the_trash)
+{
+    jdom *j = play("--json empty-trash");
+    const jdom *asks[4], *calls[4];
+    ck_assert_int_eq(num(j, "turns"), 2);
+    ck_assert_str_eq(jdom_str(jdom_at(jdom_get(j, "ends"), 0)), "answered_directly");
+    ck_assert_str_eq(jdom_str(jdom_at(jdom_get(j, "ends"), 1)), "model_answered");
+    ck_assert_uint_eq(events(j, "ask", NULL, asks, 4), 1);
+    ck_assert_str_eq(str(asks[0], "kind"), "approval");
+    ck_assert_str_eq(str(asks[0], "answer"), "no");
+    ck_assert_uint_eq(events(j, "call", "empty_trash", calls, 4), 1);
+    ck_assert_str_eq(str(calls[0], "gate"), "NEEDS_APPROVAL");
+    ck_assert_int_eq(jdom_bool(jdom_get(calls[0], "executed")), 0);
+    ck_assert_int_eq(num(j, "state.email.trash"), 10);
+    ck_assert_int_eq(num(j, "state.email.deleted"), 0);
+    ck_assert_int_eq(num(j, "state.email.empty_calls"), 0);
+    jdom_free(j);
+}
+END_TEST
+
+START_TEST(empty_trash_approved_deletes)
+{
+    jdom *j = play("--json --answer yes empty-trash");
+    const jdom *asks[4], *calls[4];
+    ck_assert_uint_eq(events(j, "ask", NULL, asks, 4), 1);
+    ck_assert_str_eq(str(asks[0], "answer"), "yes");
+    ck_assert_uint_eq(events(j, "call", "empty_trash", calls, 4), 1);
+    ck_assert_int_eq(jdom_bool(jdom_get(calls[0], "executed")), 1);
+    ck_assert_str_eq(str(calls[0], "output"), "Permanently deleted 10 emails from the Trash.");
+    ck_assert_int_eq(num(j, "state.email.trash"), 0);
+    ck_assert_int_eq(num(j, "state.email.deleted"), 10);
+    ck_assert_int_eq(num(j, "state.email.empty_calls"), 1);
+    jdom_free(j);
+}
+END_TEST
+
+static size_t occurrences(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    while ((hay = strstr(hay, needle)) != NULL) {
+        n++;
+        hay += strlen(needle);
+    }
+    return n;
+}
+
+START_TEST(prompt_marks_rule_guidance)
+{
+    jdom *j = play("--json prompt");
+    const char *p = str(j, "prompt");
+    ck_assert_uint_ge(jdom_len(jdom_get(j, "tools")), 18);
+    ck_assert_ptr_nonnull(strstr(p, "\n- create_reminder [write, asks once]: "));
+    ck_assert_ptr_nonnull(strstr(p, "\n- trash_category [write]: "));
+    ck_assert_ptr_nonnull(strstr(p, "\n- configure_brief [write]: "));
+    ck_assert_ptr_nonnull(strstr(p, "\n- empty_trash [destructive, needs approval]: "));
+    ck_assert_ptr_nonnull(strstr(p, "\n- calendar_lookup: "));
+    ck_assert_uint_eq(occurrences(p, toolgov_prompt_confirm_rule), 1);
+    ck_assert_uint_eq(occurrences(p, "For a whole-day question"), 1);
+    ck_assert_uint_eq(occurrences(p, "search the inbox with\nsearch_inbox") +
+                          occurrences(p, "search the inbox with search_inbox"),
+                      1);
+    ck_assert_uint_eq(occurrences(p, "Anything current"), 1);
+    ck_assert_int_eq(jdom_get(j, "state")->type, JDOM_NULL);
+    jdom_free(j);
+}
+END_TEST
+
+START_TEST(drift_panel_rows)
+{
+    static const char *const kinds[] = {"undeclared", "duplicate", "never_registered",
+                                        "override_unknown"};
+    static const char *const tools[] = {"faulty_echo_v2", "research", "faulty_stale",
+                                        "create_remindr"};
+    jdom *j = play("--json drift");
+    const jdom *rows = jdom_path(j, "drift.rows");
+    size_t i;
+    ck_assert_uint_eq(jdom_len(rows), 4);
+    for (i = 0; i < 4; i++) {
+        const jdom *r = jdom_at(rows, i);
+        ck_assert_str_eq(str(r, "kind"), kinds[i]);
+        if (i < 3) {
+            ck_assert_str_eq(str(r, "plugin"), "faulty");
+            ck_assert_str_eq(str(r, "tool"), tools[i]);
+        } else {
+            ck_assert_ptr_nonnull(strstr(str(r, "message"), tools[i]));
+        }
+    }
+    ck_assert_str_eq(str(jdom_at(rows, 1), "owner"), "research");
+    ck_assert_int_eq(num(jdom_at(rows, 2), "line"), 13);
+    ck_assert_ptr_nonnull(strstr(str(j, "drift_text"),
+                                 "faulty: undeclared: tool faulty_echo_v2 is registered by "
+                                 "plugin faulty but not declared in its manifest\n"));
+    jdom_free(j);
+}
+END_TEST
+
+START_TEST(all_scenarios_in_order)
+{
+    static const char *const forms[] = {"--json", "--json all"};
+    int f;
+    for (f = 0; f < 2; f++) {
+        int status;
+        char *out = demo(forms[f], &status);
+        size_t i;
+        ck_assert_int_eq(status, 0);
+        ck_assert_uint_eq(count_lines(out), demo_scenario_count);
+        for (i = 0; i < demo_scenario_count; i++) {
+            jdom *j = nth_scenario(out, i);
+            ck_assert_str_eq(str(j, "scenario"), demo_scenarios[i].name);
+            ck_assert_int_eq(jdom_bool(jdom_get(j, "complete")), 1);
+            jdom_free(j);
+        }
+        free(out);
+    }
+}
+END_TEST
+
+START_TEST(text_transcript_shows_gates)
+{
+    int status;
+    char *out = demo("dues", &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_uint_eq(occurrences(out, "ask the user (confirm):"), 1);
+    ck_assert_uint_eq(occurrences(out, "user answers: yes"), 1);
+    ck_assert_ptr_nonnull(strstr(out, "gate, batch of 4: ASK_FIRST\n"));
+    ck_assert_uint_eq(occurrences(out, "-> ALLOW, executed, ok"), 6);
+    ck_assert_ptr_nonnull(strstr(out, "summary: 3 model calls, 1 question to the user, 6 executions\n"));
+    ck_assert_ptr_nonnull(strstr(out, "  reminders: 4\n"));
+    free(out);
+    out = demo("digest empty-trash", &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_ptr_nonnull(strstr(out, "end of turn 1: answered_directly\n"));
+    ck_assert_ptr_nonnull(strstr(out, "-> NEEDS_APPROVAL, not executed\n"));
+    free(out);
+}
+END_TEST
+
+START_TEST(command_line_misuse)
+{
+    static const char *const bad[] = {"nosuch", "--answer maybe dues", "--answer",
+                                      "--interactive --answer yes dues", "--frobnicate"};
+    size_t i;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[128];
+        int status;
+        char *out;
+        snprintf(args, sizeof args, "%s 2>&1", bad[i]);
+        out = demo(args, &status);
+        ck_assert_msg(status == 2, "'%s' exited %d", bad[i], status);
+        ck_assert_ptr_nonnull(strstr(out, "toolgov-demo: error: "));
+        free(out);
+    }
+    {
+        int status;
+        char *out = demo("--help", &status);
+        ck_assert_int_eq(status, 0);
+        ck_assert_ptr_nonnull(strstr(out, "empty-trash"));
+        free(out);
+    }
+}
+END_TEST
+
+/* ---- --interactive through a pipe ---------------------------------------- */
+
+static jdom *interactive(const char *input, const char *scenario)
+{
+    char cmd[1024];
+    int status;
+    char *out;
+    jdom *j;
+    snprintf(cmd, sizeof cmd, "printf '%s' | '%s' --interactive --json %s 2>/dev/null", input,
+             TOOLGOV_DEMO_EXE, scenario);
+    out = run(cmd, &status);
+    ck_assert_int_eq(status, 0);
+    j = nth_scenario(out, 0);
+    free(out);
+    return j;
+}
+
+START_TEST(interactive_yes_and_no)
+{
+    jdom *j = interactive("y\\n", "dues");
+    ck_assert_int_eq(num(j, "asks"), 1);
+    ck_assert_uint_eq(jdom_len(jdom_path(j, "state.reminders")), 4);
+    jdom_free(j);
+    j = interactive("n\\n", "dues");
+    ck_assert_int_eq(num(j, "asks"), 1);
+    ck_assert_uint_eq(jdom_len(jdom_path(j, "state.reminders")), 0);
+    jdom_free(j);
+    /* an unclear answer is asked again */
+    j = interactive("maybe\\nyes\\n", "dues");
+    ck_assert_uint_eq(jdom_len(jdom_path(j, "state.reminders")), 4);
+    jdom_free(j);
+    /* end of input is a no */
+    j = interactive("", "dues");
+    ck_assert_uint_eq(jdom_len(jdom_path(j, "state.reminders")), 0);
+    jdom_free(j);
+    /* the scripted default of a scenario does not apply */
+    j = interactive("y\\n", "empty-trash");
+    ck_assert_int_eq(num(j, "state.email.deleted"), 10);
+    jdom_free(j);
+}
+END_TEST
+
+START_TEST(interactive_question_on_stderr)
+{
+    char cmd[1024];
+    int status;
+    char *err;
+    snprintf(cmd, sizeof cmd, "printf 'y\\n' | '%s' --interactive dues 2>&1 >/dev/null",
+             TOOLGOV_DEMO_EXE);
+    err = run(cmd, &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_ptr_nonnull(strstr(err, "[confirm] Make these 4 changes?\n  1. create_reminder "));
+    ck_assert_uint_eq(occurrences(err, "answer y/n: "), 1);
+    free(err);
+}
+END_TEST
+
+/* ---- the host in-process ------------------------------------------------- */
+
+typedef struct counting {
+    int answer;
+    int confirm, approval, ask_user;
+    char last[2048];
+} counting;
+
+static int count_answers(void *ud, const char *kind, const char *question)
+{
+    counting *c = ud;
+    if (!strcmp(kind, "confirm"))
+        c->confirm++;
+    else if (!strcmp(kind, "approval"))
+        c->approval++;
+    else
+        c->ask_user++;
+    snprintf(c->last, sizeof c->last, "%s", question);
+    return c->answer;
+}
+
+static const demo_scenario *scenario(const char *name)
+{
+    size_t i;
+    for (i = 0; i < demo_scenario_count; i++)
+        if (!strcmp(demo_scenarios[i].name, name))
+            return &demo_scenarios[i];
+    ck_abort_msg("no scenario %s", name);
+    return NULL;
+}
+
+START_TEST(host_asks_the_answerer_once)
+{
+    counting c = {1, 0, 0, 0, {0}};
+    demo_answerer a = {count_answers, &c};
+    demo_transcript tr;
+    memset(&tr, 0, sizeof tr);
+    ck_assert_int_eq(demo_play(&tr, scenario("dues"), &demo_scripted_model, &a), 0);
+    ck_assert_int_eq(c.confirm, 1);
+    ck_assert_int_eq(c.approval + c.ask_user, 0);
+    ck_assert_ptr_nonnull(strstr(c.last, "\"date\":\"2026-12-12\""));
+    ck_assert_uint_eq(tr.state.calendar.reminder_count, 4);
+    demo_transcript_free(&tr);
+}
+END_TEST
+
+/* A model that makes its writes one per step, in separate batches: after
+** the one yes, the later batches must not ask again. */
+static int one_at_a_time(void *ud, const demo_turn *t, demo_proposal *out)
+{
+    static const char *const days[] = {"2026-12-03", "2026-12-05", "2026-12-07"};
+    (void)ud;
+    if (t->step <= 3) {
+        out->call_count = 1;
+        strcpy(out->calls[0].tool, "create_reminder");
+        snprintf(out->calls[0].args, sizeof out->calls[0].args,
+                 "{\"title\":\"r\",\"date\":\"%s\",\"time\":\"09:00\"}", days[t->step - 1]);
+        return 0;
+    }
+    strcpy(out->answer, "done");
+    return 0;
+}
+
+START_TEST(host_later_batches_do_not_ask)
+{
+    static const demo_model m = {"one-at-a-time", one_at_a_time, NULL};
+    counting c = {1, 0, 0, 0, {0}};
+    demo_answerer a = {count_answers, &c};
+    demo_transcript tr;
+    size_t i, allowed = 0;
+    memset(&tr, 0, sizeof tr);
+    ck_assert_int_eq(demo_play(&tr, scenario("dues"), &m, &a), 0);
+    ck_assert_int_eq(c.confirm, 1);
+    ck_assert_uint_eq(tr.state.calendar.reminder_count, 3);
+    for (i = 0; i < tr.count; i++)
+        if (tr.events[i].type == DEMO_EV_GATE && !strcmp(tr.events[i].gate, "ALLOW"))
+            allowed++;
+    ck_assert_uint_eq(allowed, 2);
+    ck_assert_uint_eq(tr.model_calls, 4);
+    demo_transcript_free(&tr);
+}
+END_TEST
+
+/* A model proposing a tool that is not in the pool: refused, never run. */
+static int unknown_tool(void *ud, const demo_turn *t, demo_proposal *out)
+{
+    (void)ud;
+    if (t->step == 1) {
+        out->call_count = 1;
+        strcpy(out->calls[0].tool, "send_money");
+        strcpy(out->calls[0].args, "{\"amount\":100}");
+        return 0;
+    }
+    ck_assert_uint_eq(t->obs_count, 1);
+    ck_assert_str_eq(t->obs[0].gate, "REFUSE");
+    ck_assert_int_eq(t->obs[0].executed, 0);
+    strcpy(out->answer, "I cannot do that.");
+    return 0;
+}
+
+START_TEST(host_refuses_unknown_tools)
+{
+    static const demo_model m = {"unknown", unknown_tool, NULL};
+    counting c = {1, 0, 0, 0, {0}};
+    demo_answerer a = {count_answers, &c};
+    demo_transcript tr;
+    memset(&tr, 0, sizeof tr);
+    ck_assert_int_eq(demo_play(&tr, scenario("digest"), &m, &a), 0);
+    ck_assert_uint_eq(tr.executions, 0);
+    ck_assert_int_eq(c.confirm + c.approval + c.ask_user, 0);
+    demo_transcript_free(&tr);
+}
+END_TEST
+
+static Suite *demo_suite(void)
+{
+    Suite *s = suite_create("toolgov_demo");
+    TCase *tc = tcase_create("scenarios");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, dues_yes_asks_once_and_creates_each);
+    tcase_add_test(tc, dues_no_creates_nothing);
+    tcase_add_test(tc, digest_ends_on_its_output);
+    tcase_add_test(tc, promos_trash_without_asking_and_replay);
+    tcase_add_test(tc, empty_trash_denied_keeps_the_trash);
+    tcase_add_test(tc, empty_trash_approved_deletes);
+    tcase_add_test(tc, prompt_marks_rule_guidance);
+    tcase_add_test(tc, drift_panel_rows);
+    tcase_add_test(tc, all_scenarios_in_order);
+    tcase_add_test(tc, text_transcript_shows_gates);
+    tcase_add_test(tc, command_line_misuse);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("interactive");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, interactive_yes_and_no);
+    tcase_add_test(tc, interactive_question_on_stderr);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("host");
+    tcase_add_test(tc, host_asks_the_answerer_once);
+    tcase_add_test(tc, host_later_batches_do_not_ask);
+    tcase_add_test(tc, host_refuses_unknown_tools);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(demo_suite());
+    int failed;
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

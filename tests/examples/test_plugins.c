@@ -1,0 +1,729 @@
+/*
+** test_plugins.c: each example plugin on its own: mounted alone into a
+** fresh registry, every declared tool is in the pool with its declared
+** effect, and its handlers answer valid arguments with the right text and
+** malformed ones with a usage message and TOOLGOV_EUSAGE, never a crash.
+** Handlers are invoked through a real run, as a host invokes them.
+*/
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <toolgov/drift.h>
+#include <toolgov/run.h>
+
+#include "calendar.toolgov.h"
+#include "calendar_state.h"
+#include "code_exec.toolgov.h"
+#include "email_state.h"
+#include "email_workflows.toolgov.h"
+#include "faulty.h"
+#include "faulty.toolgov.h"
+#include "finance_workflows.toolgov.h"
+#include "planner.toolgov.h"
+#include "planner_state.h"
+#include "research.toolgov.h"
+#include "system.toolgov.h"
+
+typedef struct fixture {
+    toolgov_registry *reg;
+    toolgov_policy *pol;
+    size_t builtins;
+    char *out; /* the last call's output */
+} fixture;
+
+static fixture fx;
+
+static void mount_alone(const toolgov_plugin *p, void *ctx)
+{
+    memset(&fx, 0, sizeof fx);
+    ck_assert_int_eq(toolgov_registry_new(&fx.reg, NULL), 0);
+    fx.builtins = toolgov_registry_count(fx.reg);
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, p, ctx), 0);
+    ck_assert_int_eq(toolgov_policy_new(&fx.pol, fx.reg), 0);
+}
+
+static void teardown(void)
+{
+    free(fx.out);
+    toolgov_policy_free(fx.pol);
+    toolgov_registry_free(fx.reg);
+    memset(&fx, 0, sizeof fx);
+}
+
+/* Invoke one tool in a run of its own, answering yes to its confirmation
+** and approving it when it is destructive; fx.out gets the output. */
+static int call(const char *tool, const char *args)
+{
+    toolgov_run *run = NULL;
+    toolgov_outcome oc;
+    const toolgov_tool_spec *spec = toolgov_registry_find(fx.reg, tool);
+    int rc;
+
+    ck_assert_ptr_nonnull(spec);
+    ck_assert_int_eq(toolgov_run_new(&run, fx.pol, NULL), 0);
+    if (toolgov_run_gate(run, tool, args) == TOOLGOV_GATE_ASK_FIRST)
+        ck_assert_int_eq(toolgov_run_confirm(run, 1), 0);
+    if (spec->effect == TOOLGOV_EFFECT_DESTRUCTIVE)
+        ck_assert_int_eq(toolgov_run_approve(run, tool, args), 0);
+    memset(&oc, 0, sizeof oc);
+    rc = toolgov_run_invoke(&oc, run, tool, args);
+    ck_assert_int_eq(oc.executed, 1);
+    free(fx.out);
+    fx.out = strdup(oc.output ? oc.output : "");
+    ck_assert_ptr_nonnull(fx.out);
+    toolgov_run_free(run);
+    return rc;
+}
+
+#define ASSERT_OK(tool, args) ck_assert_msg(call(tool, args) == 0, "%s %s failed: %s", tool, args, fx.out)
+#define ASSERT_HAS(text) ck_assert_msg(strstr(fx.out, text) != NULL, "output lacks '%s':\n%s", text, fx.out)
+#define ASSERT_LACKS(text) ck_assert_msg(strstr(fx.out, text) == NULL, "output has '%s':\n%s", text, fx.out)
+
+/* A malformed call: TOOLGOV_EUSAGE, and an output that names the tool, says
+** what is wrong and how to call it. */
+static void assert_usage(const char *tool, const char *args, const char *what)
+{
+    char prefix[128], usage[128];
+    int rc = call(tool, args);
+    ck_assert_msg(rc == TOOLGOV_EUSAGE, "%s %s: expected TOOLGOV_EUSAGE, got %d: %s", tool,
+                  args, rc, fx.out);
+    snprintf(prefix, sizeof prefix, "error: %s: ", tool);
+    snprintf(usage, sizeof usage, "\nusage: %s ", tool);
+    ck_assert_msg(!strncmp(fx.out, prefix, strlen(prefix)), "no error line: %s", fx.out);
+    ck_assert_msg(strstr(fx.out, usage) != NULL, "no usage line: %s", fx.out);
+    ck_assert_msg(strstr(fx.out, what) != NULL, "'%s' not in: %s", what, fx.out);
+}
+
+/* Every declared tool of the descriptor is pooled with the declared spec,
+** owned by the plugin, and the pool holds nothing else of it. */
+static void assert_declared_tools_mounted(const toolgov_plugin *p)
+{
+    size_t i;
+    ck_assert_uint_eq(toolgov_registry_count(fx.reg), fx.builtins + p->tool_count);
+    for (i = 0; i < p->tool_count; i++) {
+        const toolgov_tool_spec *want = &p->tools[i];
+        const toolgov_tool_spec *got = toolgov_registry_find(fx.reg, want->name);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_str_eq(toolgov_registry_owner(fx.reg, want->name), p->name);
+        ck_assert_int_eq(got->effect, want->effect);
+        ck_assert_int_eq(got->confirm, want->confirm);
+        ck_assert_int_eq(got->pinned, want->pinned);
+        ck_assert_int_eq(got->answers_directly, want->answers_directly);
+        ck_assert_str_eq(got->description, want->description);
+        ck_assert_uint_gt(got->manifest_line, 0);
+    }
+    ck_assert_uint_eq(toolgov_drift_count(fx.reg, fx.pol), 0);
+}
+
+static void assert_spec(const char *tool, toolgov_effect effect, toolgov_confirm confirm,
+                        int pinned, int answers_directly)
+{
+    const toolgov_tool_spec *s = toolgov_registry_find(fx.reg, tool);
+    ck_assert_msg(s != NULL, "%s is not in the pool", tool);
+    ck_assert_int_eq(s->effect, effect);
+    ck_assert_int_eq(s->confirm, confirm);
+    ck_assert_int_eq(s->pinned, pinned);
+    ck_assert_int_eq(s->answers_directly, answers_directly);
+}
+
+/* ---- calendar ------------------------------------------------------------ */
+
+static calendar_state cal;
+
+static void calendar_setup(void)
+{
+    calendar_state_init(&cal);
+    mount_alone(&calendar_toolgov_plugin, &cal);
+}
+
+START_TEST(calendar_mounts)
+{
+    assert_declared_tools_mounted(&calendar_toolgov_plugin);
+    ck_assert_uint_eq(calendar_toolgov_plugin.tool_count, 2);
+    assert_spec("calendar_lookup", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 0, 0);
+    assert_spec("create_reminder", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, 0, 0);
+    ck_assert_int_eq(toolgov_policy_is_confirm_once(fx.pol, "create_reminder"), 1);
+}
+END_TEST
+
+START_TEST(calendar_lookup_answers)
+{
+    ASSERT_OK("calendar_lookup", "{\"date\":\"2026-12-01\"}");
+    ASSERT_HAS("- Tuesday 2026-12-01 09:30-10:00 Team stand-up (Room 4.12)\n");
+    ASSERT_HAS("Dentist");
+    ASSERT_LACKS("Yoga");
+    ASSERT_OK("calendar_lookup", "{}"); /* today by default */
+    ASSERT_HAS("Lunch with Ana");
+    ASSERT_OK("calendar_lookup", "{\"from\":\"2026-12-01\",\"to\":\"2026-12-03\",\"query\":\"YOGA\"}");
+    ck_assert_str_eq(fx.out, "- Thursday 2026-12-03 18:00-19:00 Yoga class (Studio Nord)\n");
+    ASSERT_OK("calendar_lookup", "{\"date\":\"2026-12-04\"}");
+    ck_assert_str_eq(fx.out, "No events on Friday 2026-12-04.");
+}
+END_TEST
+
+START_TEST(calendar_lookup_malformed)
+{
+    assert_usage("calendar_lookup", "tomorrow", "not valid JSON");
+    assert_usage("calendar_lookup", "{\"date\":20261201}", "'date' must be a string");
+    assert_usage("calendar_lookup", "{\"date\":\"2026-02-30\"}", "'2026-02-30' is not a date");
+    assert_usage("calendar_lookup", "{\"date\":\"12/01/2026\"}", "is not a date");
+    assert_usage("calendar_lookup", "{\"date\":\"2026-12-01\",\"from\":\"2026-12-01\"}", "not both");
+    assert_usage("calendar_lookup", "{\"from\":\"2026-12-01\"}", "go together");
+    assert_usage("calendar_lookup", "{\"from\":\"2026-12-05\",\"to\":\"2026-12-01\"}", "is before");
+    assert_usage("calendar_lookup", "{\"from\":\"2026-01-01\",\"to\":\"2026-12-31\"}", "at most 31 days");
+    assert_usage("calendar_lookup", "{\"day\":\"2026-12-01\"}", "unknown argument 'day'");
+}
+END_TEST
+
+START_TEST(calendar_creates_reminders)
+{
+    ASSERT_OK("create_reminder",
+              "{\"title\":\"Pay rent\",\"date\":\"2026-12-07\",\"time\":\"08:30\",\"note\":\"Harbour\"}");
+    ck_assert_str_eq(fx.out, "Created reminder \"Pay rent\" on Monday 2026-12-07 at 08:30.");
+    ck_assert_uint_eq(cal.reminder_count, 1);
+    ck_assert_str_eq(cal.reminders[0].title, "Pay rent");
+    ck_assert_str_eq(cal.reminders[0].date, "2026-12-07");
+    ck_assert_str_eq(cal.reminders[0].time, "08:30");
+    ck_assert_str_eq(cal.reminders[0].note, "Harbour");
+    /* the same reminder again is not a second one */
+    ASSERT_OK("create_reminder", "{\"title\":\"Pay rent\",\"date\":\"2026-12-07\",\"time\":\"08:30\"}");
+    ASSERT_HAS("already exists");
+    ck_assert_uint_eq(cal.reminder_count, 1);
+    /* the lookup shows it beside the events */
+    ASSERT_OK("calendar_lookup", "{\"date\":\"2026-12-07\"}");
+    ck_assert_str_eq(fx.out, "- Monday 2026-12-07 08:30 reminder: Pay rent\n");
+}
+END_TEST
+
+START_TEST(calendar_reminder_malformed)
+{
+    char long_title[300], args[400];
+    memset(long_title, 'a', sizeof long_title - 1);
+    long_title[sizeof long_title - 1] = '\0';
+    snprintf(args, sizeof args, "{\"title\":\"%s\",\"date\":\"2026-12-07\",\"time\":\"08:30\"}",
+             long_title);
+    assert_usage("create_reminder", "{\"title\":\"x\",\"date\":\"2026-12-07\"}",
+                 "missing required argument 'time'");
+    assert_usage("create_reminder", "{\"title\":\"x\",\"date\":\"2026-12-07\",\"time\":\"25:00\"}",
+                 "'25:00' is not a time");
+    assert_usage("create_reminder", "{\"title\":\"x\",\"date\":\"2026-13-01\",\"time\":\"08:00\"}",
+                 "is not a date");
+    assert_usage("create_reminder", "{\"title\":\"\",\"date\":\"2026-12-07\",\"time\":\"08:00\"}",
+                 "'title' must not be empty");
+    assert_usage("create_reminder", args, "'title' is longer than 127 bytes");
+    assert_usage("create_reminder", "[\"x\"]", "not valid JSON");
+    ck_assert_uint_eq(cal.reminder_count, 0);
+}
+END_TEST
+
+START_TEST(calendar_without_state)
+{
+    teardown();
+    mount_alone(&calendar_toolgov_plugin, NULL);
+    ck_assert_int_eq(call("create_reminder",
+                          "{\"title\":\"x\",\"date\":\"2026-12-07\",\"time\":\"08:00\"}"),
+                     TOOLGOV_EHANDLER);
+    ASSERT_HAS("without a calendar_state");
+    ASSERT_OK("calendar_lookup", "{}");
+}
+END_TEST
+
+START_TEST(calendar_full)
+{
+    char args[128];
+    int i;
+    for (i = 0; i < (int)CALENDAR_MAX_REMINDERS; i++) {
+        snprintf(args, sizeof args, "{\"title\":\"r%d\",\"date\":\"2026-12-07\",\"time\":\"08:30\"}", i);
+        ASSERT_OK("create_reminder", args);
+    }
+    ck_assert_int_eq(call("create_reminder",
+                          "{\"title\":\"one more\",\"date\":\"2026-12-07\",\"time\":\"08:30\"}"),
+                     TOOLGOV_EHANDLER);
+    ASSERT_HAS("at most 64 reminders");
+    ck_assert_uint_eq(cal.reminder_count, CALENDAR_MAX_REMINDERS);
+}
+END_TEST
+
+/* ---- finance_workflows --------------------------------------------------- */
+
+static void finance_setup(void)
+{
+    mount_alone(&finance_workflows_toolgov_plugin, NULL);
+}
+
+START_TEST(finance_mounts)
+{
+    assert_declared_tools_mounted(&finance_workflows_toolgov_plugin);
+    ck_assert_uint_eq(finance_workflows_toolgov_plugin.tool_count, 4);
+    assert_spec("finance_lookup", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 0, 0);
+    assert_spec("upcoming_dues", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 0, 0);
+    assert_spec("portfolio", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 0, 0);
+    assert_spec("net_worth_trend", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 0, 0);
+    ck_assert_ptr_nonnull(strstr(toolgov_registry_find(fx.reg, "finance_lookup")->guidance,
+                                 "search_inbox"));
+}
+END_TEST
+
+START_TEST(finance_answers)
+{
+    ASSERT_OK("upcoming_dues", "{}");
+    ck_assert_str_eq(fx.out,
+                     "4 bills due from 2026-12-01 to 2026-12-14:\n"
+                     "- 2026-12-03 | Electricity | City Power | 84.20 EUR\n"
+                     "- 2026-12-05 | Internet | Fibrenet | 39.99 EUR | autopay\n"
+                     "- 2026-12-07 | Rent | Harbour Homes | 1250.00 EUR\n"
+                     "- 2026-12-12 | Car insurance | Safe Drive | 412.75 EUR\n");
+    ASSERT_OK("upcoming_dues", "{\"days\":3}");
+    ck_assert_str_eq(fx.out, "1 bills due from 2026-12-01 to 2026-12-03:\n"
+                             "- 2026-12-03 | Electricity | City Power | 84.20 EUR\n");
+    ASSERT_OK("upcoming_dues", "{\"days\":1}");
+    ck_assert_str_eq(fx.out, "No bills due from 2026-12-01 to 2026-12-01.");
+    ASSERT_OK("finance_lookup", "{\"query\":\"harbour\"}");
+    ASSERT_HAS("- Rent (Harbour Homes): 1250.00 EUR, due 2026-12-07");
+    ASSERT_OK("finance_lookup", "{\"query\":\"water\"}");
+    ASSERT_HAS("(past)");
+    ASSERT_OK("finance_lookup", "{\"query\":\"gym\"}");
+    ck_assert_str_eq(fx.out, "No bills or payments match 'gym'.");
+    ASSERT_OK("portfolio", "{}");
+    ASSERT_HAS("- ASML ASML Holding: 4 shares at 682.30 EUR = 2729.20 EUR");
+    ASSERT_HAS("Total: 33406.60 EUR");
+    ASSERT_OK("portfolio", "{\"ticker\":\"vwce\"}");
+    ASSERT_HAS("VWCE");
+    ASSERT_LACKS("Total");
+    ASSERT_OK("net_worth_trend", "{\"months\":2}");
+    ck_assert_str_eq(fx.out, "- 2026-10: 68240 EUR (+1060)\n- 2026-11: 69035 EUR (+795)\n"
+                             "Change over 2 months: +1855 EUR (+2.8%)\n");
+}
+END_TEST
+
+START_TEST(finance_malformed)
+{
+    assert_usage("upcoming_dues", "{\"days\":0}", "not from 1 to 90");
+    assert_usage("upcoming_dues", "{\"days\":91}", "not from 1 to 90");
+    assert_usage("upcoming_dues", "{\"days\":1.5}", "'days' must be a whole number");
+    assert_usage("upcoming_dues", "{\"days\":\"14\"}", "'days' must be a whole number");
+    assert_usage("finance_lookup", "{}", "missing required argument 'query'");
+    assert_usage("finance_lookup", "{\"query\":\"rent\"", "not valid JSON");
+    assert_usage("portfolio", "{\"ticker\":\"XXX\"}", "no holding with ticker 'XXX'");
+    assert_usage("portfolio", "{\"ticker\":\"VW\"}", "no holding");
+    assert_usage("net_worth_trend", "{\"months\":13}", "not from 1 to 12");
+    assert_usage("net_worth_trend", "{\"months\":-1}", "not from 1 to 12");
+}
+END_TEST
+
+/* ---- email_workflows ----------------------------------------------------- */
+
+static email_state mail;
+
+static void email_setup(void)
+{
+    email_state_init(&mail);
+    mount_alone(&email_workflows_toolgov_plugin, &mail);
+}
+
+START_TEST(email_mounts)
+{
+    assert_declared_tools_mounted(&email_workflows_toolgov_plugin);
+    ck_assert_uint_eq(email_workflows_toolgov_plugin.tool_count, 7);
+    assert_spec("search_inbox", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 1, 0);
+    assert_spec("read_email", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 0, 0);
+    assert_spec("find_attachment", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 0, 0);
+    assert_spec("inbox_digest", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 0, 1);
+    assert_spec("list_by_category", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 0, 0);
+    assert_spec("trash_category", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, 0, 1);
+    assert_spec("empty_trash", TOOLGOV_EFFECT_DESTRUCTIVE, TOOLGOV_CONFIRM_NEVER, 0, 0);
+    ck_assert_int_eq(toolgov_policy_is_confirm_once(fx.pol, "trash_category"), 0);
+    ck_assert_int_eq(toolgov_policy_is_confirm_once(fx.pol, "empty_trash"), 0);
+}
+END_TEST
+
+START_TEST(email_reads)
+{
+    ASSERT_OK("search_inbox", "{\"query\":\"invoice\"}");
+    ck_assert_str_eq(fx.out, "- #2 2026-12-01 City Power: Your December invoice [primary] (attachment)\n");
+    ASSERT_OK("search_inbox", "{\"query\":\"megamart\",\"limit\":1}");
+    ASSERT_HAS("#3");
+    ASSERT_HAS("(1 more;");
+    ASSERT_OK("search_inbox", "{\"query\":\"no such words\"}");
+    ck_assert_str_eq(fx.out, "No email in the inbox matches 'no such words'.");
+    ASSERT_OK("read_email", "{\"id\":7}");
+    ASSERT_HAS("From: Iron Gym\n");
+    ASSERT_HAS("Folder: Inbox\n");
+    ASSERT_HAS("45.00 EUR");
+    ASSERT_OK("find_attachment", "{\"query\":\"pdf\"}");
+    ASSERT_HAS("invoice-city-power-2026-12.pdf in #2");
+    ASSERT_HAS("boarding-pass-FA212.pdf in #19");
+    ASSERT_OK("inbox_digest", "{}");
+    ASSERT_HAS("You have 25 emails in your inbox.");
+    ASSERT_HAS("Ana confirms lunch");
+    ASSERT_HAS("Also waiting: 13 promotions, 3 social, 3 updates.");
+    ASSERT_OK("list_by_category", "{\"category\":\"social\"}");
+    ASSERT_HAS("3 social emails in the inbox:\n");
+    ASSERT_HAS("#21");
+}
+END_TEST
+
+START_TEST(email_reads_malformed)
+{
+    assert_usage("search_inbox", "{\"query\":\"x\",\"limit\":0}", "'limit' is 0, not from 1 to 20");
+    assert_usage("search_inbox", "{\"q\":\"x\"}", "unknown argument 'q'");
+    assert_usage("read_email", "{\"id\":\"2\"}", "'id' must be a whole number");
+    assert_usage("read_email", "{\"id\":999}", "no email with id 999");
+    assert_usage("read_email", "{}", "missing required argument 'id'");
+    assert_usage("find_attachment", "{\"query\":false}", "'query' must be a string");
+    assert_usage("inbox_digest", "{\"limit\":11}", "not from 1 to 10");
+    assert_usage("list_by_category", "{\"category\":\"spam\"}", "unknown category 'spam'");
+}
+END_TEST
+
+START_TEST(email_trash_and_empty)
+{
+    ASSERT_OK("trash_category", "{\"category\":\"promotions\"}");
+    ASSERT_HAS("Moved 10 promotions emails to the Trash");
+    ASSERT_HAS("Sample: \"Cyber Monday: 40% off everything\" (MegaMart)");
+    ASSERT_HAS("Still in the inbox: 3 promotions emails");
+    ASSERT_HAS("to undo, move them from the Trash back to the inbox");
+    ck_assert_uint_eq(email_state_count(&mail, EMAIL_TRASH, "promotions"), 10);
+    ck_assert_uint_eq(email_state_count(&mail, EMAIL_INBOX, "promotions"), 3);
+    ck_assert_uint_eq(email_state_count(&mail, EMAIL_INBOX, "primary"), 6);
+    /* a trashed mail is still readable, from the Trash */
+    ASSERT_OK("read_email", "{\"id\":3}");
+    ASSERT_HAS("Folder: Trash\n");
+    /* in its own run, a second call moves the rest */
+    ASSERT_OK("trash_category", "{\"category\":\"promotions\",\"limit\":50}");
+    ASSERT_HAS("Moved 3 promotions emails");
+    ASSERT_HAS("No promotions emails are left in the inbox.");
+    ASSERT_OK("trash_category", "{\"category\":\"promotions\"}");
+    ck_assert_str_eq(fx.out, "No promotions emails in the inbox: nothing was moved.");
+    ck_assert_uint_eq(mail.trashed_total, 13);
+    ck_assert_uint_eq(mail.trash_calls, 3);
+
+    /* arguments to empty_trash are refused before anything is deleted */
+    assert_usage("empty_trash", "{\"all\":true}", "unknown argument 'all'");
+    ck_assert_uint_eq(email_state_count(&mail, EMAIL_TRASH, NULL), 13);
+    ASSERT_OK("empty_trash", "{}");
+    ck_assert_str_eq(fx.out, "Permanently deleted 13 emails from the Trash.");
+    ck_assert_uint_eq(email_state_count(&mail, EMAIL_TRASH, NULL), 0);
+    ck_assert_uint_eq(email_state_count(&mail, EMAIL_DELETED, NULL), 13);
+    ASSERT_OK("empty_trash", "{}");
+    ck_assert_str_eq(fx.out, "The Trash was already empty: nothing was deleted.");
+    /* deleted for good: gone from reading and searching */
+    assert_usage("read_email", "{\"id\":3}", "no email with id 3");
+    ASSERT_OK("search_inbox", "{\"query\":\"Cyber Monday\"}");
+    ASSERT_HAS("No email");
+}
+END_TEST
+
+START_TEST(email_trash_malformed)
+{
+    assert_usage("trash_category", "{}", "missing required argument 'category'");
+    assert_usage("trash_category", "{\"category\":\"Promotions\"}", "unknown category");
+    assert_usage("trash_category", "{\"category\":\"promotions\",\"limit\":0}", "not from 1 to 50");
+    assert_usage("trash_category", "{\"category\":[\"promotions\"]}", "nested");
+    ck_assert_uint_eq(email_state_count(&mail, EMAIL_INBOX, NULL), 25);
+    ck_assert_uint_eq(mail.trash_calls, 0);
+}
+END_TEST
+
+START_TEST(email_without_state)
+{
+    teardown();
+    mount_alone(&email_workflows_toolgov_plugin, NULL);
+    ck_assert_int_eq(call("inbox_digest", "{}"), TOOLGOV_EHANDLER);
+    ASSERT_HAS("without an email_state");
+}
+END_TEST
+
+/* ---- planner --------------------------------------------------------------- */
+
+static planner_state plan;
+
+static void planner_setup(void)
+{
+    planner_state_init(&plan);
+    mount_alone(&planner_toolgov_plugin, &plan);
+}
+
+START_TEST(planner_mounts)
+{
+    assert_declared_tools_mounted(&planner_toolgov_plugin);
+    ck_assert_uint_eq(planner_toolgov_plugin.tool_count, 2);
+    assert_spec("daily_plan", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 0, 0);
+    assert_spec("configure_brief", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, 0, 0);
+    ck_assert_ptr_nonnull(strstr(toolgov_registry_find(fx.reg, "daily_plan")->guidance,
+                                 "do not also call calendar_lookup or finance_lookup"));
+}
+END_TEST
+
+START_TEST(planner_answers)
+{
+    ASSERT_OK("daily_plan", "{}");
+    ck_assert_str_eq(fx.out,
+                     "Plan for Tuesday 2026-12-01\n"
+                     "Events (3):\n"
+                     "- 09:30-10:00 Team stand-up (Room 4.12)\n"
+                     "- 12:30-13:30 Lunch with Ana (Cafe Lisboa)\n"
+                     "- 16:00-17:00 Dentist (Dr. Okafor, Elm Street 8)\n"
+                     "Tasks (3):\n"
+                     "- Review Lena's planning deck (about 45 min)\n"
+                     "- Pay the electricity bill (about 10 min)\n"
+                     "- Book flights for the holidays (about 30 min)\n"
+                     "Free: 08:00-09:30, 10:00-12:30, 13:30-16:00, 17:00-18:00\n");
+    ASSERT_OK("daily_plan", "{\"date\":\"2026-12-03\"}");
+    ASSERT_HAS("Bills due:\n- Electricity (City Power) 84.20 EUR\n");
+    ASSERT_HAS("Free: 08:00-18:00\n");
+    ASSERT_OK("configure_brief", "{\"section\":\"weather\",\"enabled\":true}");
+    ck_assert_str_eq(fx.out, "Turned the weather section on. The morning brief now has: "
+                             "calendar, tasks, bills, weather.");
+    ck_assert_int_eq(plan.brief[PLANNER_SECTION_WEATHER], 1);
+    ck_assert_uint_eq(plan.configure_calls, 1);
+    ASSERT_OK("configure_brief", "{\"section\":\"weather\",\"enabled\":true}");
+    ASSERT_HAS("already on; nothing changed");
+    ck_assert_uint_eq(plan.configure_calls, 1);
+}
+END_TEST
+
+START_TEST(planner_malformed)
+{
+    assert_usage("daily_plan", "{\"date\":\"today\"}", "'today' is not a date");
+    assert_usage("configure_brief", "{\"section\":\"sports\",\"enabled\":true}", "unknown section 'sports'");
+    assert_usage("configure_brief", "{\"section\":\"news\",\"enabled\":\"yes\"}",
+                 "'enabled' must be true or false, not a string");
+    assert_usage("configure_brief", "{\"section\":\"news\"}", "missing required argument 'enabled'");
+    ck_assert_int_eq(plan.brief[PLANNER_SECTION_NEWS], 0);
+    ck_assert_uint_eq(plan.configure_calls, 0);
+}
+END_TEST
+
+/* ---- system, research, code_exec ------------------------------------------ */
+
+static void system_setup(void) { mount_alone(&system_toolgov_plugin, NULL); }
+static void research_setup(void) { mount_alone(&research_toolgov_plugin, NULL); }
+static void code_exec_setup(void) { mount_alone(&code_exec_toolgov_plugin, NULL); }
+
+START_TEST(system_works)
+{
+    assert_declared_tools_mounted(&system_toolgov_plugin);
+    ck_assert_uint_eq(system_toolgov_plugin.tool_count, 1);
+    assert_spec("system_health", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 0, 0);
+    ASSERT_OK("system_health", "{}");
+    ASSERT_HAS("- research_index: degraded");
+    ASSERT_HAS("Overall: degraded.");
+    ASSERT_OK("system_health", "{\"component\":\"storage\"}");
+    ck_assert_str_eq(fx.out, "- storage: ok (62% of 20 GB used)\n");
+    assert_usage("system_health", "{\"component\":\"cpu\"}", "unknown component 'cpu'");
+    assert_usage("system_health", "{\"component\":1}", "must be a string");
+}
+END_TEST
+
+START_TEST(research_works)
+{
+    assert_declared_tools_mounted(&research_toolgov_plugin);
+    ck_assert_uint_eq(research_toolgov_plugin.tool_count, 1);
+    assert_spec("research", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 1, 0);
+    ASSERT_OK("research", "{\"query\":\"Weather this week?\"}");
+    ASSERT_HAS("- [2026-11-28] Forecast for the first week of December");
+    ASSERT_HAS("(snapshot of 2026-11-28; today is 2026-12-01)");
+    ASSERT_OK("research", "{\"query\":\"quantum gravity\"}");
+    ck_assert_str_eq(fx.out,
+                     "Nothing in the research snapshot of 2026-11-28 matches 'quantum gravity'.");
+    assert_usage("research", "{\"query\":\"\"}", "must not be empty");
+    assert_usage("research", "{\"query\":\"a\",\"depth\":3}", "unknown argument 'depth'");
+}
+END_TEST
+
+static const struct {
+    const char *code;
+    const char *out;
+} sums[] = {
+    {"2*(3+4)", "2*(3+4) = 14"},
+    {"2^3^2", "2^3^2 = 512"},
+    {"-(2) + sqrt(16)", "-(2) + sqrt(16) = 2"},
+    {"min(3, 1, 2) + max(4, 9)", "min(3, 1, 2) + max(4, 9) = 10"},
+    {"7 % 4", "7 % 4 = 3"},
+    {"(84.20 + 39.99) * 12", "(84.20 + 39.99) * 12 = 1490.28"},
+    {"round(2.5) - abs(-3)", "round(2.5) - abs(-3) = 0"},
+    {"1e3 / 8", "1e3 / 8 = 125"},
+    {"- - 1", "- - 1 = 1"},
+    {"0 * -1", "0 * -1 = 0"},
+};
+
+START_TEST(code_exec_evaluates)
+{
+    char args[256];
+    if (_i == 0) {
+        assert_declared_tools_mounted(&code_exec_toolgov_plugin);
+        assert_spec("code_exec", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 0, 0);
+    }
+    snprintf(args, sizeof args, "{\"code\":\"%s\"}", sums[_i].code);
+    ASSERT_OK("code_exec", args);
+    ck_assert_str_eq(fx.out, sums[_i].out);
+}
+END_TEST
+
+START_TEST(code_exec_refuses)
+{
+    char deep[1200], args[1300];
+    size_t i;
+    assert_usage("code_exec", "{\"code\":\"2+\"}", "unexpected end of expression at column 3");
+    assert_usage("code_exec", "{\"code\":\"1 + system(ls)\"}",
+                 "unknown function (known: sqrt, abs, round, min, max) at column 5");
+    assert_usage("code_exec", "{\"code\":\"`rm -rf /`\"}", "unexpected character at column 1");
+    assert_usage("code_exec", "{\"code\":\"1.2.3\"}", "malformed number");
+    assert_usage("code_exec", "{\"code\":\"(1\"}", "')' expected");
+    assert_usage("code_exec", "{\"code\":\"1 2\"}", "unexpected text after the expression");
+    assert_usage("code_exec", "{\"code\":\"sqrt(1,2)\"}", "takes one argument");
+    assert_usage("code_exec", "{\"code\":5}", "'code' must be a string");
+    /* deep nesting and long input are refused, never a stack overflow */
+    for (i = 0; i < 250; i++)
+        deep[i] = '(';
+    deep[i++] = '1';
+    for (; i < 501; i++)
+        deep[i] = ')';
+    deep[i] = '\0';
+    snprintf(args, sizeof args, "{\"code\":\"%s\"}", deep);
+    assert_usage("code_exec", args, "nested too deeply");
+    memset(deep, '-', 300);
+    deep[300] = '1';
+    deep[301] = '\0';
+    snprintf(args, sizeof args, "{\"code\":\"%s\"}", deep);
+    assert_usage("code_exec", args, "nested too deeply");
+    memset(deep, '1', 600);
+    deep[600] = '\0';
+    snprintf(args, sizeof args, "{\"code\":\"%s\"}", deep);
+    assert_usage("code_exec", args, "longer than 512 bytes");
+    /* a bad value is the handler's failure, not the caller's usage */
+    ck_assert_int_eq(call("code_exec", "{\"code\":\"1/0\"}"), TOOLGOV_EHANDLER);
+    ck_assert_str_eq(fx.out, "error: code_exec: division by zero at column 4");
+    ck_assert_int_eq(call("code_exec", "{\"code\":\"sqrt(-1)\"}"), TOOLGOV_EHANDLER);
+    ck_assert_int_eq(call("code_exec", "{\"code\":\"10^400\"}"), TOOLGOV_EHANDLER);
+    ASSERT_HAS("not a finite number");
+}
+END_TEST
+
+/* ---- faulty -------------------------------------------------------------- */
+
+START_TEST(faulty_generated_descriptor_is_clean)
+{
+    /* Through its generated register function the faulty plugin is fine:
+    ** its faults are all in the hand-written one. */
+    mount_alone(&faulty_toolgov_plugin, NULL);
+    assert_declared_tools_mounted(&faulty_toolgov_plugin);
+    teardown();
+}
+END_TEST
+
+START_TEST(faulty_by_hand_leaves_rows)
+{
+    toolgov_plugin by_hand;
+    size_t i, n;
+    int seen[3] = {0, 0, 0};
+
+    faulty_plugin_by_hand(&by_hand);
+    mount_alone(&research_toolgov_plugin, NULL);
+    toolgov_policy_free(fx.pol);
+    fx.pol = NULL;
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, &by_hand, NULL), 0);
+    ck_assert_ptr_nonnull(toolgov_registry_find(fx.reg, "faulty_echo"));
+    ck_assert_ptr_null(toolgov_registry_find(fx.reg, "faulty_echo_v2"));
+    ck_assert_ptr_null(toolgov_registry_find(fx.reg, "faulty_stale"));
+    ck_assert_str_eq(toolgov_registry_owner(fx.reg, "research"), "research");
+    n = toolgov_drift_count(fx.reg, NULL);
+    ck_assert_uint_eq(n, 3);
+    for (i = 0; i < n; i++) {
+        const toolgov_drift_row *r = toolgov_drift_at(fx.reg, NULL, i);
+        ck_assert_str_eq(r->plugin, "faulty");
+        if (r->kind == TOOLGOV_DRIFT_UNDECLARED) {
+            ck_assert_str_eq(r->tool, "faulty_echo_v2");
+            seen[0]++;
+        } else if (r->kind == TOOLGOV_DRIFT_DUPLICATE) {
+            ck_assert_str_eq(r->tool, "research");
+            ck_assert_str_eq(r->owner, "research");
+            seen[1]++;
+        } else if (r->kind == TOOLGOV_DRIFT_NEVER_REGISTERED) {
+            ck_assert_str_eq(r->tool, "faulty_stale");
+            ck_assert_uint_eq(r->line, 13);
+            seen[2]++;
+        }
+    }
+    ck_assert_int_eq(seen[0], 1);
+    ck_assert_int_eq(seen[1], 1);
+    ck_assert_int_eq(seen[2], 1);
+    teardown();
+}
+END_TEST
+
+static Suite *plugins_suite(void)
+{
+    Suite *s = suite_create("example_plugins");
+    TCase *tc;
+
+    tc = tcase_create("calendar");
+    tcase_add_checked_fixture(tc, calendar_setup, teardown);
+    tcase_add_test(tc, calendar_mounts);
+    tcase_add_test(tc, calendar_lookup_answers);
+    tcase_add_test(tc, calendar_lookup_malformed);
+    tcase_add_test(tc, calendar_creates_reminders);
+    tcase_add_test(tc, calendar_reminder_malformed);
+    tcase_add_test(tc, calendar_without_state);
+    tcase_add_test(tc, calendar_full);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("finance_workflows");
+    tcase_add_checked_fixture(tc, finance_setup, teardown);
+    tcase_add_test(tc, finance_mounts);
+    tcase_add_test(tc, finance_answers);
+    tcase_add_test(tc, finance_malformed);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("email_workflows");
+    tcase_add_checked_fixture(tc, email_setup, teardown);
+    tcase_add_test(tc, email_mounts);
+    tcase_add_test(tc, email_reads);
+    tcase_add_test(tc, email_reads_malformed);
+    tcase_add_test(tc, email_trash_and_empty);
+    tcase_add_test(tc, email_trash_malformed);
+    tcase_add_test(tc, email_without_state);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("planner");
+    tcase_add_checked_fixture(tc, planner_setup, teardown);
+    tcase_add_test(tc, planner_mounts);
+    tcase_add_test(tc, planner_answers);
+    tcase_add_test(tc, planner_malformed);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("system");
+    tcase_add_checked_fixture(tc, system_setup, teardown);
+    tcase_add_test(tc, system_works);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("research");
+    tcase_add_checked_fixture(tc, research_setup, teardown);
+    tcase_add_test(tc, research_works);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("code_exec");
+    tcase_add_checked_fixture(tc, code_exec_setup, teardown);
+    tcase_add_loop_test(tc, code_exec_evaluates, 0, (int)(sizeof sums / sizeof sums[0]));
+    tcase_add_test(tc, code_exec_refuses);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("faulty");
+    tcase_add_test(tc, faulty_generated_descriptor_is_clean);
+    tcase_add_test(tc, faulty_by_hand_leaves_rows);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(plugins_suite());
+    int failed;
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
