@@ -533,6 +533,11 @@ static void check_props(loader *L)
                show(s, (const char *)tag, strlen((const char *)tag)));
 }
 
+/* Deepest collection skip_node() walks through. libyaml's scanner does work
+** proportional to the flow nesting depth for every token, so 100,000 nested
+** '[' take minutes to skip: stop long before that (tests/hostile). */
+#define SKIP_DEPTH_MAX 64u
+
 /* The current event starts a node: consume the whole node without looking
 ** inside (a loop with a depth counter, no recursion). */
 static int skip_node(loader *L)
@@ -547,7 +552,12 @@ static int skip_node(loader *L)
         switch (L->ev.type) {
         case YAML_SEQUENCE_START_EVENT:
         case YAML_MAPPING_START_EVENT:
-            depth++;
+            if (++depth > SKIP_DEPTH_MAX) {
+                err_at(L, ev_mark(L), "collections nested more than %u deep; a manifest "
+                       "needs three levels at most", SKIP_DEPTH_MAX);
+                L->failed = 1;
+                return -1;
+            }
             break;
         case YAML_SEQUENCE_END_EVENT:
         case YAML_MAPPING_END_EVENT:
@@ -1406,8 +1416,10 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
         out_of_memory(&L);
         goto out;
     }
+    /* No yaml_parser_set_encoding(): a fixed encoding turns off libyaml's
+    ** BOM detection, and the BOM would be read as text. scan_bytes() has
+    ** already refused anything that is not UTF-8. */
     yaml_parser_set_input_string(&L.parser, L.buf, len);
-    yaml_parser_set_encoding(&L.parser, YAML_UTF8_ENCODING);
     parse_stream(&L);
     if (L.have_ev)
         yaml_event_delete(&L.ev);
