@@ -483,29 +483,21 @@ static int same_content(const char *path, const toolgov__buf *b)
     return same;
 }
 
-int toolgov__write_if_changed(int *out_written, const char *dir, const char *file,
-                              const toolgov__buf *b, toolgov__diag *d)
+/* Create a temporary file beside `path` holding b's bytes; *out gets its
+** malloc'd name. 0, TOOLGOV_ENOMEM or TOOLGOV_EFAIL, reported to d; on
+** failure nothing is left behind. */
+static int write_temp(char **out, const char *path, const toolgov__buf *b, toolgov__diag *d)
 {
-    char *path = NULL, *tmp = NULL;
-    int fd = -1, rc = TOOLGOV_EFAIL;
+    char *tmp;
+    int fd = -1, rc = TOOLGOV_EFAIL, created = 0;
     size_t off = 0;
     unsigned attempt;
 
-    *out_written = 0;
-    path = join_path(dir, file);
-    if (!path) {
-        toolgov__diag_error(d, dir, 0, 0, "out of memory");
-        return TOOLGOV_ENOMEM;
-    }
-    if (same_content(path, b)) {
-        rc = 0;
-        goto out;
-    }
+    *out = NULL;
     tmp = malloc(strlen(path) + 32);
     if (!tmp) {
         toolgov__diag_error(d, path, 0, 0, "out of memory");
-        rc = TOOLGOV_ENOMEM;
-        goto out;
+        return TOOLGOV_ENOMEM;
     }
     /* O_EXCL on a name of our own: the mode follows the umask like any
     ** file the build writes, and a stale temporary is never reused. */
@@ -522,6 +514,7 @@ int toolgov__write_if_changed(int *out_written, const char *dir, const char *fil
         toolgov__diag_error(d, path, 0, 0, "cannot create a temporary file beside it");
         goto out;
     }
+    created = 1;
     while (off < b->len) {
         ssize_t w = write(fd, b->data + off, b->len - off);
         if (w < 0) {
@@ -539,18 +532,44 @@ int toolgov__write_if_changed(int *out_written, const char *dir, const char *fil
         goto out;
     }
     fd = -1;
-    if (rename(tmp, path) != 0) {
-        toolgov__diag_error(d, path, 0, 0, "cannot replace the output file: %s",
-                            strerror(errno));
-        goto out;
-    }
-    *out_written = 1;
+    *out = tmp;
+    tmp = NULL;
     rc = 0;
 out:
     if (fd >= 0)
         close(fd);
-    if (rc != 0 && tmp)
+    if (tmp && created)
         unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+int toolgov__write_if_changed(int *out_written, const char *dir, const char *file,
+                              const toolgov__buf *b, toolgov__diag *d)
+{
+    char *path = NULL, *tmp = NULL;
+    int rc = 0;
+
+    *out_written = 0;
+    path = join_path(dir, file);
+    if (!path) {
+        toolgov__diag_error(d, dir, 0, 0, "out of memory");
+        return TOOLGOV_ENOMEM;
+    }
+    if (same_content(path, b))
+        goto out;
+    rc = write_temp(&tmp, path, b, d);
+    if (rc)
+        goto out;
+    if (rename(tmp, path) != 0) {
+        toolgov__diag_error(d, path, 0, 0, "cannot replace the output file: %s",
+                            strerror(errno));
+        unlink(tmp);
+        rc = TOOLGOV_EFAIL;
+        goto out;
+    }
+    *out_written = 1;
+out:
     free(tmp);
     free(path);
     return rc;
@@ -594,7 +613,11 @@ int toolgov__generate(const toolgov__manifest *m, const char *out_dir, toolgov__
 {
     toolgov__buf h, c;
     char hname[TOOLGOV_NAME_MAX + 16], cname[TOOLGOV_NAME_MAX + 16];
-    int rc, written;
+    const toolgov__buf *bufs[2];
+    const char *names[2];
+    char *paths[2] = {NULL, NULL}, *tmps[2] = {NULL, NULL}, *backup = NULL;
+    int rc, first_replaced = 0;
+    size_t i;
 
     toolgov__buf_init(&h);
     toolgov__buf_init(&c);
@@ -605,14 +628,87 @@ int toolgov__generate(const toolgov__manifest *m, const char *out_dir, toolgov__
     }
     snprintf(hname, sizeof hname, "%s.toolgov.h", m->name);
     snprintf(cname, sizeof cname, "%s.toolgov.c", m->name);
+    bufs[0] = &h;
+    bufs[1] = &c;
+    names[0] = hname;
+    names[1] = cname;
     rc = make_dirs(out_dir, d);
     if (rc)
         goto out;
-    rc = toolgov__write_if_changed(&written, out_dir, hname, &h, d);
-    if (rc)
-        goto out;
-    rc = toolgov__write_if_changed(&written, out_dir, cname, &c, d);
+
+    /* Stage both files before replacing either: every allocation and every
+    ** write happens here, so a failure leaves the directory as it was
+    ** (tests/hostile/test_atomic.c, tests/alloc/test_alloc_gen.c). */
+    for (i = 0; i < 2; i++) {
+        paths[i] = join_path(out_dir, names[i]);
+        if (!paths[i]) {
+            toolgov__diag_error(d, out_dir, 0, 0, "out of memory");
+            rc = TOOLGOV_ENOMEM;
+            goto out;
+        }
+        if (same_content(paths[i], bufs[i]))
+            continue;
+        rc = write_temp(&tmps[i], paths[i], bufs[i], d);
+        if (rc)
+            goto out;
+    }
+
+    /* When both change, a hard link keeps the header's previous content
+    ** until the C file is in place too, so a failing second rename can put
+    ** the pair back as it was instead of leaving a new header beside an old
+    ** C file. (A kill between the two renames can still leave such a pair;
+    ** the stamp is then not updated, so the build runs this step again.) */
+    if (tmps[0] && tmps[1]) {
+        backup = malloc(strlen(paths[0]) + 32);
+        if (!backup) {
+            toolgov__diag_error(d, paths[0], 0, 0, "out of memory");
+            rc = TOOLGOV_ENOMEM;
+            goto out;
+        }
+        sprintf(backup, "%s.old%ld", paths[0], (long)getpid());
+        unlink(backup);
+        if (link(paths[0], backup) != 0) {
+            if (errno != ENOENT) {
+                toolgov__diag_error(d, paths[0], 0, 0,
+                                    "cannot keep the previous file while replacing it: %s",
+                                    strerror(errno));
+                rc = TOOLGOV_EFAIL;
+                goto out;
+            }
+            free(backup); /* no previous header: undoing means removing */
+            backup = NULL;
+        }
+    }
+    for (i = 0; i < 2; i++) {
+        if (!tmps[i])
+            continue;
+        if (rename(tmps[i], paths[i]) != 0) {
+            toolgov__diag_error(d, paths[i], 0, 0, "cannot replace the output file: %s",
+                                strerror(errno));
+            rc = TOOLGOV_EFAIL;
+            if (first_replaced) {
+                if (backup)
+                    rename(backup, paths[0]);
+                else
+                    unlink(paths[0]);
+            }
+            goto out;
+        }
+        free(tmps[i]);
+        tmps[i] = NULL;
+        if (i == 0)
+            first_replaced = 1;
+    }
 out:
+    for (i = 0; i < 2; i++) {
+        if (tmps[i])
+            unlink(tmps[i]);
+        free(tmps[i]);
+        free(paths[i]);
+    }
+    if (backup)
+        unlink(backup);
+    free(backup);
     toolgov__buf_free(&h);
     toolgov__buf_free(&c);
     return rc;
