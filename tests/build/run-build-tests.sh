@@ -80,9 +80,15 @@ expect_noop() {
 restore() { cp "$src.orig/$1" "$src/$1"; }
 
 rm -rf "$work"
-mkdir -p "$work"
+mkdir -p "$work/toolgov"
 cp -R "$toolgov/tests/build/projects/weather" "$src"
 cp -R "$src" "$src.orig"
+# A snapshot of what an outside project needs of toolgov, so an edit in the
+# working tree while the test runs cannot turn a no-op build into work.
+for part in CMakeLists.txt cmake gen runtime; do
+  cp -R "$toolgov/$part" "$work/toolgov/$part"
+done
+toolgov=$work/toolgov
 
 step="configure"
 if ! cmake -S "$src" -B "$bld" -G "$generator" -DCMAKE_C_COMPILER="$cc" \
