@@ -342,6 +342,25 @@ static int observe(demo_transcript *tr, observations *o, const char *tool, const
     return 0;
 }
 
+/* The run's one question: "Make these N changes?" and the numbered list of
+** every write, so the person sees all of them before answering once. */
+static char *confirm_question(demo_transcript *tr, char *const *items, size_t n)
+{
+    size_t len = 64, i, at;
+    char *q;
+    for (i = 0; i < n; i++)
+        len += strlen(items[i] ? items[i] : "") + 32;
+    if (!(q = malloc(len))) {
+        tr->failed = 1;
+        return NULL;
+    }
+    at = (size_t)snprintf(q, len, "Make these %lu changes?", (unsigned long)n);
+    for (i = 0; i < n && at < len; i++)
+        at += (size_t)snprintf(q + at, len - at, "\n  %lu. %s", (unsigned long)i + 1,
+                               items[i] ? items[i] : "");
+    return q;
+}
+
 /* Why a call that did not execute did not, in words the model can use. */
 static const char *not_run_reason(int rc, toolgov_gate gate, const toolgov_run *run)
 {
@@ -468,7 +487,6 @@ static int play_turn(host *h, const char *user, const char *const *names, size_t
         /* The run's one confirmation: one question listing every write the
         ** model proposed, asked before any of them runs. */
         if (batch_gate == TOOLGOV_GATE_ASK_FIRST && confirm_count > 0) {
-            char *question;
             int yes;
             memset(&ev, 0, sizeof ev);
             ev.type = DEMO_EV_ASK;
@@ -481,26 +499,7 @@ static int play_turn(host *h, const char *user, const char *const *names, size_t
                     ev.items[i] = format_str(tr, "%s %s", batch[confirm_idx[i]].tool,
                                              batch[confirm_idx[i]].args);
             }
-            question = format_str(tr, "Make these %lu changes?", (unsigned long)confirm_count);
-            {
-                /* The person sees the full list in the question itself. */
-                size_t len = question ? strlen(question) : 0;
-                for (i = 0; question && i < ev.item_count; i++)
-                    len += strlen(ev.items[i] ? ev.items[i] : "") + 12;
-                ev.text = malloc(len + 1);
-                if (ev.text && question) {
-                    strcpy(ev.text, question);
-                    for (i = 0; i < ev.item_count; i++) {
-                        char num[16];
-                        snprintf(num, sizeof num, "\n  %u. ", (unsigned)(i + 1) % 1000u);
-                        strcat(ev.text, num);
-                        strcat(ev.text, ev.items[i] ? ev.items[i] : "");
-                    }
-                } else {
-                    tr->failed = 1;
-                }
-                free(question);
-            }
+            ev.text = confirm_question(tr, ev.items, ev.item_count);
             yes = h->answerer->ask(h->answerer->ud, "confirm", ev.text ? ev.text : "");
             ev.answer = yes;
             tr->asks++;
