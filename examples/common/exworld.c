@@ -131,3 +131,25 @@ int exworld_contains(const char *hay, const char *needle)
     }
     return 0;
 }
+
+int exworld_words_match(const char *hay, const char *query, size_t min_len)
+{
+    const char *p = query;
+    while (*p) {
+        char word[64];
+        size_t n = 0;
+        while (*p && !isalnum((unsigned char)*p))
+            p++;
+        while (isalnum((unsigned char)*p)) {
+            if (n + 1 < sizeof word)
+                word[n++] = *p;
+            p++;
+        }
+        if (n > min_len && (word[n - 1] == 's' || word[n - 1] == 'S'))
+            n--;
+        word[n] = '\0';
+        if (n >= min_len && n > 0 && exworld_contains(hay, word))
+            return 1;
+    }
+    return 0;
+}

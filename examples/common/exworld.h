@@ -54,6 +54,11 @@ const char *exworld_weekday(long day);
 int exworld_check_time(const char *text);
 /* Case-insensitive substring test; an empty needle matches. */
 int exworld_contains(const char *hay, const char *needle);
+/* 1 when some word of `query` (a run of letters and digits, at least
+** min_len long; a plural 's' dropped when the word is longer than that)
+** occurs in `hay`, case-insensitively: the plain keyword match the
+** examples' search tools use. */
+int exworld_words_match(const char *hay, const char *query, size_t min_len);
 
 #ifdef __cplusplus
 }

@@ -163,31 +163,13 @@ static int builtin_memory_search(const toolgov_call *call, toolgov_result *out)
         return rc;
     q = exargs_str(&args, "query", "");
     for (i = 0; i < sizeof memories / sizeof memories[0]; i++) {
-        /* Match on any word of four letters or more, as a crude stand-in
-        ** for the semantic search a real memory would do. */
-        const char *p = q;
-        int hit = 0;
-        while (*p && !hit) {
-            char word[32];
-            size_t n = 0;
-            while (*p == ' ')
-                p++;
-            while (*p && *p != ' ' && n + 1 < sizeof word)
-                word[n++] = *p++;
-            while (*p && *p != ' ')
-                p++;
-            word[n] = '\0';
-            if (n >= 4) {
-                if (n > 4 && word[n - 1] == 's')
-                    word[n - 1] = '\0'; /* "reminders" finds "reminder" */
-                hit = exworld_contains(memories[i], word);
-            }
-        }
-        if (hit) {
-            if (toolgov_result_printf(out, "- %s\n", memories[i]))
-                return TOOLGOV_ENOMEM;
-            found++;
-        }
+        /* Any word of four letters or more: a crude stand-in for the
+        ** semantic search a real memory would do. */
+        if (!exworld_words_match(memories[i], q, 4))
+            continue;
+        if (toolgov_result_printf(out, "- %s\n", memories[i]))
+            return TOOLGOV_ENOMEM;
+        found++;
     }
     if (!found && toolgov_result_printf(out, "Nothing remembered about '%s'.", q))
         return TOOLGOV_ENOMEM;

@@ -9,6 +9,7 @@
 ** demo shows the runtime working on real tool output. It only proposes
 ** tools that are on the loop, as a model can only call what it is offered.
 */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,10 +81,19 @@ static int propose(demo_proposal *out, const char *tool, const char *args)
     return 0;
 }
 
-static void answer(demo_proposal *out, const char *fmt, const char *a, const char *b)
+static void answer(demo_proposal *out, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void answer(demo_proposal *out, const char *fmt, ...)
 {
+    va_list ap;
     out->call_count = 0;
-    snprintf(out->answer, sizeof out->answer, fmt, a ? a : "", b ? b : "");
+    va_start(ap, fmt);
+    vsnprintf(out->answer, sizeof out->answer, fmt, ap);
+    va_end(ap);
 }
 
 /* Append `s` to a JSON string being built, escaped. */
@@ -187,7 +197,7 @@ static int dues_step(const demo_turn *t, demo_proposal *out)
     const demo_observation *dues = last_obs(t, "upcoming_dues");
     const demo_observation *memory = last_obs(t, "memory_search");
     size_t created, tried;
-    char time[6] = "09:00", n[32];
+    char time[6] = "09:00";
 
     if (!dues) {
         /* First look: the dues, and the user's preference for reminders. */
@@ -201,33 +211,32 @@ static int dues_step(const demo_turn *t, demo_proposal *out)
     tried = count_obs(t, "create_reminder", 0);
     if (tried == 0) {
         if (dues->status != 0) {
-            answer(out, "I could not read your dues: %s%s", dues->output, NULL);
+            answer(out, "I could not read your dues: %s", dues->output);
             return 0;
         }
         if (memory && memory->status == 0)
             find_time(memory->output, time);
         if (!on_loop(t, "create_reminder")) {
-            answer(out, "Here are your dues; I cannot create reminders here.\n%s%s",
-                   dues->output, NULL);
+            answer(out, "Here are your dues; I cannot create reminders here.\n%s", dues->output);
             return 0;
         }
         if (reminders_for_dues(out, dues->output, time))
             return -1;
         if (out->call_count == 0)
-            answer(out, "Nothing is due, so I created no reminders. %s%s", dues->output, NULL);
+            answer(out, "Nothing is due, so I created no reminders. %s", dues->output);
         return 0;
     }
     if (memory && memory->status == 0)
         find_time(memory->output, time);
     created = count_obs(t, "create_reminder", 1);
-    snprintf(n, sizeof n, "%lu", (unsigned long)created);
     if (created == tried)
-        answer(out, "Done: I created %s reminders, one for each due, at %s on the day it is due.",
-               n, time);
+        answer(out, "Done: I created %lu reminders, one for each due, at %s on the day it is due.",
+               (unsigned long)created, time);
     else if (created == 0)
-        answer(out, "Understood: I created no reminders.%s%s", NULL, NULL);
+        answer(out, "Understood: I created no reminders.");
     else
-        answer(out, "I created %s of the reminders; the others were not created.%s", n, NULL);
+        answer(out, "I created %lu of the %lu reminders; the others were not created.",
+               (unsigned long)created, (unsigned long)tried);
     return 0;
 }
 
@@ -246,7 +255,7 @@ static int promos_step(const demo_turn *t, demo_proposal *out, int look_first)
     ** does with the repeat (REPLAY: the first result, nothing more moved). */
     if (calls == 1 && trash->status == 0)
         return propose(out, "trash_category", args);
-    answer(out, "%s%s", trash->output, NULL);
+    answer(out, "%s", trash->output);
     return 0;
 }
 
@@ -256,10 +265,10 @@ static int empty_step(const demo_turn *t, demo_proposal *out)
     if (!o)
         return propose(out, "empty_trash", "{}");
     if (o->executed && o->status == 0)
-        answer(out, "%s%s", o->output, NULL);
+        answer(out, "%s", o->output);
     else
-        answer(out, "I left the Trash as it is: %s.%s",
-               strncmp(o->output, "not run: ", 9) ? o->output : o->output + 9, NULL);
+        answer(out, "I left the Trash as it is: %s.",
+               strncmp(o->output, "not run: ", 9) ? o->output : o->output + 9);
     return 0;
 }
 
@@ -273,7 +282,7 @@ static int scripted_propose(void *ud, const demo_turn *t, demo_proposal *out)
     case INTENT_DIGEST:
         if (!(o = last_obs(t, "inbox_digest")))
             return on_loop(t, "inbox_digest") ? propose(out, "inbox_digest", "{}") : -1;
-        answer(out, "%s%s", o->output, NULL);
+        answer(out, "%s", o->output);
         return 0;
     case INTENT_PROMOS:
         return promos_step(t, out, 1);
@@ -284,7 +293,7 @@ static int scripted_propose(void *ud, const demo_turn *t, demo_proposal *out)
     case INTENT_NONE:
         break;
     }
-    answer(out, "Sorry, this scripted model only knows the demo's requests.%s%s", NULL, NULL);
+    answer(out, "Sorry, this scripted model only knows the demo's requests.");
     return 0;
 }
 

@@ -31,30 +31,6 @@ static const struct {
 
 #define NOTE_COUNT (sizeof notes / sizeof notes[0])
 
-/* True when some word of the query (3 letters or more) appears in the
-** topic words: a deliberately plain keyword match. */
-static int matches(const char *topic, const char *query)
-{
-    char word[64];
-    size_t len = 0;
-    const char *p = query;
-    for (;;) {
-        char c = *p;
-        int letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-        if (letter && len + 1 < sizeof word) {
-            word[len++] = c;
-        } else if (!letter) {
-            word[len] = '\0';
-            if (len >= 3 && exworld_contains(topic, word))
-                return 1;
-            len = 0;
-        }
-        if (!c)
-            return 0;
-        p++;
-    }
-}
-
 TOOLGOV_HANDLER(research, call, out)
 {
     static const exargs_spec spec[] = {{"query", EXARGS_STRING, 1}};
@@ -67,7 +43,7 @@ TOOLGOV_HANDLER(research, call, out)
         return rc;
     q = exargs_str(&args, "query", "");
     for (i = 0; i < NOTE_COUNT; i++) {
-        if (!matches(notes[i].topic, q))
+        if (!exworld_words_match(notes[i].topic, q, 3))
             continue;
         if (toolgov_result_printf(out, "- [%s] %s\n", notes[i].date, notes[i].note))
             return TOOLGOV_ENOMEM;
