@@ -102,32 +102,6 @@ int toolgov__reserve(const toolgov_allocator *a, void **arr, size_t *cap,
 
 /* ---- hashing ---- */
 
-/* Tool names are short; hashing eight bytes per step keeps the gate's one
-** hash well under its time budget (byte-wise FNV would take most of it). */
-uint32_t toolgov__hash(const char *s, size_t len)
-{
-    const uint64_t k = 0x9e3779b97f4a7c15ull;
-    uint64_t h = (uint64_t)len * k;
-    uint64_t w;
-
-    while (len >= 8) {
-        memcpy(&w, s, 8);
-        h = (h ^ w) * k;
-        h ^= h >> 29;
-        s += 8;
-        len -= 8;
-    }
-    if (len) {
-        w = 0;
-        memcpy(&w, s, len);
-        h = (h ^ w) * k;
-    }
-    h ^= h >> 32;
-    h *= 0xd6e8feb86659fd93ull;
-    h ^= h >> 32;
-    return (uint32_t)h;
-}
-
 uint64_t toolgov__fnv64(uint64_t h, const void *p, size_t len)
 {
     const unsigned char *b = p;

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "toolgov/toolgov.h"
 #include "toolgov/drift.h"
@@ -41,8 +42,38 @@ char *toolgov__memdup(const toolgov_allocator *a, const char *s, size_t len);
 int toolgov__reserve(const toolgov_allocator *a, void **arr, size_t *cap,
                      size_t need, size_t elem);
 
-/* ---- hashing (core.c) ---- */
-uint32_t toolgov__hash(const char *s, size_t len);
+/* ---- hashing ---- */
+
+/* Tool names are short; hashing eight bytes per step, inline, keeps the
+** gate's one hash a small part of its time budget (byte-wise FNV would take
+** most of it). The final folds bring every input bit into the low bits the
+** index masks with. */
+static inline uint32_t toolgov__hash(const char *s, size_t len)
+{
+    const uint64_t k = 0x9e3779b97f4a7c15ull;
+    uint64_t h = (uint64_t)len * k;
+    uint64_t w;
+
+    while (len >= 8) {
+        memcpy(&w, s, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 29;
+        s += 8;
+        len -= 8;
+    }
+    if (len) {
+        unsigned char tail[8] = {0};
+
+        memcpy(tail, s, len);
+        memcpy(&w, tail, 8);
+        h = (h ^ w) * k;
+    }
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    h ^= h >> 32;
+    return (uint32_t)h;
+}
+
 uint64_t toolgov__fnv64(uint64_t h, const void *p, size_t len);
 #define TOOLGOV__FNV64_INIT 0xcbf29ce484222325ull
 
@@ -73,13 +104,20 @@ void toolgov__out_json_str(toolgov__out *o, const char *s); /* with quotes; NULL
 int toolgov__out_finish(toolgov__out *o, size_t *needed);
 
 /* ---- registry (registry.c) ---- */
+/* A pooled tool. The fields the gate and lookup read (name, length, hash,
+** effect bits) sit together here so a decision touches this entry and the
+** name's bytes, not the spec row as well. */
 typedef struct toolgov__tool {
+    const char *name;             /* spec->name */
+    uint32_t name_len;
+    uint32_t hash;
+    unsigned char effect;         /* spec->effect */
+    unsigned char answers_directly;
+    uint32_t guidance_hash;       /* prompt dedup: strcmp only on equal hashes */
     const toolgov_tool_spec *spec;
     toolgov_handler_fn handler;
     void *ctx;
     const toolgov_plugin *plugin; /* NULL for built-ins */
-    size_t name_len;
-    uint32_t hash;
 } toolgov__tool;
 
 typedef struct toolgov__slot {

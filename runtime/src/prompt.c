@@ -1,51 +1,34 @@
 /*
 ** prompt.c: rendering the tools on the loop into the caller's buffer.
 **
-** Three passes over the on-loop tools: their lines in the caller's order,
-** the ask-once rule when one of them asks once, and their guidance in
-** registration order with repeated texts dropped. The pool indexes of the
-** tools are kept on the stack for a loop of up to INDEX_CACHE tools and
-** looked up again beyond that, so rendering never allocates.
+** Three parts: the tools' lines in the caller's order, the ask-once rule
+** when one of them asks once, and their guidance in registration order with
+** repeated texts dropped. Rendering never allocates: for a loop of up to
+** STACK_TOOLS tools the pool indexes live in stack arrays (merge-sorted for
+** the registration order and to find repeated names; guidance compared by
+** the hash the registry computed at mount, strcmp only when hashes agree);
+** a longer loop takes a slower path that looks names up again instead of
+** storing them.
 */
 #include <string.h>
 
 #include "internal.h"
 
-#define INDEX_CACHE 256
+#define STACK_TOOLS 128
 
 const char toolgov_prompt_confirm_rule[] =
     "Tools marked \"asks once\" change the user's things: before calling them, ask "
     "the user one question that lists everything you are about to create or "
     "change, and after the answer call the tool once for each item.\n";
 
-typedef struct loop {
-    const toolgov_registry *reg;
-    const char *const *tools;
-    size_t n;
-    size_t cache[INDEX_CACHE];
-} loop;
-
-static size_t loop_index(const loop *l, size_t i)
+static size_t index_of(const toolgov_registry *reg, const char *name)
 {
-    if (i < INDEX_CACHE)
-        return l->cache[i];
-    return (size_t)toolgov__registry_index(l->reg, l->tools[i], strlen(l->tools[i]));
-}
-
-/* 1 when the i-th name repeats an earlier one. */
-static int repeated(const loop *l, size_t i)
-{
-    size_t k = loop_index(l, i), j;
-
-    for (j = 0; j < i; j++)
-        if (loop_index(l, j) == k)
-            return 1;
-    return 0;
+    return (size_t)toolgov__registry_index(reg, name, strlen(name));
 }
 
 static void tool_line(toolgov__out *o, const toolgov_tool_spec *s, int once)
 {
-    toolgov__out_str(o, "- ");
+    toolgov__out_put(o, "- ", 2);
     toolgov__out_str(o, s->name);
     if (s->effect == TOOLGOV_EFFECT_DESTRUCTIVE)
         toolgov__out_str(o, " [destructive, needs approval]");
@@ -53,30 +36,132 @@ static void tool_line(toolgov__out *o, const toolgov_tool_spec *s, int once)
         toolgov__out_str(o, once ? " [write, asks once]" : " [write]");
     else if (once)
         toolgov__out_str(o, " [asks once]");
-    toolgov__out_str(o, ": ");
+    toolgov__out_put(o, ": ", 2);
     toolgov__out_str(o, s->description);
     toolgov__out_put(o, "\n", 1);
+}
+
+static void guidance_para(toolgov__out *o, const char *g)
+{
+    size_t len = strlen(g);
+
+    toolgov__out_put(o, "\n", 1);
+    toolgov__out_put(o, g, len);
+    if (g[len - 1] != '\n')
+        toolgov__out_put(o, "\n", 1);
+}
+
+static int same_guidance(const toolgov__tool *a, const toolgov__tool *b)
+{
+    const char *x = a->spec->guidance, *y = b->spec->guidance;
+
+    return x == y || (a->guidance_hash == b->guidance_hash && strcmp(x, y) == 0);
+}
+
+/* Sort keys ascending: a bottom-up merge sort through a scratch array of
+** the same size (both on the caller's stack), O(n log n) for any order. */
+static void sort_keys(uint64_t *v, uint64_t *tmp, size_t n)
+{
+    size_t width, i;
+
+    for (width = 1; width < n; width *= 2) {
+        for (i = 0; i < n; i += 2 * width) {
+            size_t lo = i, mid = i + width < n ? i + width : n;
+            size_t hi = i + 2 * width < n ? i + 2 * width : n;
+            size_t a = lo, b = mid, o = lo;
+
+            while (a < mid && b < hi)
+                tmp[o++] = v[a] <= v[b] ? v[a++] : v[b++];
+            while (a < mid)
+                tmp[o++] = v[a++];
+            while (b < hi)
+                tmp[o++] = v[b++];
+        }
+        memcpy(v, tmp, n * sizeof *v);
+    }
+}
+
+/* Guidance of a short loop: idx holds its n distinct pool indexes in
+** registration order. */
+static void guidance_fast(toolgov__out *o, const toolgov_registry *reg, const size_t *idx,
+                          size_t n)
+{
+    const toolgov__tool *shown[STACK_TOOLS];
+    size_t nshown = 0, i, j;
+
+    for (i = 0; i < n; i++) {
+        const toolgov__tool *t = &reg->tools[idx[i]];
+        int seen = 0;
+
+        if (!t->spec->guidance[0])
+            continue;
+        for (j = 0; j < nshown && !seen; j++)
+            seen = same_guidance(shown[j], t);
+        if (seen)
+            continue;
+        shown[nshown++] = t;
+        guidance_para(o, t->spec->guidance);
+    }
+}
+
+/* Guidance of a long loop, with no storage: repeatedly take the smallest
+** pool index above the last one taken. Quadratic, but only for loops far
+** longer than a model is ever shown. */
+static void guidance_slow(toolgov__out *o, const toolgov_registry *reg,
+                          const char *const *tools, size_t n)
+{
+    size_t last = 0, i, k;
+    int started = 0;
+
+    for (;;) {
+        size_t best = (size_t)-1;
+        const toolgov__tool *t;
+        int seen = 0;
+
+        for (i = 0; i < n; i++) {
+            k = index_of(reg, tools[i]);
+            if ((!started || k > last) && k < best)
+                best = k;
+        }
+        if (best == (size_t)-1)
+            return;
+        started = 1;
+        last = best;
+        t = &reg->tools[best];
+        if (!t->spec->guidance[0])
+            continue;
+        for (i = 0; i < n && !seen; i++) {
+            k = index_of(reg, tools[i]);
+            seen = k < best && same_guidance(&reg->tools[k], t);
+        }
+        if (!seen)
+            guidance_para(o, t->spec->guidance);
+    }
 }
 
 int toolgov_prompt_render(char *out, size_t size, size_t *needed,
                           const toolgov_policy *pol, const char *const *tools, size_t n)
 {
-    loop l;
+    const toolgov_registry *reg;
+    /* Short loops: key = pool index << 8 | position, sorted, gives both the
+    ** registration order and the repeated names; pos/dup by position. */
+    uint64_t key[STACK_TOOLS], tmp[STACK_TOOLS];
+    size_t pos[STACK_TOOLS], idx[STACK_TOOLS];
+    unsigned char dup[STACK_TOOLS];
+    size_t i, j, distinct = 0;
+    int fast = n <= STACK_TOOLS;
     toolgov__out o;
-    size_t i, last = 0, lines = 0;
-    int any_once = 0, started = 0;
+    int any_once = 0, first = 1;
 
     if (!pol || (!out && size) || (n && !tools))
         return TOOLGOV_EINVAL;
-    l.reg = pol->reg;
-    l.tools = tools;
-    l.n = n;
+    reg = pol->reg;
     for (i = 0; i < n; i++) {
         long k;
 
         if (!tools[i])
             return TOOLGOV_EINVAL;
-        k = toolgov__registry_index(pol->reg, tools[i], strlen(tools[i]));
+        k = toolgov__registry_index(reg, tools[i], strlen(tools[i]));
         if (k < 0) {
             if (size)
                 out[0] = '\0';
@@ -84,60 +169,55 @@ int toolgov_prompt_render(char *out, size_t size, size_t *needed,
                 *needed = 0;
             return TOOLGOV_ENOENT;
         }
-        if (i < INDEX_CACHE)
-            l.cache[i] = (size_t)k;
+        if (fast) {
+            pos[i] = (size_t)k;
+            key[i] = (uint64_t)k << 8 | i;
+            dup[i] = 0;
+        }
+    }
+    if (fast) {
+        sort_keys(key, tmp, n);
+        for (i = 0; i < n; i++) {
+            size_t k = (size_t)(key[i] >> 8);
+
+            if (distinct && idx[distinct - 1] == k)
+                dup[key[i] & 0xff] = 1;
+            else
+                idx[distinct++] = k;
+        }
     }
 
     toolgov__out_init(&o, out, size);
     for (i = 0; i < n; i++) {
-        size_t k = loop_index(&l, i);
-        int once = toolgov__policy_once(pol, k);
+        size_t k;
+        const toolgov__tool *t;
+        int once, repeat = 0;
 
-        if (repeated(&l, i))
-            continue;
-        if (lines++ == 0)
+        if (fast) {
+            k = pos[i];
+            repeat = dup[i];
+        } else {
+            k = index_of(reg, tools[i]);
+            for (j = 0; j < i && !repeat; j++)
+                repeat = index_of(reg, tools[j]) == k;
+        }
+        if (repeat)
+            continue; /* a name given twice is rendered once */
+        t = &reg->tools[k];
+        once = toolgov__policy_once(pol, k);
+        if (first)
             toolgov__out_str(&o, "Tools:\n");
-        tool_line(&o, pol->reg->tools[k].spec, once);
-        any_once |= once && pol->reg->tools[k].spec->effect != TOOLGOV_EFFECT_DESTRUCTIVE;
+        first = 0;
+        tool_line(&o, t->spec, once);
+        any_once |= once && t->effect != TOOLGOV_EFFECT_DESTRUCTIVE;
     }
     if (any_once) {
         toolgov__out_put(&o, "\n", 1);
-        toolgov__out_str(&o, toolgov_prompt_confirm_rule);
+        toolgov__out_put(&o, toolgov_prompt_confirm_rule, sizeof toolgov_prompt_confirm_rule - 1);
     }
-
-    /* Guidance in registration order: repeatedly take the smallest pool
-    ** index above the last one taken (a loop is small; no sort buffer). */
-    for (;;) {
-        size_t best = (size_t)-1, k;
-        const char *g;
-        int seen = 0;
-
-        for (i = 0; i < n; i++) {
-            k = loop_index(&l, i);
-            if ((!started || k > last) && k < best)
-                best = k;
-        }
-        if (best == (size_t)-1)
-            break;
-        started = 1;
-        last = best;
-        g = pol->reg->tools[best].spec->guidance;
-        if (!*g)
-            continue;
-        /* Drop a text an earlier on-loop tool (in registration order) had. */
-        for (i = 0; i < n && !seen; i++) {
-            const char *h;
-
-            k = loop_index(&l, i);
-            h = pol->reg->tools[k].spec->guidance;
-            seen = k < best && (h == g || strcmp(h, g) == 0);
-        }
-        if (seen)
-            continue;
-        toolgov__out_put(&o, "\n", 1);
-        toolgov__out_str(&o, g);
-        if (g[strlen(g) - 1] != '\n')
-            toolgov__out_put(&o, "\n", 1);
-    }
+    if (fast)
+        guidance_fast(&o, reg, idx, distinct);
+    else
+        guidance_slow(&o, reg, tools, n);
     return toolgov__out_finish(&o, needed);
 }

@@ -42,6 +42,7 @@ struct toolgov_plugin_api {
     toolgov_registry *reg;
     const toolgov_plugin *plugin;
     void *ctx;
+    size_t next;         /* manifest row the next registration likely names */
     unsigned char *seen; /* per manifest tool: a registration was attempted */
     int err;             /* sticky TOOLGOV_ENOMEM: the mount must roll back */
 };
@@ -106,10 +107,35 @@ static void pool_add(toolgov_registry *reg, const toolgov_tool_spec *spec,
     t->handler = handler;
     t->ctx = ctx;
     t->plugin = plugin;
-    t->name_len = strlen(spec->name);
+    t->name = spec->name;
+    t->name_len = (uint32_t)strlen(spec->name);
     t->hash = toolgov__hash(spec->name, t->name_len);
+    t->effect = (unsigned char)spec->effect;
+    t->answers_directly = spec->answers_directly != 0;
+    t->guidance_hash = toolgov__hash(spec->guidance, strlen(spec->guidance));
     index_insert(reg, reg->count);
     reg->count++;
+}
+
+/* Names are short: comparing them a word at a time inline beats a call to
+** memcmp on the lookup path. */
+static int same_name(const char *a, const char *b, size_t len)
+{
+    uint64_t x, y;
+
+    while (len >= 8) {
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y)
+            return 0;
+        a += 8;
+        b += 8;
+        len -= 8;
+    }
+    while (len--)
+        if (*a++ != *b++)
+            return 0;
+    return 1;
 }
 
 long toolgov__registry_index(const toolgov_registry *reg, const char *name,
@@ -126,7 +152,7 @@ long toolgov__registry_index(const toolgov_registry *reg, const char *name,
         if (s->hash == h) {
             const toolgov__tool *t = &reg->tools[s->idx1 - 1];
 
-            if (t->name_len == name_len && memcmp(t->spec->name, name, name_len) == 0)
+            if (t->name_len == name_len && same_name(t->name, name, name_len))
                 return (long)(s->idx1 - 1);
         }
     }
@@ -246,13 +272,22 @@ void toolgov_registry_free(toolgov_registry *reg)
 
 /* ---- registration, as the plugin's register function sees it ---- */
 
-static long manifest_index(const toolgov_plugin *plugin, const char *name)
+/* Generated register functions register the tools in manifest order, so
+** the row after the last match is tried first: mounting a plugin of n tools
+** is then linear, not quadratic. */
+static long manifest_index(toolgov_plugin_api *api, const char *name)
 {
+    const toolgov_plugin *plugin = api->plugin;
     size_t i;
 
-    for (i = 0; i < plugin->tool_count; i++)
-        if (strcmp(plugin->tools[i].name, name) == 0)
+    if (api->next < plugin->tool_count && strcmp(plugin->tools[api->next].name, name) == 0)
+        return (long)api->next++;
+    for (i = 0; i < plugin->tool_count; i++) {
+        if (strcmp(plugin->tools[i].name, name) == 0) {
+            api->next = i + 1;
             return (long)i;
+        }
+    }
     return -1;
 }
 
@@ -283,7 +318,7 @@ int toolgov_register_tool(toolgov_plugin_api *api, const char *name,
     if (api->err)
         return api->err;
     reg = api->reg;
-    j = manifest_index(api->plugin, name);
+    j = manifest_index(api, name);
     if (j < 0) {
         proto_init(&proto, TOOLGOV_DRIFT_UNDECLARED, api->plugin, name);
         rc = API_ROW(api, &proto,
@@ -323,7 +358,7 @@ int toolgov_declare_tool(toolgov_plugin_api *api, const char *name,
         return TOOLGOV_EINVAL;
     if (api->err)
         return api->err;
-    j = manifest_index(api->plugin, name);
+    j = manifest_index(api, name);
     if (j < 0) {
         proto_init(&proto, TOOLGOV_DRIFT_UNDECLARED, api->plugin, name);
         rc = API_ROW(api, &proto,
@@ -380,7 +415,7 @@ static int valid_plugin(const toolgov_plugin *plugin)
     for (i = 0; i < plugin->tool_count; i++) {
         const toolgov_tool_spec *s = &plugin->tools[i];
 
-        if (!s->name || !s->description || !s->guidance)
+        if (!s->name || !s->description || !s->guidance || strlen(s->name) > UINT32_MAX / 2)
             return 0;
     }
     return 1;

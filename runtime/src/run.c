@@ -120,12 +120,12 @@ static long find_approval(const toolgov__run_state *st, size_t idx, const char *
 /* The gate for a tool already looked up (idx >= 0). */
 static toolgov_gate gate_at(const toolgov_run *run, size_t idx, const char *args)
 {
-    const toolgov_tool_spec *spec = run->reg->tools[idx].spec;
+    const toolgov__tool *t = &run->reg->tools[idx];
 
-    if (spec->answers_directly && run->st.nheld &&
+    if (t->answers_directly && run->st.nheld &&
         find_held(&run->st, idx, args, strlen(args)) >= 0)
         return TOOLGOV_GATE_REPLAY;
-    if (spec->effect == TOOLGOV_EFFECT_DESTRUCTIVE) {
+    if (t->effect == TOOLGOV_EFFECT_DESTRUCTIVE) {
         if (run->st.napprovals && find_approval(&run->st, idx, args, strlen(args)) >= 0)
             return TOOLGOV_GATE_ALLOW;
         return TOOLGOV_GATE_NEEDS_APPROVAL;

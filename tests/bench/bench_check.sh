@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# bench_check.sh: the cost of the drift check per plugin, next to a bare
+# libclang parse of the same sources in one process (SPEC section 8's
+# baseline), `clang -fsyntax-only` and `gcc -O2 -c`, all measured in the same
+# run with hyperfine. Prints medians; asserts nothing about time.
+#
+#   bench_check.sh TOOLGOV_GEN BARE_PARSE ARGS_DIR RUNTIME_INCLUDE WORK_DIR
+#
+# ARGS_DIR holds one <plugin>.args per example plugin (written by CMake:
+# MANIFEST=, SOURCES=, FLAGS= with ';'-separated lists, the same flags the
+# build's check gets). A synthetic plugin of 20 sources shows what one
+# process per plugin saves.
+set -euo pipefail
+
+gen=$1
+bare=$2
+args_dir=$3
+runtime_inc=$4
+work=$5
+clang_bin=$(command -v clang || command -v clang-14)
+gcc_bin=$(command -v gcc)
+runs=${BENCH_RUNS:-20}
+
+command -v hyperfine >/dev/null || { echo "bench_check: needs hyperfine"; exit 1; }
+rm -rf "$work"
+mkdir -p "$work/obj"
+
+q() { printf '%q ' "$@"; }
+
+median_ms() { # csv file, row (1-based after header) -> median in ms
+  awk -F, -v r="$2" 'NR == r + 1 { printf "%.1f", $4 * 1000 }' "$1"
+}
+
+results=()
+bench() { # name, manifest, sources (;-list), flags (;-list)
+  local name=$1 manifest=$2 srcs flags
+  IFS=';' read -ra srcs <<<"$3"
+  IFS=';' read -ra flags <<<"$4"
+  local f=() x
+  for x in "${flags[@]}"; do [ -n "$x" ] && f+=("$x"); done
+  local lines
+  lines=$("$clang_bin" -E "${f[@]}" "${srcs[@]}" 2>/dev/null | wc -l)
+  # Every command must succeed on its own first: a failing one is not timed.
+  "$gen" check --manifest "$manifest" -- "${f[@]}" "${srcs[@]}" 2>"$work/warn.txt"
+  "$bare" "${f[@]}" -- "${srcs[@]}"
+  local csv=$work/$name.csv
+  (cd "$work/obj" && hyperfine --style none --warmup 3 --min-runs "$runs" --export-csv "$csv" \
+    -n check "$(q "$gen" check --manifest "$manifest" --depfile "$work/$name.d" \
+                  --stamp "$work/$name.stamp" -- "${f[@]}" "${srcs[@]}")" \
+    -n bare "$(q "$bare" "${f[@]}" -- "${srcs[@]}")" \
+    -n clang "$(q "$clang_bin" -fsyntax-only "${f[@]}" "${srcs[@]}")" \
+    -n gcc "$(q "$gcc_bin" -O2 -c "${f[@]}" "${srcs[@]}")" >/dev/null)
+  local c b cl g
+  c=$(median_ms "$csv" 1)
+  b=$(median_ms "$csv" 2)
+  cl=$(median_ms "$csv" 3)
+  g=$(median_ms "$csv" 4)
+  results+=("$(printf '%-20s %3d %7d %9s %9s %7.2f %9s %9s' "$name" "${#srcs[@]}" "$lines" \
+    "$c" "$b" "$(awk -v a="$c" -v b="$b" 'BEGIN { print a / b }')" "$cl" "$g")")
+}
+
+for a in "$args_dir"/*.args; do
+  [ -e "$a" ] || continue
+  name=$(basename "$a" .args)
+  manifest=$(sed -n 's/^MANIFEST=//p' "$a")
+  sources=$(sed -n 's/^SOURCES=//p' "$a")
+  flags=$(sed -n 's/^FLAGS=//p' "$a")
+  bench "$name" "$manifest" "$sources" "$flags"
+done
+
+# A synthetic plugin: 20 sources of one plugin, each including the usual libc
+# headers, its generated header and defining one handler and a few helpers.
+syn=$work/synthetic
+mkdir -p "$syn/gen"
+{
+  echo "name: synthetic"
+  echo "provides: [tool]"
+  echo "tools:"
+  for i in $(seq -w 0 19); do
+    printf '  tool_%s:\n    effect: read\n    description: Synthetic tool %s.\n' "$i" "$i"
+  done
+} >"$syn/synthetic.yaml"
+"$gen" generate --manifest "$syn/synthetic.yaml" --out-dir "$syn/gen" >/dev/null
+syn_sources=()
+for i in $(seq -w 0 19); do
+  s=$syn/s$i.c
+  {
+    echo '#include <stdio.h>'
+    echo '#include <stdlib.h>'
+    echo '#include <string.h>'
+    echo '#include <ctype.h>'
+    echo '#include "synthetic.toolgov.h"'
+    for k in $(seq 1 12); do
+      printf 'static size_t helper_%s(const char *s)\n{\n    size_t n = 0;\n    for (; *s; s++)\n        n += isdigit((unsigned char)*s) ? %s : 1;\n    return n;\n}\n' "$k" "$k"
+    done
+    printf 'TOOLGOV_HANDLER(tool_%s, call, out)\n{\n    size_t n = 0;\n' "$i"
+    for k in $(seq 1 12); do printf '    n += helper_%s(call->args);\n' "$k"; done
+    printf '    return toolgov_result_printf(out, "%%zu", n);\n}\n'
+  } >"$s"
+  syn_sources+=("$s")
+done
+syn_list=$(IFS=';'; echo "${syn_sources[*]}")
+bench synthetic_20 "$syn/synthetic.yaml" "$syn_list" "-std=gnu11;-I$syn/gen;-I$runtime_inc"
+
+echo
+echo "drift check cost, medians of >= $runs runs (ms); lines = after preprocessing"
+printf '%-20s %3s %7s %9s %9s %7s %9s %9s\n' plugin src lines check bare check/bare \
+  'clang-fs' 'gcc-O2-c'
+for r in "${results[@]}"; do echo "$r"; done
