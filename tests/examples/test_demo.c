@@ -609,6 +609,46 @@ START_TEST(host_refuses_unknown_tools)
 }
 END_TEST
 
+/* The scripted model takes every value from the observations: given other
+** dues and another preferred time, it proposes other reminders. */
+START_TEST(scripted_model_reads_observations)
+{
+    static const char *const tools[] = {"memory_search", "ask_user", "upcoming_dues",
+                                        "create_reminder"};
+    demo_observation obs[2] = {
+        {"upcoming_dues", "{\"days\":14}", "ALLOW", 1, 0,
+         "2 bills due from 2027-03-01 to 2027-03-14:\n"
+         "- 2027-03-02 | Gym \"Iron\" | Iron Gym | 45.00 EUR\n"
+         "- 2027-03-09 | Tax | Revenue Office | 310.00 EUR | autopay\n"},
+        {"memory_search", "{}", "ALLOW", 1, 0, "- Prefers reminders at 07:15.\n"},
+    };
+    demo_turn t = {"Find my bills due soon and set a reminder for each.", "", tools, 4, obs, 2, 2};
+    demo_proposal p;
+    memset(&p, 0, sizeof p);
+    ck_assert_int_eq(demo_scripted_model.propose(NULL, &t, &p), 0);
+    ck_assert_uint_eq(p.call_count, 2);
+    ck_assert_str_eq(p.calls[0].tool, "create_reminder");
+    ck_assert_str_eq(p.calls[0].args, "{\"title\":\"Pay Gym \\\"Iron\\\" (45.00 EUR)\","
+                                      "\"date\":\"2027-03-02\",\"time\":\"07:15\","
+                                      "\"note\":\"Iron Gym\"}");
+    ck_assert_str_eq(p.calls[1].args, "{\"title\":\"Pay Tax (310.00 EUR)\",\"date\":\"2027-03-09\","
+                                      "\"time\":\"07:15\",\"note\":\"Revenue Office\"}");
+    /* without create_reminder on the loop it does not propose it */
+    t.tool_count = 3;
+    memset(&p, 0, sizeof p);
+    ck_assert_int_eq(demo_scripted_model.propose(NULL, &t, &p), 0);
+    ck_assert_uint_eq(p.call_count, 0);
+    ck_assert_ptr_nonnull(strstr(p.answer, "I cannot create reminders here"));
+    /* nothing due: no calls */
+    obs[0].output = "No bills due from 2027-03-01 to 2027-03-14.";
+    t.tool_count = 4;
+    memset(&p, 0, sizeof p);
+    ck_assert_int_eq(demo_scripted_model.propose(NULL, &t, &p), 0);
+    ck_assert_uint_eq(p.call_count, 0);
+    ck_assert_ptr_nonnull(strstr(p.answer, "Nothing is due"));
+}
+END_TEST
+
 static Suite *demo_suite(void)
 {
     Suite *s = suite_create("toolgov_demo");
@@ -635,6 +675,7 @@ static Suite *demo_suite(void)
     tcase_add_test(tc, host_asks_the_answerer_once);
     tcase_add_test(tc, host_later_batches_do_not_ask);
     tcase_add_test(tc, host_refuses_unknown_tools);
+    tcase_add_test(tc, scripted_model_reads_observations);
     suite_add_tcase(s, tc);
     return s;
 }
