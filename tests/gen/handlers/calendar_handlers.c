@@ -1,0 +1,23 @@
+/* Handlers for the golden calendar plugin: compiled with gcc, clang, g++ and
+** clang++ at -Wall -Wextra -Wpedantic -Werror to prove TOOLGOV_HANDLER
+** expands to a definition that matches the generated prototypes in C and
+** C++ (where it must keep C linkage). */
+#include "calendar.toolgov.h"
+
+TOOLGOV_HANDLER(calendar_lookup, call, out)
+{
+    return toolgov_result_set(out, call->args, call->args_len);
+}
+
+TOOLGOV_HANDLER(create_reminder, call, out)
+{
+    (void)call;
+    return toolgov_result_set(out, "created", 7);
+}
+
+TOOLGOV_HANDLER(daily_plan, c, o)
+{
+    (void)c;
+    (void)o;
+    return 0;
+}

@@ -1,0 +1,130 @@
+/*
+** test_diag.c: the diagnostic printer (format, cap, notes of suppressed
+** errors) and toolgov__suggest().
+*/
+#include "gen_test_util.h"
+
+static char *capture_begin(FILE **f, char **buf, size_t *size)
+{
+    *f = open_memstream(buf, size);
+    ck_assert_ptr_nonnull(*f);
+    return NULL;
+}
+
+START_TEST(test_format)
+{
+    char *buf;
+    size_t size;
+    FILE *f;
+    toolgov__diag d;
+    capture_begin(&f, &buf, &size);
+    toolgov__diag_init(&d, f, 0);
+    toolgov__diag_error(&d, "a.yaml", 7, 13, "unknown effect '%s'", "wirte");
+    toolgov__diag_note(&d, "a.yaml", 3, 1, "first here");
+    toolgov__diag_warning(&d, "a.yaml", 2, 0, "no column");
+    toolgov__diag_error(&d, "a.yaml", 0, 0, "no line");
+    ck_assert_uint_eq(toolgov__diag_finish(&d), 2);
+    fclose(f);
+    ck_assert_str_eq(buf, "a.yaml:7:13: error: unknown effect 'wirte'\n"
+                          "a.yaml:3:1: note: first here\n"
+                          "a.yaml:2: warning: no column\n"
+                          "a.yaml: error: no line\n");
+    ck_assert_uint_eq(d.warnings, 1);
+    free(buf);
+}
+END_TEST
+
+START_TEST(test_cap)
+{
+    char *buf;
+    size_t size;
+    FILE *f;
+    toolgov__diag d;
+    int i;
+    capture_begin(&f, &buf, &size);
+    toolgov__diag_init(&d, f, 2);
+    for (i = 1; i <= 5; i++) {
+        toolgov__diag_error(&d, "m.yaml", (unsigned)i, 1, "error %d", i);
+        toolgov__diag_note(&d, "m.yaml", (unsigned)i, 2, "note %d", i);
+    }
+    ck_assert_uint_eq(toolgov__diag_finish(&d), 5);
+    fclose(f);
+    ck_assert_str_eq(buf, "m.yaml:1:1: error: error 1\n"
+                          "m.yaml:1:2: note: note 1\n"
+                          "m.yaml:2:1: error: error 2\n"
+                          "m.yaml:2:2: note: note 2\n"
+                          "3 more errors not shown (raise --max-errors to see them)\n");
+    free(buf);
+
+    capture_begin(&f, &buf, &size);
+    toolgov__diag_init(&d, f, 1);
+    toolgov__diag_error(&d, "m.yaml", 1, 1, "a");
+    toolgov__diag_error(&d, "m.yaml", 2, 1, "b");
+    toolgov__diag_finish(&d);
+    fclose(f);
+    ck_assert_str_eq(buf, "m.yaml:1:1: error: a\n1 more error not shown (raise --max-errors to see them)\n");
+    free(buf);
+}
+END_TEST
+
+START_TEST(test_no_cap_and_null_sink)
+{
+    toolgov__diag d;
+    int i;
+    toolgov__diag_init(&d, NULL, 0);
+    for (i = 0; i < 1000; i++)
+        toolgov__diag_error(&d, "m.yaml", 1, 1, "x");
+    ck_assert_uint_eq(toolgov__diag_finish(&d), 1000);
+}
+END_TEST
+
+START_TEST(test_suggest)
+{
+    static const char *const effects[] = {"read", "write", "destructive"};
+    static const char *const keys[] = {"effect", "confirm", "description", "guidance", "pinned",
+                                       "answers_directly"};
+    ck_assert_str_eq(toolgov__suggest("wirte", effects, 3), "write");   /* transposition */
+    ck_assert_str_eq(toolgov__suggest("raed", effects, 3), "read");
+    ck_assert_str_eq(toolgov__suggest("Read", effects, 3), "read");
+    ck_assert_str_eq(toolgov__suggest("destrutive", effects, 3), "destructive");
+    ck_assert_str_eq(toolgov__suggest("destroy", effects, 3) ? "x" : "none", "none");
+    ck_assert_ptr_null(toolgov__suggest("maybe", effects, 3));
+    ck_assert_ptr_null(toolgov__suggest("", effects, 3));
+    ck_assert_ptr_null(toolgov__suggest(NULL, effects, 3));
+    ck_assert_ptr_null(toolgov__suggest("read", effects, 3)); /* itself is no suggestion */
+    ck_assert_str_eq(toolgov__suggest("descripton", keys, 6), "description");
+    ck_assert_str_eq(toolgov__suggest("answer_directly", keys, 6), "answers_directly");
+    ck_assert_str_eq(toolgov__suggest("pined", keys, 6), "pinned");
+    ck_assert_ptr_null(toolgov__suggest("timeout", keys, 6));
+    ck_assert_ptr_null(toolgov__suggest("x", keys, 0));
+}
+END_TEST
+
+START_TEST(test_suggest_long_word)
+{
+    static const char *const c[] = {"tool"};
+    char w[400];
+    memset(w, 'a', sizeof w - 1);
+    w[sizeof w - 1] = '\0';
+    ck_assert_ptr_null(toolgov__suggest(w, c, 1));
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("diag");
+    TCase *tc = tcase_create("diag");
+    SRunner *sr;
+    int failed;
+    tcase_add_test(tc, test_format);
+    tcase_add_test(tc, test_cap);
+    tcase_add_test(tc, test_no_cap_and_null_sink);
+    tcase_add_test(tc, test_suggest);
+    tcase_add_test(tc, test_suggest_long_word);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
