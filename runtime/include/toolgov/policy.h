@@ -7,8 +7,8 @@
 ** environment variable TOOLGOV_CONFIRM_ONCE_TOOLS:
 **   - each name adds that tool to the set;
 **   - the word `none` clears the derived set; the names listed with it are
-**     still added, wherever they stand (so "none,create_reminder" keeps
-**     exactly one tool);
+**     still added, wherever they stand (so "none,T" keeps
+**     exactly the one tool T);
 **   - blanks around names and empty items are ignored ("a, ,b," is a and b);
 **   - a name that matches no pooled tool adds nothing and leaves a drift row.
 ** The override is an argument, never read behind the host's back: the host
