@@ -609,6 +609,44 @@ START_TEST(host_refuses_unknown_tools)
 }
 END_TEST
 
+/* A model writing malformed arguments: the handler answers with a usage
+** error the model sees as an observation, and the run goes on. */
+static int sloppy(void *ud, const demo_turn *t, demo_proposal *out)
+{
+    (void)ud;
+    if (t->step == 1) {
+        out->call_count = 1;
+        strcpy(out->calls[0].tool, "search_inbox");
+        strcpy(out->calls[0].args, "{query: invoice}");
+        return 0;
+    }
+    ck_assert_uint_eq(t->obs_count, 1);
+    ck_assert_int_eq(t->obs[0].executed, 1);
+    ck_assert_int_eq(t->obs[0].status, TOOLGOV_EUSAGE);
+    ck_assert_ptr_nonnull(strstr(t->obs[0].output, "usage: search_inbox "));
+    strcpy(out->answer, "sorry");
+    return 0;
+}
+
+START_TEST(host_passes_usage_errors_back)
+{
+    static const demo_model m = {"sloppy", sloppy, NULL};
+    counting c = {1, 0, 0, 0, {0}};
+    demo_answerer a = {count_answers, &c};
+    demo_transcript tr;
+    size_t i, usage = 0;
+    memset(&tr, 0, sizeof tr);
+    ck_assert_int_eq(demo_play(&tr, scenario("digest"), &m, &a), 0);
+    for (i = 0; i < tr.count; i++)
+        if (tr.events[i].type == DEMO_EV_CALL && tr.events[i].status == TOOLGOV_EUSAGE &&
+            !strncmp(tr.events[i].text, "error: search_inbox: ", 21))
+            usage++;
+    ck_assert_uint_eq(usage, 1);
+    ck_assert_uint_eq(tr.model_calls, 2);
+    demo_transcript_free(&tr);
+}
+END_TEST
+
 /* The scripted model takes every value from the observations: given other
 ** dues and another preferred time, it proposes other reminders. */
 START_TEST(scripted_model_reads_observations)
@@ -675,6 +713,7 @@ static Suite *demo_suite(void)
     tcase_add_test(tc, host_asks_the_answerer_once);
     tcase_add_test(tc, host_later_batches_do_not_ask);
     tcase_add_test(tc, host_refuses_unknown_tools);
+    tcase_add_test(tc, host_passes_usage_errors_back);
     tcase_add_test(tc, scripted_model_reads_observations);
     suite_add_tcase(s, tc);
     return s;

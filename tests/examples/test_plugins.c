@@ -655,6 +655,104 @@ START_TEST(faulty_by_hand_leaves_rows)
 }
 END_TEST
 
+/* ---- every handler against generated arguments --------------------------
+** A deterministic stream of argument texts, most of them objects built from
+** the keys and values the examples know (so handlers get past the reader
+** and into their own checks), some of them broken JSON or random bytes.
+** Every answer must be a usable result, a usage error or a handler error,
+** with a message; under ASan/UBSan this is also a memory-safety sweep. */
+
+static unsigned long long rng_state = 12345;
+
+static unsigned rnd(unsigned n)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (unsigned)((rng_state >> 33) % n);
+}
+
+static const char *const fuzz_keys[] = {
+    "date", "from", "to", "query", "title", "time", "note", "days", "ticker", "months", "id",
+    "limit", "category", "section", "enabled", "component", "code", "question", "x"};
+static const char *const fuzz_values[] = {
+    "\"2026-12-01\"", "\"2026-12-31\"", "\"2026-02-29\"", "\"08:30\"", "\"24:00\"", "1", "-1",
+    "0", "14", "90", "91", "1.5", "1e300", "true", "false", "null", "\"promotions\"",
+    "\"primary\"", "\"weather\"", "\"storage\"", "\"VWCE\"", "\"((1+2)*3)/0\"",
+    "\"sqrt(2)^2\"", "\"\\u00e9\\n\\\"\"", "\"\"", "\"%s%n%x\"", "2147483648", "\"a b c\""};
+
+static void fuzz_text(char *buf, size_t size)
+{
+    size_t at = 0, n, i;
+    unsigned mode = rnd(10);
+    if (mode == 0) { /* random bytes */
+        n = rnd((unsigned)size - 1);
+        for (i = 0; i < n; i++)
+            buf[i] = (char)(1 + rnd(255));
+        buf[n] = '\0';
+        return;
+    }
+    buf[at++] = '{';
+    n = rnd(5);
+    for (i = 0; i < n && at + 96 < size; i++) {
+        at += (size_t)snprintf(buf + at, size - at, "%s\"%s\":%s", i ? "," : "",
+                               fuzz_keys[rnd(sizeof fuzz_keys / sizeof fuzz_keys[0])],
+                               fuzz_values[rnd(sizeof fuzz_values / sizeof fuzz_values[0])]);
+    }
+    if (mode != 1)
+        buf[at++] = '}';
+    buf[at] = '\0';
+    if (mode == 2 && at > 2) /* one byte knocked out */
+        memmove(buf + rnd((unsigned)at), buf + at - 1, 2);
+}
+
+START_TEST(every_handler_survives_generated_arguments)
+{
+    static const toolgov_plugin *const plugins[] = {
+        &calendar_toolgov_plugin, &finance_workflows_toolgov_plugin,
+        &email_workflows_toolgov_plugin, &planner_toolgov_plugin, &system_toolgov_plugin,
+        &research_toolgov_plugin, &code_exec_toolgov_plugin};
+    calendar_state c;
+    email_state e;
+    planner_state p;
+    size_t t, k, calls = 0;
+    char args[1024];
+
+    calendar_state_init(&c);
+    email_state_init(&e);
+    planner_state_init(&p);
+    memset(&fx, 0, sizeof fx);
+    ck_assert_int_eq(toolgov_registry_new(&fx.reg, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, plugins[0], &c), 0);
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, plugins[1], NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, plugins[2], &e), 0);
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, plugins[3], &p), 0);
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, plugins[4], NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, plugins[5], NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, plugins[6], NULL), 0);
+    ck_assert_int_eq(toolgov_policy_new(&fx.pol, fx.reg), 0);
+
+    for (k = 0; k < 300; k++) {
+        for (t = 0; t < sizeof plugins / sizeof plugins[0]; t++) {
+            size_t i;
+            for (i = 0; i < plugins[t]->tool_count; i++) {
+                const char *tool = plugins[t]->tools[i].name;
+                int rc;
+                fuzz_text(args, sizeof args);
+                rc = call(tool, args);
+                ck_assert_msg(rc == 0 || rc == TOOLGOV_EUSAGE || rc == TOOLGOV_EHANDLER,
+                              "%s %s: %d", tool, args, rc);
+                ck_assert_msg(fx.out[0] != '\0', "%s %s: empty output", tool, args);
+                if (rc == TOOLGOV_EUSAGE)
+                    ck_assert_msg(!strncmp(fx.out, "error: ", 7), "%s: %s", tool, fx.out);
+                calls++;
+            }
+        }
+    }
+    ck_assert_uint_eq(calls, 300u * 18u);
+    ck_assert_uint_le(c.reminder_count, CALENDAR_MAX_REMINDERS);
+    teardown();
+}
+END_TEST
+
 static Suite *plugins_suite(void)
 {
     Suite *s = suite_create("example_plugins");
@@ -709,6 +807,11 @@ static Suite *plugins_suite(void)
     tcase_add_checked_fixture(tc, code_exec_setup, teardown);
     tcase_add_loop_test(tc, code_exec_evaluates, 0, (int)(sizeof sums / sizeof sums[0]));
     tcase_add_test(tc, code_exec_refuses);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("generated_arguments");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, every_handler_survives_generated_arguments);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("faulty");
