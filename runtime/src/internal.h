@@ -168,9 +168,17 @@ struct toolgov_policy {
     uint64_t fingerprint;
 };
 
+/* A tool mounted after the policy was made is not in its flags; it then
+** asks once exactly when its own manifest says so, so a late mount can never
+** let a confirm-once write through unasked. */
 static inline int toolgov__policy_once(const toolgov_policy *pol, size_t idx)
 {
-    return idx < pol->ntools && pol->once[idx];
+    const toolgov_tool_spec *s;
+
+    if (idx < pol->ntools)
+        return pol->once[idx];
+    s = pol->reg->tools[idx].spec;
+    return s->effect == TOOLGOV_EFFECT_WRITE && s->confirm == TOOLGOV_CONFIRM_ONCE;
 }
 
 /* ---- runs (run.c, state.c) ---- */
@@ -205,6 +213,7 @@ struct toolgov_run {
     const toolgov_policy *pol;
     const toolgov_registry *reg;
     void *run_ctx;
+    int busy;               /* a handler or the evaluator of this run is running */
     toolgov_evaluator_fn eval;
     void *eval_ud;
     toolgov_result result;

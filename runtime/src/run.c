@@ -322,6 +322,12 @@ int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run, const char *tool,
     }
     if (!args)
         args = "{}";
+    if (run->busy) {
+        /* A handler or evaluator calling back into its own run would write
+        ** over the output being produced: refused. */
+        outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EINVAL, NULL, 0, 0);
+        return TOOLGOV_EINVAL;
+    }
     if (run->st.end != TOOLGOV_END_NONE) {
         outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EENDED, NULL, 0, 0);
         return TOOLGOV_EENDED;
@@ -380,14 +386,17 @@ int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run, const char *tool,
     call.args_len = args_len;
     call.plugin_ctx = t->ctx;
     call.run_ctx = run->run_ctx;
+    run->busy = 1;
     rc = t->handler(&call, &run->result);
+    run->busy = 0;
     if (rc > 0)
         rc = TOOLGOV_EHANDLER; /* a handler must return 0 or a negative code */
 
     if (rc == 0 && t->spec->answers_directly) {
         /* The result buffer becomes the result in hand; the run gets a new
         ** (lazily allocated) one, so keeping it cannot fail. */
-        toolgov__held *h = &run->st.held[run->st.nheld++];
+        size_t hi = run->st.nheld++;
+        toolgov__held *h = &run->st.held[hi];
         int ends = 0;
 
         h->idx = (size_t)idx;
@@ -398,10 +407,17 @@ int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run, const char *tool,
         h->out_cap = run->result.cap;
         toolgov__result_init(&run->result, a);
         if (first && h->out_len > 0) {
-            ends = run->eval ? run->eval(run->eval_ud, &call, h->out, h->out_len) != 0 : 1;
+            if (run->eval) {
+                run->busy = 1;
+                ends = run->eval(run->eval_ud, &call, h->out, h->out_len) != 0;
+                run->busy = 0;
+                h = &run->st.held[hi];
+            } else {
+                ends = 1;
+            }
             if (ends) {
                 run->st.end = TOOLGOV_END_ANSWERED_DIRECTLY;
-                run->st.answer = (long)(run->st.nheld - 1);
+                run->st.answer = (long)hi;
             }
         }
         outcome(out, g, 1, 0, h->out ? h->out : "", h->out_len, ends);

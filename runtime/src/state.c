@@ -326,7 +326,7 @@ int toolgov_run_restore(toolgov_run *run, const char *text, size_t len)
     uint64_t sum;
     int rc;
 
-    if (!run || (!text && len))
+    if (!run || (!text && len) || run->busy)
         return TOOLGOV_EINVAL;
     if (len < sizeof STATE_MAGIC - 1 + SUM_LINE_LEN)
         return TOOLGOV_ESTATE;

@@ -496,6 +496,65 @@ START_TEST(evaluator_has_its_say)
 }
 END_TEST
 
+/* A handler that tries to invoke through its own run. */
+static toolgov_run *reentry_run;
+static int reentry_rc;
+static int reentry_handler(const toolgov_call *call, toolgov_result *out)
+{
+    (void)call;
+    reentry_rc = toolgov_run_invoke(NULL, reentry_run, "lookup", "{}");
+    ck_assert_int_eq(toolgov_run_gate(reentry_run, "lookup", "{}"), TOOLGOV_GATE_ALLOW);
+    return toolgov_result_set(out, "outer", 5);
+}
+
+START_TEST(handler_cannot_reenter_its_run)
+{
+    env e;
+    toolgov_outcome oc;
+
+    env_open(&e, NULL);
+    ck_assert_int_eq(toolgov_registry_bind_builtin(e.reg, "memory_search", reentry_handler,
+                                                   NULL), 0);
+    reentry_run = e.run;
+    reentry_rc = 0;
+    ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "memory_search", "{}"), 0);
+    ck_assert_int_eq(reentry_rc, TOOLGOV_EINVAL);
+    ck_assert_str_eq(oc.output, "outer");
+    ck_assert_int_eq(e.counts.calls[FX_LOOKUP], 0);
+    /* After the handler returned, the run works again. */
+    ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "lookup", "{}"), 0);
+    env_close(&e);
+}
+END_TEST
+
+/* A confirm-once write mounted after the policy was made still asks. */
+static const toolgov_tool_spec late_tools[] = {
+    {"late_write", "Write late.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 2, 3},
+    {"late_read", "Read late.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 4, 3},
+};
+static int late_register(toolgov_plugin_api *api)
+{
+    toolgov_register_tool(api, "late_write", "", fx_handler);
+    toolgov_register_tool(api, "late_read", "", fx_handler);
+    return 0;
+}
+static const toolgov_plugin late_plugin = {TOOLGOV_ABI_VERSION, "late", "late.yaml", NULL, 0,
+                                           late_tools, 2, late_register};
+
+START_TEST(late_mount_is_never_less_careful)
+{
+    env e;
+
+    env_open(&e, "none");
+    ck_assert_int_eq(toolgov_registry_mount(e.reg, &late_plugin, NULL), 0);
+    ck_assert_int_eq(toolgov_run_gate(e.run, "late_write", "{}"), TOOLGOV_GATE_ASK_FIRST);
+    ck_assert_int_eq(toolgov_run_gate(e.run, "late_read", "{}"), TOOLGOV_GATE_ALLOW);
+    ck_assert_int_eq(toolgov_run_gate(e.run, "make_note", "{}"), TOOLGOV_GATE_ALLOW);
+    ck_assert_int_eq(toolgov_policy_is_confirm_once(e.pol, "late_write"), 1);
+    env_close(&e);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("run");
@@ -513,6 +572,8 @@ int main(void)
     tcase_add_test(tc, confirm_once_then_no_more_asks);
     tcase_add_test(tc, approval_binds_tool_and_exact_arguments);
     tcase_add_test(tc, missing_handler_and_handler_errors);
+    tcase_add_test(tc, handler_cannot_reenter_its_run);
+    tcase_add_test(tc, late_mount_is_never_less_careful);
     suite_add_tcase(s, tc);
     tc = tcase_create("answers_directly");
     tcase_add_test(tc, first_tool_answers_directly_ends_run);

@@ -38,6 +38,10 @@
 ** process. Bad, truncated, altered or foreign text is refused with
 ** TOOLGOV_ESTATE and the run is left exactly as it was.
 **
+** Re-entry: a handler or the evaluator may read its run (gate, confirmation)
+** but not invoke through it or restore it: those return TOOLGOV_EINVAL while
+** the run's handler or evaluator is running.
+**
 ** Threads: a run is used by one thread at a time (it is not locked); many
 ** runs over one registry and policy may live on many threads at once. The
 ** allocator hook is then called from each of those threads.
@@ -172,7 +176,8 @@ void toolgov_run_set_evaluator(toolgov_run *run, toolgov_evaluator_fn fn, void *
 **                       run has ended);
 **   TOOLGOV_ENOHANDLER  the tool is pooled but no handler is bound;
 **   the handler's own negative code (its message is in out->output);
-**   TOOLGOV_EINVAL, TOOLGOV_ENOMEM (nothing ran, state unchanged).
+**   TOOLGOV_EINVAL (also from inside this run's own handler or evaluator),
+**   TOOLGOV_ENOMEM (nothing ran, state unchanged).
 ** A successful answers-directly call keeps its result in hand for REPLAY. */
 int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run,
                        const char *tool, const char *args);
