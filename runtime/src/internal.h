@@ -44,20 +44,26 @@ int toolgov__reserve(const toolgov_allocator *a, void **arr, size_t *cap,
 
 /* ---- hashing ---- */
 
-/* Tool names are short; hashing eight bytes per step, inline, keeps the
-** gate's one hash a small part of its time budget (byte-wise FNV would take
-** most of it). The final folds bring every input bit into the low bits the
-** index masks with. */
+/* Tool names are short; hashing them eight bytes at a time in two
+** independent lanes keeps the multiply chain short, which is most of a
+** lookup's latency (byte-wise FNV would take the gate's whole budget). The
+** final folds bring every input bit into the low bits the index masks with. */
 static inline uint32_t toolgov__hash(const char *s, size_t len)
 {
-    const uint64_t k = 0x9e3779b97f4a7c15ull;
-    uint64_t h = (uint64_t)len * k;
-    uint64_t w;
+    uint64_t a = (uint64_t)len * 0x9e3779b97f4a7c15ull, b = 0x632be59bd9b4e019ull;
+    uint64_t w, v;
 
-    while (len >= 8) {
+    while (len >= 16) {
         memcpy(&w, s, 8);
-        h = (h ^ w) * k;
-        h ^= h >> 29;
+        memcpy(&v, s + 8, 8);
+        a = (a ^ w) * 0x9e3779b97f4a7c15ull;
+        b = (b ^ v) * 0xc2b2ae3d27d4eb4full;
+        s += 16;
+        len -= 16;
+    }
+    if (len >= 8) {
+        memcpy(&w, s, 8);
+        a = (a ^ w) * 0x9e3779b97f4a7c15ull;
         s += 8;
         len -= 8;
     }
@@ -65,15 +71,16 @@ static inline uint32_t toolgov__hash(const char *s, size_t len)
         unsigned char tail[8] = {0};
 
         memcpy(tail, s, len);
-        memcpy(&w, tail, 8);
-        h = (h ^ w) * k;
+        memcpy(&v, tail, 8);
+        b = (b ^ v) * 0xc2b2ae3d27d4eb4full;
     }
-    h ^= h >> 32;
-    h *= 0xd6e8feb86659fd93ull;
-    h ^= h >> 32;
-    return (uint32_t)h;
+    a ^= (b << 32 | b >> 32) ^ (a >> 31);
+    a *= 0xd6e8feb86659fd93ull;
+    a ^= a >> 32;
+    return (uint32_t)a;
 }
 
+/* FNV-1a 64 (core.c): checksums and fingerprints, not the hot path. */
 uint64_t toolgov__fnv64(uint64_t h, const void *p, size_t len);
 #define TOOLGOV__FNV64_INIT 0xcbf29ce484222325ull
 
