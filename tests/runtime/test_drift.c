@@ -132,6 +132,18 @@ START_TEST(every_cut_is_clean)
 }
 END_TEST
 
+START_TEST(json_escapes_control_bytes)
+{
+    char buf[4096];
+
+    ck_assert_int_eq(toolgov_policy_set_override(pol, "a\x01" "b\x1f" "\bc/\xc3\xa9"), 0);
+    ck_assert_int_eq(toolgov_drift_render_json(buf, sizeof buf, NULL, NULL, pol), 0);
+    ck_assert_ptr_nonnull(strstr(buf, "\"tool\":\"a\\u0001b\\u001f\\bc/\xc3\xa9\""));
+    ck_assert_int_eq(toolgov_drift_render_text(buf, sizeof buf, NULL, NULL, pol), 0);
+    ck_assert_int_eq(strncmp(buf, "override: override_unknown: ", 28), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("drift");
@@ -144,6 +156,7 @@ int main(void)
     tcase_add_test(tc, json_golden);
     tcase_add_test(tc, empty_panel_and_registry_only);
     tcase_add_test(tc, every_cut_is_clean);
+    tcase_add_test(tc, json_escapes_control_bytes);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
