@@ -29,6 +29,31 @@ if(POLICY CMP0116)
   cmake_policy(SET CMP0116 NEW)
 endif()
 
+# The compiler arguments the check passes for target <tgt>, as a list of
+# generator expressions with no raw ';' inside (so the list survives being
+# passed around; use it with COMMAND_EXPAND_LISTS or file(GENERATE)): the target's C standard, include directories, compile
+# definitions, and the options that change how code parses. Evaluated at
+# generate time, so they follow target_*() calls made later.
+function(_toolgov_drift_check_flags out tgt)
+  set(inc "$<TARGET_PROPERTY:${tgt},INCLUDE_DIRECTORIES>")
+  set(defs "$<TARGET_PROPERTY:${tgt},COMPILE_DEFINITIONS>")
+  set(opts "$<TARGET_PROPERTY:${tgt},COMPILE_OPTIONS>")
+  set(std "$<TARGET_PROPERTY:${tgt},C_STANDARD>")
+  set(ext "$<TARGET_PROPERTY:${tgt},C_EXTENSIONS>")
+  # C_EXTENSIONS unset means ON, as for the compile itself; clang 14 spells
+  # C23 as c2x.
+  set(std_flag
+    "$<$<BOOL:${std}>:-std=$<IF:$<OR:$<STREQUAL:${ext},>,$<BOOL:${ext}>>,gnu,c>$<IF:$<STREQUAL:${std},23>,2x,${std}>>")
+  set(inc_flags "$<$<BOOL:${inc}>:-I$<JOIN:${inc},$<SEMICOLON>-I>>")
+  set(def_flags "$<$<BOOL:${defs}>:-D$<JOIN:${defs},$<SEMICOLON>-D>>")
+  # From the options, only what changes how the code parses, in joined
+  # form; warning flags never (clang may reject gcc's, -Werror would fail
+  # the check on a warning).
+  set(opt_flags
+    "$<FILTER:${opts},INCLUDE,^(-std=|-[DUI].|-isystem.|-iquote.|-idirafter.|-f(no-)?(un)?signed-char$|-fshort-(enums|wchar)$)>")
+  set(${out} "${std_flag}" "${inc_flags}" "${def_flags}" "${opt_flags}" PARENT_SCOPE)
+endfunction()
+
 function(_toolgov_add_drift_check name manifest gen gen_target)
   get_target_property(out_dir ${name} TOOLGOV_GENERATED_DIR)
   set(gen_h "${out_dir}/${name}.toolgov.h")
@@ -52,21 +77,7 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
       "check to read (expected .c files defining the handlers)")
   endif()
 
-  # The target's own flags, evaluated at generate time.
-  set(inc "$<TARGET_PROPERTY:${name},INCLUDE_DIRECTORIES>")
-  set(defs "$<TARGET_PROPERTY:${name},COMPILE_DEFINITIONS>")
-  set(opts "$<TARGET_PROPERTY:${name},COMPILE_OPTIONS>")
-  set(std "$<TARGET_PROPERTY:${name},C_STANDARD>")
-  set(ext "$<TARGET_PROPERTY:${name},C_EXTENSIONS>")
-  # C_EXTENSIONS unset means ON, as for the compile itself; clang 14 spells
-  # C23 as c2x.
-  set(std_flag
-    "$<$<BOOL:${std}>:-std=$<IF:$<OR:$<STREQUAL:${ext},>,$<BOOL:${ext}>>,gnu,c>$<IF:$<STREQUAL:${std},23>,2x,${std}>>")
-  set(inc_flags "$<$<BOOL:${inc}>:-I$<JOIN:${inc},;-I>>")
-  set(def_flags "$<$<BOOL:${defs}>:-D$<JOIN:${defs},;-D>>")
-  # From the options, only what changes how the code parses, in joined form.
-  set(opt_flags
-    "$<FILTER:${opts},INCLUDE,^(-std=|-[DUI].|-isystem.|-iquote.|-idirafter.|-f(no-)?(un)?signed-char$|-fshort-(enums|wchar)$)>")
+  _toolgov_drift_check_flags(flags ${name})
 
   if(CMAKE_GENERATOR MATCHES "Ninja" OR CMAKE_VERSION VERSION_GREATER_EQUAL 3.21 OR
      (CMAKE_VERSION VERSION_GREATER_EQUAL 3.20 AND CMAKE_GENERATOR MATCHES "Makefiles"))
@@ -85,7 +96,7 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
     OUTPUT "${stamp}"
     COMMAND "${gen}" check --manifest "${manifest}" --depfile "${depfile}"
             --stamp "${stamp}"
-            -- "${std_flag}" "${inc_flags}" "${def_flags}" "${opt_flags}" ${units}
+            -- ${flags} ${units}
     DEPENDS "${manifest}" "${gen_h}" ${units} ${gen_target} "${gen}"
     ${deps_args}
     COMMENT "toolgov: checking ${name} against ${manifest_name}"
@@ -93,5 +104,7 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
     VERBATIM)
 
   target_sources(${name} PRIVATE "${stamp}")
+  # For tools that want to run the same check by hand (tests/bench).
+  set_target_properties(${name} PROPERTIES TOOLGOV_CHECK_SOURCES "${units}")
   set_property(SOURCE ${units} "${gen_c}" APPEND PROPERTY OBJECT_DEPENDS "${stamp}")
 endfunction()

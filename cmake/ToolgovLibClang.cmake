@@ -62,7 +62,7 @@ if(NOT TOOLGOV_LIBCLANG_INCLUDE_DIR OR NOT TOOLGOV_LIBCLANG_LIBRARY)
 endif()
 
 if(NOT TARGET toolgov::libclang)
-  add_library(toolgov::libclang UNKNOWN IMPORTED)
+  add_library(toolgov::libclang UNKNOWN IMPORTED GLOBAL)
   set_target_properties(toolgov::libclang PROPERTIES
     IMPORTED_LOCATION "${TOOLGOV_LIBCLANG_LIBRARY}"
     INTERFACE_INCLUDE_DIRECTORIES "${TOOLGOV_LIBCLANG_INCLUDE_DIR}")

@@ -2,7 +2,7 @@
 ** check.c: `toolgov-gen check`, the command line of the drift check.
 **
 **   toolgov-gen check --manifest FILE [--depfile F --stamp F] [--max-errors N]
-**                     -- <compiler args> SOURCES...
+**                     [--jobs N] -- <compiler args> SOURCES...
 **
 ** Loads the manifest, parses every source with libclang in this one process
 ** (scan.c), reports clang's errors or the drift (drift.c), writes a depfile
@@ -30,7 +30,7 @@
 
 static const char usage_text[] =
     "usage: toolgov-gen check --manifest FILE [--depfile FILE --stamp FILE]\n"
-    "                         [--max-errors N] -- [compiler args] SOURCES...\n"
+    "                         [--max-errors N] [--jobs N] -- [compiler args] SOURCES...\n"
     "\n"
     "Parses the plugin's SOURCES with libclang and fails when they disagree with\n"
     "the manifest: a handler the manifest does not declare, a declared tool\n"
@@ -38,6 +38,7 @@ static const char usage_text[] =
     "Compiler args are the plugin's -I, -D, -U, -include and -std flags; warning\n"
     "flags are dropped. --depfile writes a Makefile-syntax depfile of every file\n"
     "read, with the --stamp file as its target; the stamp is touched on success.\n"
+    "--jobs N parses up to N sources at once (default: one per CPU, at most 8).\n"
     "Exit status: 0 no drift, 1 drift or a source that did not parse, 2 usage.\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -163,6 +164,7 @@ int toolgov__check_main(int argc, char **argv)
 {
     const char *manifest_path = NULL, *depfile = NULL, *stamp = NULL;
     size_t max_errors = DEFAULT_MAX_ERRORS;
+    unsigned jobs = 0;
     int i = 1, status = 1;
     char **args = NULL, **sources = NULL;
     size_t nargs = 0, nsources = 0;
@@ -184,7 +186,8 @@ int toolgov__check_main(int argc, char **argv)
                             : strcmp(a, "--depfile") == 0 ? &depfile
                             : strcmp(a, "--stamp") == 0   ? &stamp
                                                           : NULL;
-        if (slot || strcmp(a, "--max-errors") == 0) {
+        int is_max = strcmp(a, "--max-errors") == 0, is_jobs = strcmp(a, "--jobs") == 0;
+        if (slot || is_max || is_jobs) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a value", a);
             const char *v = argv[++i];
@@ -193,9 +196,14 @@ int toolgov__check_main(int argc, char **argv)
             } else {
                 char *end;
                 unsigned long long n = strtoull(v, &end, 10);
-                if (!*v || *end || v[0] == '-')
-                    return usage_error("--max-errors wants a number, not '%s'", v);
-                max_errors = (size_t)n;
+                if (!*v || *end || v[0] == '-' || (is_jobs && n > 64))
+                    return usage_error(is_jobs ? "--jobs wants a number from 0 to 64, not '%s'"
+                                               : "--max-errors wants a number, not '%s'",
+                                       v);
+                if (is_jobs)
+                    jobs = (unsigned)n;
+                else
+                    max_errors = (size_t)n;
             }
             continue;
         }
@@ -250,7 +258,7 @@ int toolgov__check_main(int argc, char **argv)
     }
 
     int rc = toolgov__scan_run(&s, (const char *const *)args, nargs,
-                               (const char *const *)sources, nsources);
+                               (const char *const *)sources, nsources, jobs);
     if (rc < 0) {
         /* toolgov-gen does not link the runtime (toolgov_strerror). */
         toolgov__diag_error(&d, manifest_path, 0, 0, "drift check failed: %s",

@@ -12,6 +12,8 @@
 #define _POSIX_C_SOURCE 200809L /* getcwd, strdup */
 
 #include <clang-c/Index.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -532,13 +534,201 @@ static int add_parse_failure(ctx *c, const char *source, enum CXErrorCode ec)
 
 /* --- the run ---------------------------------------------------------------- */
 
-int toolgov__scan_run(toolgov__scan **out, const char *const *args, size_t nargs,
-                      const char *const *sources, size_t nsources)
+/* KeepGoing: after a fatal error (missing header) clang would otherwise hide
+** later diagnostics and part of the file. No SkipFunctionBodies: it drops
+** every call inside bodies, and registrations live there. */
+#define PARSE_OPTIONS ((unsigned)CXTranslationUnit_KeepGoing)
+
+/* Parsing is nearly all of the cost, so with several sources it runs on
+** worker threads, each with its own CXIndex (libclang is safe across
+** threads when no two use the same index or translation unit at once).
+** Everything else (diagnostics, inclusions, the walk, every write to the
+** scan) stays on the calling thread, which takes the parsed units in source
+** order: the result is the same as a sequential run, byte for byte. */
+typedef struct parsed {
+    CXTranslationUnit tu;
+    enum CXErrorCode ec;
+    int done;
+} parsed;
+
+typedef struct pool {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    parsed *units;
+    size_t next;     /* next source to hand to a worker */
+    size_t finished; /* sources parsed so far */
+    int stop;        /* the caller gave up (out of memory): parse no more */
+    int release;     /* every unit is disposed: workers may drop their index */
+    const char *const *sources;
+    size_t nsources;
+    const char *const *args;
+    int nargs;
+} pool;
+
+static void *parse_worker(void *arg)
 {
-    if (!out || !sources || nsources == 0 || (nargs && !args))
+    pool *pl = arg;
+    CXIndex index = clang_createIndex(0, 0);
+    for (;;) {
+        size_t i = pl->nsources;
+        pthread_mutex_lock(&pl->mu);
+        if (!pl->stop && pl->next < pl->nsources)
+            i = pl->next++;
+        pthread_mutex_unlock(&pl->mu);
+        if (i >= pl->nsources)
+            break;
+        CXTranslationUnit tu = NULL;
+        enum CXErrorCode ec = index ? clang_parseTranslationUnit2(index, pl->sources[i],
+                                                                  pl->args, pl->nargs, NULL,
+                                                                  0, PARSE_OPTIONS, &tu)
+                                    : CXError_Failure;
+        pthread_mutex_lock(&pl->mu);
+        pl->units[i].tu = tu;
+        pl->units[i].ec = ec;
+        pl->units[i].done = 1;
+        pl->finished++;
+        pthread_cond_broadcast(&pl->cv);
+        pthread_mutex_unlock(&pl->mu);
+    }
+    /* An index must outlive every unit made with it: wait until the caller
+    ** has disposed of them all. */
+    pthread_mutex_lock(&pl->mu);
+    while (!pl->release)
+        pthread_cond_wait(&pl->cv, &pl->mu);
+    pthread_mutex_unlock(&pl->mu);
+    if (index)
+        clang_disposeIndex(index);
+    return NULL;
+}
+
+/* Take one parsed unit into the scan and dispose of it. */
+static int take_unit(toolgov__scan *s, priv *p, const char *source, CXTranslationUnit tu,
+                     enum CXErrorCode ec)
+{
+    ctx c = { s, p, NULL, 0 };
+    int rc = 0;
+    c.source = intern_file(&c, source);
+    if (!c.source || list_file(&c, c.source) < 0) {
+        rc = TOOLGOV_ENOMEM;
+    } else if (ec != CXError_Success || !tu) {
+        rc = add_parse_failure(&c, source, ec);
+    } else {
+        rc = collect_diags(&c, tu);
+        if (rc == 0)
+            clang_getInclusions(tu, visit_inclusion, &c);
+        if (rc == 0 && !c.oom)
+            clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &c);
+        if (rc == 0 && c.oom)
+            rc = TOOLGOV_ENOMEM;
+    }
+    if (tu)
+        clang_disposeTranslationUnit(tu);
+    return rc;
+}
+
+static int run_sequential(toolgov__scan *s, priv *p, const char *const *args, int nargs,
+                          const char *const *sources, size_t nsources)
+{
+    int rc = 0;
+    CXIndex index = clang_createIndex(0, 0);
+    if (!index)
+        return TOOLGOV_ENOMEM;
+    for (size_t i = 0; i < nsources && rc == 0; i++) {
+        CXTranslationUnit tu = NULL;
+        enum CXErrorCode ec = clang_parseTranslationUnit2(index, sources[i], args, nargs,
+                                                          NULL, 0, PARSE_OPTIONS, &tu);
+        rc = take_unit(s, p, sources[i], tu, ec);
+    }
+    clang_disposeIndex(index);
+    return rc;
+}
+
+static int run_parallel(toolgov__scan *s, priv *p, const char *const *args, int nargs,
+                        const char *const *sources, size_t nsources, unsigned jobs)
+{
+    pool pl;
+    pthread_t *threads = calloc(jobs, sizeof *threads);
+    unsigned started = 0;
+    int rc = 0;
+    memset(&pl, 0, sizeof pl);
+    pl.units = calloc(nsources, sizeof *pl.units);
+    pl.sources = sources;
+    pl.nsources = nsources;
+    pl.args = args;
+    pl.nargs = nargs;
+    if (!threads || !pl.units) {
+        free(threads);
+        free(pl.units);
+        return run_sequential(s, p, args, nargs, sources, nsources);
+    }
+    /* libclang sets up process-wide state lazily on its first parse, not
+    ** safely from several threads at once (ThreadSanitizer shows the race):
+    ** the first source is parsed here, before any worker starts. */
+    {
+        CXIndex index = clang_createIndex(0, 0);
+        CXTranslationUnit tu = NULL;
+        enum CXErrorCode ec = index ? clang_parseTranslationUnit2(index, sources[0], args,
+                                                                  nargs, NULL, 0,
+                                                                  PARSE_OPTIONS, &tu)
+                                    : CXError_Failure;
+        rc = take_unit(s, p, sources[0], tu, ec);
+        if (index)
+            clang_disposeIndex(index);
+        pl.units[0].done = 1;
+        pl.next = pl.finished = 1;
+        if (rc < 0 || nsources == 1) {
+            free(threads);
+            free(pl.units);
+            return rc;
+        }
+    }
+    pthread_mutex_init(&pl.mu, NULL);
+    pthread_cond_init(&pl.cv, NULL);
+    for (unsigned t = 0; t < jobs; t++)
+        if (pthread_create(&threads[started], NULL, parse_worker, &pl) == 0)
+            started++;
+    if (started == 0) {
+        rc = 1; /* no thread: parse here instead */
+    } else {
+        for (size_t i = 1; i < nsources && rc == 0; i++) {
+            pthread_mutex_lock(&pl.mu);
+            while (!pl.units[i].done)
+                pthread_cond_wait(&pl.cv, &pl.mu);
+            pthread_mutex_unlock(&pl.mu);
+            rc = take_unit(s, p, sources[i], pl.units[i].tu, pl.units[i].ec);
+            pl.units[i].tu = NULL; /* disposed by take_unit */
+        }
+        /* On failure, hand out nothing more and let running parses end. */
+        pthread_mutex_lock(&pl.mu);
+        pl.stop = 1;
+        while (pl.finished < pl.next)
+            pthread_cond_wait(&pl.cv, &pl.mu);
+        pthread_mutex_unlock(&pl.mu);
+        for (size_t i = 0; i < nsources; i++)
+            if (pl.units[i].tu)
+                clang_disposeTranslationUnit(pl.units[i].tu);
+        pthread_mutex_lock(&pl.mu);
+        pl.release = 1;
+        pthread_cond_broadcast(&pl.cv);
+        pthread_mutex_unlock(&pl.mu);
+        for (unsigned t = 0; t < started; t++)
+            pthread_join(threads[t], NULL);
+    }
+    pthread_cond_destroy(&pl.cv);
+    pthread_mutex_destroy(&pl.mu);
+    free(threads);
+    free(pl.units);
+    if (rc == 1)
+        rc = run_sequential(s, p, args, nargs, sources + 1, nsources - 1);
+    return rc;
+}
+
+int toolgov__scan_run(toolgov__scan **out, const char *const *args, size_t nargs,
+                      const char *const *sources, size_t nsources, unsigned jobs)
+{
+    if (!out || !sources || nsources == 0 || (nargs && !args) || nargs > INT_MAX)
         return TOOLGOV_EINVAL;
     int rc = 0;
-    CXIndex index = NULL;
     toolgov__scan *s = calloc(1, sizeof *s);
     priv *p = calloc(1, sizeof *p);
     if (!s || !p) {
@@ -557,50 +747,17 @@ int toolgov__scan_run(toolgov__scan **out, const char *const *args, size_t nargs
             }
         }
     }
-
-    /* excludeDeclarationsFromPCH = 0, displayDiagnostics = 0: we print. */
-    index = clang_createIndex(0, 0);
-    if (!index) {
-        rc = TOOLGOV_ENOMEM;
-        goto out;
+    if (jobs == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
     }
-    /* KeepGoing: after a fatal error (missing header) clang would otherwise
-    ** hide later diagnostics and part of the file. No SkipFunctionBodies:
-    ** it drops every call inside bodies, and registrations live there. */
-    unsigned opts = CXTranslationUnit_KeepGoing;
-    for (size_t i = 0; i < nsources; i++) {
-        ctx c = { s, p, NULL, 0 };
-        CXTranslationUnit tu = NULL;
-        c.source = intern_file(&c, sources[i]);
-        if (!c.source || list_file(&c, c.source) < 0) {
-            rc = TOOLGOV_ENOMEM;
-            goto out;
-        }
-        enum CXErrorCode ec = clang_parseTranslationUnit2(
-            index, sources[i], (const char *const *)args, (int)nargs, NULL, 0, opts, &tu);
-        if (ec != CXError_Success || !tu) {
-            if (tu)
-                clang_disposeTranslationUnit(tu);
-            if (add_parse_failure(&c, sources[i], ec) < 0) {
-                rc = TOOLGOV_ENOMEM;
-                goto out;
-            }
-            continue;
-        }
-        rc = collect_diags(&c, tu);
-        if (rc == 0)
-            clang_getInclusions(tu, visit_inclusion, &c);
-        if (rc == 0 && !c.oom)
-            clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &c);
-        clang_disposeTranslationUnit(tu);
-        if (rc == 0 && c.oom)
-            rc = TOOLGOV_ENOMEM;
-        if (rc < 0)
-            goto out;
-    }
+    if (jobs > nsources)
+        jobs = (unsigned)nsources;
+    if (jobs <= 1)
+        rc = run_sequential(s, p, args, (int)nargs, sources, nsources);
+    else
+        rc = run_parallel(s, p, args, (int)nargs, sources, nsources, jobs);
 out:
-    if (index)
-        clang_disposeIndex(index);
     if (rc < 0) {
         toolgov__scan_free(s);
         return rc;

@@ -1,8 +1,9 @@
 /*
 ** scan.h: the libclang half of the drift check.
 **
-** toolgov__scan_run() parses every source of one plugin with one CXIndex in
-** one process (loading libclang costs more than parsing a file), with a full
+** toolgov__scan_run() parses every source of one plugin in one process
+** (loading libclang costs more than parsing a file), on worker threads when
+** there are several sources, with a full
 ** parse (SkipFunctionBodies would hide every call) and KeepGoing (so a fatal
 ** error does not hide later diagnostics), and collects three things:
 **
@@ -79,11 +80,13 @@ typedef struct toolgov__scan {
 
 /* Parse `sources` with the compiler arguments `args` (include dirs,
 ** definitions, -std=...; not the sources) and fill *out with a new scan.
+** Up to `jobs` sources are parsed at once on worker threads (0: one per
+** online CPU, at most 8; 1: no threads); the result does not depend on it.
 ** A source that does not parse is not a failure of this call: it shows up as
 ** parse_errors > 0 with clang's diagnostics. Returns 0, TOOLGOV_EINVAL (no
 ** sources, NULL arguments) or TOOLGOV_ENOMEM (*out untouched). */
 int toolgov__scan_run(toolgov__scan **out, const char *const *args, size_t nargs,
-                      const char *const *sources, size_t nsources);
+                      const char *const *sources, size_t nsources, unsigned jobs);
 
 /* Free a scan and every string in it. NULL is a no-op. */
 void toolgov__scan_free(toolgov__scan *s);

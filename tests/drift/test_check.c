@@ -253,6 +253,27 @@ START_TEST(misuse_is_exit_status_2)
     ck_assert_int_eq(RUN(err, "check", "--manifest", manifest, "--max-errors", "x", "--",
                          DATA "if0.c"),
                      2);
+    ck_assert_int_eq(RUN(err, "check", "--manifest", manifest, "--jobs", "65", "--",
+                         DATA "if0.c"),
+                     2);
+    ck_assert_ptr_nonnull(strstr(err, "--jobs wants a number from 0 to 64, not '65'"));
+}
+END_TEST
+
+START_TEST(jobs_do_not_change_the_report)
+{
+    char *err, first[4096];
+    make_dir("-jobs");
+    write_file(manifest, demo_ab_delta);
+    int rc = RUN(err, "check", "--manifest", manifest, "--jobs", "1", "--", INC_RUNTIME,
+                 INC_DATA, DATA "if0.c", DATA "macro_handlers.c", DATA "proto_def.c");
+    ck_assert_int_eq(rc, 1);
+    snprintf(first, sizeof first, "%s", err);
+    ck_assert_ptr_nonnull(strstr(first, "tool 'delta' is declared"));
+    rc = RUN(err, "check", "--manifest", manifest, "--jobs", "3", "--", INC_RUNTIME,
+             INC_DATA, DATA "if0.c", DATA "macro_handlers.c", DATA "proto_def.c");
+    ck_assert_int_eq(rc, 1);
+    ck_assert_str_eq(err, first);
 }
 END_TEST
 
@@ -301,6 +322,7 @@ Suite *check_suite(void)
     tcase_add_test(tc, gcc_warning_flags_are_dropped);
     tcase_add_test(tc, bad_manifest_fails);
     tcase_add_test(tc, misuse_is_exit_status_2);
+    tcase_add_test(tc, jobs_do_not_change_the_report);
     tcase_add_test(tc, max_errors_caps_the_report);
     tcase_add_test(tc, depfile_escapes_spaces);
     suite_add_tcase(s, tc);

@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,7 +29,7 @@ static const char *const args[] = {
 static toolgov__scan *scan_files(const char *const *sources, size_t n)
 {
     toolgov__scan *s = NULL;
-    ck_assert_int_eq(toolgov__scan_run(&s, args, NARGS, sources, n), 0);
+    ck_assert_int_eq(toolgov__scan_run(&s, args, NARGS, sources, n, 1), 0);
     ck_assert_ptr_nonnull(s);
     return s;
 }
@@ -200,10 +201,10 @@ START_TEST(bad_arguments_are_refused)
 {
     toolgov__scan *s = (toolgov__scan *)1;
     const char *src = DATA "if0.c";
-    ck_assert_int_eq(toolgov__scan_run(&s, args, NARGS, &src, 0), TOOLGOV_EINVAL);
-    ck_assert_int_eq(toolgov__scan_run(&s, args, NARGS, NULL, 1), TOOLGOV_EINVAL);
-    ck_assert_int_eq(toolgov__scan_run(NULL, args, NARGS, &src, 1), TOOLGOV_EINVAL);
-    ck_assert_int_eq(toolgov__scan_run(&s, NULL, 2, &src, 1), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov__scan_run(&s, args, NARGS, &src, 0, 0), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov__scan_run(&s, args, NARGS, NULL, 1, 0), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov__scan_run(NULL, args, NARGS, &src, 1, 0), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov__scan_run(&s, NULL, 2, &src, 1, 0), TOOLGOV_EINVAL);
     ck_assert_ptr_eq(s, (toolgov__scan *)1);
     toolgov__scan_free(NULL);
 }
@@ -216,6 +217,59 @@ START_TEST(relative_source_names_become_absolute)
     assert_handler(s, 0, "beta", DATA "if0.c", 11, 1);
     ck_assert_int_eq(has_file(s, DATA "if0.c"), 1);
     toolgov__scan_free(s);
+}
+END_TEST
+
+static void assert_same_loc(const toolgov__loc *a, const toolgov__loc *b)
+{
+    if (a->file || b->file)
+        ck_assert_str_eq(a->file, b->file);
+    ck_assert_uint_eq(a->line, b->line);
+    ck_assert_uint_eq(a->col, b->col);
+}
+
+START_TEST(parallel_parse_gives_the_sequential_result)
+{
+    /* Every data source, bad ones included, several times over: the worker
+    ** threads finish in any order, the result must not show it. */
+    static const char *const names[] = {
+        "macro_handlers.c", "shared_one.c", "missing_header.c", "shared_two.c",
+        "if0.c", "proto_def.c", "registrations.c", "syntax_error.c", "no_such_source.c",
+    };
+    const char *src[3 * sizeof names / sizeof *names];
+    char paths[sizeof src / sizeof *src][512];
+    size_t n = 0;
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof names / sizeof *names; i++, n++) {
+            snprintf(paths[n], sizeof paths[n], DATA "%s", names[i]);
+            src[n] = paths[n];
+        }
+    toolgov__scan *seq = NULL, *par = NULL;
+    ck_assert_int_eq(toolgov__scan_run(&seq, args, NARGS, src, n, 1), 0);
+    ck_assert_int_eq(toolgov__scan_run(&par, args, NARGS, src, n, 4), 0);
+    ck_assert_uint_eq(seq->handler_count, par->handler_count);
+    /* 3 + 1 + 2 (missing_header) + 1 + 1 + 2 (syntax_error); rounds 2 and
+    ** 3 repeat places already seen. */
+    ck_assert_uint_eq(seq->handler_count, 10);
+    for (size_t i = 0; i < seq->handler_count; i++) {
+        ck_assert_str_eq(seq->handlers[i].tool, par->handlers[i].tool);
+        assert_same_loc(&seq->handlers[i].at, &par->handlers[i].at);
+    }
+    ck_assert_uint_eq(seq->registration_count, par->registration_count);
+    for (size_t i = 0; i < seq->registration_count; i++)
+        assert_same_loc(&seq->registrations[i].at, &par->registrations[i].at);
+    ck_assert_uint_eq(seq->parse_errors, par->parse_errors);
+    ck_assert_uint_eq(seq->parse_errors, 9); /* three bad sources, three rounds */
+    ck_assert_uint_eq(seq->diag_count, par->diag_count);
+    for (size_t i = 0; i < seq->diag_count; i++) {
+        ck_assert_str_eq(seq->diags[i].message, par->diags[i].message);
+        assert_same_loc(&seq->diags[i].at, &par->diags[i].at);
+    }
+    ck_assert_uint_eq(seq->file_count, par->file_count);
+    for (size_t i = 0; i < seq->file_count; i++)
+        ck_assert_str_eq(seq->files[i], par->files[i]);
+    toolgov__scan_free(seq);
+    toolgov__scan_free(par);
 }
 END_TEST
 
@@ -236,6 +290,7 @@ Suite *scan_suite(void)
     tcase_add_test(tc, unreadable_source_is_an_error);
     tcase_add_test(tc, bad_arguments_are_refused);
     tcase_add_test(tc, relative_source_names_become_absolute);
+    tcase_add_test(tc, parallel_parse_gives_the_sequential_result);
     suite_add_tcase(s, tc);
     return s;
 }
