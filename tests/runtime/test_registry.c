@@ -252,6 +252,45 @@ START_TEST(abi_mismatch_and_failing_register_fn)
 }
 END_TEST
 
+START_TEST(malformed_descriptors_refused)
+{
+    toolgov_registry *reg = NULL;
+    toolgov_plugin p;
+    toolgov_tool_spec bad[1];
+
+    ck_assert_int_eq(toolgov_registry_new(&reg, NULL), 0);
+    p = fx_alpha;
+    p.register_fn = NULL;
+    ck_assert_int_eq(toolgov_registry_mount(reg, &p, NULL), TOOLGOV_EINVAL);
+    p = fx_alpha;
+    p.name = NULL;
+    ck_assert_int_eq(toolgov_registry_mount(reg, &p, NULL), TOOLGOV_EINVAL);
+    p = fx_alpha;
+    p.tools = NULL;
+    ck_assert_int_eq(toolgov_registry_mount(reg, &p, NULL), TOOLGOV_EINVAL);
+    p = fx_alpha;
+    p.provides = NULL;
+    ck_assert_int_eq(toolgov_registry_mount(reg, &p, NULL), TOOLGOV_EINVAL);
+    bad[0] = fx_alpha_tools[0];
+    bad[0].description = NULL;
+    p = fx_alpha;
+    p.tools = bad;
+    p.tool_count = 1;
+    ck_assert_int_eq(toolgov_registry_mount(reg, &p, NULL), TOOLGOV_EINVAL);
+    p.abi_version = 0;
+    p.name = NULL;
+    ck_assert_int_eq(toolgov_registry_mount(reg, &p, NULL), TOOLGOV_EINVAL);
+    /* Nothing was pooled and no row was left by any of them. */
+    ck_assert_uint_eq(toolgov_registry_count(reg), 9);
+    ck_assert_uint_eq(toolgov_drift_count(reg, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_new(NULL, NULL), TOOLGOV_EINVAL);
+    ck_assert_uint_eq(toolgov_registry_count(NULL), 0);
+    ck_assert_ptr_null(toolgov_registry_owner(reg, "nope"));
+    ck_assert_ptr_null(toolgov_registry_owner(NULL, "ask_user"));
+    toolgov_registry_free(reg);
+}
+END_TEST
+
 START_TEST(bind_builtin_only_builtins)
 {
     toolgov_registry *reg = fx_registry(NULL, NULL);
@@ -392,6 +431,7 @@ int main(void)
     tcase_add_test(tc, provides_tool_with_nothing_registered);
     tcase_add_test(tc, abi_mismatch_and_failing_register_fn);
     tcase_add_test(tc, bind_builtin_only_builtins);
+    tcase_add_test(tc, malformed_descriptors_refused);
     tcase_add_test(tc, ten_thousand_tools_all_found);
     tcase_add_test(tc, strerror_every_code);
     tcase_add_test(tc, result_buffer_functions);

@@ -319,6 +319,28 @@ START_TEST(approval_binds_tool_and_exact_arguments)
 }
 END_TEST
 
+static int positive_handler(const toolgov_call *call, toolgov_result *out)
+{
+    (void)call;
+    toolgov_result_set(out, "odd", 3);
+    return 7;
+}
+
+START_TEST(positive_handler_return_is_an_error)
+{
+    env e;
+    toolgov_outcome oc;
+
+    env_open(&e, NULL);
+    ck_assert_int_eq(toolgov_registry_bind_builtin(e.reg, "memory_search", positive_handler,
+                                                   NULL), 0);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "memory_search", NULL), TOOLGOV_EHANDLER);
+    ck_assert_int_eq(oc.status, TOOLGOV_EHANDLER);
+    ck_assert_int_eq(oc.executed, 1);
+    env_close(&e);
+}
+END_TEST
+
 START_TEST(missing_handler_and_handler_errors)
 {
     toolgov_registry *reg = NULL;
@@ -572,6 +594,7 @@ int main(void)
     tcase_add_test(tc, confirm_once_then_no_more_asks);
     tcase_add_test(tc, approval_binds_tool_and_exact_arguments);
     tcase_add_test(tc, missing_handler_and_handler_errors);
+    tcase_add_test(tc, positive_handler_return_is_an_error);
     tcase_add_test(tc, handler_cannot_reenter_its_run);
     tcase_add_test(tc, late_mount_is_never_less_careful);
     suite_add_tcase(s, tc);

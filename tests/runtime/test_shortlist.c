@@ -52,6 +52,29 @@ START_TEST(always_kept_then_ranking)
 }
 END_TEST
 
+START_TEST(skips_repeats_unknowns_and_kept_names)
+{
+    toolgov_shortlist *wide = NULL;
+    const char *const ranking[] = {"nope", "star", "lookup", NULL, "lookup", "not_added_skill",
+                                   "ask_user", "digest", "purge"};
+    char buf[512];
+
+    ck_assert_int_eq(toolgov_shortlist_new(&wide, reg, 6), 0);
+    ck_assert_int_eq(toolgov_shortlist_select(wide, ranking, 9), 0);
+    joined(wide, buf, sizeof buf);
+    ck_assert_str_eq(buf, "memory_search,ask_user,star,lookup,digest,purge");
+    /* A second selection replaces the first. */
+    ck_assert_int_eq(toolgov_shortlist_select(wide, ranking + 7, 1), 0);
+    joined(wide, buf, sizeof buf);
+    ck_assert_str_eq(buf, "memory_search,ask_user,star,digest");
+    ck_assert_int_eq(toolgov_shortlist_select(wide, NULL, 1), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_shortlist_select(NULL, ranking, 1), TOOLGOV_EINVAL);
+    ck_assert_uint_eq(toolgov_shortlist_count(NULL), 0);
+    ck_assert_ptr_null(toolgov_shortlist_names(NULL));
+    toolgov_shortlist_free(wide);
+}
+END_TEST
+
 START_TEST(limit_below_always_kept)
 {
     toolgov_shortlist *tiny = NULL;
@@ -100,6 +123,7 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, always_kept_then_ranking);
     tcase_add_test(tc, limit_below_always_kept);
+    tcase_add_test(tc, skips_repeats_unknowns_and_kept_names);
     tcase_add_test(tc, skills_cannot_shadow_the_pool);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
