@@ -1,6 +1,8 @@
 /* test_state.c: saving and restoring a run's state. */
 #include <check.h>
 #include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "fixture.h"
 
@@ -266,6 +268,86 @@ START_TEST(foreign_and_inconsistent_text_rejected)
 }
 END_TEST
 
+/* The saving side of restore_in_another_process: run as
+** `runtime_state --save FILE` in a process of its own, outside any Check
+** test, so it checks return codes by hand instead of with ck_assert. */
+static int save_to_file(const char *path)
+{
+    toolgov_registry *reg = fx_registry(NULL, NULL);
+    toolgov_policy *pol = NULL;
+    toolgov_run *run = NULL;
+    fx_counts counts;
+    char text[8192];
+    size_t len = 0;
+    int bad = 0;
+    FILE *f;
+
+    memset(&counts, 0, sizeof counts);
+    bad |= !reg;
+    bad |= reg && toolgov_policy_new(&pol, reg) != 0;
+    bad |= pol && toolgov_run_new(&run, pol, &counts) != 0;
+    if (bad)
+        return 1;
+    bad |= toolgov_run_confirm(run, 1) != 0;
+    bad |= toolgov_run_approve(run, "purge", "{\"a\":1}") != 0;
+    bad |= toolgov_run_invoke(NULL, run, "lookup", "{}") != 0;
+    bad |= toolgov_run_invoke(NULL, run, "tidy", "{}") != 0;
+    bad |= toolgov_run_save(text, sizeof text, &len, run) != 0;
+    toolgov_run_free(run);
+    toolgov_policy_free(pol);
+    toolgov_registry_free(reg);
+    if (bad)
+        return 1;
+    f = fopen(path, "wb");
+    if (!f)
+        return 1;
+    bad = fwrite(text, 1, len, f) != len;
+    bad |= fclose(f) != 0;
+    return bad;
+}
+
+static char self_path[4096];
+
+START_TEST(restore_in_another_process)
+{
+    char path[] = "/tmp/toolgov-state-XXXXXX";
+    char text[8192];
+    int fd, status;
+    pid_t pid;
+    size_t len;
+    FILE *f;
+    env b;
+    toolgov_outcome oc;
+
+    fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        execl(self_path, self_path, "--save", path, (char *)NULL);
+        _exit(127);
+    }
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    len = fread(text, 1, sizeof text, f);
+    fclose(f);
+    unlink(path);
+    ck_assert_uint_gt(len, 0);
+
+    env_open(&b, NULL);
+    ck_assert_int_eq(toolgov_run_restore(b.run, text, len), 0);
+    ck_assert_int_eq(toolgov_run_confirmation(b.run), TOOLGOV_CONFIRMATION_GIVEN);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, b.run, "purge", "{\"a\":1}"), 0);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, b.run, "tidy", "{}"), 0);
+    ck_assert_int_eq(oc.gate, TOOLGOV_GATE_REPLAY);
+    ck_assert_int_eq(b.counts.total, 1);
+    env_close(&b);
+}
+END_TEST
+
 START_TEST(save_buffer_contract)
 {
     env a;
@@ -284,18 +366,26 @@ START_TEST(save_buffer_contract)
 }
 END_TEST
 
-int main(void)
+int main(int argc, char **argv)
 {
-    Suite *s = suite_create("state");
-    TCase *tc = tcase_create("save_restore");
+    Suite *s;
+    TCase *tc;
     SRunner *sr;
     int failed;
+
+    if (argc == 3 && strcmp(argv[1], "--save") == 0)
+        return save_to_file(argv[2]);
+    if (!realpath("/proc/self/exe", self_path))
+        snprintf(self_path, sizeof self_path, "%s", argv[0]);
+    s = suite_create("state");
+    tc = tcase_create("save_restore");
 
     tcase_add_test(tc, round_trip_in_a_fresh_run);
     tcase_add_test(tc, round_trip_refused_and_ended);
     tcase_add_test(tc, truncated_and_altered_text_rejected);
     tcase_add_test(tc, foreign_and_inconsistent_text_rejected);
     tcase_add_test(tc, save_buffer_contract);
+    tcase_add_test(tc, restore_in_another_process);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
