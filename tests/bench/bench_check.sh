@@ -27,8 +27,11 @@ mkdir -p "$work/obj"
 
 q() { printf '%q ' "$@"; }
 
-median_ms() { # csv file, row (1-based after header) -> median in ms
+median_ms() { # csv file, row (1-based after header) -> median wall time in ms
   awk -F, -v r="$2" 'NR == r + 1 { printf "%.1f", $4 * 1000 }' "$1"
+}
+cpu_ms() { # csv file, row -> mean user+system CPU time in ms
+  awk -F, -v r="$2" 'NR == r + 1 { printf "%.1f", ($5 + $6) * 1000 }' "$1"
 }
 
 results=()
@@ -50,13 +53,16 @@ bench() { # name, manifest, sources (;-list), flags (;-list)
     -n bare "$(q "$bare" "${f[@]}" -- "${srcs[@]}")" \
     -n clang "$(q "$clang_bin" -fsyntax-only "${f[@]}" "${srcs[@]}")" \
     -n gcc "$(q "$gcc_bin" -O2 -c "${f[@]}" "${srcs[@]}")" >/dev/null)
-  local c b cl g
+  local c b cl g cc bc
   c=$(median_ms "$csv" 1)
   b=$(median_ms "$csv" 2)
   cl=$(median_ms "$csv" 3)
   g=$(median_ms "$csv" 4)
-  results+=("$(printf '%-20s %3d %7d %9s %9s %7.2f %9s %9s' "$name" "${#srcs[@]}" "$lines" \
-    "$c" "$b" "$(awk -v a="$c" -v b="$b" 'BEGIN { print a / b }')" "$cl" "$g")")
+  cc=$(cpu_ms "$csv" 1)
+  bc=$(cpu_ms "$csv" 2)
+  results+=("$(printf '%-18s %3d %6d %8s %8s %6.2f %8s %8s %8s %8s' "$name" "${#srcs[@]}" \
+    "$lines" "$c" "$b" "$(awk -v a="$c" -v b="$b" 'BEGIN { print a / b }')" "$cc" "$bc" \
+    "$cl" "$g")")
 }
 
 for a in "$args_dir"/*.args; do
@@ -103,7 +109,8 @@ syn_list=$(IFS=';'; echo "${syn_sources[*]}")
 bench synthetic_20 "$syn/synthetic.yaml" "$syn_list" "-std=gnu11;-I$syn/gen;-I$runtime_inc"
 
 echo
-echo "drift check cost, medians of >= $runs runs (ms); lines = after preprocessing"
-printf '%-20s %3s %7s %9s %9s %7s %9s %9s\n' plugin src lines check bare check/bare \
-  'clang-fs' 'gcc-O2-c'
+echo "drift check cost: median wall ms of >= $runs runs (cpu: mean user+sys ms);"
+echo "lines after preprocessing; bare = libclang parse of the same sources in one process"
+printf '%-18s %3s %6s %8s %8s %6s %8s %8s %8s %8s\n' plugin src lines check bare ratio \
+  'chk-cpu' 'bare-cpu' 'clang-fs' 'gcc-O2-c'
 for r in "${results[@]}"; do echo "$r"; done
