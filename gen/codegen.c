@@ -71,9 +71,9 @@ static int reserve(toolgov__buf *b, size_t extra)
     return 0;
 }
 
-static void put(toolgov__buf *b, const char *s, size_t n)
+static inline void put(toolgov__buf *b, const char *s, size_t n)
 {
-    if (reserve(b, n))
+    if (b->cap - b->len < n && reserve(b, n))
         return;
     memcpy(b->data + b->len, s, n);
     b->len += n;
@@ -82,6 +82,26 @@ static void put(toolgov__buf *b, const char *s, size_t n)
 static void puts_(toolgov__buf *b, const char *s)
 {
     put(b, s, strlen(s));
+}
+
+/* Append a string literal without a strlen at run time. */
+#define PUTL(b, lit) put((b), "" lit, sizeof(lit) - 1)
+
+/* Decimal without printf: the table has a few numbers per tool. */
+static void put_size(toolgov__buf *b, size_t v)
+{
+    char tmp[24];
+    size_t n = 0;
+    if (v < 10) {
+        char c = (char)('0' + v);
+        put(b, &c, 1);
+        return;
+    }
+    do {
+        tmp[sizeof tmp - 1 - n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    put(b, tmp + sizeof tmp - n, n);
 }
 
 static void putf(toolgov__buf *b, const char *fmt, ...)
@@ -163,7 +183,13 @@ static void put_literal(toolgov__buf *b, const char *s, size_t n, const char *in
     for (i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (lit_len[c] == 1) {
-            *o++ = (char)c;
+            /* A run of bytes that stand for themselves: one copy. */
+            size_t j = i + 1;
+            while (j < n && lit_len[(unsigned char)s[j]] == 1)
+                j++;
+            memcpy(o, s + i, j - i);
+            o += j - i;
+            i = j - 1;
         } else {
             memcpy(o, lit_esc[c], lit_len[c]);
             o += lit_len[c];
@@ -208,12 +234,15 @@ static void put_char_array(toolgov__buf *b, const char *s, size_t n)
 static void put_upper(toolgov__buf *b, const char *s)
 {
     size_t n = strlen(s), i;
-    if (reserve(b, n))
+    char *o;
+    if (b->cap - b->len < n && reserve(b, n))
         return;
+    o = b->data + b->len;
     for (i = 0; i < n; i++) {
-        char c = s[i];
-        b->data[b->len++] = (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c;
+        unsigned char c = (unsigned char)s[i];
+        o[i] = (char)(c - (((unsigned)(c - 'a') < 26u) << 5));
     }
+    b->len += n;
 }
 
 /* The manifest's file name without directories: the only part of the path
@@ -249,14 +278,60 @@ static void put_banner(toolgov__buf *b, const toolgov__manifest *m, const char *
     puts_(b, ". Do not edit. */\n");
 }
 
-static void put_enum_name(toolgov__buf *b, const toolgov__manifest *m, const char *tool)
+/* Per-tool text used more than once, worked out once per render: the
+** name's length and the enum constant (PLUGIN_TOOL_NAME). */
+typedef struct names {
+    size_t *len;    /* strlen of each tool name */
+    char **upper;   /* each enum constant, NUL-terminated */
+    size_t *upper_len;
+    char *block;
+} names;
+
+static int names_build(names *nm, const toolgov__manifest *m)
 {
-    put_upper(b, m->name);
-    puts_(b, "_TOOL_");
-    put_upper(b, tool);
+    size_t i, total = 0, pl = strlen(m->name), n = m->tool_count ? m->tool_count : 1;
+    char *o;
+    nm->len = malloc(n * sizeof *nm->len);
+    nm->upper_len = malloc(n * sizeof *nm->upper_len);
+    nm->upper = malloc(n * sizeof *nm->upper);
+    nm->block = NULL;
+    if (!nm->len || !nm->upper_len || !nm->upper)
+        return -1;
+    for (i = 0; i < m->tool_count; i++) {
+        nm->len[i] = strlen(m->tools[i].name);
+        total += pl + 6 + nm->len[i] + 1;
+    }
+    nm->block = malloc(total ? total : 1);
+    if (!nm->block)
+        return -1;
+    o = nm->block;
+    for (i = 0; i < m->tool_count; i++) {
+        size_t k;
+        const char *src;
+        nm->upper[i] = o;
+        for (src = m->name; *src; src++)
+            *o++ = (char)(*src - (((unsigned)(*src - 'a') < 26u) << 5));
+        memcpy(o, "_TOOL_", 6);
+        o += 6;
+        for (k = 0; k < nm->len[i]; k++) {
+            char c = m->tools[i].name[k];
+            *o++ = (char)(c - (((unsigned)(c - 'a') < 26u) << 5));
+        }
+        *o++ = '\0';
+        nm->upper_len[i] = pl + 6 + nm->len[i];
+    }
+    return 0;
 }
 
-static void render_header(toolgov__buf *b, const toolgov__manifest *m)
+static void names_free(names *nm)
+{
+    free(nm->len);
+    free(nm->upper);
+    free(nm->upper_len);
+    free(nm->block);
+}
+
+static void render_header(toolgov__buf *b, const toolgov__manifest *m, const names *nm)
 {
     const char *n = m->name;
     size_t i;
@@ -277,9 +352,11 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m)
 
     putf(b, "/* The plugin's tools, in manifest order. */\ntypedef enum %s_tool_id {\n", n);
     for (i = 0; i < m->tool_count; i++) {
-        puts_(b, "    ");
-        put_enum_name(b, m, m->tools[i].name);
-        putf(b, " = %zu,\n", i);
+        PUTL(b, "    ");
+        put(b, nm->upper[i], nm->upper_len[i]);
+        PUTL(b, " = ");
+        put_size(b, i);
+        PUTL(b, ",\n");
     }
     puts_(b, "    ");
     put_upper(b, n);
@@ -287,9 +364,14 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m)
 
     if (m->tool_count) {
         puts_(b, "/* One handler per declared tool; define each with TOOLGOV_HANDLER(). */\n");
-        for (i = 0; i < m->tool_count; i++)
-            putf(b, "int %s_tool_%s(const toolgov_call *call, toolgov_result *out);\n", n,
-                 m->tools[i].name);
+        size_t nl = strlen(n);
+        for (i = 0; i < m->tool_count; i++) {
+            PUTL(b, "int ");
+            put(b, n, nl);
+            PUTL(b, "_tool_");
+            put(b, m->tools[i].name, nm->len[i]);
+            PUTL(b, "(const toolgov_call *call, toolgov_result *out);\n");
+        }
         puts_(b, "\n");
     }
     putf(b, "/* The plugin descriptor to pass to toolgov_registry_mount(). */\n"
@@ -338,7 +420,7 @@ static const char *effect_enum(toolgov_effect e)
     }
 }
 
-static void render_source(toolgov__buf *b, const toolgov__manifest *m)
+static void render_source(toolgov__buf *b, const toolgov__manifest *m, const names *nm)
 {
     const char *n = m->name;
     size_t i;
@@ -377,24 +459,33 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m)
         puts_(b, "_TOOL_COUNT] = {\n");
         for (i = 0; i < m->tool_count; i++) {
             const toolgov__tool *t = &m->tools[i];
-            puts_(b, "    { ");
-            put_literal(b, t->name, strlen(t->name), "      ");
-            puts_(b, ",\n      ");
+            PUTL(b, "    { \"");
+            put(b, t->name, nm->len[i]); /* an identifier: nothing to escape */
+            PUTL(b, "\",\n      ");
             if (t->description_len > LITERAL_MAX)
                 putf(b, "%s_description_%zu", n, i);
             else
                 put_literal(b, t->description, t->description_len, "      ");
-            putf(b, ",\n      %s, %s,\n      ", effect_enum(t->effect),
-                 t->effect == TOOLGOV_EFFECT_WRITE && t->confirm == TOOLGOV_CONFIRM_ONCE
-                     ? "TOOLGOV_CONFIRM_ONCE"
-                     : "TOOLGOV_CONFIRM_NEVER");
+            PUTL(b, ",\n      ");
+            puts_(b, effect_enum(t->effect));
+            if (t->effect == TOOLGOV_EFFECT_WRITE && t->confirm == TOOLGOV_CONFIRM_ONCE)
+                PUTL(b, ", TOOLGOV_CONFIRM_ONCE,\n      ");
+            else
+                PUTL(b, ", TOOLGOV_CONFIRM_NEVER,\n      ");
             if (t->guidance_len > LITERAL_MAX)
                 putf(b, "%s_guidance_%zu", n, i);
             else
                 put_literal(b, t->guidance, t->guidance_len, "      ");
-            putf(b, ",\n      %d, %d, %u, %u }%s\n", t->pinned ? 1 : 0,
-                 t->answers_directly ? 1 : 0, t->at.line, t->at.col,
-                 i + 1 < m->tool_count ? "," : "");
+            PUTL(b, ",\n      ");
+            put(b, t->pinned ? "1, " : "0, ", 3);
+            put(b, t->answers_directly ? "1, " : "0, ", 3);
+            put_size(b, t->at.line);
+            PUTL(b, ", ");
+            put_size(b, t->at.col);
+            if (i + 1 < m->tool_count)
+                PUTL(b, " },\n");
+            else
+                PUTL(b, " }\n");
         }
         puts_(b, "};\n\n");
     }
@@ -405,13 +496,23 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m)
     putf(b, "static int %s_register(toolgov_plugin_api *api)\n{\n", n);
     if (m->tool_count) {
         puts_(b, "    int rc;\n\n");
+        size_t nl = strlen(n);
         for (i = 0; i < m->tool_count; i++) {
             const char *tn = m->tools[i].name;
-            putf(b, "    rc = toolgov_register_tool(api, \"%s\", %s_tools[", tn, n);
-            put_enum_name(b, m, tn);
-            putf(b, "].description, %s_tool_%s);\n", n, tn);
-            puts_(b, "    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)\n"
-                     "        return rc;\n");
+            size_t tl = nm->len[i];
+            PUTL(b, "    rc = toolgov_register_tool(api, \"");
+            put(b, tn, tl);
+            PUTL(b, "\", ");
+            put(b, n, nl);
+            PUTL(b, "_tools[");
+            put(b, nm->upper[i], nm->upper_len[i]);
+            PUTL(b, "].description, ");
+            put(b, n, nl);
+            PUTL(b, "_tool_");
+            put(b, tn, tl);
+            PUTL(b, ");\n"
+                    "    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)\n"
+                    "        return rc;\n");
         }
     } else {
         puts_(b, "    (void)api;\n");
@@ -441,8 +542,32 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m)
 
 int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__manifest *m)
 {
-    render_header(h, m);
-    render_source(c, m);
+    /* Size both buffers once from the manifest: growing a multi-megabyte
+    ** buffer by doubling costs more than rendering into it. Escapes may
+    ** still outgrow the estimate; reserve() then doubles as usual. */
+    size_t nl = strlen(m->name), hs = 4096, cs = 4096, i;
+    for (i = 0; i < m->tool_count; i++) {
+        const toolgov__tool *t = &m->tools[i];
+        size_t tl = strlen(t->name);
+        hs += 3 * tl + 3 * nl + 96;
+        cs += 5 * tl + 6 * nl + t->description_len + t->description_len / 4 + t->guidance_len +
+              t->guidance_len / 4 + 256;
+    }
+    if (h->cap - h->len < hs)
+        (void)reserve(h, hs);
+    if (c->cap - c->len < cs)
+        (void)reserve(c, cs);
+    {
+        names nm;
+        int bad = names_build(&nm, m);
+        if (!bad) {
+            render_header(h, m, &nm);
+            render_source(c, m, &nm);
+        }
+        names_free(&nm);
+        if (bad)
+            return TOOLGOV_ENOMEM;
+    }
     return (h->oom || c->oom) ? TOOLGOV_ENOMEM : 0;
 }
 

@@ -122,6 +122,8 @@ static int index_insert(name_index *ix, toolgov__arena *a, const char *key,
     return 0;
 }
 
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
 /* ------------------------------------------------------------------------ */
 /* Keywords. Names become parts of C identifiers and the header is also     */
 /* compiled as C++, so both keyword sets are refused. Sorted for bsearch.   */
@@ -155,7 +157,28 @@ static int in_sorted(const char *s, const char *const *list, size_t n)
     return bsearch(s, list, n, sizeof *list, cmp_keyword) != NULL;
 }
 
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+/* Bit `len` of kw_shape[c - 'a'] is set when some keyword starts with c and
+** is len bytes long: most names fail this test and skip both searches. */
+static uint32_t kw_shape[26];
+static int kw_shape_ready;
+
+static void init_kw_shape(void)
+{
+    size_t i;
+    for (i = 0; i < COUNT_OF(c_keywords); i++)
+        kw_shape[c_keywords[i][0] - 'a'] |= (uint32_t)1 << strlen(c_keywords[i]);
+    for (i = 0; i < COUNT_OF(cxx_keywords); i++)
+        kw_shape[cxx_keywords[i][0] - 'a'] |= (uint32_t)1 << strlen(cxx_keywords[i]);
+    kw_shape_ready = 1;
+}
+
+static int maybe_keyword(const char *s, size_t len)
+{
+    if (!kw_shape_ready)
+        init_kw_shape();
+    return len < 32 && (kw_shape[s[0] - 'a'] >> len & 1u);
+}
+
 
 /* ------------------------------------------------------------------------ */
 /* The loader.                                                              */
@@ -383,6 +406,26 @@ static size_t scan_bytes(loader *L)
         size_t n;
         toolgov__mark at;
 
+        /* Eight bytes at a time while they are all printable ASCII or LF
+        ** (the bulk of any manifest); anything else takes the byte path.
+        ** Per byte, with the high bit clear: b < 0x20 iff b + 0x60 has no
+        ** high bit; b == 0x7F iff b + 1 has it; b == LF iff b ^ 0x0A is 0. */
+        while (len - i >= 8) {
+            uint64_t w, y, lo, del, lf;
+            const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+            memcpy(&w, buf + i, 8);
+            if (w & high)
+                break;
+            lo = ~(w + 0x60 * ones) & high;
+            del = (w + ones) & high;
+            y = w ^ (0x0A * ones);
+            lf = ~((y + 0x7F * ones) | y) & high;
+            if ((lo & ~lf) | del)
+                break;
+            i += 8;
+        }
+        if (i >= len)
+            break;
         if (ascii_ok[buf[i]]) {
             i++;
             continue;
@@ -496,7 +539,18 @@ static const char *ev_kind(const yaml_event_t *e)
 }
 
 /* Anchors, tags and aliases are refused wherever a node carries them. */
-static void check_props(loader *L)
+static void check_props_slow(loader *L);
+
+static inline void check_props(loader *L)
+{
+    const yaml_event_t *e = &L->ev;
+    /* The common case, a plain scalar with neither, stays inline. */
+    if (e->type == YAML_SCALAR_EVENT && !e->data.scalar.anchor && !e->data.scalar.tag)
+        return;
+    check_props_slow(L);
+}
+
+static void check_props_slow(loader *L)
 {
     const yaml_event_t *e = &L->ev;
     const yaml_char_t *anchor = NULL, *tag = NULL;
@@ -590,26 +644,40 @@ static int scalar_is_null(const loader *L)
            (n == 4 && (!memcmp(v, "null", 4) || !memcmp(v, "Null", 4) || !memcmp(v, "NULL", 4)));
 }
 
+/* The subject of a message about a value: "name", or "'effect' of tool
+** 'x'". Built only on the error path. */
+static const char *describe(char out[160], const char *key, const char *tool)
+{
+    if (tool)
+        snprintf(out, 160, "'%s' of tool '%s'", key, tool);
+    else
+        snprintf(out, 160, "%s", key);
+    return out;
+}
+
 /* Raw text was scanned already; only escapes in double-quoted scalars can
 ** produce a NUL or a control character. Reports and returns -1 for those. */
-static int scalar_bytes_ok(loader *L, const char *what)
+static int scalar_bytes_ok(loader *L, const char *key, const char *tool)
 {
     const unsigned char *v = L->ev.data.scalar.value;
     size_t n = sl(L), i;
+    char what[160];
     if (L->ev.data.scalar.style != YAML_DOUBLE_QUOTED_SCALAR_STYLE)
         return 0;
     for (i = 0; i < n; i++) {
         unsigned char c = v[i];
         if (c == 0) {
             err_at(L, ev_mark(L), "%s contains a NUL character (from an escape such as \\0); "
-                                  "a C string cannot hold it: remove it", what);
+                                  "a C string cannot hold it: remove it",
+                   describe(what, key, tool));
             return -1;
         }
         if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F ||
             (c == 0xC2 && i + 1 < n && v[i + 1] >= 0x80 && v[i + 1] <= 0x9F)) {
             unsigned cp = c == 0xC2 ? v[i + 1] : c;
             err_at(L, ev_mark(L), "%s contains control character U+%04X (from an escape); "
-                                  "only tab, CR and newline are allowed: remove it", what, cp);
+                                  "only tab, CR and newline are allowed: remove it",
+                   describe(what, key, tool), cp);
             return -1;
         }
     }
@@ -629,10 +697,27 @@ static int check_name(loader *L, toolgov__mark at, const char *s, size_t len,
                                            : "provides entry";
     char q[SHOW_MAX];
     size_t i;
+    int double_underscore = 0;
 
     if (len == 0) {
         err_at(L, at, "%s is empty; it must match [a-z][a-z0-9_]*", what);
         return -1;
+    }
+    /* The common case, a good name, costs one pass and no formatting. */
+    if (len <= TOOLGOV_NAME_MAX && s[0] >= 'a' && s[0] <= 'z') {
+        for (i = 1; i < len; i++) {
+            char c = s[i];
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+                break;
+            if (c == '_' && s[i - 1] == '_')
+                double_underscore = 1;
+        }
+        if (i == len && (kind == NAME_PROVIDES ||
+                         (!double_underscore && !maybe_keyword(s, len) &&
+                          s[len - 1] != '_' && !(len >= 7 && memcmp(s, "toolgov", 7) == 0) &&
+                          !(len == 5 && memcmp(s, "count", 5) == 0) &&
+                          !(len == 2 && memcmp(s, "id", 2) == 0))))
+            return 0;
     }
     show(q, s, len);
     if (len > TOOLGOV_NAME_MAX) {
@@ -734,7 +819,7 @@ static int key_index(const char *k, size_t len, const char *const *keys, size_t 
 {
     size_t i;
     for (i = 0; i < n; i++)
-        if (strlen(keys[i]) == len && memcmp(keys[i], k, len) == 0)
+        if (keys[i][0] == k[0] && strlen(keys[i]) == len && memcmp(keys[i], k, len) == 0)
             return (int)i;
     return -1;
 }
@@ -782,8 +867,9 @@ static void unknown_key(loader *L, const char *where, const char *const *keys, s
 /* Value of a key that must be a scalar: pull it, report anything else. 1
 ** when a usable scalar is current, 0 when the value was wrong (reported and
 ** skipped), -1 when the stream ended. */
-static int scalar_value(loader *L, const char *what)
+static int scalar_value(loader *L, const char *key, const char *tool)
 {
+    char what[160];
     if (next(L))
         return -1;
     if (L->ev.type == YAML_ALIAS_EVENT) {
@@ -792,10 +878,11 @@ static int scalar_value(loader *L, const char *what)
     }
     check_props(L);
     if (L->ev.type != YAML_SCALAR_EVENT) {
-        err_at(L, ev_mark(L), "%s must be a single value, not %s", what, ev_kind(&L->ev));
+        err_at(L, ev_mark(L), "%s must be a single value, not %s", describe(what, key, tool),
+               ev_kind(&L->ev));
         return skip_node(L) ? -1 : 0;
     }
-    if (scalar_bytes_ok(L, what))
+    if (scalar_bytes_ok(L, key, tool))
         return 0;
     return 1;
 }
@@ -808,8 +895,9 @@ typedef struct tool_seen {
     int answers_value;
 } tool_seen;
 
-static int parse_bool(loader *L, const char *what, int *out)
+static int parse_bool(loader *L, const char *key, const char *tool, int *out)
 {
+    char what[160];
     const char *v = sv(L);
     size_t n = sl(L);
     char q[SHOW_MAX];
@@ -817,8 +905,9 @@ static int parse_bool(loader *L, const char *what, int *out)
     static const char *const no[] = {"false", "False", "FALSE"};
     size_t i;
 
-    show(q, v, n);
     if (L->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
+        show(q, v, n);
+        describe(what, key, tool);
         err_at(L, ev_mark(L), "%s must be a YAML boolean, not the string \"%s\"; remove the "
                               "quotes and write true or false", what, q);
         return -1;
@@ -833,6 +922,8 @@ static int parse_bool(loader *L, const char *what, int *out)
             return 0;
         }
     }
+    show(q, v, n);
+    describe(what, key, tool);
     if (scalar_is_null(L))
         err_at(L, ev_mark(L), "%s has no value; write true or false", what);
     else
@@ -909,7 +1000,6 @@ static int text_value(loader *L, const char *what, const char *tool, size_t limi
 static int parse_tool(loader *L, toolgov__tool *t)
 {
     tool_seen s;
-    char what[160];
     int r;
 
     memset(&s, 0, sizeof s);
@@ -950,8 +1040,7 @@ static int parse_tool(loader *L, toolgov__tool *t)
         }
         s.given[k] = 1;
         s.at[k] = kat;
-        snprintf(what, sizeof what, "'%s' of tool '%s'", tool_keys[k], t->name);
-        r = scalar_value(L, what);
+        r = scalar_value(L, tool_keys[k], t->name);
         if (r < 0)
             return -1;
         if (r == 0)
@@ -987,10 +1076,10 @@ static int parse_tool(loader *L, toolgov__tool *t)
                              &t->guidance_len);
             break;
         case TK_PINNED:
-            (void)parse_bool(L, what, &t->pinned);
+            (void)parse_bool(L, "pinned", t->name, &t->pinned);
             break;
         case TK_ANSWERS:
-            if (parse_bool(L, what, &t->answers_directly) == 0)
+            if (parse_bool(L, "answers_directly", t->name, &t->answers_directly) == 0)
                 s.answers_value = t->answers_directly;
             break;
         default:
@@ -1065,7 +1154,7 @@ static int parse_tools(loader *L)
         L->tool_entries++;
         kat = ev_mark(L);
         len = sl(L);
-        name_ok = scalar_bytes_ok(L, "tool name") == 0 &&
+        name_ok = scalar_bytes_ok(L, "tool name", NULL) == 0 &&
                   check_name(L, kat, sv(L), len, NAME_TOOL) == 0;
         name = toolgov__arena_strndup(&pv->arena, sv(L), len);
         if (!name) {
@@ -1146,7 +1235,7 @@ static int parse_provides(loader *L)
         }
         len = sl(L);
         v = sv(L);
-        if (scalar_bytes_ok(L, "provides entry") || check_name(L, ev_mark(L), v, len, NAME_PROVIDES))
+        if (scalar_bytes_ok(L, "provides entry", NULL) || check_name(L, ev_mark(L), v, len, NAME_PROVIDES))
             continue;
         {
             const name_slot *prev = index_lookup(&L->provides_ix, v, len, hash_bytes(v, len));
@@ -1232,7 +1321,7 @@ static int parse_root(loader *L)
         given[k] = 1;
         at[k] = ev_mark(L);
         if (k == RK_NAME) {
-            int r = scalar_value(L, "name");
+            int r = scalar_value(L, "name", NULL);
             if (r < 0)
                 return -1;
             if (r == 0)

@@ -1,0 +1,161 @@
+/*
+** bench_generate.c: toolgov-gen's generate against a bare libyaml event
+** parse of the same manifest (SPEC section 8: at most 1.3 times), in one
+** process, side by side.
+**
+**   bench_generate [RUNS]      (default 31)
+**
+** A 10,000-tool manifest of about 1.35 MB is built in memory. Each round
+** times, in turn: (a) a bare libyaml event parse (initialize, parse every
+** event, delete), (b) toolgov__manifest_load_mem (load + validate), and
+** (c) load + validate + rendering both generated files in memory. Medians
+** of RUNS rounds are printed with the ratios b/a and c/a. Writing the files
+** is left out of (c): it depends on the disk, not on the generator. Times
+** are the thread's CPU time, so other load on the machine is not counted.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <yaml.h>
+
+#include "codegen.h"
+#include "diag.h"
+#include "manifest.h"
+
+#define TOOLS 10000
+
+/* CPU time of this thread, not wall time: on a shared machine a wall clock
+** charges other processes' time slices to whichever step was running. */
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A manifest like a large real one: every key kind, varied effects. */
+static char *build_manifest(size_t *out_len)
+{
+    size_t cap = 200u * TOOLS + 256, o = 0, i;
+    char *y = malloc(cap);
+    if (!y)
+        return NULL;
+    o += (size_t)snprintf(y + o, cap - o, "name: bench\nprovides:\n  - tool\ntools:\n");
+    for (i = 0; i < TOOLS; i++) {
+        const char *effect = i % 4 == 0 ? "write" : i % 4 == 1 ? "destructive" : "read";
+        o += (size_t)snprintf(y + o, cap - o,
+                              "  tool_%05zu:\n"
+                              "    effect: %s\n"
+                              "%s"
+                              "    description: Tool %zu looks up one kind of record for the "
+                              "user.\n"
+                              "%s",
+                              i, effect, i % 4 == 0 ? "    confirm: never\n" : "", i,
+                              i % 10 == 0 ? "    pinned: true\n    guidance: Prefer this tool "
+                                            "for the first question of a run.\n"
+                                          : "");
+    }
+    *out_len = o;
+    return y;
+}
+
+static size_t bare_parse(const char *y, size_t len)
+{
+    yaml_parser_t p;
+    yaml_event_t ev;
+    size_t events = 0;
+    int done = 0;
+    if (!yaml_parser_initialize(&p))
+        abort();
+    yaml_parser_set_input_string(&p, (const unsigned char *)y, len);
+    while (!done) {
+        if (!yaml_parser_parse(&p, &ev))
+            abort();
+        done = ev.type == YAML_STREAM_END_EVENT;
+        events++;
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&p);
+    return events;
+}
+
+int main(int argc, char **argv)
+{
+    size_t runs = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 31, len, r, out_bytes = 0;
+    char *y = build_manifest(&len);
+    double *ta, *tb, *tc, ma, mb, mc;
+    toolgov__diag d;
+
+    if (!y || runs == 0)
+        return 1;
+    ta = malloc(runs * sizeof *ta);
+    tb = malloc(runs * sizeof *tb);
+    tc = malloc(runs * sizeof *tc);
+    if (!ta || !tb || !tc)
+        return 1;
+    toolgov__diag_init(&d, stderr, 0);
+
+    /* One warm-up of each, then interleaved rounds so drift in the
+    ** machine's speed hits all three alike. */
+    for (r = 0; r <= runs; r++) {
+        double t0, t1, t2, t3;
+        toolgov__manifest *m;
+        toolgov__buf h, c;
+
+        t0 = now_ms();
+        bare_parse(y, len);
+        t1 = now_ms();
+        m = toolgov__manifest_load_mem("bench.yaml", y, len, &d);
+        if (!m)
+            return 1;
+        toolgov__manifest_free(m);
+        t2 = now_ms();
+        m = toolgov__manifest_load_mem("bench.yaml", y, len, &d);
+        if (!m)
+            return 1;
+        toolgov__buf_init(&h);
+        toolgov__buf_init(&c);
+        if (toolgov__codegen_render(&h, &c, m))
+            return 1;
+        out_bytes = h.len + c.len;
+        toolgov__buf_free(&h);
+        toolgov__buf_free(&c);
+        toolgov__manifest_free(m);
+        t3 = now_ms();
+        if (r == 0)
+            continue;
+        ta[r - 1] = t1 - t0;
+        tb[r - 1] = t2 - t1;
+        tc[r - 1] = t3 - t2;
+    }
+    ma = median(ta, runs);
+    mb = median(tb, runs);
+    mc = median(tc, runs);
+    printf("manifest: %d tools, %zu bytes; generated output %zu bytes; %zu runs "
+           "(medians of thread CPU time)\n",
+           TOOLS, len, out_bytes, runs);
+    printf("(a) bare libyaml event parse:          %8.2f ms\n", ma);
+    printf("(b) load + validate:                   %8.2f ms  (%.2fx a)\n", mb, mb / ma);
+    printf("(c) load + validate + generate (mem):  %8.2f ms  (%.2fx a; target <= 1.30x)\n", mc,
+           mc / ma);
+    free(ta);
+    free(tb);
+    free(tc);
+    free(y);
+    return 0;
+}
