@@ -31,6 +31,22 @@ static void note_how_to_declare(const toolgov__manifest *m, toolgov__diag *d,
                        tool);
 }
 
+/* A definition without the annotation named <plugin>_tool_<tool>. */
+static const toolgov__handler *find_plain(const toolgov__scan *s, const char *plugin,
+                                          const char *tool)
+{
+    size_t lp = strlen(plugin), lt = strlen(tool);
+    for (size_t h = 0; h < s->handler_count; h++) {
+        const char *f = s->handlers[h].function;
+        if (s->handlers[h].tool || !f || strlen(f) != lp + 6 + lt)
+            continue;
+        if (strncmp(f, plugin, lp) == 0 && strncmp(f + lp, "_tool_", 6) == 0 &&
+            strcmp(f + lp + 6, tool) == 0)
+            return &s->handlers[h];
+    }
+    return NULL;
+}
+
 size_t toolgov__drift_compare(const toolgov__manifest *m, const toolgov__scan *s,
                               toolgov__diag *d)
 {
@@ -52,6 +68,9 @@ size_t toolgov__drift_compare(const toolgov__manifest *m, const toolgov__scan *s
     for (size_t t = 0; t < nt; t++)
         all[t] = m->tools[t].name;
     for (size_t h = 0; h < nh; h++) {
+        tool_of[h] = -1;
+        if (!s->handlers[h].tool)
+            continue; /* not annotated: not a handler */
         tool_of[h] = toolgov__manifest_find(m, s->handlers[h].tool);
         if (tool_of[h] >= 0 && !handler_of[tool_of[h]])
             handler_of[tool_of[h]] = h + 1;
@@ -65,11 +84,13 @@ size_t toolgov__drift_compare(const toolgov__manifest *m, const toolgov__scan *s
     for (size_t h = 0; h < nh; h++) {
         const toolgov__handler *hd = &s->handlers[h];
         const char *file = file_or(hd->at.file, m->path);
+        if (!hd->tool)
+            continue;
         /* A second handler for the same tool (declared or not): the first
         ** one is the one compared, this one is an error of its own. */
         size_t first = h;
         for (size_t k = 0; k < h; k++)
-            if (strcmp(s->handlers[k].tool, hd->tool) == 0) {
+            if (s->handlers[k].tool && strcmp(s->handlers[k].tool, hd->tool) == 0) {
                 first = k;
                 break;
             }
@@ -150,6 +171,15 @@ size_t toolgov__drift_compare(const toolgov__manifest *m, const toolgov__scan *s
                             "defines its handler; define it with "
                             "'TOOLGOV_HANDLER(%s, call, out) { ... }'",
                             tl->name, m->name, tl->name);
+        /* The handler's symbol, defined without the macro: say where. */
+        const toolgov__handler *plain = find_plain(s, m->name, tl->name);
+        if (plain)
+            toolgov__diag_note(d, file_or(plain->at.file, m->path), plain->at.line,
+                               plain->at.col,
+                               "'%s' is defined here without TOOLGOV_HANDLER(), so the "
+                               "check cannot tell it is the handler; define it with the "
+                               "macro",
+                               plain->function);
         errors++;
     }
 

@@ -278,13 +278,15 @@ static void handle_function(ctx *c, CXCursor fn)
         return; /* a prototype: its definition, if any, is counted */
     annot a = { c, NULL };
     clang_visitChildren(fn, find_annotation, &a);
-    if (!a.tool)
-        return;
 
     toolgov__scan *s = c->s;
     toolgov__handler h;
     CXString usr = clang_getCursorUSR(fn);
     CXString name = clang_getCursorSpelling(fn);
+    /* A definition without the annotation matters only when it looks like
+    ** a handler written without the macro: it lets the report say so. */
+    if (!a.tool && (c->oom || !strstr(clang_getCString(name), "_tool_")))
+        goto out;
     if (expansion_loc(c, clang_getCursorLocation(fn), &h.at) < 0)
         goto out;
     /* One function (USR) defined at one place is one handler, however many
@@ -295,9 +297,9 @@ static void handle_function(ctx *c, CXCursor fn)
             c->oom = 1;
         goto out;
     }
-    h.tool = arena_strdup2(c->p, a.tool, NULL);
+    h.tool = a.tool ? arena_strdup2(c->p, a.tool, NULL) : NULL;
     h.function = arena_strdup2(c->p, clang_getCString(name), NULL);
-    if (!h.tool || !h.function ||
+    if ((a.tool && !h.tool) || !h.function ||
         grow((void **)&s->handlers, s->handler_count, &c->p->handler_cap,
              sizeof *s->handlers) < 0) {
         c->oom = 1;

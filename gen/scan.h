@@ -12,7 +12,10 @@
 **     Placed at the expansion location, so a handler made by a macro points
 **     at the macro's use; de-duplicated by USR and place, so a handler
 **     defined in a header that two sources include counts once, and an
-**     annotated prototype plus its definition count once;
+**     annotated prototype plus its definition count once. Definitions
+**     without the annotation whose name contains "_tool_" are kept too,
+**     with no tool name, so a handler written without the macro can be
+**     pointed at instead of only being "missing";
 **   - registrations: calls of toolgov_register_tool() and
 **     toolgov_declare_tool(), with the name argument evaluated by clang (so
 **     "a" "b" and #name from a macro are literals too) or NULL when the
@@ -42,7 +45,9 @@ typedef struct toolgov__loc {
 } toolgov__loc;
 
 typedef struct toolgov__handler {
-    const char *tool;     /* the name after "toolgov:tool:" */
+    const char *tool;     /* the name after "toolgov:tool:"; NULL for a plain
+                          ** definition whose name contains "_tool_" (a
+                          ** handler written without the macro, maybe) */
     const char *function; /* the C function's name */
     toolgov__loc at;      /* expansion location of the definition */
 } toolgov__handler;

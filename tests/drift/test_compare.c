@@ -237,6 +237,30 @@ START_TEST(two_renames_pair_with_their_own_tools)
 }
 END_TEST
 
+START_TEST(handler_written_without_the_macro_is_pointed_at)
+{
+    toolgov__handler h[] = {
+        { NULL, "calendar_tool_calendar_lookup", { "/p/a.c", 10, 5 } }, /* no macro */
+        { NULL, "calendar_tool_daily_plan_v2", { "/p/a.c", 40, 5 } },  /* unrelated */
+        H("create_reminder", "/p/a.c", 20, 1),
+        H("daily_plan", "/p/a.c", 30, 1),
+    };
+    toolgov__scan s = { h, 4, NULL, 0, NULL, 0, 0, NULL, 0, NULL };
+    run r;
+    run_open(&r);
+    run_compare(&r, &s);
+    ck_assert_uint_eq(r.errors, 1);
+    ck_assert_str_eq(r.text,
+        "cal.yaml:4:3: error: tool 'calendar_lookup' is declared but no source of plugin "
+        "'calendar' defines its handler; define it with "
+        "'TOOLGOV_HANDLER(calendar_lookup, call, out) { ... }'\n"
+        "/p/a.c:10:5: note: 'calendar_tool_calendar_lookup' is defined here without "
+        "TOOLGOV_HANDLER(), so the check cannot tell it is the handler; define it with "
+        "the macro\n");
+    run_close(&r);
+}
+END_TEST
+
 START_TEST(second_handler_for_a_tool_is_an_error)
 {
     toolgov__handler h[] = {
@@ -348,6 +372,7 @@ Suite *compare_suite(void)
     tcase_add_test(tc, rename_never_points_at_an_implemented_tool);
     tcase_add_test(tc, one_declared_tool_explains_one_rename_only);
     tcase_add_test(tc, two_renames_pair_with_their_own_tools);
+    tcase_add_test(tc, handler_written_without_the_macro_is_pointed_at);
     tcase_add_test(tc, second_handler_for_a_tool_is_an_error);
     tcase_add_test(tc, registration_of_undeclared_literal_is_an_error_at_the_call);
     tcase_add_test(tc, computed_registration_name_is_a_warning);

@@ -112,6 +112,20 @@ START_TEST(annotated_prototype_and_definition_count_once)
 }
 END_TEST
 
+START_TEST(plain_definition_named_like_a_handler_is_kept_without_tool)
+{
+    toolgov__scan *s = scan_one(DATA "plain_handler.c");
+    ck_assert_uint_eq(s->parse_errors, 0);
+    ck_assert_uint_eq(s->handler_count, 2);
+    ck_assert_ptr_null(s->handlers[0].tool);
+    ck_assert_str_eq(s->handlers[0].function, "demo_tool_alpha");
+    ck_assert_uint_eq(s->handlers[0].at.line, 4);
+    ck_assert_uint_eq(s->handlers[0].at.col, 5);
+    assert_handler(s, 1, "beta", DATA "plain_handler.c", 10, 1);
+    toolgov__scan_free(s);
+}
+END_TEST
+
 START_TEST(registration_names_are_evaluated)
 {
     static const struct {
@@ -283,6 +297,7 @@ Suite *scan_suite(void)
     tcase_add_test(tc, handler_in_a_header_of_two_sources_counts_once);
     tcase_add_test(tc, handler_under_if0_is_missing);
     tcase_add_test(tc, annotated_prototype_and_definition_count_once);
+    tcase_add_test(tc, plain_definition_named_like_a_handler_is_kept_without_tool);
     tcase_add_test(tc, registration_names_are_evaluated);
     tcase_add_test(tc, syntax_error_fails_with_clangs_diagnostic);
     tcase_add_test(tc, missing_header_fails_with_clangs_diagnostic);

@@ -1,0 +1,21 @@
+#include "demo.toolgov.h"
+
+/* The handler's symbol, written out by hand instead of with the macro. */
+int demo_tool_alpha(const toolgov_call *call, toolgov_result *out)
+{
+    (void)call;
+    return toolgov_result_set(out, "a", 1);
+}
+
+TOOLGOV_HANDLER(beta, call, out)
+{
+    (void)call;
+    return toolgov_result_set(out, "b", 1);
+}
+
+/* Not a handler at all. */
+int demo_helper(void);
+int demo_helper(void)
+{
+    return 0;
+}
