@@ -125,7 +125,7 @@ static inline TOOLGOV_HANDLER(hail, call, out)
 #endif
 EOF
 expect_fail "undeclared handler in a header"
-expect_prefix "$src/include/weather_units.h:13:15: error: handler for tool 'hail' is not declared in the manifest of plugin 'weather'"
+expect_prefix "$src/include/weather_units.h:21:15: error: handler for tool 'hail' is not declared in the manifest of plugin 'weather'"
 expect_absent 'Building C object.*weather\.c'
 restore include/weather_units.h
 expect_ok "header restored"
