@@ -1389,10 +1389,22 @@ static int parse_root(loader *L)
         for (i = 0; i < m->provides_count; i++)
             if (strcmp(m->provides[i], "tool") == 0)
                 has_tool = 1;
-        if (!has_tool && given[RK_PROVIDES] && provides_ok)
-            err_at(L, at[RK_PROVIDES], "provides does not list 'tool', but the manifest declares "
-                                       "%zu tool%s; add tool to provides", L->tool_entries,
-                   L->tool_entries == 1 ? "" : "s");
+        if (!has_tool && given[RK_PROVIDES] && provides_ok) {
+            static const char *const tool_word[] = {"tool"};
+            const char *close = NULL;
+            for (i = 0; i < m->provides_count && !close; i++)
+                if (toolgov__suggest(m->provides[i], tool_word, 1))
+                    close = m->provides[i];
+            if (close)
+                err_at(L, at[RK_PROVIDES], "provides does not list 'tool', but the manifest "
+                                           "declares %zu tool%s; did you mean 'tool' instead of "
+                                           "'%s'?", L->tool_entries,
+                       L->tool_entries == 1 ? "" : "s", close);
+            else
+                err_at(L, at[RK_PROVIDES], "provides does not list 'tool', but the manifest "
+                                           "declares %zu tool%s; add tool to provides",
+                       L->tool_entries, L->tool_entries == 1 ? "" : "s");
+        }
         else if (!given[RK_PROVIDES])
             err_at(L, L->tools_at, "the manifest declares %zu tool%s but has no 'provides'; add "
                                    "provides: [tool]", L->tool_entries,

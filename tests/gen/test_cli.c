@@ -122,6 +122,20 @@ START_TEST(test_version_and_help)
 }
 END_TEST
 
+/* `check` goes to the drift check, with a --max-errors given before it. */
+START_TEST(test_check_dispatch)
+{
+    char *out, *err;
+    ck_assert_int_eq(gen(&out, &err, "--max-errors", "3", "check", "--help", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "usage: toolgov-gen check"));
+    free(out);
+    free(err);
+    ck_assert_int_eq(gen(&out, &err, "check", NULL), 2);
+    free(out);
+    free(err);
+}
+END_TEST
+
 static const char *const misuse_cases[][6] = {
     {NULL},
     {"frobnicate", NULL},
@@ -451,6 +465,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_version_and_help);
     tcase_add_loop_test(tc, test_misuse, 0, (int)(sizeof misuse_cases / sizeof misuse_cases[0]));
+    tcase_add_test(tc, test_check_dispatch);
     tcase_add_test(tc, test_validate);
     tcase_add_test(tc, test_max_errors);
     tcase_add_test(tc, test_generate_and_determinism);

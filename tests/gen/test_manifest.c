@@ -94,8 +94,10 @@ static const bad_case bad_cases[] = {
     {"provides entry not an identifier", "name: a\nprovides: [Tool]\n", 0, "m.yaml:2:12: error: provides entry 'Tool' must start with a lowercase letter", {0}, 1},
     {"provides entry a mapping", "name: a\nprovides: [{a: b}]\n", 0, "m.yaml:2:12: error: each provides entry must be a single word", {"not a mapping"}, 1},
     {"provides duplicate", "name: a\nprovides: [tool, skill, tool]\n", 0, "m.yaml:2:25: error: 'tool' is listed twice in provides", {0}, 1},
-    {"provides lacks tool", "name: a\nprovides: [tools]\ntools:\n  t:\n    effect: read\n    description: x\n", 0,
+    {"provides lacks tool", "name: a\nprovides: [skill]\ntools:\n  t:\n    effect: read\n    description: x\n", 0,
      "m.yaml:2:1: error: provides does not list 'tool', but the manifest declares 1 tool;", {"add tool to provides"}, 1},
+    {"provides lacks tool, misspelt", "name: a\nprovides: [skill, tools]\ntools:\n  t:\n    effect: read\n    description: x\n", 0,
+     "m.yaml:2:1: error: provides does not list 'tool', but the manifest declares 1 tool; did you mean 'tool' instead of 'tools'?", {0}, 1},
     {"provides missing with tools", "name: a\ntools:\n  t:\n    effect: read\n    description: x\n", 0,
      "m.yaml:2:1: error: the manifest declares 1 tool but has no 'provides'", {"provides: [tool]"}, 1},
 
