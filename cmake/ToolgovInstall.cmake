@@ -8,7 +8,9 @@ set(TOOLGOV_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/toolgov" CACHE STRIN
 
 set(_toolgov_install_targets toolgov_runtime toolgov_runtime_headers)
 if(TARGET toolgov-gen)
-  list(APPEND _toolgov_install_targets toolgov-gen)
+  # toolgov-gen runs toolgov-gen-check (the libclang drift check) from its
+  # own directory: install both.
+  list(APPEND _toolgov_install_targets toolgov-gen toolgov-gen-check)
 endif()
 install(TARGETS ${_toolgov_install_targets}
   EXPORT toolgovTargets
