@@ -1284,8 +1284,7 @@ static int parse_root(loader *L)
     toolgov__manifest *m = L->m;
     toolgov__mark root_at = ev_mark(L), at[RK_COUNT];
     int given[RK_COUNT] = {0, 0, 0};
-    int name_ok = 0, provides_ok = 0;
-    char q[SHOW_MAX];
+    int provides_ok = 0;
 
     for (;;) {
         int k;
@@ -1339,7 +1338,6 @@ static int parse_root(loader *L)
                 return -1;
             }
             m->name_at = ev_mark(L);
-            name_ok = 1;
             continue;
         }
         if (next(L))
@@ -1382,7 +1380,6 @@ static int parse_root(loader *L)
     if (!given[RK_NAME])
         err_at(L, root_at, "the manifest has no 'name'; add name: <plugin> (matching "
                            "[a-z][a-z0-9_]*)");
-    (void)name_ok;
     if (L->tool_entries > 0) {
         size_t i;
         int has_tool = 0;
@@ -1410,7 +1407,6 @@ static int parse_root(loader *L)
                                    "provides: [tool]", L->tool_entries,
                    L->tool_entries == 1 ? "" : "s");
     }
-    (void)q;
     return 0;
 }
 

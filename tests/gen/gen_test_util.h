@@ -8,9 +8,7 @@
 #define TOOLGOV_GEN_TEST_UTIL_H
 
 #define _POSIX_C_SOURCE 200809L
-/* gen/check.h (the drift check's entry point) shadows Check's <check.h> on
-** the generator's include path: include Check's header by its full path. */
-#include TOOLGOV_LIBCHECK_HEADER
+#include <check.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

@@ -8,7 +8,7 @@
 ** into a registry must hand out the same spec.
 */
 #define _POSIX_C_SOURCE 200809L
-#include TOOLGOV_LIBCHECK_HEADER /* gen/check.h shadows <check.h> */
+#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
