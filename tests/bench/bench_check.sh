@@ -52,7 +52,7 @@ bench() { # name, manifest, sources (;-list), flags (;-list)
                   --stamp "$work/$name.stamp" -- "${f[@]}" "${srcs[@]}")" \
     -n bare "$(q "$bare" "${f[@]}" -- "${srcs[@]}")" \
     -n clang "$(q "$clang_bin" -fsyntax-only "${f[@]}" "${srcs[@]}")" \
-    -n gcc "$(q "$gcc_bin" -O2 -c "${f[@]}" "${srcs[@]}")" >/dev/null)
+    -n gcc "$(q "$gcc_bin" -O2 -c "${f[@]}" "${srcs[@]}")" >/dev/null 2>>"$work/hyperfine.txt")
   local c b cl g cc bc
   c=$(median_ms "$csv" 1)
   b=$(median_ms "$csv" 2)
@@ -108,9 +108,44 @@ done
 syn_list=$(IFS=';'; echo "${syn_sources[*]}")
 bench synthetic_20 "$syn/synthetic.yaml" "$syn_list" "-std=gnu11;-I$syn/gen;-I$runtime_inc"
 
+# Interleaved rounds (bare, check --jobs 1, check with its default jobs):
+# background load then hits the three alike, which back-to-back hyperfine
+# blocks cannot promise on a shared machine.
+interleaved() {
+  local rounds=${BENCH_ROUNDS:-12} r m t0 t1
+  : >"$work/interleaved.txt"
+  for r in $(seq "$rounds"); do
+    for m in bare check-j1 check; do
+      t0=$(date +%s%N)
+      case $m in
+        bare) "$bare" "-std=gnu11" "-I$syn/gen" "-I$runtime_inc" -- "${syn_sources[@]}" ;;
+        check-j1) "$gen" check --jobs 1 --manifest "$syn/synthetic.yaml" -- "-std=gnu11" \
+                    "-I$syn/gen" "-I$runtime_inc" "${syn_sources[@]}" ;;
+        check) "$gen" check --manifest "$syn/synthetic.yaml" -- "-std=gnu11" \
+                 "-I$syn/gen" "-I$runtime_inc" "${syn_sources[@]}" ;;
+      esac
+      t1=$(date +%s%N)
+      echo "$m $(((t1 - t0) / 1000000))" >>"$work/interleaved.txt"
+    done
+  done
+  echo
+  echo "synthetic_20, $rounds interleaved rounds, median wall ms:"
+  local base med
+  for m in bare check-j1 check; do
+    med=$(awk -v m="$m" '$1 == m { print $2 }' "$work/interleaved.txt" | sort -n |
+          awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }')
+    [ "$m" = bare ] && base=$med
+    printf '  %-9s %7s ms  %5.2fx bare\n' "$m" "$med" "$(awk -v a="$med" -v b="$base" 'BEGIN { print a / b }')"
+  done
+}
+interleaved
+
 echo
 echo "drift check cost: median wall ms of >= $runs runs (cpu: mean user+sys ms);"
 echo "lines after preprocessing; bare = libclang parse of the same sources in one process"
 printf '%-18s %3s %6s %8s %8s %6s %8s %8s %8s %8s\n' plugin src lines check bare ratio \
   'chk-cpu' 'bare-cpu' 'clang-fs' 'gcc-O2-c'
 for r in "${results[@]}"; do echo "$r"; done
+if grep -q "outliers" "$work/hyperfine.txt" 2>/dev/null; then
+  echo "(hyperfine saw outliers: the machine was busy; compare the CPU columns)"
+fi
