@@ -41,10 +41,9 @@
 /* Name index: open addressing, power-of-two capacity, values are indices.  */
 
 typedef struct name_slot {
-    const char *key; /* NULL: empty */
-    size_t len;
-    size_t value;
+    const char *key; /* NUL-terminated, in the arena; NULL: empty slot */
     uint32_t hash;
+    uint32_t value;  /* index into the tools or provides array */
 } name_slot;
 
 typedef struct name_index {
@@ -69,6 +68,11 @@ static uint32_t hash_bytes(const char *s, size_t len)
     return h;
 }
 
+static int slot_is(const name_slot *s, const char *key, size_t len, uint32_t h)
+{
+    return s->hash == h && strncmp(s->key, key, len) == 0 && s->key[len] == '\0';
+}
+
 static const name_slot *index_lookup(const name_index *ix, const char *key,
                                      size_t len, uint32_t h)
 {
@@ -80,20 +84,23 @@ static const name_slot *index_lookup(const name_index *ix, const char *key,
         const name_slot *s = &ix->slots[i];
         if (!s->key)
             return NULL;
-        if (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0)
+        if (slot_is(s, key, len, h))
             return s;
     }
 }
 
-/* Insert a key known to be absent. -1 when out of memory. */
-static int index_insert(name_index *ix, toolgov__arena *a, const char *key,
-                        size_t len, uint32_t h, size_t value)
+/* One probe sequence for "is it there, and if not add it": the loader asks
+** once per tool. `key` must stay valid (it is kept, not copied). Sets
+** *out_prev to the existing entry's value and returns 1 when the key was
+** there; returns 0 after adding it; -1 when out of memory. */
+static int index_add(name_index *ix, toolgov__arena *a, const char *key, size_t len,
+                     uint32_t h, size_t value, size_t *out_prev)
 {
     size_t mask, i;
     if ((ix->count + 1) * 2 > ix->cap) {
         size_t ncap = ix->cap ? ix->cap * 2 : 64, j;
         name_slot *ns;
-        if (ncap > SIZE_MAX / sizeof(name_slot))
+        if (ncap > SIZE_MAX / sizeof(name_slot) || value > UINT32_MAX)
             return -1;
         ns = toolgov__arena_alloc(a, ncap * sizeof(name_slot));
         if (!ns)
@@ -112,12 +119,15 @@ static int index_insert(name_index *ix, toolgov__arena *a, const char *key,
         ix->cap = ncap;
     }
     mask = ix->cap - 1;
-    for (i = h & mask; ix->slots[i].key; i = (i + 1) & mask)
-        ;
+    for (i = h & mask; ix->slots[i].key; i = (i + 1) & mask) {
+        if (slot_is(&ix->slots[i], key, len, h)) {
+            *out_prev = ix->slots[i].value;
+            return 1;
+        }
+    }
     ix->slots[i].key = key;
-    ix->slots[i].len = len;
-    ix->slots[i].value = value;
     ix->slots[i].hash = h;
+    ix->slots[i].value = (uint32_t)value;
     ix->count++;
     return 0;
 }
@@ -1163,18 +1173,32 @@ static int parse_tools(loader *L)
         }
         h = hash_bytes(name, len);
         if (name_ok) {
-            const name_slot *prev = index_lookup(&pv->tools, name, len, h);
-            if (prev) {
+            size_t prev;
+            int r = index_add(&pv->tools, &pv->arena, name, len, h, m->tool_count, &prev);
+            if (r < 0) {
+                out_of_memory(L);
+                return -1;
+            }
+            if (r > 0) {
                 dup = 1;
                 err_at(L, kat, "duplicate tool '%s'; each tool is declared once: remove or "
                                "rename this one", show(q, name, len));
-                note_at(L, m->tools[prev->value].at, "'%s' first declared here", q);
+                note_at(L, m->tools[prev].at, "'%s' first declared here", q);
             }
         }
-        m->tools = grow(L, m->tools, &L->tools_cap, m->tool_count, sizeof *m->tools);
-        if (!m->tools) {
-            out_of_memory(L);
-            return -1;
+        if (m->tool_count == L->tools_cap) {
+            /* The one array that grows large: realloc (which can extend in
+            ** place or remap) instead of arena copies left behind. */
+            size_t ncap = L->tools_cap ? L->tools_cap * 2 : 64;
+            toolgov__tool *nt = ncap <= SIZE_MAX / sizeof *nt
+                                    ? realloc(m->tools, ncap * sizeof *nt)
+                                    : NULL;
+            if (!nt) {
+                out_of_memory(L);
+                return -1;
+            }
+            m->tools = nt;
+            L->tools_cap = ncap;
         }
         t = &m->tools[m->tool_count];
         memset(t, 0, sizeof *t);
@@ -1184,13 +1208,8 @@ static int parse_tools(loader *L)
         t->confirm = TOOLGOV_CONFIRM_ONCE;
         t->description = "";
         t->guidance = "";
-        if (name_ok && !dup) {
-            if (index_insert(&pv->tools, &pv->arena, name, len, h, m->tool_count)) {
-                out_of_memory(L);
-                return -1;
-            }
+        if (name_ok && !dup)
             m->tool_count++;
-        }
         /* A bad or duplicate tool is still checked, into a scratch row. */
         if (next(L))
             return -1;
@@ -1216,7 +1235,7 @@ static int parse_provides(loader *L)
     char q[SHOW_MAX];
 
     for (;;) {
-        size_t len;
+        size_t len, prev_unused;
         const char *v;
         int dup = 0;
         if (next(L))
@@ -1269,8 +1288,8 @@ static int parse_provides(loader *L)
             return -1;
         }
         m->provides_at[m->provides_count] = ev_mark(L);
-        if (index_insert(&L->provides_ix, &L->priv->arena, m->provides[m->provides_count], len,
-                         hash_bytes(v, len), m->provides_count)) {
+        if (index_add(&L->provides_ix, &L->priv->arena, m->provides[m->provides_count], len,
+                      hash_bytes(v, len), m->provides_count, &prev_unused) < 0) {
             out_of_memory(L);
             return -1;
         }
@@ -1604,6 +1623,7 @@ void toolgov__manifest_free(toolgov__manifest *m)
     if (!m)
         return;
     pv = m->arena_;
+    free(m->tools); /* malloc'd; everything else is in the arena */
     toolgov__arena_free(&pv->arena); /* m itself lives in the arena */
     free(pv);
 }
