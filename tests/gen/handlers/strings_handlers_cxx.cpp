@@ -1,0 +1,3 @@
+// The strings plugin's handlers compiled as C++: TOOLGOV_HANDLER must give
+// them C linkage, or test_gen_cxx_linkage does not link.
+#include "strings_handlers.c"
