@@ -233,6 +233,12 @@ static void err_at(loader *L, toolgov__mark at, const char *fmt, ...)
 {
     char msg[MSG_MAX];
     va_list ap;
+    if (L->d->max_errors && L->d->errors >= L->d->max_errors) {
+        /* Over the cap: count it, skip the formatting (a hostile file can
+        ** hold millions of errors). */
+        toolgov__diag_error(L->d, L->path, at.line, at.col, "%s", "");
+        return;
+    }
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
@@ -248,6 +254,8 @@ static void note_at(loader *L, toolgov__mark at, const char *fmt, ...)
 {
     char msg[MSG_MAX];
     va_list ap;
+    if (L->d->suppressing)
+        return;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
@@ -858,6 +866,10 @@ static void unknown_key(loader *L, const char *where, const char *const *keys, s
     char q[SHOW_MAX], buf[SHOW_MAX];
     const char *hint;
     size_t len = sl(L);
+    if (L->d->max_errors && L->d->errors >= L->d->max_errors) {
+        err_at(L, ev_mark(L), "%s", ""); /* counted, not shown: no suggestion */
+        return;
+    }
     show(q, sv(L), len);
     memcpy(buf, sv(L), len < SHOW_MAX - 1 ? len : SHOW_MAX - 1);
     buf[len < SHOW_MAX - 1 ? len : SHOW_MAX - 1] = '\0';
