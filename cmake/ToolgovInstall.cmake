@@ -6,6 +6,10 @@ include(CMakePackageConfigHelpers)
 set(TOOLGOV_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/toolgov" CACHE STRING
     "Where toolgovConfig.cmake is installed, relative to the prefix")
 
+# Exported as toolgov::runtime and toolgov::runtime_headers, the names the
+# build tree's aliases use, so user code is the same in both settings.
+set_target_properties(toolgov_runtime PROPERTIES EXPORT_NAME runtime)
+set_target_properties(toolgov_runtime_headers PROPERTIES EXPORT_NAME runtime_headers)
 set(_toolgov_install_targets toolgov_runtime toolgov_runtime_headers)
 if(TARGET toolgov-gen)
   # toolgov-gen runs toolgov-gen-check (the libclang drift check) from its
@@ -43,6 +47,14 @@ foreach(f ToolgovDriftCheck.cmake ToolgovLibClang.cmake)
 endforeach()
 install(FILES ${_toolgov_cmake_files} DESTINATION ${TOOLGOV_INSTALL_CMAKEDIR})
 
+# The .pc file finds its prefix from where it lies, so an installed tree
+# can be moved (or installed with `cmake --install --prefix`).
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(TOOLGOV_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+else()
+  file(RELATIVE_PATH _toolgov_pc_up "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
+  set(TOOLGOV_PC_PREFIX "\${pcfiledir}/${_toolgov_pc_up}")
+endif()
 configure_file("${PROJECT_SOURCE_DIR}/cmake/toolgov.pc.in"
                "${PROJECT_BINARY_DIR}/toolgov.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/toolgov.pc"

@@ -1,0 +1,48 @@
+# Install the toolgov build tree into a fresh prefix, then configure, build
+# and run an outside project that finds it with find_package(toolgov CONFIG),
+# and compile a runtime-only host through pkg-config (toolgov.pc).
+# -D BUILD_DIR=<toolgov build tree> -D WORK=<scratch dir> -D SRC=<this folder>
+#    -D GENERATOR=<cmake generator> -D C_COMPILER=<cc>
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+set(prefix "${WORK}/prefix")
+
+function(step what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
+  endif()
+  set(step_out "${out}" PARENT_SCOPE)
+endfunction()
+
+step("install" ${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
+foreach(f bin/toolgov-gen include/toolgov/toolgov.h lib/pkgconfig/toolgov.pc
+          lib/cmake/toolgov/toolgovConfig.cmake lib/cmake/toolgov/ToolgovAddPlugin.cmake)
+  if(NOT EXISTS "${prefix}/${f}")
+    message(FATAL_ERROR "installed tree lacks ${f}")
+  endif()
+endforeach()
+
+step("configure outside project" ${CMAKE_COMMAND} -S "${SRC}/project"
+     -B "${WORK}/build" -G "${GENERATOR}" "-DCMAKE_PREFIX_PATH=${prefix}"
+     "-DCMAKE_C_COMPILER=${C_COMPILER}")
+step("build outside project" ${CMAKE_COMMAND} --build "${WORK}/build")
+step("run outside host" "${WORK}/build/notes_host")
+if(NOT step_out STREQUAL "notes_find effect=0 notes_add effect=1 confirm=0 owner=notes\n")
+  message(FATAL_ERROR "unexpected host output: '${step_out}'")
+endif()
+
+# pkg-config: a host that only uses the runtime.
+file(WRITE "${WORK}/pc.c" "#include <toolgov/toolgov.h>\n#include <stdio.h>\nint main(void){toolgov_registry *r;if(toolgov_registry_new(&r,NULL))return 1;printf(\"%zu\\n\",toolgov_registry_count(r));toolgov_registry_free(r);return 0;}\n")
+set(ENV{PKG_CONFIG_PATH} "${prefix}/lib/pkgconfig")
+step("pkg-config" pkg-config --cflags --libs toolgov)
+string(STRIP "${step_out}" pcflags)
+separate_arguments(pcflags UNIX_COMMAND "${pcflags}")
+step("compile with pkg-config flags" "${C_COMPILER}" -std=c11 -Wall -Wextra -Werror
+     "${WORK}/pc.c" -o "${WORK}/pc" ${pcflags})
+step("run pkg-config host" "${WORK}/pc")
+if(NOT step_out STREQUAL "9\n")
+  message(FATAL_ERROR "pkg-config host printed '${step_out}', expected the 9 built-ins")
+endif()
+message(STATUS "installed package: find_package and pkg-config users build and run")
