@@ -63,7 +63,7 @@ static char *build_manifest(size_t *out_len)
                               "    effect: %s\n"
                               "%s"
                               "    description: Tool %zu looks up one kind of record for the "
-                              "user.\n"
+                              "user and says what it found.\n"
                               "%s",
                               i, effect, i % 4 == 0 ? "    confirm: never\n" : "", i,
                               i % 10 == 0 ? "    pinned: true\n    guidance: Prefer this tool "
