@@ -360,6 +360,22 @@ START_TEST(test_nothing_written_on_error)
 }
 END_TEST
 
+/* An output directory that cannot be one is an error, reported at it. */
+START_TEST(test_out_dir_is_a_file)
+{
+    char *m = write_in("calendar.yaml", calendar_yaml);
+    char *f = write_in("plain-file", "x");
+    char *out, *err, want[4300];
+    ck_assert_int_eq(gen(&out, &err, "generate", "--manifest", m, "--out-dir", f, NULL), 1);
+    snprintf(want, sizeof want, "%s: error: the output directory is not a directory\n", f);
+    ck_assert_str_eq(err, want);
+    free(out);
+    free(err);
+    free(m);
+    free(f);
+}
+END_TEST
+
 START_TEST(test_expect_name)
 {
     char *m = write_in("calendar.yaml", calendar_yaml);
@@ -472,6 +488,7 @@ int main(void)
     tcase_add_test(tc, test_rewrite_only_on_change_and_stamp);
     tcase_add_test(tc, test_nothing_written_on_error);
     tcase_add_test(tc, test_expect_name);
+    tcase_add_test(tc, test_out_dir_is_a_file);
     tcase_add_test(tc, test_yaml_test_suite);
     tcase_add_test(tc, test_ten_thousand_tools);
     suite_add_tcase(s, tc);
