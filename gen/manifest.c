@@ -1565,12 +1565,12 @@ toolgov__manifest *toolgov__manifest_load(const char *path, toolgov__diag *d)
 {
     FILE *f;
     struct stat st;
-
-    memset(&st, 0, sizeof st);
     char *buf = NULL;
     size_t len = 0, cap;
     toolgov__manifest *m = NULL;
     toolgov__mark first = {1, 1};
+
+    memset(&st, 0, sizeof st);
 
     f = fopen(path, "rb");
     if (!f) {

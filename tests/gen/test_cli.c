@@ -376,6 +376,24 @@ START_TEST(test_out_dir_is_a_file)
 }
 END_TEST
 
+/* A file over 16 MiB is refused from its size, before it is read. */
+START_TEST(test_file_too_big)
+{
+    char *big = path_in("big.yaml"), *out, *err, want[4300];
+    int fd = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, (off_t)16 * 1024 * 1024 + 1), 0); /* sparse */
+    close(fd);
+    ck_assert_int_eq(gen(&out, &err, "validate", big, NULL), 1);
+    snprintf(want, sizeof want, "%s:1:1: error: the manifest is 16777217 bytes; the limit is "
+                                "16 MiB (16777216 bytes)\n", big);
+    ck_assert_str_eq(err, want);
+    free(out);
+    free(err);
+    free(big);
+}
+END_TEST
+
 START_TEST(test_expect_name)
 {
     char *m = write_in("calendar.yaml", calendar_yaml);
@@ -489,6 +507,7 @@ int main(void)
     tcase_add_test(tc, test_nothing_written_on_error);
     tcase_add_test(tc, test_expect_name);
     tcase_add_test(tc, test_out_dir_is_a_file);
+    tcase_add_test(tc, test_file_too_big);
     tcase_add_test(tc, test_yaml_test_suite);
     tcase_add_test(tc, test_ten_thousand_tools);
     suite_add_tcase(s, tc);
