@@ -79,6 +79,24 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
 
   _toolgov_drift_check_flags(flags ${name})
 
+  # `toolgov-gen check` runs toolgov-gen-check from beside itself (so that
+  # generating never loads libclang): a rebuilt check must re-run the step.
+  set(check_deps "")
+  foreach(t toolgov::toolgov-gen-check toolgov-gen-check)
+    if(TARGET ${t})
+      get_target_property(real ${t} ALIASED_TARGET)
+      if(real)
+        set(t ${real})
+      endif()
+      get_target_property(imported ${t} IMPORTED)
+      list(APPEND check_deps "$<TARGET_FILE:${t}>")
+      if(NOT imported)
+        list(APPEND check_deps ${t})
+      endif()
+      break()
+    endif()
+  endforeach()
+
   if(CMAKE_GENERATOR MATCHES "Ninja" OR CMAKE_VERSION VERSION_GREATER_EQUAL 3.21 OR
      (CMAKE_VERSION VERSION_GREATER_EQUAL 3.20 AND CMAKE_GENERATOR MATCHES "Makefiles"))
     set(deps_args DEPFILE "${depfile}")
@@ -97,7 +115,7 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
     COMMAND "${gen}" check --manifest "${manifest}" --depfile "${depfile}"
             --stamp "${stamp}"
             -- ${flags} ${units}
-    DEPENDS "${manifest}" "${gen_h}" ${units} ${gen_target} "${gen}"
+    DEPENDS "${manifest}" "${gen_h}" ${units} ${gen_target} "${gen}" ${check_deps}
     ${deps_args}
     COMMENT "toolgov: checking ${name} against ${manifest_name}"
     COMMAND_EXPAND_LISTS

@@ -131,6 +131,18 @@ restore include/weather_units.h
 expect_ok "header restored"
 
 if [ "$mode" = full ]; then
+  # Editing one plugin's source re-runs that plugin's check only.
+  touch "$src/weather.c"
+  expect_ok "one plugin edited"
+  grep -q "toolgov: checking weather" "$out" || fail "weather's check did not re-run"
+  expect_absent 'toolgov: (checking|generating) tides'
+
+  # A changed toolgov-gen re-runs the steps it drives.
+  printf '\n/* touched by the build test */\n' >>"$toolgov/gen/check.c"
+  expect_ok "generator changed"
+  grep -q "toolgov: checking weather" "$out" || fail "the check did not re-run for a new toolgov-gen"
+  expect_noop "no-op after the generator changed"
+
   # A source edit adding an undeclared handler fails the next build, before
   # anything of the plugin compiles.
   cat >>"$src/weather.c" <<'EOF'
