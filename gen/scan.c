@@ -319,10 +319,9 @@ static const char *const registration_fns[] = {
     "toolgov_declare_tool",
 };
 
-/* The name of the function a call's callee expression refers to, looking
-** through implicit casts and parentheses: `(toolgov_register_tool)(...)`
-** gives the call itself no referenced cursor. Returns a CXString the caller
-** disposes (empty when the callee is not a plain function name). */
+/* The callee's DeclRefExpr, found through implicit casts and parentheses:
+** `(toolgov_register_tool)(...)` gives the call itself no referenced
+** cursor. */
 typedef struct callee_find {
     CXCursor found;
     int have;
@@ -344,6 +343,7 @@ static enum CXChildVisitResult first_declref(CXCursor cur, CXCursor parent,
     return CXChildVisit_Break; /* the callee is the first child: stop there */
 }
 
+/* Which of registration_fns[] a call calls, or -1 for any other call. */
 static int registration_kind(CXCursor call)
 {
     CXCursor ref = clang_getCursorReferenced(call);
