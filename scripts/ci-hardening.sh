@@ -175,15 +175,16 @@ stage_fuzz() {
         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
         -DTOOLGOV_FUZZ=ON -DTOOLGOV_BUILD_EXAMPLES=OFF >/dev/null
   cmake --build "$FUZZ_DIR" -j "$JOBS" --target fuzz_manifest fuzz_state fuzz_override
-  local work="$FUZZ_DIR/fuzz-run" seeds="$ROOT/tests/fuzz/corpus" t
+  local work="$FUZZ_DIR/fuzz-run" seeds="$ROOT/tests/fuzz/corpus" y
   rm -rf "$work"
   mkdir -p "$work/artifacts" "$work/yaml"
-  for t in "$ROOT"/tests/data/yaml-test-suite/*/in.yaml; do
-    cp "$t" "$work/yaml/$(basename "$(dirname "$t")").yaml"
+  for y in "$ROOT"/tests/data/yaml-test-suite/*/in.yaml; do
+    cp "$y" "$work/yaml/$(basename "$(dirname "$y")").yaml"
   done
   cp "$ROOT"/examples/plugins/*/*.yaml "$work/yaml/" 2>/dev/null || true
   run_one() {
-    local t=$1 flags=() dirs=("$work/corpus-$t" "$seeds/$t")
+    local t=$1
+    local flags=() dirs=("$work/corpus-$t" "$seeds/$t")
     mkdir -p "$work/corpus-$t"
     [ -d "$ROOT/tests/fuzz/regress/$t" ] && dirs+=("$ROOT/tests/fuzz/regress/$t")
     if [ "$t" = manifest ]; then

@@ -57,6 +57,9 @@ static const toolgov_plugin fixture_plugin = {
 static toolgov_registry *fixture_reg;
 static toolgov_policy *fixture_pol;
 
+#if defined(__GNUC__)
+__attribute__((unused))
+#endif
 static void fixture_init(void)
 {
     if (fixture_reg != NULL)
