@@ -727,6 +727,11 @@ static int make_dirs(const char *dir, toolgov__diag *d)
         toolgov__diag_error(d, dir, 0, 0, "out of memory");
         return TOOLGOV_ENOMEM;
     }
+    if (!*dir) {
+        free(p);
+        toolgov__diag_error(d, "toolgov-gen", 0, 0, "the output directory is an empty path");
+        return TOOLGOV_EINVAL;
+    }
     strcpy(p, dir);
     for (s = p + 1; ; s++) {
         if (*s == '/' || *s == '\0') {
