@@ -36,6 +36,8 @@
 #include <yaml.h>
 
 #include "arena.h"
+#include "names.h"
+#include "text.h"
 
 /* ------------------------------------------------------------------------ */
 /* Name index: open addressing, power-of-two capacity, values are indices.  */
@@ -132,64 +134,6 @@ static int index_add(name_index *ix, toolgov__arena *a, const char *key, size_t 
     return 0;
 }
 
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
-
-/* ------------------------------------------------------------------------ */
-/* Keywords. Names become parts of C identifiers and the header is also     */
-/* compiled as C++, so both keyword sets are refused. Sorted for bsearch.   */
-
-static const char *const c_keywords[] = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do",
-    "double", "else", "enum", "extern", "float", "for", "goto", "if", "inline",
-    "int", "long", "register", "restrict", "return", "short", "signed",
-    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned",
-    "void", "volatile", "while"};
-
-static const char *const cxx_keywords[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool",
-    "catch", "char16_t", "char32_t", "char8_t", "class", "co_await",
-    "co_return", "co_yield", "compl", "concept", "const_cast", "consteval",
-    "constexpr", "constinit", "decltype", "delete", "dynamic_cast",
-    "explicit", "export", "false", "friend", "mutable", "namespace", "new",
-    "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq",
-    "private", "protected", "public", "reinterpret_cast", "requires",
-    "static_assert", "static_cast", "template", "this", "thread_local",
-    "throw", "true", "try", "typeid", "typename", "using", "virtual",
-    "wchar_t", "xor", "xor_eq"};
-
-static int cmp_keyword(const void *key, const void *elem)
-{
-    return strcmp((const char *)key, *(const char *const *)elem);
-}
-
-static int in_sorted(const char *s, const char *const *list, size_t n)
-{
-    return bsearch(s, list, n, sizeof *list, cmp_keyword) != NULL;
-}
-
-/* Bit `len` of kw_shape[c - 'a'] is set when some keyword starts with c and
-** is len bytes long: most names fail this test and skip both searches. */
-static uint32_t kw_shape[26];
-static int kw_shape_ready;
-
-static void init_kw_shape(void)
-{
-    size_t i;
-    for (i = 0; i < COUNT_OF(c_keywords); i++)
-        kw_shape[c_keywords[i][0] - 'a'] |= (uint32_t)1 << strlen(c_keywords[i]);
-    for (i = 0; i < COUNT_OF(cxx_keywords); i++)
-        kw_shape[cxx_keywords[i][0] - 'a'] |= (uint32_t)1 << strlen(cxx_keywords[i]);
-    kw_shape_ready = 1;
-}
-
-static int maybe_keyword(const char *s, size_t len)
-{
-    if (!kw_shape_ready)
-        init_kw_shape();
-    return len < 32 && (kw_shape[s[0] - 'a'] >> len & 1u);
-}
-
-
 /* ------------------------------------------------------------------------ */
 /* The loader.                                                              */
 
@@ -214,7 +158,8 @@ typedef struct loader {
 } loader;
 
 #define MSG_MAX 1024
-#define SHOW_MAX 96
+#define SHOW_MAX TOOLGOV_SHOW_MAX
+#define show toolgov__text_show
 
 static toolgov__mark mark_of(yaml_mark_t m)
 {
@@ -262,31 +207,6 @@ static void note_at(loader *L, toolgov__mark at, const char *fmt, ...)
     toolgov__diag_note(L->d, L->path, at.line, at.col, "%s", msg);
 }
 
-/* A printable excerpt of user text for a message: control bytes escaped,
-** cut after about 60 bytes on a UTF-8 boundary. */
-static const char *show(char out[SHOW_MAX], const char *s, size_t len)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t i, o = 0;
-    for (i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (o >= 60 && (c & 0xC0) != 0x80) {
-            memcpy(out + o, "...", 4);
-            return out;
-        }
-        if (c < 0x20 || c == 0x7F) {
-            out[o++] = '\\';
-            out[o++] = 'x';
-            out[o++] = hex[c >> 4];
-            out[o++] = hex[c & 15];
-        } else {
-            out[o++] = (char)c;
-        }
-    }
-    out[o] = '\0';
-    return out;
-}
-
 static void out_of_memory(loader *L)
 {
     if (!L->oom) {
@@ -295,189 +215,6 @@ static void out_of_memory(loader *L)
         err_at(L, at, "out of memory while loading the manifest");
     }
     L->failed = 1;
-}
-
-/* ---- offsets to line:column --------------------------------------------- */
-
-/* Columns count characters (code points), like libyaml's marks; a CRLF pair,
-** a lone CR, LF, U+2028 and U+2029 each end a line, as in libyaml, and a
-** leading BOM is not a column. `pos` moves forward only, so reporting many
-** bad bytes in file order stays linear. */
-typedef struct cursor {
-    size_t off;
-    unsigned line, col;
-} cursor;
-
-static void cursor_init(cursor *c, const unsigned char *buf, size_t len)
-{
-    c->off = (len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) ? 3 : 0;
-    c->line = 1;
-    c->col = 1;
-}
-
-static toolgov__mark cursor_to(cursor *c, const unsigned char *buf, size_t len,
-                               size_t target)
-{
-    toolgov__mark r;
-    if (target > len)
-        target = len;
-    while (c->off < target) {
-        unsigned char b = buf[c->off];
-        if (b == '\n') {
-            c->line++;
-            c->col = 1;
-            c->off++;
-        } else if (b == '\r') {
-            c->line++;
-            c->col = 1;
-            c->off += (c->off + 1 < len && buf[c->off + 1] == '\n') ? 2 : 1;
-        } else if (b == 0xE2 && c->off + 2 < len && buf[c->off + 1] == 0x80 &&
-                   (buf[c->off + 2] == 0xA8 || buf[c->off + 2] == 0xA9)) {
-            c->line++;
-            c->col = 1;
-            c->off += 3;
-        } else {
-            if ((b & 0xC0) != 0x80)
-                c->col++;
-            c->off++;
-        }
-    }
-    r.line = c->line;
-    r.col = c->col;
-    return r;
-}
-
-/* ---- the byte scan ------------------------------------------------------ */
-
-/* 1: ASCII that needs no look (printable, tab, LF, CR). */
-static unsigned char ascii_ok[256];
-static int ascii_ok_ready;
-
-static void init_ascii_ok(void)
-{
-    int i;
-    for (i = 0x20; i < 0x7F; i++)
-        ascii_ok[i] = 1;
-    ascii_ok['\t'] = ascii_ok['\n'] = ascii_ok['\r'] = 1;
-    ascii_ok_ready = 1;
-}
-
-/* Length of a valid UTF-8 sequence at p, its code point in *cp; 0 when the
-** bytes are not valid UTF-8 (overlong forms and surrogates included). */
-static size_t utf8_decode(const unsigned char *p, size_t avail, uint32_t *cp)
-{
-    unsigned char b = p[0];
-    if (b >= 0xC2 && b <= 0xDF) {
-        if (avail < 2 || (p[1] & 0xC0) != 0x80)
-            return 0;
-        *cp = ((uint32_t)(b & 0x1F) << 6) | (p[1] & 0x3F);
-        return 2;
-    }
-    if (b >= 0xE0 && b <= 0xEF) {
-        unsigned char lo = 0x80, hi = 0xBF;
-        if (b == 0xE0)
-            lo = 0xA0;
-        if (b == 0xED)
-            hi = 0x9F;
-        if (avail < 3 || p[1] < lo || p[1] > hi || (p[2] & 0xC0) != 0x80)
-            return 0;
-        *cp = ((uint32_t)(b & 0x0F) << 12) | ((uint32_t)(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
-        return 3;
-    }
-    if (b >= 0xF0 && b <= 0xF4) {
-        unsigned char lo = 0x80, hi = 0xBF;
-        if (b == 0xF0)
-            lo = 0x90;
-        if (b == 0xF4)
-            hi = 0x8F;
-        if (avail < 4 || p[1] < lo || p[1] > hi || (p[2] & 0xC0) != 0x80 ||
-            (p[3] & 0xC0) != 0x80)
-            return 0;
-        *cp = ((uint32_t)(b & 0x07) << 18) | ((uint32_t)(p[1] & 0x3F) << 12) |
-              ((uint32_t)(p[2] & 0x3F) << 6) | (p[3] & 0x3F);
-        return 4;
-    }
-    return 0;
-}
-
-/* Report every line that holds a byte a manifest must not contain (the
-** first such byte of each line). Returns the number of problems found. */
-static size_t scan_bytes(loader *L)
-{
-    const unsigned char *buf = L->buf;
-    size_t len = L->len, i, problems = 0;
-    unsigned last_line = 0;
-    cursor cur;
-
-    if (!ascii_ok_ready)
-        init_ascii_ok();
-    if (len >= 2 && ((buf[0] == 0xFE && buf[1] == 0xFF) || (buf[0] == 0xFF && buf[1] == 0xFE))) {
-        toolgov__mark at = {1, 1};
-        err_at(L, at, "the manifest is UTF-16 (it starts with a UTF-16 byte order mark); "
-                      "save it as UTF-8");
-        return 1;
-    }
-    cursor_init(&cur, buf, len);
-    i = cur.off;
-    while (i < len) {
-        uint32_t cp = 0;
-        size_t n;
-        toolgov__mark at;
-
-        /* Eight bytes at a time while they are all printable ASCII or LF
-        ** (the bulk of any manifest); anything else takes the byte path.
-        ** Per byte, with the high bit clear: b < 0x20 iff b + 0x60 has no
-        ** high bit; b == 0x7F iff b + 1 has it; b == LF iff b ^ 0x0A is 0. */
-        while (len - i >= 8) {
-            uint64_t w, y, lo, del, lf;
-            const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
-            memcpy(&w, buf + i, 8);
-            if (w & high)
-                break;
-            lo = ~(w + 0x60 * ones) & high;
-            del = (w + ones) & high;
-            y = w ^ (0x0A * ones);
-            lf = ~((y + 0x7F * ones) | y) & high;
-            if ((lo & ~lf) | del)
-                break;
-            i += 8;
-        }
-        if (i >= len)
-            break;
-        if (ascii_ok[buf[i]]) {
-            i++;
-            continue;
-        }
-        if (buf[i] >= 0x80) {
-            n = utf8_decode(buf + i, len - i, &cp);
-            if (n && !(cp >= 0x80 && cp <= 0x9F) && cp != 0xFFFE && cp != 0xFFFF) {
-                i += n;
-                continue;
-            }
-        } else {
-            n = 1;
-            cp = buf[i];
-        }
-        at = cursor_to(&cur, buf, len, i);
-        if (at.line != last_line) {
-            last_line = at.line;
-            problems++;
-            if (n == 0)
-                err_at(L, at, "invalid UTF-8 byte 0x%02x; a manifest must be UTF-8 text "
-                              "(re-save the file as UTF-8)", buf[i]);
-            else if (cp == 0)
-                err_at(L, at, "NUL byte in the manifest; a manifest is text and its strings "
-                              "become C strings: remove it");
-            else if (cp == 0xFFFE || cp == 0xFFFF)
-                err_at(L, at, "character U+%04X is not allowed in YAML; remove it",
-                       (unsigned)cp);
-            else
-                err_at(L, at, "control character U+%04X is not allowed in a manifest "
-                              "(only tab, CR and LF are); remove it", (unsigned)cp);
-        }
-        i += n ? n : 1;
-    }
-    return problems;
 }
 
 /* ---- events ------------------------------------------------------------- */
@@ -493,9 +230,9 @@ static void report_yaml_error(loader *L)
         out_of_memory(L);
         return;
     case YAML_READER_ERROR: {
-        cursor cur;
-        cursor_init(&cur, L->buf, L->len);
-        at = cursor_to(&cur, L->buf, L->len, p->problem_offset);
+        toolgov__text_pos cur;
+        toolgov__text_pos_init(&cur, L->buf, L->len);
+        at = toolgov__text_pos_to(&cur, L->buf, L->len, p->problem_offset);
         err_at(L, at, "%s (byte 0x%02x); a manifest must be UTF-8 text", problem,
                (unsigned)p->problem_value & 0xFFu);
         break;
@@ -696,106 +433,6 @@ static int scalar_bytes_ok(loader *L, const char *key, const char *tool)
             err_at(L, ev_mark(L), "%s contains control character U+%04X (from an escape); "
                                   "only tab, CR and newline are allowed: remove it",
                    describe(what, key, tool), cp);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* ---- names -------------------------------------------------------------- */
-
-enum name_kind { NAME_PLUGIN, NAME_TOOL, NAME_PROVIDES };
-
-/* Check an identifier; report at `at` and return -1 when it breaks a rule. */
-static int check_name(loader *L, toolgov__mark at, const char *s, size_t len,
-                      enum name_kind kind)
-{
-    const char *what = kind == NAME_PLUGIN ? "plugin name"
-                       : kind == NAME_TOOL ? "tool name"
-                                           : "provides entry";
-    char q[SHOW_MAX];
-    size_t i;
-    int double_underscore = 0;
-
-    if (len == 0) {
-        err_at(L, at, "%s is empty; it must match [a-z][a-z0-9_]*", what);
-        return -1;
-    }
-    /* The common case, a good name, costs one pass and no formatting. */
-    if (len <= TOOLGOV_NAME_MAX && s[0] >= 'a' && s[0] <= 'z') {
-        for (i = 1; i < len; i++) {
-            char c = s[i];
-            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
-                break;
-            if (c == '_' && s[i - 1] == '_')
-                double_underscore = 1;
-        }
-        if (i == len && (kind == NAME_PROVIDES ||
-                         (!double_underscore && !maybe_keyword(s, len) &&
-                          s[len - 1] != '_' && !(len >= 7 && memcmp(s, "toolgov", 7) == 0) &&
-                          !(len == 5 && memcmp(s, "count", 5) == 0) &&
-                          !(len == 2 && memcmp(s, "id", 2) == 0))))
-            return 0;
-    }
-    show(q, s, len);
-    if (len > TOOLGOV_NAME_MAX) {
-        err_at(L, at, "%s '%s' is %zu bytes long; the limit is %u", what, q, len,
-               TOOLGOV_NAME_MAX);
-        return -1;
-    }
-    if (!(s[0] >= 'a' && s[0] <= 'z')) {
-        err_at(L, at, "%s '%s' must start with a lowercase letter (a-z); names match "
-                      "[a-z][a-z0-9_]*", what, q);
-        return -1;
-    }
-    for (i = 1; i < len; i++) {
-        char c = s[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) {
-            if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7F)
-                err_at(L, at, "%s '%s' contains byte 0x%02x; use only a-z, 0-9 and _", what,
-                       q, (unsigned)(unsigned char)c);
-            else
-                err_at(L, at, "%s '%s' contains '%c'; use only a-z, 0-9 and _", what, q, c);
-            return -1;
-        }
-    }
-    if (kind == NAME_PROVIDES)
-        return 0;
-    if (in_sorted(s, c_keywords, COUNT_OF(c_keywords))) {
-        err_at(L, at, "%s '%s' is a C keyword; pick another name (the generated code uses "
-                      "it in C identifiers)", what, q);
-        return -1;
-    }
-    if (in_sorted(s, cxx_keywords, COUNT_OF(cxx_keywords))) {
-        err_at(L, at, "%s '%s' is a C++ keyword; pick another name (the generated header is "
-                      "also compiled as C++)", what, q);
-        return -1;
-    }
-    if (strstr(s, "__")) {
-        err_at(L, at, "%s '%s' contains '__'; C++ reserves identifiers with a double "
-                      "underscore and the generated code uses the name in identifiers", what, q);
-        return -1;
-    }
-    if (kind == NAME_PLUGIN) {
-        if (len >= 7 && memcmp(s, "toolgov", 7) == 0) {
-            err_at(L, at, "plugin name '%s' starts with 'toolgov', which is reserved for "
-                          "toolgov's own names; pick another name", q);
-            return -1;
-        }
-        if (s[len - 1] == '_') {
-            err_at(L, at, "plugin name '%s' ends in '_'; generated names join it to '_' "
-                          "(giving '__', which C++ reserves): remove the trailing '_'", q);
-            return -1;
-        }
-    } else {
-        if (strcmp(s, "count") == 0) {
-            err_at(L, at, "tool name 'count' would clash with the generated <PLUGIN>_TOOL_COUNT "
-                          "constant; pick another name");
-            return -1;
-        }
-        if (strcmp(s, "id") == 0) {
-            err_at(L, at, "tool name 'id' would clash with the generated <plugin>_tool_id "
-                          "type; pick another name");
             return -1;
         }
     }
@@ -1177,7 +814,7 @@ static int parse_tools(loader *L)
         kat = ev_mark(L);
         len = sl(L);
         name_ok = scalar_bytes_ok(L, "tool name", NULL) == 0 &&
-                  check_name(L, kat, sv(L), len, NAME_TOOL) == 0;
+                  toolgov__name_check(L->d, L->path, kat, sv(L), len, TOOLGOV_NAME_TOOL) == 0;
         name = toolgov__arena_strndup(&pv->arena, sv(L), len);
         if (!name) {
             out_of_memory(L);
@@ -1266,7 +903,8 @@ static int parse_provides(loader *L)
         }
         len = sl(L);
         v = sv(L);
-        if (scalar_bytes_ok(L, "provides entry", NULL) || check_name(L, ev_mark(L), v, len, NAME_PROVIDES))
+        if (scalar_bytes_ok(L, "provides entry", NULL) ||
+            toolgov__name_check(L->d, L->path, ev_mark(L), v, len, TOOLGOV_NAME_PROVIDES))
             continue;
         {
             const name_slot *prev = index_lookup(&L->provides_ix, v, len, hash_bytes(v, len));
@@ -1361,7 +999,7 @@ static int parse_root(loader *L)
                                       "[a-z][a-z0-9_]*");
                 continue;
             }
-            if (check_name(L, ev_mark(L), sv(L), sl(L), NAME_PLUGIN))
+            if (toolgov__name_check(L->d, L->path, ev_mark(L), sv(L), sl(L), TOOLGOV_NAME_PLUGIN))
                 continue;
             m->name = toolgov__arena_strndup(&L->priv->arena, sv(L), sl(L));
             if (!m->name) {
@@ -1538,15 +1176,15 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
                TOOLGOV_MANIFEST_MAX_BYTES);
         goto out;
     }
-    if (scan_bytes(&L))
+    if (toolgov__text_check(d, path, L.buf, len))
         goto out;
     if (!yaml_parser_initialize(&L.parser)) {
         out_of_memory(&L);
         goto out;
     }
     /* No yaml_parser_set_encoding(): a fixed encoding turns off libyaml's
-    ** BOM detection, and the BOM would be read as text. scan_bytes() has
-    ** already refused anything that is not UTF-8. */
+    ** BOM detection, and the BOM would be read as text. toolgov__text_check()
+    ** has already refused anything that is not UTF-8. */
     yaml_parser_set_input_string(&L.parser, L.buf, len);
     parse_stream(&L);
     if (L.have_ev)

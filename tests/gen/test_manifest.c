@@ -195,6 +195,54 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+/* Every C11 and C++ keyword is refused as a plugin name and as a tool name
+** (the refusal depends on a sorted table and a shape filter: check all). */
+START_TEST(test_every_keyword)
+{
+    static const char *const kw[] = {
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+        "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+        "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+        "switch", "typedef", "union", "unsigned", "void", "volatile", "while",
+        "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool", "catch",
+        "char16_t", "char32_t", "char8_t", "class", "co_await", "co_return", "co_yield",
+        "compl", "concept", "const_cast", "consteval", "constexpr", "constinit", "decltype",
+        "delete", "dynamic_cast", "explicit", "export", "false", "friend", "mutable",
+        "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+        "or_eq", "private", "protected", "public", "reinterpret_cast", "requires",
+        "static_assert", "static_cast", "template", "this", "thread_local", "throw", "true",
+        "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor", "xor_eq"};
+    size_t i;
+    for (i = 0; i < sizeof kw / sizeof kw[0]; i++) {
+        char y[256], *text;
+        size_t errors;
+        snprintf(y, sizeof y, "name: %s\n", kw[i]);
+        ck_assert_msg(tg_load(y, strlen(y), &text, &errors) == NULL, "plugin '%s' accepted", kw[i]);
+        ck_assert_msg(strstr(text, "keyword") != NULL, "%s: %s", kw[i], text);
+        free(text);
+        snprintf(y, sizeof y, T "  %s:\n    effect: read\n    description: x\n", kw[i]);
+        ck_assert_msg(tg_load(y, strlen(y), &text, &errors) == NULL, "tool '%s' accepted", kw[i]);
+        ck_assert_msg(strstr(text, "m.yaml:4:3: error: tool name '") == text &&
+                          strstr(text, "keyword") != NULL, "%s: %s", kw[i], text);
+        free(text);
+    }
+    /* Near misses are fine names. */
+    {
+        static const char *const ok[] = {"integer", "classes", "do_it", "new_event", "tru"};
+        for (i = 0; i < 5; i++) {
+            char y[256], *text;
+            size_t errors;
+            toolgov__manifest *m;
+            snprintf(y, sizeof y, T "  %s:\n    effect: read\n    description: x\n", ok[i]);
+            m = tg_load(y, strlen(y), &text, &errors);
+            ck_assert_msg(m != NULL, "'%s' refused: %s", ok[i], text);
+            toolgov__manifest_free(m);
+            free(text);
+        }
+    }
+}
+END_TEST
+
 /* Sizes: the limits are inclusive, one byte more is an error. */
 static char *tool_with(const char *key, size_t n, char fill)
 {
@@ -558,6 +606,7 @@ static Suite *manifest_suite(void)
     TCase *tc = tcase_create("bad input");
     tcase_add_loop_test(tc, test_bad_input, 0, (int)(sizeof bad_cases / sizeof bad_cases[0]));
     tcase_add_test(tc, test_length_limits);
+    tcase_add_test(tc, test_every_keyword);
     tcase_add_test(tc, test_file_too_big);
     tcase_add_test(tc, test_deep_nesting);
     tcase_add_test(tc, test_all_errors_reported);
