@@ -9,7 +9,8 @@
 #
 # MODE full: every drift kind, a source edit, a header edit, no-op rebuilds.
 # MODE basic: a clean build, a no-op rebuild, a header edit re-running the
-# check, one drift. One configured project is reused across all steps, so
+# check, one drift. MODE installed: the same through an installed toolgov
+# (find_package). One configured project is reused across all steps, so
 # toolgov itself is built once per run.
 set -u
 
@@ -91,7 +92,24 @@ done
 toolgov=$work/toolgov
 
 step="configure"
-if ! cmake -S "$src" -B "$bld" -G "$generator" -DCMAKE_C_COMPILER="$cc" \
+if [ "$mode" = installed ]; then
+  # Build and install toolgov itself, then use it through find_package().
+  step="install toolgov"
+  if ! { cmake -S "$toolgov" -B "$work/toolgov-build" -G "$generator" \
+           -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=Release \
+           -DTOOLGOV_BUILD_EXAMPLES=OFF -DBUILD_TESTING=OFF -DTOOLGOV_INSTALL=ON &&
+         cmake --build "$work/toolgov-build" -j 2 &&
+         cmake --install "$work/toolgov-build" --prefix "$work/prefix"; } >"$out" 2>&1; then
+    fail "building and installing toolgov failed"
+    exit 1
+  fi
+  step="configure"
+  if ! cmake -S "$src" -B "$bld" -G "$generator" -DCMAKE_C_COMPILER="$cc" \
+       -DCMAKE_BUILD_TYPE=Debug -DCMAKE_PREFIX_PATH="$work/prefix" >"$out" 2>&1; then
+    fail "configure failed"
+    exit 1
+  fi
+elif ! cmake -S "$src" -B "$bld" -G "$generator" -DCMAKE_C_COMPILER="$cc" \
      -DCMAKE_BUILD_TYPE=Debug -DTOOLGOV_SOURCE_DIR="$toolgov" >"$out" 2>&1; then
   fail "configure failed"
   exit 1
