@@ -40,24 +40,38 @@
 #include "text.h"
 
 /* ------------------------------------------------------------------------ */
-/* Name index: open addressing, power-of-two capacity, values are indices.  */
+/* Name index: open addressing, power-of-two capacity. A slot holds only   */
+/* the hash and the entry's position (8 bytes: 10,000 tools fit in 128 KiB, */
+/* in cache); the name itself is read from the tools or provides array.     */
 
 typedef struct name_slot {
-    const char *key; /* NUL-terminated, in the arena; NULL: empty slot */
     uint32_t hash;
-    uint32_t value;  /* index into the tools or provides array */
+    uint32_t ref; /* index into the array + 1; 0: empty slot */
 } name_slot;
+
+typedef const char *(*name_key_fn)(const toolgov__manifest *m, size_t i);
 
 typedef struct name_index {
     name_slot *slots;
     size_t cap;   /* 0 or a power of two */
     size_t count;
+    name_key_fn key; /* the name of entry i */
 } name_index;
 
 typedef struct manifest_priv {
     toolgov__arena arena;
     name_index tools;
 } manifest_priv;
+
+static const char *tool_key(const toolgov__manifest *m, size_t i)
+{
+    return m->tools[i].name;
+}
+
+static const char *provides_key(const toolgov__manifest *m, size_t i)
+{
+    return m->provides[i];
+}
 
 static uint32_t hash_bytes(const char *s, size_t len)
 {
@@ -70,13 +84,19 @@ static uint32_t hash_bytes(const char *s, size_t len)
     return h;
 }
 
-static int slot_is(const name_slot *s, const char *key, size_t len, uint32_t h)
+static int slot_is(const name_index *ix, const toolgov__manifest *m, const name_slot *s,
+                   const char *key, size_t len, uint32_t h)
 {
-    return s->hash == h && strncmp(s->key, key, len) == 0 && s->key[len] == '\0';
+    const char *k;
+    if (s->hash != h)
+        return 0;
+    k = ix->key(m, s->ref - 1);
+    return strncmp(k, key, len) == 0 && k[len] == '\0';
 }
 
-static const name_slot *index_lookup(const name_index *ix, const char *key,
-                                     size_t len, uint32_t h)
+/* The entry named key[0..len) (hash h), or NULL. */
+static const name_slot *index_lookup(const name_index *ix, const toolgov__manifest *m,
+                                     const char *key, size_t len, uint32_t h)
 {
     size_t mask, i;
     if (ix->cap == 0)
@@ -84,25 +104,28 @@ static const name_slot *index_lookup(const name_index *ix, const char *key,
     mask = ix->cap - 1;
     for (i = h & mask;; i = (i + 1) & mask) {
         const name_slot *s = &ix->slots[i];
-        if (!s->key)
+        if (!s->ref)
             return NULL;
-        if (slot_is(s, key, len, h))
+        if (slot_is(ix, m, s, key, len, h))
             return s;
     }
 }
 
 /* One probe sequence for "is it there, and if not add it": the loader asks
-** once per tool. `key` must stay valid (it is kept, not copied). Sets
-** *out_prev to the existing entry's value and returns 1 when the key was
-** there; returns 0 after adding it; -1 when out of memory. */
-static int index_add(name_index *ix, toolgov__arena *a, const char *key, size_t len,
-                     uint32_t h, size_t value, size_t *out_prev)
+** once per tool. Entry `value` of the array must hold the name by the time
+** anyone looks it up. Sets *out_prev to the existing entry and returns 1
+** when the name was there; returns 0 after adding it; -1 when out of
+** memory. Grows at three quarters full. */
+static int index_add(name_index *ix, toolgov__arena *a, const toolgov__manifest *m,
+                     const char *key, size_t len, uint32_t h, size_t value, size_t *out_prev)
 {
     size_t mask, i;
-    if ((ix->count + 1) * 2 > ix->cap) {
+    if (value >= UINT32_MAX)
+        return -1;
+    if ((ix->count + 1) * 4 > ix->cap * 3) {
         size_t ncap = ix->cap ? ix->cap * 2 : 64, j;
         name_slot *ns;
-        if (ncap > SIZE_MAX / sizeof(name_slot) || value > UINT32_MAX)
+        if (ncap > SIZE_MAX / sizeof(name_slot))
             return -1;
         ns = toolgov__arena_alloc(a, ncap * sizeof(name_slot));
         if (!ns)
@@ -111,9 +134,9 @@ static int index_add(name_index *ix, toolgov__arena *a, const char *key, size_t 
         for (j = 0; j < ix->cap; j++) {
             const name_slot *s = &ix->slots[j];
             size_t k;
-            if (!s->key)
+            if (!s->ref)
                 continue;
-            for (k = s->hash & (ncap - 1); ns[k].key; k = (k + 1) & (ncap - 1))
+            for (k = s->hash & (ncap - 1); ns[k].ref; k = (k + 1) & (ncap - 1))
                 ;
             ns[k] = *s;
         }
@@ -121,15 +144,14 @@ static int index_add(name_index *ix, toolgov__arena *a, const char *key, size_t 
         ix->cap = ncap;
     }
     mask = ix->cap - 1;
-    for (i = h & mask; ix->slots[i].key; i = (i + 1) & mask) {
-        if (slot_is(&ix->slots[i], key, len, h)) {
-            *out_prev = ix->slots[i].value;
+    for (i = h & mask; ix->slots[i].ref; i = (i + 1) & mask) {
+        if (slot_is(ix, m, &ix->slots[i], key, len, h)) {
+            *out_prev = ix->slots[i].ref - 1;
             return 1;
         }
     }
-    ix->slots[i].key = key;
     ix->slots[i].hash = h;
-    ix->slots[i].value = (uint32_t)value;
+    ix->slots[i].ref = (uint32_t)(value + 1);
     ix->count++;
     return 0;
 }
@@ -823,7 +845,7 @@ static int parse_tools(loader *L)
         h = hash_bytes(name, len);
         if (name_ok) {
             size_t prev;
-            int r = index_add(&pv->tools, &pv->arena, name, len, h, m->tool_count, &prev);
+            int r = index_add(&pv->tools, &pv->arena, m, name, len, h, m->tool_count, &prev);
             if (r < 0) {
                 out_of_memory(L);
                 return -1;
@@ -907,11 +929,12 @@ static int parse_provides(loader *L)
             toolgov__name_check(L->d, L->path, ev_mark(L), v, len, TOOLGOV_NAME_PROVIDES))
             continue;
         {
-            const name_slot *prev = index_lookup(&L->provides_ix, v, len, hash_bytes(v, len));
+            const name_slot *prev =
+                index_lookup(&L->provides_ix, m, v, len, hash_bytes(v, len));
             if (prev) {
                 err_at(L, ev_mark(L), "'%s' is listed twice in provides; keep one",
                        show(q, v, len));
-                note_at(L, m->provides_at[prev->value], "first listed here");
+                note_at(L, m->provides_at[prev->ref - 1], "first listed here");
                 dup = 1;
             }
         }
@@ -938,7 +961,7 @@ static int parse_provides(loader *L)
             return -1;
         }
         m->provides_at[m->provides_count] = ev_mark(L);
-        if (index_add(&L->provides_ix, &L->priv->arena, m->provides[m->provides_count], len,
+        if (index_add(&L->provides_ix, &L->priv->arena, m, m->provides[m->provides_count], len,
                       hash_bytes(v, len), m->provides_count, &prev_unused) < 0) {
             out_of_memory(L);
             return -1;
@@ -1155,6 +1178,7 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
     toolgov__arena_init(&pv->arena);
     pv->tools.slots = NULL;
     pv->tools.cap = pv->tools.count = 0;
+    pv->tools.key = tool_key;
     m = toolgov__arena_alloc(&pv->arena, sizeof *m);
     if (!m) {
         free(pv);
@@ -1166,6 +1190,7 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
     m->path = toolgov__arena_strndup(&pv->arena, path, strlen(path));
     L.m = m;
     L.priv = pv;
+    L.provides_ix.key = provides_key;
     if (!m->path) {
         out_of_memory(&L);
         goto out;
@@ -1287,6 +1312,6 @@ long toolgov__manifest_find(const toolgov__manifest *m, const char *name)
         return -1;
     pv = m->arena_;
     len = strlen(name);
-    s = index_lookup(&pv->tools, name, len, hash_bytes(name, len));
-    return s ? (long)s->value : -1;
+    s = index_lookup(&pv->tools, m, name, len, hash_bytes(name, len));
+    return s ? (long)s->ref - 1 : -1;
 }
