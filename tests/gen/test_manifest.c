@@ -7,6 +7,8 @@
 #define _GNU_SOURCE /* memmem */
 #include "gen_test_util.h"
 
+#include "text.h"
+
 #define T "name: p\nprovides: [tool]\ntools:\n"
 
 typedef struct bad_case {
@@ -600,6 +602,43 @@ START_TEST(test_load_file)
 }
 END_TEST
 
+/* Byte offsets to line:column, as libyaml counts: the conversion used for
+** the byte scan and for reader errors libyaml reports as offsets. */
+START_TEST(test_offsets_to_line_col)
+{
+    static const unsigned char t[] = "\xef\xbb\xbf" "ab\r\n"   /* BOM, CRLF */
+                                     "c\xc3\xa9" "d\r"            /* 2-byte char, lone CR */
+                                     "e\xe2\x80\xa8"              /* U+2028 ends a line */
+                                     "f\xf0\x9f\x8e\x89g\n"     /* 4-byte char */
+                                     "h";
+    static const struct { size_t off; unsigned line, col; } want[] = {
+        {0, 1, 1}, {3, 1, 1}, {4, 1, 2}, {5, 1, 3}, {7, 2, 1}, {8, 2, 2}, {10, 2, 3},
+        {11, 2, 4}, {12, 3, 1}, {13, 3, 2}, {16, 4, 1}, {17, 4, 2}, {21, 4, 3}, {23, 5, 1},
+    };
+    size_t i, len = sizeof t - 1;
+    toolgov__text_pos p;
+    toolgov__text_pos_init(&p, t, len);
+    for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+        toolgov__mark m = toolgov__text_pos_to(&p, t, len, want[i].off);
+        ck_assert_msg(m.line == want[i].line && m.col == want[i].col,
+                      "offset %zu: %u:%u, want %u:%u", want[i].off, m.line, m.col, want[i].line,
+                      want[i].col);
+    }
+    /* Past the end clamps to the end. */
+    ck_assert_uint_eq(toolgov__text_pos_to(&p, t, len, len + 100).col, 2);
+}
+END_TEST
+
+START_TEST(test_show_excerpt)
+{
+    char out[TOOLGOV_SHOW_MAX], long_text[200];
+    ck_assert_str_eq(toolgov__text_show(out, "a\tb\x01", 4), "a\\x09b\\x01");
+    memset(long_text, 'x', sizeof long_text);
+    ck_assert_uint_eq(strlen(toolgov__text_show(out, long_text, sizeof long_text)), 63);
+    ck_assert_str_eq(out + 60, "...");
+}
+END_TEST
+
 static Suite *manifest_suite(void)
 {
     Suite *s = suite_create("manifest");
@@ -621,6 +660,10 @@ static Suite *manifest_suite(void)
     tcase_add_test(tc, test_many_tools_order_and_find);
     tcase_add_test(tc, test_no_state_between_loads);
     tcase_add_test(tc, test_load_file);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("text");
+    tcase_add_test(tc, test_offsets_to_line_col);
+    tcase_add_test(tc, test_show_excerpt);
     suite_add_tcase(s, tc);
     return s;
 }
