@@ -140,9 +140,9 @@ static int strset_add(strset *set, const char *key)
 /* Grow *arr (elements of size `elem`) so one more fits. */
 static int grow(void **arr, size_t count, size_t *cap, size_t elem)
 {
-    if (count < *cap)
+    if (count < *cap && *arr)
         return 0;
-    size_t ncap = *cap ? *cap * 2 : 16;
+    size_t ncap = *cap > count ? *cap : count ? count * 2 : 16;
     void *n = realloc(*arr, ncap * elem);
     if (!n)
         return TOOLGOV_ENOMEM;
