@@ -4,6 +4,7 @@
 #   ./dev.sh demo [scenario...]   install what is missing, build, run toolgov-demo
 #   ./dev.sh test                 install what is missing, build, run every test
 #   ./dev.sh sanitize             the same tests under ASan+UBSan (clang)
+#   ./dev.sh tsan                 concurrent runs over one registry under TSan
 #
 # Packages come from Debian's apt-get, installed only when missing, without
 # questions. Builds go to build/ (and build-asan/); re-running is incremental.
@@ -59,8 +60,17 @@ case "$cmd" in
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       ctest --test-dir build-asan --output-on-failure -j "$(jobs)" "$@"
     ;;
+  tsan)
+    deps
+    cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+          -DTOOLGOV_WERROR=ON -DTOOLGOV_TSAN=ON -DTOOLGOV_BUILD_GEN=OFF \
+          -DCMAKE_C_COMPILER=clang >/dev/null
+    cmake --build build-tsan -j "$(jobs)" --target runtime_threads_tsan
+    TSAN_OPTIONS=halt_on_error=1 \
+      ctest --test-dir build-tsan --output-on-failure -R runtime_threads_tsan "$@"
+    ;;
   *)
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
     [ "$cmd" = help ] || exit 2
     ;;
 esac
