@@ -8,8 +8,8 @@
 # own sources and prints, per directory and per file, the lines executed out
 # of the executable lines. A line counts as covered when any object that
 # compiles it ran it (a source built into several targets is merged line by
-# line). Generated files and the tests themselves are left out. The full
-# per-file table also goes to build-cov/coverage.txt. Needs gcc's gcov and
+# line). Generated files and the tests themselves are left out. The per-file
+# table, with the line numbers no test ran, also goes to build-cov/coverage.txt. Needs gcc's gcov and
 # python3 only; no gcovr, no lcov.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +17,8 @@ ROOT=$PWD
 COV_DIR=${COV_DIR:-$ROOT/build-cov}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
+# COV_REPORT_ONLY=1: summarise the counts of the last run, without building.
+if [ "${COV_REPORT_ONLY:-0}" != 1 ]; then
 cmake -S . -B "$COV_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=gcc \
       -DCMAKE_CXX_COMPILER=g++ -DTOOLGOV_COVERAGE=ON >/dev/null
 cmake --build "$COV_DIR" -j "$JOBS"
@@ -24,6 +26,7 @@ find "$COV_DIR" -name '*.gcda' -delete
 ctest --test-dir "$COV_DIR" -j "$JOBS" --output-on-failure "$@" || {
   echo "coverage: some tests failed; the numbers below count what ran" >&2
 }
+fi
 
 rm -rf "$COV_DIR/gcov"
 mkdir -p "$COV_DIR/gcov"
@@ -80,9 +83,25 @@ for src in sorted(lines):
 def pct(a, b):
     return 100.0 * a / b if b else 0.0
 
+def ranges(nums):
+    out, start, prev = [], None, None
+    for n in nums:
+        if start is None:
+            start = prev = n
+        elif n == prev + 1:
+            prev = n
+        else:
+            out.append(f"{start}" if start == prev else f"{start}-{prev}")
+            start = prev = n
+    if start is not None:
+        out.append(f"{start}" if start == prev else f"{start}-{prev}")
+    return ",".join(out)
+
 with open(os.path.join(cov, "coverage.txt"), "w") as f:
     for src, done, total in rows:
-        f.write(f"{pct(done, total):6.1f}%  {done:5d}/{total:<5d}  {src}\n")
+        missed = sorted(n for n, hit in lines[src].items() if not hit)
+        f.write(f"{pct(done, total):6.1f}%  {done:5d}/{total:<5d}  {src}"
+                f"{'  not run: ' + ranges(missed) if missed else ''}\n")
 print("line coverage by directory (executed/executable lines):")
 for key in sorted(per_dir):
     done, total = per_dir[key]

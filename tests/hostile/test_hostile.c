@@ -15,7 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "spawn.h"
 
@@ -562,6 +566,94 @@ START_TEST(test_empty_file)
 }
 END_TEST
 
+/* ---- what --manifest names ---------------------------------------------- */
+
+static void run_on_path(gen_run *g, const char *name, const char *manifest)
+{
+    char *argv[7];
+    memset(g, 0, sizeof *g);
+    g->dir = tmpdir_make(name);
+    g->manifest = strdup(manifest);
+    g->out_dir = path_join(g->dir, "out");
+    ck_assert_int_eq(mkdir(g->out_dir, 0700), 0);
+    argv[0] = (char *)spawn_gen_path();
+    argv[1] = "generate";
+    argv[2] = "--manifest";
+    argv[3] = g->manifest;
+    argv[4] = "--out-dir";
+    argv[5] = g->out_dir;
+    argv[6] = NULL;
+    ck_assert_int_eq(spawn_run(&g->res, argv, NULL, spawn_timeout()), 0);
+    report_time(name, g);
+    ck_assert_msg(!g->res.timed_out, "%s: toolgov-gen did not finish", name);
+}
+
+START_TEST(test_manifest_is_a_directory)
+{
+    gen_run g;
+    char *dir = tmpdir_make("manifest_dir");
+    run_on_path(&g, "manifest_is_a_directory", dir);
+    expect_rejected(&g);
+    expect_error_in_file(&g);
+    gen_run_end(&g);
+    tmpdir_remove(dir);
+    free(dir);
+}
+END_TEST
+
+START_TEST(test_manifest_missing)
+{
+    gen_run g;
+    run_on_path(&g, "manifest_missing", "/nonexistent/toolgov/none.yaml");
+    expect_rejected(&g);
+    expect_error_in_file(&g);
+    gen_run_end(&g);
+}
+END_TEST
+
+START_TEST(test_manifest_endless_pipe)
+{
+    /* A FIFO that delivers 17 MiB: no size up front, so the limit must be
+    ** enforced while reading, and the reader must stop (not hang, not
+    ** read it all into memory first). */
+    gen_run g;
+    char *dir = tmpdir_make("fifo");
+    char *fifo = path_join(dir, "pipe.yaml");
+    pid_t writer;
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    writer = fork();
+    ck_assert_int_ge(writer, 0);
+    if (writer == 0) {
+        static const char line[] = "# endless comment line, endless comment line\n";
+        size_t sent = 0;
+        int fd;
+        signal(SIGPIPE, SIG_IGN);
+        fd = open(fifo, O_WRONLY);
+        if (fd < 0)
+            _exit(1);
+        if (write(fd, valid_small, sizeof valid_small - 1) < 0)
+            _exit(0);
+        while (sent < 17u * MIB) {
+            if (write(fd, line, sizeof line - 1) < 0)
+                _exit(0);
+            sent += sizeof line - 1;
+        }
+        _exit(0);
+    }
+    run_on_path(&g, "manifest_endless_pipe", fifo);
+    kill(writer, SIGKILL);
+    waitpid(writer, NULL, 0);
+    expect_rejected(&g);
+    expect_error_in_file(&g);
+    ck_assert_msg(strstr(g.res.output, "16 MiB") != NULL, "no size limit in:\n%s",
+                  g.res.output);
+    gen_run_end(&g);
+    free(fifo);
+    tmpdir_remove(dir);
+    free(dir);
+}
+END_TEST
+
 /* ---- valid but unusual --------------------------------------------------- */
 
 static char *generated(const gen_run *g, const char *file, size_t *len)
@@ -858,6 +950,9 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, test_invalid_utf8);
     tcase_add_test(tc, test_overlong_utf8);
     tcase_add_test(tc, test_empty_file);
+    tcase_add_test(tc, test_manifest_is_a_directory);
+    tcase_add_test(tc, test_manifest_missing);
+    tcase_add_test(tc, test_manifest_endless_pipe);
     tcase_add_test(tc, test_crlf_and_bom);
     tcase_add_test(tc, test_ten_thousand_tools);
     tcase_add_test(tc, test_ten_thousand_errors);
