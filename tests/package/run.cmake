@@ -2,7 +2,7 @@
 # and run an outside project that finds it with find_package(toolgov CONFIG),
 # and compile a runtime-only host through pkg-config (toolgov.pc).
 # -D BUILD_DIR=<toolgov build tree> -D WORK=<scratch dir> -D SRC=<this folder>
-#    -D GENERATOR=<cmake generator> -D C_COMPILER=<cc>
+#    -D GENERATOR=<cmake generator> -D C_COMPILER=<cc> [-D EXTRA_FLAGS=<cflags>]
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 set(prefix "${WORK}/prefix")
@@ -26,7 +26,8 @@ endforeach()
 
 step("configure outside project" ${CMAKE_COMMAND} -S "${SRC}/project"
      -B "${WORK}/build" -G "${GENERATOR}" "-DCMAKE_PREFIX_PATH=${prefix}"
-     "-DCMAKE_C_COMPILER=${C_COMPILER}")
+     "-DCMAKE_C_COMPILER=${C_COMPILER}" "-DCMAKE_C_FLAGS=${EXTRA_FLAGS}"
+     "-DCMAKE_EXE_LINKER_FLAGS=${EXTRA_FLAGS}")
 step("build outside project" ${CMAKE_COMMAND} --build "${WORK}/build")
 step("run outside host" "${WORK}/build/notes_host")
 if(NOT step_out STREQUAL "notes_find effect=0 notes_add effect=1 confirm=0 owner=notes\n")
@@ -38,7 +39,7 @@ file(WRITE "${WORK}/pc.c" "#include <toolgov/toolgov.h>\n#include <stdio.h>\nint
 set(ENV{PKG_CONFIG_PATH} "${prefix}/lib/pkgconfig")
 step("pkg-config" pkg-config --cflags --libs toolgov)
 string(STRIP "${step_out}" pcflags)
-separate_arguments(pcflags UNIX_COMMAND "${pcflags}")
+separate_arguments(pcflags UNIX_COMMAND "${pcflags} ${EXTRA_FLAGS}")
 step("compile with pkg-config flags" "${C_COMPILER}" -std=c11 -Wall -Wextra -Werror
      "${WORK}/pc.c" -o "${WORK}/pc" ${pcflags})
 step("run pkg-config host" "${WORK}/pc")
