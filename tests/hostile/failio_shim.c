@@ -4,7 +4,7 @@
 ** tests can interrupt a generation between writing and renaming.
 **
 ** TOOLGOV_FAILIO=ACTION:CALL:N picks the N-th call (1-based, counted per
-** function) of CALL, one of open, write, close, rename, fsync, and:
+** function) of CALL, one of open, write, close, rename, fsync, link, and:
 **   fail    the call fails (EIO; ENOSPC for write) without doing anything
 **           (for close: the descriptor is closed, then EIO is reported, as
 **           NFS does when a deferred write fails);
@@ -28,8 +28,9 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-enum { C_OPEN, C_WRITE, C_CLOSE, C_RENAME, C_FSYNC, C_COUNT };
-static const char *const call_names[C_COUNT] = {"open", "write", "close", "rename", "fsync"};
+enum { C_OPEN, C_WRITE, C_CLOSE, C_RENAME, C_FSYNC, C_LINK, C_COUNT };
+static const char *const call_names[C_COUNT] = {"open", "write", "close", "rename", "fsync",
+                                                "link"};
 
 /* dlsym() returns an object pointer; ISO C has no conversion to a function
 ** pointer, so copy the bytes (the POSIX-sanctioned way round it). */
@@ -194,6 +195,20 @@ int rename(const char *from, const char *to)
         if (strcmp(action, "kill") == 0)
             die_now();
         errno = EIO;
+        return -1;
+    }
+    return real(from, to);
+}
+
+int link(const char *from, const char *to)
+{
+    static int (*real)(const char *, const char *);
+    if (real == NULL)
+        LOAD(real, "link");
+    if (hit(C_LINK)) {
+        if (strcmp(action, "kill") == 0)
+            die_now();
+        errno = EPERM; /* a file system without hard links */
         return -1;
     }
     return real(from, to);

@@ -152,13 +152,16 @@ static void fixture_free(fixture *f)
     pair_free(&f->new_gen);
 }
 
-/* Reset out/ to the previous generation, and the stamp to "old". */
-static void prepare(fixture *f, struct stat *stamp_st)
+/* Reset out/ to the previous generation (or to empty), and the stamp to
+** "old". */
+static void prepare(fixture *f, struct stat *stamp_st, int with_old)
 {
     tmpdir_remove(f->out);
     ck_assert_int_eq(mkdir(f->out, 0700), 0);
-    free(file_write(f->out, "atom.toolgov.h", f->old_gen.h, f->old_gen.h_len));
-    free(file_write(f->out, "atom.toolgov.c", f->old_gen.c, f->old_gen.c_len));
+    if (with_old) {
+        free(file_write(f->out, "atom.toolgov.h", f->old_gen.h, f->old_gen.h_len));
+        free(file_write(f->out, "atom.toolgov.c", f->old_gen.c, f->old_gen.c_len));
+    }
     free(file_write(f->dir, "atom.stamp", "old", 3));
     ck_assert_int_eq(stat(f->stamp, stamp_st), 0);
     unlink(f->mark);
@@ -174,8 +177,9 @@ static int stamp_untouched(const fixture *f)
     return same_text && stat(f->stamp, &st) == 0;
 }
 
-/* Sweep one fault over every call it can hit; returns the runs it hit. */
-static unsigned sweep(const char *action, const char *call)
+/* Sweep one fault over every call it can hit, with a previous generation
+** in the directory (with_old) or an empty one; returns the runs it hit. */
+static unsigned sweep_in(const char *action, const char *call, int with_old)
 {
     fixture f;
     unsigned n, hits = 0;
@@ -186,7 +190,7 @@ static unsigned sweep(const char *action, const char *call)
         pair got;
         int code, fired;
         snprintf(spec, sizeof spec, "%s:%s:%u", action, call, n);
-        prepare(&f, &st0);
+        prepare(&f, &st0, with_old);
         code = run_gen(f.new_yaml, f.out, f.stamp, spec, f.mark);
         fired = access(f.mark, F_OK) == 0;
         pair_read(&got, f.out);
@@ -205,6 +209,12 @@ static unsigned sweep(const char *action, const char *call)
                           "%s: stamp failure with an inconsistent output", spec);
             ck_assert_msg(dir_count(f.out) == 2, "%s: %ld entries left", spec,
                           dir_count(f.out));
+        } else if (code == 1 && !with_old) {
+            ck_assert_msg(fired, "%s: failed although no fault fired", spec);
+            ck_assert_msg(dir_count(f.out) == 0,
+                          "%s: a failed first generation left %ld entries", spec,
+                          dir_count(f.out));
+            ck_assert_msg(stamp_untouched(&f), "%s: stamp updated after a failure", spec);
         } else if (code == 1) {
             ck_assert_msg(fired, "%s: failed although no fault fired", spec);
             ck_assert_msg(same(got.h, got.h_len, f.old_gen.h, f.old_gen.h_len),
@@ -219,9 +229,11 @@ static unsigned sweep(const char *action, const char *call)
             ck_assert_msg(stamp_untouched(&f), "%s: stamp updated after a failure", spec);
         } else {
             /* Killed: no file may be truncated; each is old or new. */
-            int h_old = same(got.h, got.h_len, f.old_gen.h, f.old_gen.h_len);
+            int h_old = with_old ? same(got.h, got.h_len, f.old_gen.h, f.old_gen.h_len)
+                                 : got.h == NULL;
             int h_new = same(got.h, got.h_len, f.new_gen.h, f.new_gen.h_len);
-            int c_old = same(got.c, got.c_len, f.old_gen.c, f.old_gen.c_len);
+            int c_old = with_old ? same(got.c, got.c_len, f.old_gen.c, f.old_gen.c_len)
+                                 : got.c == NULL;
             int c_new = same(got.c, got.c_len, f.new_gen.c, f.new_gen.c_len);
             ck_assert_msg(h_old || h_new, "%s: killed with a truncated header", spec);
             ck_assert_msg(c_old || c_new, "%s: killed with a truncated C file", spec);
@@ -241,9 +253,17 @@ static unsigned sweep(const char *action, const char *call)
             break;
         hits++;
     }
-    printf("atomic: %s:%s hit %u calls\n", action, call, hits);
+    printf("atomic: %s:%s hit %u calls%s\n", action, call, hits,
+           with_old ? "" : " (empty directory)");
     fixture_free(&f);
     return hits;
+}
+
+/* Both starting points; the count is the one over a previous generation. */
+static unsigned sweep(const char *action, const char *call)
+{
+    sweep_in(action, call, 0);
+    return sweep_in(action, call, 1);
 }
 
 START_TEST(test_fail_open)
@@ -279,6 +299,14 @@ END_TEST
 START_TEST(test_fail_fsync)
 {
     sweep("fail", "fsync");
+}
+END_TEST
+
+START_TEST(test_fail_link)
+{
+    /* No hard links (some file systems): the generation fails cleanly
+    ** rather than replace the header without a way back. */
+    ck_assert_uint_ge(sweep("fail", "link"), 1);
 }
 END_TEST
 
@@ -333,6 +361,7 @@ static Suite *atomic_suite(void)
     tcase_add_test(tc, test_fail_close);
     tcase_add_test(tc, test_fail_rename);
     tcase_add_test(tc, test_fail_fsync);
+    tcase_add_test(tc, test_fail_link);
     tcase_add_test(tc, test_kill_write);
     tcase_add_test(tc, test_kill_rename);
     tcase_add_test(tc, test_unchanged_output_not_rewritten);

@@ -654,6 +654,47 @@ START_TEST(test_manifest_endless_pipe)
 }
 END_TEST
 
+static void bad_out_dir(const char *name, const char *sub)
+{
+    /* --out-dir names a regular file, or a directory below one. */
+    char *dir = tmpdir_make(name);
+    char *manifest = file_write(dir, "m.yaml", valid_small, sizeof valid_small - 1);
+    char *file = file_write(dir, "plain", "keep", 4);
+    char *out = sub ? path_join(file, sub) : strdup(file);
+    char *argv[] = {(char *)spawn_gen_path(), "generate", "--manifest", manifest,
+                    "--out-dir", out, NULL};
+    spawn_result r;
+    size_t len;
+    char *kept;
+    ck_assert_int_eq(spawn_run(&r, argv, NULL, spawn_timeout()), 0);
+    ck_assert_msg(!r.timed_out, "%s: hung", name);
+    ck_assert_msg(r.exit_code == 1, "%s: exit %d:\n%s", name, r.exit_code, r.output);
+    ck_assert_msg(strstr(r.output, "error: ") != NULL, "%s: no error:\n%s", name, r.output);
+    kept = file_read(file, &len);
+    ck_assert_msg(kept != NULL && len == 4 && memcmp(kept, "keep", 4) == 0,
+                  "%s: the file in the way was changed", name);
+    ck_assert_int_eq(dir_count(dir), 2);
+    free(kept);
+    spawn_result_free(&r);
+    free(out);
+    free(file);
+    free(manifest);
+    tmpdir_remove(dir);
+    free(dir);
+}
+
+START_TEST(test_out_dir_is_a_file)
+{
+    bad_out_dir("out_dir_is_a_file", NULL);
+}
+END_TEST
+
+START_TEST(test_out_dir_below_a_file)
+{
+    bad_out_dir("out_dir_below_a_file", "sub/dir");
+}
+END_TEST
+
 /* ---- valid but unusual --------------------------------------------------- */
 
 static char *generated(const gen_run *g, const char *file, size_t *len)
@@ -953,6 +994,8 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, test_manifest_is_a_directory);
     tcase_add_test(tc, test_manifest_missing);
     tcase_add_test(tc, test_manifest_endless_pipe);
+    tcase_add_test(tc, test_out_dir_is_a_file);
+    tcase_add_test(tc, test_out_dir_below_a_file);
     tcase_add_test(tc, test_crlf_and_bom);
     tcase_add_test(tc, test_ten_thousand_tools);
     tcase_add_test(tc, test_ten_thousand_errors);
