@@ -253,7 +253,7 @@ for line in open(known_file):
         known.add((fields[0], fields[1]))
 text = re.sub(r"\x1b\[[0-9;]*m", "", open(log, errors="replace").read())
 pat = re.compile(r"^(/[^:\s]+):(\d+):(\d+): (?:warning|error): (.*?) \[([^\],]+)")
-new, accepted = set(), 0
+new, accepted, used = set(), 0, set()
 for line in text.splitlines():
     m = pat.match(line)
     if not m:
@@ -261,10 +261,14 @@ for line in text.splitlines():
     rel = os.path.relpath(m.group(1), root)
     if (rel, m.group(5)) in known:
         accepted += 1
+        used.add((rel, m.group(5)))
         continue
     new.add(f"{rel}:{m.group(2)}:{m.group(3)}: {m.group(4)} [{m.group(5)}]")
 for n in sorted(new):
     print(n)
+for f, c in sorted(known - used):
+    print(f"clang-tidy: note: {f} {c} is listed as known but no longer reported; "
+          "remove it from scripts/clang-tidy-known.txt")
 print(f"clang-tidy: {len(files)} files, {len(new)} findings, {accepted} known false "
       "positives (scripts/clang-tidy-known.txt)")
 sys.exit(1 if new else 0)
