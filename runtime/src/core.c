@@ -305,6 +305,34 @@ void toolgov__out_hex64(toolgov__out *o, unsigned long long v)
     toolgov__out_put(o, tmp, 16);
 }
 
+/* Length of the well-formed UTF-8 sequence starting at s (RFC 3629: no
+** overlong form, no surrogate, nothing above U+10FFFF), or 0 when the bytes
+** there are not one. The string is NUL-terminated and a NUL is never a
+** continuation byte, so this never reads past its end. */
+static size_t utf8_seq(const unsigned char *s)
+{
+    unsigned c = s[0];
+
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+    if (c >= 0xe0 && c <= 0xef) {
+        unsigned lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+
+        return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
+    }
+    if (c >= 0xf0 && c <= 0xf4) {
+        unsigned lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+
+        return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 &&
+                       (s[3] & 0xc0) == 0x80
+                   ? 4
+                   : 0;
+    }
+    return 0;
+}
+
 void toolgov__out_json_str(toolgov__out *o, const char *s)
 {
     static const char digits[] = "0123456789abcdef";
@@ -316,10 +344,11 @@ void toolgov__out_json_str(toolgov__out *o, const char *s)
     }
     toolgov__out_put(o, "\"", 1);
     run = s;
-    for (; *s; s++) {
+    while (*s) {
         unsigned char c = (unsigned char)*s;
         const char *esc = NULL;
         char u[6];
+        size_t seq;
 
         switch (c) {
         case '"': esc = "\\\""; break;
@@ -335,16 +364,44 @@ void toolgov__out_json_str(toolgov__out *o, const char *s)
                 u[4] = digits[c >> 4]; u[5] = digits[c & 15];
                 toolgov__out_put(o, run, (size_t)(s - run));
                 toolgov__out_put(o, u, 6);
-                run = s + 1;
+                run = ++s;
+                continue;
             }
-            continue;
+            /* Names computed at run time may hold any bytes, but JSON text
+            ** is UTF-8: a byte that starts no valid sequence becomes U+FFFD. */
+            seq = utf8_seq((const unsigned char *)s);
+            if (seq) {
+                s += seq;
+                continue;
+            }
+            esc = "\\ufffd";
+            break;
         }
         toolgov__out_put(o, run, (size_t)(s - run));
         toolgov__out_str(o, esc);
-        run = s + 1;
+        run = ++s;
     }
     toolgov__out_put(o, run, (size_t)(s - run));
     toolgov__out_put(o, "\"", 1);
+}
+
+void toolgov__out_line_str(toolgov__out *o, const char *s)
+{
+    static const char digits[] = "0123456789abcdef";
+    const char *run = s;
+
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        char x[4];
+
+        if (c >= 0x20 && c != 0x7f)
+            continue;
+        x[0] = '\\'; x[1] = 'x'; x[2] = digits[c >> 4]; x[3] = digits[c & 15];
+        toolgov__out_put(o, run, (size_t)(s - run));
+        toolgov__out_put(o, x, 4);
+        run = s + 1;
+    }
+    toolgov__out_put(o, run, (size_t)(s - run));
 }
 
 int toolgov__out_finish(toolgov__out *o, size_t *needed)

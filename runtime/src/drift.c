@@ -51,11 +51,11 @@ int toolgov_drift_render_text(char *out, size_t size, size_t *needed,
     for (i = 0; i < n; i++) {
         const toolgov_drift_row *r = toolgov_drift_at(reg, pol, i);
 
-        toolgov__out_str(&o, r->plugin ? r->plugin : "override");
+        toolgov__out_line_str(&o, r->plugin ? r->plugin : "override");
         toolgov__out_str(&o, ": ");
         toolgov__out_str(&o, toolgov_drift_kind_name(r->kind));
         toolgov__out_str(&o, ": ");
-        toolgov__out_str(&o, r->message);
+        toolgov__out_line_str(&o, r->message);
         toolgov__out_put(&o, "\n", 1);
     }
     return toolgov__out_finish(&o, needed);

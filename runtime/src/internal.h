@@ -106,7 +106,13 @@ void toolgov__out_put(toolgov__out *o, const char *s, size_t n);
 void toolgov__out_str(toolgov__out *o, const char *s);
 void toolgov__out_u64(toolgov__out *o, unsigned long long v);
 void toolgov__out_hex64(toolgov__out *o, unsigned long long v);
-void toolgov__out_json_str(toolgov__out *o, const char *s); /* with quotes; NULL: null */
+/* A JSON string with its quotes (NULL: null); control bytes escaped, bytes
+** that are not well-formed UTF-8 written as \ufffd, so the text is always
+** valid JSON. */
+void toolgov__out_json_str(toolgov__out *o, const char *s);
+/* Text for a one-line record: control bytes (and DEL) written as \xNN, so
+** a name with a line break cannot start a line of its own. */
+void toolgov__out_line_str(toolgov__out *o, const char *s);
 /* NUL-terminate, store *needed, return 0 or TOOLGOV_ENOSPC. */
 int toolgov__out_finish(toolgov__out *o, size_t *needed);
 

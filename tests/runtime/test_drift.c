@@ -144,6 +144,85 @@ START_TEST(json_escapes_control_bytes)
 }
 END_TEST
 
+/* A strict UTF-8 check (RFC 3629): no overlong forms, no surrogates, nothing
+** above U+10FFFF. */
+static int valid_utf8(const char *text)
+{
+    const unsigned char *s = (const unsigned char *)text;
+
+    while (*s) {
+        unsigned c = *s, n, cp, i;
+
+        if (c < 0x80) {
+            s++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf)
+            n = 1, cp = c & 0x1f;
+        else if (c >= 0xe0 && c <= 0xef)
+            n = 2, cp = c & 0x0f;
+        else if (c >= 0xf0 && c <= 0xf4)
+            n = 3, cp = c & 0x07;
+        else
+            return 0;
+        for (i = 1; i <= n; i++) {
+            if ((s[i] & 0xc0) != 0x80)
+                return 0;
+            cp = cp << 6 | (s[i] & 0x3fu);
+        }
+        if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;
+        s += n + 1;
+    }
+    return 1;
+}
+
+/* A name computed at run time can hold any bytes. The JSON panel must still
+** be UTF-8 (RFC 8259), so a byte that is not part of a valid sequence comes
+** out as U+FFFD; valid sequences pass through unchanged. */
+START_TEST(json_is_utf8_whatever_the_names)
+{
+    char buf[4096];
+
+    ck_assert_int_eq(toolgov_policy_set_override(pol, "a\xff" "b,\xc3,\xe0\x80\x80,"
+                                                      "\xed\xa0\x80,\xf4\x90\x80\x80,"
+                                                      "ok\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"),
+                     0);
+    ck_assert_int_eq(toolgov_drift_render_json(buf, sizeof buf, NULL, NULL, pol), 0);
+    ck_assert_msg(valid_utf8(buf), "drift JSON is not UTF-8: %s", buf);
+    ck_assert_ptr_nonnull(strstr(buf, "\"tool\":\"a\\ufffdb\""));
+    ck_assert_ptr_nonnull(strstr(buf, "\"tool\":\"\\ufffd\""));
+    ck_assert_ptr_nonnull(strstr(buf, "\"tool\":\"\\ufffd\\ufffd\\ufffd\""));
+    ck_assert_ptr_nonnull(strstr(buf, "\"tool\":\"\\ufffd\\ufffd\\ufffd\\ufffd\""));
+    ck_assert_ptr_nonnull(strstr(buf, "\"tool\":\"ok\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\""));
+    /* The row itself keeps the exact bytes. */
+    ck_assert_str_eq(toolgov_drift_at(NULL, pol, 0)->tool, "a\xff" "b");
+}
+END_TEST
+
+/* The text panel is one row a line: a name with a line break in it must not
+** start a line of its own (it would read as a row of another plugin). */
+START_TEST(text_rows_stay_one_line)
+{
+    char buf[4096];
+    const char *p;
+    size_t lines = 0;
+
+    ck_assert_int_eq(toolgov_policy_set_override(pol, "x\nbeta: undeclared: fa\rke,y\x7f"), 0);
+    ck_assert_uint_eq(toolgov_drift_count(NULL, pol), 2);
+    ck_assert_int_eq(toolgov_drift_render_text(buf, sizeof buf, NULL, NULL, pol), 0);
+    for (p = buf; *p; p++) {
+        lines += *p == '\n';
+        ck_assert_msg(*p == '\n' || ((unsigned char)*p >= 0x20 && *p != 0x7f),
+                      "control byte 0x%02x in the text panel", (unsigned char)*p);
+    }
+    ck_assert_uint_eq(lines, 2);
+    ck_assert_ptr_nonnull(strstr(buf, "names x\\x0abeta: undeclared: fa\\x0dke, which"));
+    ck_assert_ptr_nonnull(strstr(buf, "names y\\x7f, which"));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("drift");
@@ -157,6 +236,8 @@ int main(void)
     tcase_add_test(tc, empty_panel_and_registry_only);
     tcase_add_test(tc, every_cut_is_clean);
     tcase_add_test(tc, json_escapes_control_bytes);
+    tcase_add_test(tc, json_is_utf8_whatever_the_names);
+    tcase_add_test(tc, text_rows_stay_one_line);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -74,7 +74,9 @@ const toolgov_drift_row *toolgov_drift_at(const toolgov_registry *reg,
 
 /* Render the panel as text, one row a line:
 **   "<plugin>: <kind>: <message>\n"  (override rows say "override" for plugin)
-** and "no drift\n" when there is no row. Writes at most `size` bytes into
+** and "no drift\n" when there is no row. A control byte in a name (a line
+** break in a name computed at run time, say) is written as \xNN, so a row
+** never spills onto a second line. Writes at most `size` bytes into
 ** `out` including a terminating NUL (out may be NULL when size is 0) and
 ** stores in *needed (when not NULL) the length the whole text needs, without
 ** the NUL. Returns 0, TOOLGOV_ENOSPC when the text was cut short (out still
@@ -87,8 +89,11 @@ int toolgov_drift_render_text(char *out, size_t size, size_t *needed,
 **   {"rows":[{"kind":"undeclared","plugin":"p","manifest":"p.yaml",
 **             "tool":"x","owner":null,"line":0,"column":0,"error":null,
 **             "message":"..."}, ...]}
-** followed by a newline. Strings are escaped per RFC 8259 (UTF-8 passes
-** through). Buffer contract as toolgov_drift_render_text. */
+** followed by a newline. Strings are escaped per RFC 8259: well-formed
+** UTF-8 passes through, a byte that is not part of a well-formed sequence
+** is written as \ufffd, so the text is valid JSON whatever the names hold
+** (the rows themselves keep the exact bytes). Buffer contract as
+** toolgov_drift_render_text. */
 int toolgov_drift_render_json(char *out, size_t size, size_t *needed,
                               const toolgov_registry *reg,
                               const struct toolgov_policy *pol);
