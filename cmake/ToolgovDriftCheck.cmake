@@ -54,6 +54,24 @@ function(_toolgov_drift_check_flags out tgt)
   set(${out} "${std_flag}" "${inc_flags}" "${def_flags}" "${opt_flags}" PARENT_SCOPE)
 endfunction()
 
+# The C++ standard for a plugin with C++ sources, as the compiler gets it:
+# CXX_STANDARD, else the C++ compiler's own default (g++ 12 is gnu++17,
+# libclang 14 would parse as gnu++14). toolgov-gen gives each source only
+# its own language's -std=.
+function(_toolgov_drift_check_cxx_std out tgt)
+  set(std "$<TARGET_PROPERTY:${tgt},CXX_STANDARD>")
+  set(ext "$<TARGET_PROPERTY:${tgt},CXX_EXTENSIONS>")
+  set(dflt "${CMAKE_CXX_STANDARD_COMPUTED_DEFAULT}")
+  if(NOT dflt MATCHES "^[0-9]+$")
+    set(dflt "")
+  endif()
+  set(v "$<IF:$<BOOL:${std}>,${std},${dflt}>")
+  # clang 14 spells C++23 as c++2b.
+  set(${out}
+    "$<$<BOOL:${v}>:-std=$<IF:$<OR:$<STREQUAL:${ext},>,$<BOOL:${ext}>>,gnu,c>++$<IF:$<STREQUAL:${v},23>,2b,${v}>>"
+    PARENT_SCOPE)
+endfunction()
+
 function(_toolgov_add_drift_check name manifest gen gen_target)
   get_target_property(out_dir ${name} TOOLGOV_GENERATED_DIR)
   set(gen_h "${out_dir}/${name}.toolgov.h")
@@ -78,6 +96,13 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
   endif()
 
   _toolgov_drift_check_flags(flags ${name})
+  foreach(u IN LISTS units)
+    if(u MATCHES "\\.(cc|cpp|cxx|C)$")
+      _toolgov_drift_check_cxx_std(cxx_std ${name})
+      list(INSERT flags 1 "${cxx_std}")
+      break()
+    endif()
+  endforeach()
 
   # `toolgov-gen check` runs toolgov-gen-check from beside itself (so that
   # generating never loads libclang): a rebuilt check must re-run the step.

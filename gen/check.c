@@ -10,7 +10,7 @@
 ** report. A stamp from an earlier success is removed on failure, so a build
 ** system never mistakes a failed check for a passed one.
 */
-#define _POSIX_C_SOURCE 200809L /* strdup, rename, unlink */
+#define _XOPEN_SOURCE 700 /* strdup, rename, unlink; realpath is XSI in glibc */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +96,25 @@ static void put_dep_path(FILE *f, const char *p)
     }
 }
 
+/* Make and Ninja (and CMake's depfile transform) drop "dir/.." by text, which
+** is wrong when dir is a symbolic link: libclang names libstdc++'s headers
+** "/../lib/gcc/<triple>/12/../../../../include/c++/12/string", which the
+** kernel resolves through /lib -> usr/lib to /usr/include/..., but which
+** read as text names /include/..., a file that does not exist, so the check
+** would never be up to date. Such a name is written resolved. */
+static void put_dep_file(FILE *f, const char *p)
+{
+    if (strstr(p, "/../") || strstr(p, "/./")) {
+        char *real = realpath(p, NULL);
+        if (real) {
+            put_dep_path(f, real);
+            free(real);
+            return;
+        }
+    }
+    put_dep_path(f, p);
+}
+
 /* Write `stamp: manifest files...` to path.tmp and rename it over path,
 ** so a reader never sees half a depfile. */
 static int write_depfile(const char *path, const char *stamp, const char *manifest,
@@ -118,7 +137,7 @@ static int write_depfile(const char *path, const char *stamp, const char *manife
     put_dep_path(f, manifest);
     for (size_t i = 0; i < s->file_count; i++) {
         fputs(" \\\n  ", f);
-        put_dep_path(f, s->files[i]);
+        put_dep_file(f, s->files[i]);
     }
     fputs("\n", f);
     if (ferror(f))

@@ -547,6 +547,71 @@ static int add_parse_failure(ctx *c, const char *source, enum CXErrorCode ec)
 ** Everything else (diagnostics, inclusions, the walk, every write to the
 ** scan) stays on the calling thread, which takes the parsed units in source
 ** order: the result is the same as a sequential run, byte for byte. */
+/* The compiler arguments for one source. CMake hands the check one list for
+** the whole plugin, holding the C standard and, when the plugin has C++
+** sources, the C++ one; clang refuses a C -std= for a C++ source and the
+** other way round, so each source gets the list without the other
+** language's -std=. */
+typedef struct argset {
+    const char **c, **cxx; /* owned arrays; the strings are borrowed */
+    int nc, ncxx;
+} argset;
+
+static int is_cxx_source(const char *path)
+{
+    static const char *const exts[] = { ".cc", ".cp", ".cpp", ".cxx", ".c++",
+                                        ".C", ".CC", ".CPP", ".CXX", ".mm" };
+    const char *dot = strrchr(path, '.');
+    if (!dot || strchr(dot, '/'))
+        return 0;
+    for (size_t i = 0; i < sizeof exts / sizeof *exts; i++)
+        if (strcmp(dot, exts[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* 1 for a C -std=, 2 for a C++ one, 0 for any other argument. */
+static int std_language(const char *a)
+{
+    if (strncmp(a, "-std=", 5) != 0 && strncmp(a, "--std=", 6) != 0)
+        return 0;
+    return strstr(a, "++") ? 2 : 1;
+}
+
+static int argset_init(argset *as, const char *const *args, int nargs)
+{
+    memset(as, 0, sizeof *as);
+    as->c = malloc(((size_t)nargs + 1) * sizeof *as->c);
+    as->cxx = malloc(((size_t)nargs + 1) * sizeof *as->cxx);
+    if (!as->c || !as->cxx) {
+        free(as->c);
+        free(as->cxx);
+        return TOOLGOV_ENOMEM;
+    }
+    for (int i = 0; i < nargs; i++) {
+        int lang = std_language(args[i]);
+        if (lang != 2)
+            as->c[as->nc++] = args[i];
+        if (lang != 1)
+            as->cxx[as->ncxx++] = args[i];
+    }
+    return 0;
+}
+
+static void argset_free(argset *as)
+{
+    free(as->c);
+    free(as->cxx);
+}
+
+static enum CXErrorCode parse_one(CXIndex index, const argset *as, const char *source,
+                                  CXTranslationUnit *tu)
+{
+    int cxx = is_cxx_source(source);
+    return clang_parseTranslationUnit2(index, source, cxx ? as->cxx : as->c,
+                                       cxx ? as->ncxx : as->nc, NULL, 0, PARSE_OPTIONS, tu);
+}
+
 typedef struct parsed {
     CXTranslationUnit tu;
     enum CXErrorCode ec;
@@ -563,8 +628,7 @@ typedef struct pool {
     int release;     /* every unit is disposed: workers may drop their index */
     const char *const *sources;
     size_t nsources;
-    const char *const *args;
-    int nargs;
+    const argset *args;
 } pool;
 
 static void *parse_worker(void *arg)
@@ -580,9 +644,7 @@ static void *parse_worker(void *arg)
         if (i >= pl->nsources)
             break;
         CXTranslationUnit tu = NULL;
-        enum CXErrorCode ec = index ? clang_parseTranslationUnit2(index, pl->sources[i],
-                                                                  pl->args, pl->nargs, NULL,
-                                                                  0, PARSE_OPTIONS, &tu)
+        enum CXErrorCode ec = index ? parse_one(index, pl->args, pl->sources[i], &tu)
                                     : CXError_Failure;
         pthread_mutex_lock(&pl->mu);
         pl->units[i].tu = tu;
@@ -628,7 +690,7 @@ static int take_unit(toolgov__scan *s, priv *p, const char *source, CXTranslatio
     return rc;
 }
 
-static int run_sequential(toolgov__scan *s, priv *p, const char *const *args, int nargs,
+static int run_sequential(toolgov__scan *s, priv *p, const argset *args,
                           const char *const *sources, size_t nsources)
 {
     int rc = 0;
@@ -637,15 +699,14 @@ static int run_sequential(toolgov__scan *s, priv *p, const char *const *args, in
         return TOOLGOV_ENOMEM;
     for (size_t i = 0; i < nsources && rc == 0; i++) {
         CXTranslationUnit tu = NULL;
-        enum CXErrorCode ec = clang_parseTranslationUnit2(index, sources[i], args, nargs,
-                                                          NULL, 0, PARSE_OPTIONS, &tu);
+        enum CXErrorCode ec = parse_one(index, args, sources[i], &tu);
         rc = take_unit(s, p, sources[i], tu, ec);
     }
     clang_disposeIndex(index);
     return rc;
 }
 
-static int run_parallel(toolgov__scan *s, priv *p, const char *const *args, int nargs,
+static int run_parallel(toolgov__scan *s, priv *p, const argset *args,
                         const char *const *sources, size_t nsources, unsigned jobs)
 {
     pool pl;
@@ -657,11 +718,10 @@ static int run_parallel(toolgov__scan *s, priv *p, const char *const *args, int 
     pl.sources = sources;
     pl.nsources = nsources;
     pl.args = args;
-    pl.nargs = nargs;
     if (!threads || !pl.units) {
         free(threads);
         free(pl.units);
-        return run_sequential(s, p, args, nargs, sources, nsources);
+        return run_sequential(s, p, args, sources, nsources);
     }
     /* libclang sets up process-wide state lazily on its first parse, not
     ** safely from several threads at once (ThreadSanitizer shows the race):
@@ -669,9 +729,7 @@ static int run_parallel(toolgov__scan *s, priv *p, const char *const *args, int 
     {
         CXIndex index = clang_createIndex(0, 0);
         CXTranslationUnit tu = NULL;
-        enum CXErrorCode ec = index ? clang_parseTranslationUnit2(index, sources[0], args,
-                                                                  nargs, NULL, 0,
-                                                                  PARSE_OPTIONS, &tu)
+        enum CXErrorCode ec = index ? parse_one(index, args, sources[0], &tu)
                                     : CXError_Failure;
         rc = take_unit(s, p, sources[0], tu, ec);
         if (index)
@@ -721,7 +779,7 @@ static int run_parallel(toolgov__scan *s, priv *p, const char *const *args, int 
     free(threads);
     free(pl.units);
     if (rc == 1)
-        rc = run_sequential(s, p, args, nargs, sources + 1, nsources - 1);
+        rc = run_sequential(s, p, args, sources + 1, nsources - 1);
     return rc;
 }
 
@@ -755,10 +813,17 @@ int toolgov__scan_run(toolgov__scan **out, const char *const *args, size_t nargs
     }
     if (jobs > nsources)
         jobs = (unsigned)nsources;
-    if (jobs <= 1)
-        rc = run_sequential(s, p, args, (int)nargs, sources, nsources);
-    else
-        rc = run_parallel(s, p, args, (int)nargs, sources, nsources, jobs);
+    {
+        argset as;
+        rc = argset_init(&as, args, (int)nargs);
+        if (rc < 0)
+            goto out;
+        if (jobs <= 1)
+            rc = run_sequential(s, p, &as, sources, nsources);
+        else
+            rc = run_parallel(s, p, &as, sources, nsources, jobs);
+        argset_free(&as);
+    }
 out:
     if (rc < 0) {
         toolgov__scan_free(s);
