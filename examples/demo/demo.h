@@ -37,7 +37,10 @@ extern "C" {
 #endif
 
 /* The operator override the drift scenario sets: it keeps create_reminder
-** and names a tool that does not exist (a typo), which the panel reports. */
+** and names a tool that does not exist (a typo), which the panel reports.
+** When TOOLGOV_CONFIRM_ONCE_TOOLS is set in the environment, the host applies
+** that instead, in every scenario (toolgov_policy_override_from_env), as any
+** host that honours the operator's override would. */
 #define DEMO_DRIFT_OVERRIDE "create_reminder,create_remindr"
 
 /* Everything the plugins change, owned by the host. */
@@ -96,6 +99,7 @@ typedef struct demo_transcript {
     size_t prompt_tool_count;
     char *drift_text;
     char *drift_json;
+    char *override;       /* the operator override in effect, or NULL for none */
     int has_state;
     demo_world state;     /* the world after the scenario */
     FILE *live;           /* when set, each event is printed as text as it happens */

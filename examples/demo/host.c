@@ -139,6 +139,7 @@ void demo_transcript_free(demo_transcript *tr)
     free(tr->prompt_tools);
     free(tr->drift_text);
     free(tr->drift_json);
+    free(tr->override);
     memset(tr, 0, sizeof *tr);
 }
 
@@ -203,7 +204,10 @@ static int builtin_ask_user(const toolgov_call *call, toolgov_result *out)
 
 /* ---- setting up ----------------------------------------------------------- */
 
-static int host_open(host *h, demo_world *world, int with_faulty, const char *override)
+/* from_env: apply the operator's TOOLGOV_CONFIRM_ONCE_TOOLS (it is set);
+** otherwise apply `override` when not NULL. */
+static int host_open(host *h, demo_world *world, int with_faulty, int from_env,
+                     const char *override)
 {
     static const toolgov_plugin faulty_placeholder = {0, NULL, NULL, NULL, 0, NULL, 0, NULL};
     toolgov_plugin faulty = faulty_placeholder;
@@ -237,9 +241,11 @@ static int host_open(host *h, demo_world *world, int with_faulty, const char *ov
     }
     if ((rc = toolgov_policy_new(&h->pol, h->reg)))
         return rc;
-    if (override && (rc = toolgov_policy_set_override(h->pol, override)))
-        return rc;
-    return 0;
+    if (from_env)
+        rc = toolgov_policy_override_from_env(h->pol);
+    else if (override)
+        rc = toolgov_policy_set_override(h->pol, override);
+    return rc;
 }
 
 static void host_close(host *h)
@@ -622,6 +628,8 @@ int demo_play(demo_transcript *out, const demo_scenario *sc, const demo_model *m
               const demo_answerer *answerer)
 {
     FILE *live = out->live;
+    const char *env = getenv(TOOLGOV_CONFIRM_ONCE_ENV);
+    const char *override = env ? env : sc->kind == DEMO_KIND_DRIFT ? DEMO_DRIFT_OVERRIDE : NULL;
     toolgov_shortlist *sl = NULL;
     demo_world *world;
     host h;
@@ -631,10 +639,10 @@ int demo_play(demo_transcript *out, const demo_scenario *sc, const demo_model *m
     out->live = live;
     out->scenario = sc->name;
     out->title = sc->title;
+    out->override = dup_str(out, override);
     if (!(world = malloc(sizeof *world)))
         return TOOLGOV_ENOMEM;
-    rc = host_open(&h, world, sc->kind == DEMO_KIND_DRIFT,
-                   sc->kind == DEMO_KIND_DRIFT ? DEMO_DRIFT_OVERRIDE : NULL);
+    rc = host_open(&h, world, sc->kind == DEMO_KIND_DRIFT, env != NULL, override);
     h.tr = out;
     h.answerer = answerer;
     if (live)

@@ -8,6 +8,8 @@
 ** says otherwise; --interactive asks the person at the terminal instead
 ** (y/n on stdin; the question goes to stderr so stdout stays the
 ** transcript). --json prints one JSON object per scenario, one a line.
+** TOOLGOV_CONFIRM_ONCE_TOOLS, when set, is the operator's override of the
+** confirm-once set in every scenario (see demo.h).
 ** Exit status: 0, 1 when a scenario could not be played, 2 on misuse.
 */
 #include <stdio.h>
@@ -66,6 +68,9 @@ static void usage(FILE *f)
                "[all | SCENARIO...]\nscenarios:\n");
     for (i = 0; i < demo_scenario_count; i++)
         fprintf(f, "  %-14s %s\n", demo_scenarios[i].name, demo_scenarios[i].title);
+    fprintf(f, "environment:\n  %s  the operator's confirm-once override, e.g. 'none' or "
+               "'none,create_reminder'\n",
+            TOOLGOV_CONFIRM_ONCE_ENV);
 }
 
 static const demo_scenario *find_scenario(const char *name)

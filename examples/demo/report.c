@@ -26,6 +26,8 @@ static void indented(FILE *f, const char *prefix, const char *text)
 void demo_report_heading(FILE *f, const demo_transcript *tr)
 {
     fprintf(f, "== %s: %s ==\n", tr->scenario, tr->title);
+    if (tr->override)
+        fprintf(f, "operator override: %s=%s\n", TOOLGOV_CONFIRM_ONCE_ENV, tr->override);
 }
 
 void demo_report_event(FILE *f, const demo_event *ev)
@@ -124,8 +126,6 @@ void demo_report_closing(FILE *f, const demo_transcript *tr)
         indented(f, "  ", tr->prompt);
     }
     if (tr->drift_text) {
-        fprintf(f, "operator override for this scenario: %s=%s\n", TOOLGOV_CONFIRM_ONCE_ENV,
-                DEMO_DRIFT_OVERRIDE);
         fprintf(f, "drift panel of the mounted set:\n");
         indented(f, "  ", tr->drift_text);
     }
@@ -370,10 +370,12 @@ void demo_report_json(FILE *f, const demo_transcript *tr)
         fputs("],\"prompt\":", f);
         jstr(f, tr->prompt);
     }
+    if (tr->override) {
+        fputs(",\"override\":", f);
+        jstr(f, tr->override);
+    }
     if (tr->drift_text) {
         size_t n = tr->drift_json ? strlen(tr->drift_json) : 0;
-        fputs(",\"override\":", f);
-        jstr(f, DEMO_DRIFT_OVERRIDE);
         fputs(",\"drift_text\":", f);
         jstr(f, tr->drift_text);
         /* The runtime's own JSON rendering, embedded as is. */

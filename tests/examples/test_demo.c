@@ -687,6 +687,82 @@ START_TEST(scripted_model_reads_observations)
 }
 END_TEST
 
+/* ---- the operator override from the environment ------------------------- */
+
+/* Play a scenario with TOOLGOV_CONFIRM_ONCE_TOOLS set to `value`. */
+static jdom *play_with_override(const char *value, const char *args)
+{
+    char cmd[1024];
+    int status;
+    char *out;
+    jdom *j;
+    snprintf(cmd, sizeof cmd, "TOOLGOV_CONFIRM_ONCE_TOOLS='%s' '%s' %s", value,
+             TOOLGOV_DEMO_EXE, args);
+    out = run(cmd, &status);
+    ck_assert_msg(status == 0, "toolgov-demo %s exited %d", args, status);
+    ck_assert_uint_eq(count_lines(out), 1);
+    j = nth_scenario(out, 0);
+    free(out);
+    ck_assert_int_eq(jdom_bool(jdom_get(j, "complete")), 1);
+    return j;
+}
+
+START_TEST(override_none_lets_the_reminders_through)
+{
+    jdom *j = play_with_override("none", "--json dues-declined");
+    const jdom *calls[8], *gates[4];
+    size_t i;
+    ck_assert_str_eq(str(j, "override"), "none");
+    ck_assert_int_eq(num(j, "asks"), 0);
+    ck_assert_uint_eq(events(j, "gate", NULL, gates, 4), 2);
+    ck_assert_str_eq(str(gates[1], "batch"), "ALLOW");
+    ck_assert_uint_eq(events(j, "call", "create_reminder", calls, 8), 4);
+    for (i = 0; i < 4; i++) {
+        ck_assert_str_eq(str(calls[i], "gate"), "ALLOW");
+        ck_assert_int_eq(jdom_bool(jdom_get(calls[i], "executed")), 1);
+    }
+    ck_assert_uint_eq(jdom_len(jdom_path(j, "state.reminders")), 4);
+    jdom_free(j);
+}
+END_TEST
+
+START_TEST(override_adds_a_tool_that_then_asks)
+{
+    /* trash_category is confirm: never in its manifest; the operator makes
+    ** it ask once, and the scripted user's no keeps the inbox as it is. */
+    jdom *j = play_with_override(" , trash_category ,", "--json --answer no promos");
+    const jdom *asks[4], *calls[4];
+    ck_assert_int_eq(num(j, "asks"), 1);
+    ck_assert_uint_eq(events(j, "ask", NULL, asks, 4), 1);
+    ck_assert_str_eq(str(asks[0], "kind"), "confirm");
+    ck_assert_uint_ge(events(j, "call", "trash_category", calls, 4), 1);
+    ck_assert_str_eq(str(calls[0], "gate"), "REFUSE");
+    ck_assert_int_eq(jdom_bool(jdom_get(calls[0], "executed")), 0);
+    ck_assert_int_eq(num(j, "state.email.trash_calls"), 0);
+    ck_assert_int_eq(num(j, "state.email.trash"), 0);
+    jdom_free(j);
+    /* and the prompt marks it */
+    j = play_with_override("trash_category", "--json prompt");
+    ck_assert_ptr_nonnull(strstr(str(j, "prompt"), "\n- trash_category [write, asks once]: "));
+    jdom_free(j);
+}
+END_TEST
+
+START_TEST(override_typo_is_a_drift_row)
+{
+    jdom *j = play_with_override("none,create_reminder,trash_categry", "--json drift");
+    const jdom *rows = jdom_path(j, "drift.rows");
+    const jdom *last;
+    ck_assert_str_eq(str(j, "override"), "none,create_reminder,trash_categry");
+    ck_assert_uint_eq(jdom_len(rows), 4);
+    last = jdom_at(rows, 3);
+    ck_assert_str_eq(str(last, "kind"), "override_unknown");
+    ck_assert_str_eq(str(last, "tool"), "trash_categry");
+    ck_assert_ptr_null(strstr(str(j, "drift_text"), "create_remindr"));
+    jdom_free(j);
+}
+END_TEST
+
 static Suite *demo_suite(void)
 {
     Suite *s = suite_create("toolgov_demo");
@@ -709,6 +785,12 @@ static Suite *demo_suite(void)
     tcase_add_test(tc, interactive_yes_and_no);
     tcase_add_test(tc, interactive_question_on_stderr);
     suite_add_tcase(s, tc);
+    tc = tcase_create("override");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, override_none_lets_the_reminders_through);
+    tcase_add_test(tc, override_adds_a_tool_that_then_asks);
+    tcase_add_test(tc, override_typo_is_a_drift_row);
+    suite_add_tcase(s, tc);
     tc = tcase_create("host");
     tcase_add_test(tc, host_asks_the_answerer_once);
     tcase_add_test(tc, host_later_batches_do_not_ask);
@@ -721,8 +803,12 @@ static Suite *demo_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(demo_suite());
+    SRunner *sr;
     int failed;
+    /* The demo honours the operator's override: the scenarios above expect
+    ** the manifests' own policy, whatever the calling shell has set. */
+    unsetenv("TOOLGOV_CONFIRM_ONCE_TOOLS");
+    sr = srunner_create(demo_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);
