@@ -151,6 +151,36 @@ void demo_report_text(FILE *f, const demo_transcript *tr)
 
 /* ---- JSON ----------------------------------------------------------------- */
 
+/* Length of the well-formed UTF-8 sequence at s (at most `room` bytes),
+** or 0 when the bytes there are not one (RFC 3629: no overlong form, no
+** surrogate, nothing above U+10FFFF). */
+static size_t utf8_seq(const unsigned char *s, size_t room)
+{
+    unsigned c = s[0], lo = 0x80, hi = 0xbf;
+    size_t n, i;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        lo = c == 0xe0 ? 0xa0 : 0x80;
+        hi = c == 0xed ? 0x9f : 0xbf;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        lo = c == 0xf0 ? 0x90 : 0x80;
+        hi = c == 0xf4 ? 0x8f : 0xbf;
+    } else {
+        return 0;
+    }
+    if (room < n || s[1] < lo || s[1] > hi)
+        return 0;
+    for (i = 2; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* A JSON string of n bytes. A model may write any bytes, but JSON text is
+** UTF-8: a byte that starts no well-formed sequence becomes U+FFFD. */
 static void jstr_n(FILE *f, const char *s, size_t n)
 {
     size_t i;
@@ -161,6 +191,7 @@ static void jstr_n(FILE *f, const char *s, size_t n)
     fputc('"', f);
     for (i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
+        size_t seq;
         switch (c) {
         case '"': fputs("\\\"", f); break;
         case '\\': fputs("\\\\", f); break;
@@ -168,10 +199,16 @@ static void jstr_n(FILE *f, const char *s, size_t n)
         case '\r': fputs("\\r", f); break;
         case '\t': fputs("\\t", f); break;
         default:
-            if (c < 0x20)
+            if (c < 0x20) {
                 fprintf(f, "\\u%04x", c);
-            else
+            } else if (c < 0x80) {
                 fputc((int)c, f);
+            } else if ((seq = utf8_seq((const unsigned char *)s + i, n - i)) != 0) {
+                fwrite(s + i, 1, seq, f);
+                i += seq - 1;
+            } else {
+                fputs("\\ufffd", f);
+            }
         }
     }
     fputc('"', f);

@@ -687,6 +687,83 @@ START_TEST(scripted_model_reads_observations)
 }
 END_TEST
 
+/* A model may write any bytes. The --json transcript must still be UTF-8
+** JSON: what is not well-formed UTF-8 comes out as U+FFFD. */
+static int bad_bytes(void *ud, const demo_turn *t, demo_proposal *out)
+{
+    (void)ud;
+    if (t->step == 1) {
+        out->call_count = 1;
+        strcpy(out->calls[0].tool, "search_inbox");
+        strcpy(out->calls[0].args, "{\"query\":\"caf\xe9 \xff\xc3\"}");
+        return 0;
+    }
+    strcpy(out->answer, "caf\xc3\xa9 \xed\xa0\x80 \xf0\x9f\x98\x80 \xe2\x82");
+    return 0;
+}
+
+static int strict_utf8(const char *text, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text, *end = s + len;
+
+    while (s < end) {
+        unsigned c = *s, n, cp, i;
+
+        if (c < 0x80) {
+            s++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf)
+            n = 1, cp = c & 0x1f;
+        else if (c >= 0xe0 && c <= 0xef)
+            n = 2, cp = c & 0x0f;
+        else if (c >= 0xf0 && c <= 0xf4)
+            n = 3, cp = c & 0x07;
+        else
+            return 0;
+        if ((size_t)(end - s) <= n)
+            return 0;
+        for (i = 1; i <= n; i++) {
+            if ((s[i] & 0xc0) != 0x80)
+                return 0;
+            cp = cp << 6 | (s[i] & 0x3fu);
+        }
+        if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;
+        s += n + 1;
+    }
+    return 1;
+}
+
+START_TEST(json_transcript_is_utf8_whatever_the_model_writes)
+{
+    static const demo_model m = {"bad-bytes", bad_bytes, NULL};
+    counting c = {1, 0, 0, 0, {0}};
+    demo_answerer a = {count_answers, &c};
+    demo_transcript tr;
+    char buf[65536];
+    size_t n;
+    FILE *f = tmpfile();
+    jdom *j;
+    ck_assert_ptr_nonnull(f);
+    memset(&tr, 0, sizeof tr);
+    ck_assert_int_eq(demo_play(&tr, scenario("digest"), &m, &a), 0);
+    demo_report_json(f, &tr);
+    demo_transcript_free(&tr);
+    rewind(f);
+    n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    ck_assert_msg(strict_utf8(buf, n), "the JSON transcript is not UTF-8: %s", buf);
+    j = jdom_parse(buf, strcspn(buf, "\n"));
+    ck_assert_ptr_nonnull(j);
+    ck_assert_ptr_nonnull(strstr(buf, "caf\\ufffd \\ufffd\\ufffd"));
+    ck_assert_ptr_nonnull(strstr(buf, "caf\xc3\xa9 \\ufffd\\ufffd\\ufffd \xf0\x9f\x98\x80 \\ufffd\\ufffd"));
+    jdom_free(j);
+}
+END_TEST
+
 /* ---- the operator override from the environment ------------------------- */
 
 /* Play a scenario with TOOLGOV_CONFIRM_ONCE_TOOLS set to `value`. */
@@ -796,6 +873,7 @@ static Suite *demo_suite(void)
     tcase_add_test(tc, host_later_batches_do_not_ask);
     tcase_add_test(tc, host_refuses_unknown_tools);
     tcase_add_test(tc, host_passes_usage_errors_back);
+    tcase_add_test(tc, json_transcript_is_utf8_whatever_the_model_writes);
     tcase_add_test(tc, scripted_model_reads_observations);
     suite_add_tcase(s, tc);
     return s;
