@@ -132,8 +132,14 @@ int toolgov_shortlist_select(toolgov_shortlist *sl, const char *const *ranking, 
     if (!sl || (n && !ranking))
         return TOOLGOV_EINVAL;
     reg = sl->reg;
+    /* Pinned tools mounted after the shortlist was made may outnumber the
+    ** room it was given: refuse rather than leave one of them out. */
+    for (k = 0, i = 0; k < reg->count; k++)
+        i += always_kept(reg, k) != 0;
+    if (i > sl->names_cap)
+        return TOOLGOV_ENOSPC;
     sl->count = 0;
-    for (k = 0; k < reg->count && sl->count < sl->names_cap; k++) {
+    for (k = 0; k < reg->count; k++) {
         if (always_kept(reg, k)) {
             sl->is_skill[sl->count] = 0;
             sl->names[sl->count++] = reg->tools[k].spec->name;

@@ -113,6 +113,35 @@ START_TEST(skills_cannot_shadow_the_pool)
 }
 END_TEST
 
+/* A pinned tool mounted after the shortlist was made must still be kept: a
+** selection that has no room for every always-kept tool is refused, never
+** quietly short of one. */
+START_TEST(late_pinned_tool_is_never_dropped)
+{
+    toolgov_registry *r2 = NULL;
+    toolgov_shortlist *narrow = NULL, *roomy = NULL;
+    const char *const ranking[] = {"lookup"};
+    char buf[512];
+
+    ck_assert_int_eq(toolgov_registry_new(&r2, NULL), 0);
+    ck_assert_int_eq(toolgov_shortlist_new(&narrow, r2, 0), 0);
+    ck_assert_int_eq(toolgov_shortlist_new(&roomy, r2, 2), 0);
+    ck_assert_int_eq(toolgov_shortlist_select(narrow, NULL, 0), 0);
+    joined(narrow, buf, sizeof buf);
+    ck_assert_str_eq(buf, "memory_search,ask_user");
+    ck_assert_int_eq(toolgov_registry_mount(r2, &fx_alpha, NULL), 0); /* star is pinned */
+    ck_assert_int_eq(toolgov_shortlist_select(narrow, ranking, 1), TOOLGOV_ENOSPC);
+    joined(narrow, buf, sizeof buf);
+    ck_assert_str_eq(buf, "memory_search,ask_user"); /* the previous selection stays */
+    ck_assert_int_eq(toolgov_shortlist_select(roomy, ranking, 1), 0);
+    joined(roomy, buf, sizeof buf);
+    ck_assert_str_eq(buf, "memory_search,ask_user,star");
+    toolgov_shortlist_free(narrow);
+    toolgov_shortlist_free(roomy);
+    toolgov_registry_free(r2);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("shortlist");
@@ -125,6 +154,7 @@ int main(void)
     tcase_add_test(tc, limit_below_always_kept);
     tcase_add_test(tc, skips_repeats_unknowns_and_kept_names);
     tcase_add_test(tc, skills_cannot_shadow_the_pool);
+    tcase_add_test(tc, late_pinned_tool_is_never_dropped);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -43,7 +43,10 @@ int toolgov_shortlist_add_skill(toolgov_shortlist *sl, const char *name);
 
 /* Select the tools for this turn from `ranking` (n names, best first):
 ** always-kept tools first, then ranked names until the limit. Replaces the
-** previous selection. Returns 0 or TOOLGOV_EINVAL. Allocates nothing. */
+** previous selection. Returns 0, TOOLGOV_EINVAL, or TOOLGOV_ENOSPC when
+** pinned tools mounted after the shortlist was made no longer fit in the
+** room it was created with (the previous selection is kept; make a new
+** shortlist). Allocates nothing. */
 int toolgov_shortlist_select(toolgov_shortlist *sl,
                              const char *const *ranking, size_t n);
 
