@@ -10,7 +10,8 @@
 # <name> is both the library target and the plugin name the manifest must
 # declare (`name: <name>`); toolgov-gen reports a mismatch at the manifest's
 # name line. The generated <name>.toolgov.h / <name>.toolgov.c land in
-# ${CMAKE_CURRENT_BINARY_DIR}/toolgov/<name>/, which is on the target's
+# ${CMAKE_CURRENT_BINARY_DIR}/toolgov/<name>/ (.../<name>/<Config>/ with a
+# multi-config generator), which is on the target's
 # include path (PUBLIC), so handlers write `#include "<name>.toolgov.h"`.
 #
 # Generation re-runs only when the manifest or toolgov-gen itself changed; the
@@ -65,6 +66,15 @@ function(toolgov_add_plugin name)
       "toolgov_add_plugin(${name}): the plugin name must match [a-z][a-z0-9_]* "
       "and equal the manifest's `name:`")
   endif()
+  if(TARGET ${name})
+    # Caught here: add_library() would only say a target exists, pointing
+    # into this file.
+    message(FATAL_ERROR
+      "toolgov_add_plugin(${name}): a target named '${name}' already exists "
+      "(an earlier toolgov_add_plugin(${name}), or a target of the project); "
+      "each plugin needs a name no other target has, and its manifest's "
+      "`name:` must match it")
+  endif()
   if(NOT TG_MANIFEST)
     message(FATAL_ERROR "toolgov_add_plugin(${name}): MANIFEST <file.yaml> is required")
   endif()
@@ -91,10 +101,20 @@ function(toolgov_add_plugin name)
 
   _toolgov_gen_executable(gen gen_target)
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/toolgov/${name}")
+  get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  if(multi_config AND CMAKE_VERSION VERSION_GREATER_EQUAL 3.20)
+    # Each configuration runs its own toolgov-gen (a different path) with
+    # its own flags: outputs shared between configurations would be out of
+    # date after every switch, and everything would rebuild. One directory
+    # per configuration ($<CONFIG> in OUTPUT needs CMake 3.20).
+    set(out_dir "${out_dir}/$<CONFIG>")
+  endif()
   set(gen_h "${out_dir}/${name}.toolgov.h")
   set(gen_c "${out_dir}/${name}.toolgov.c")
   set(gen_stamp "${out_dir}/${name}.generate.stamp")
-  file(MAKE_DIRECTORY "${out_dir}")
+  if(NOT out_dir MATCHES "\\$<")
+    file(MAKE_DIRECTORY "${out_dir}")
+  endif()
 
   # The stamp is the first output: it is touched on every successful run,
   # while the .h/.c keep their old timestamps when their content is the same,

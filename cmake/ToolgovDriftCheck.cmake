@@ -149,5 +149,12 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
   target_sources(${name} PRIVATE "${stamp}")
   # For tools that want to run the same check by hand (tests/bench).
   set_target_properties(${name} PROPERTIES TOOLGOV_CHECK_SOURCES "${units}")
-  set_property(SOURCE ${units} "${gen_c}" APPEND PROPERTY OBJECT_DEPENDS "${stamp}")
+  if(stamp MATCHES "\\$<")
+    # A per-configuration stamp (multi-config generators): OBJECT_DEPENDS
+    # takes no generator expression, and is not needed there: Ninja orders
+    # a target's compiles after its custom commands, as do Visual Studio
+    # and Xcode.
+  else()
+    set_property(SOURCE ${units} "${gen_c}" APPEND PROPERTY OBJECT_DEPENDS "${stamp}")
+  endif()
 endfunction()

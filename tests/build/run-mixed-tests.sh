@@ -5,7 +5,8 @@
 # no-op rebuild does nothing (in each configuration of a multi-config
 # generator, built one after the other), and that the check's depfiles name
 # no path through '..' (a lexically normalised '/usr/lib/gcc/.../../../..'
-# misses the file behind the /lib symlink, and the build is never up to date).
+# misses the file behind the /lib symlink, and the build is never up to date),
+# and that an undeclared handler stops each configuration's build.
 #
 #   run-mixed-tests.sh TOOLGOV_SOURCE_DIR WORK_DIR GENERATOR
 set -u
@@ -70,6 +71,34 @@ for c in $configs; do
 done
 for c in $configs; do
   expect_noop "no-op rebuild $c" "$c"
+done
+
+# A drift still stops the build before the plugin compiles (with a
+# multi-config generator the per-configuration stamp is ordered before the
+# compiles by Ninja itself, not by OBJECT_DEPENDS).
+cp "$src/clock.c" "$work/clock.c.orig"
+cat >>"$src/clock.c" <<'EOT'
+
+TOOLGOV_HANDLER(later, call, out)
+{
+    (void)call;
+    return toolgov_result_printf(out, "later");
+}
+EOT
+for c in $configs; do
+  step="undeclared handler ($c)"
+  if build "$c"; then
+    fail "the build succeeded"
+  fi
+  grep -Fxq "$src/clock.c:13:1: error: handler for tool 'later' is not declared in the manifest of plugin 'clock'" "$out" ||
+    fail "no diagnostic at clock.c:13:1"
+  if grep -Eq 'Building C object.*clock\.c' "$out"; then
+    fail "clock.c compiled before the check failed"
+  fi
+done
+cp "$work/clock.c.orig" "$src/clock.c"
+for c in $configs; do
+  expect_ok "handler removed ($c)" "$c"
 done
 
 step="depfiles"
