@@ -313,6 +313,10 @@ static int parse(toolgov__run_state *st, cursor *c, const toolgov_run *run)
         return TOOLGOV_ESTATE;
     if (st->end == TOOLGOV_END_ANSWERED_DIRECTLY && !st->first_done)
         return TOOLGOV_ESTATE;
+    /* A result in hand comes from a tool that ran, so the first tool has
+    ** run: otherwise a later answers-directly call would end the run. */
+    if (st->nheld && !st->first_done)
+        return TOOLGOV_ESTATE;
     st->answer = has_answer ? (long)answer : -1;
     return 0;
 }

@@ -225,6 +225,8 @@ START_TEST(foreign_and_inconsistent_text_rejected)
         "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -",
         ("toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\n"
          "held 6:digest 2:{} 99999999999999999999:x\n"),
+        /* a result in hand means a tool ran: the first tool cannot still be ahead */
+        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 6:digest 2:{} 1:x\n",
     };
 
     env_open(&a, NULL);
