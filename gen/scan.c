@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L /* getcwd, strdup */
 
 #include <clang-c/Index.h>
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -523,10 +524,20 @@ static int add_parse_failure(ctx *c, const char *source, enum CXErrorCode ec)
     d.at.file = intern_file(c, source);
     d.at.line = 0;
     d.at.col = 0;
-    d.message = ec == CXError_InvalidArguments
-                    ? "libclang refused the arguments for this source"
-                    : "libclang could not parse this source (is it readable?)";
-    if (!d.at.file ||
+    /* libclang says nothing more: tell an unreadable file from arguments
+    ** the driver refused without a diagnostic (a -std= or -x that does not
+    ** suit the source's language). */
+    FILE *f = fopen(source, "r");
+    if (f) {
+        fclose(f);
+        d.message = ec == CXError_InvalidArguments
+                        ? "libclang refused the arguments for this source"
+                        : "libclang could not parse this source with the arguments given "
+                          "(is a -std= or -x for another language among them?)";
+    } else {
+        d.message = arena_strdup2(c->p, "cannot read this source: ", strerror(errno));
+    }
+    if (!d.at.file || !d.message ||
         grow((void **)&s->diags, s->diag_count, &c->p->diag_cap, sizeof *s->diags) < 0)
         return TOOLGOV_ENOMEM;
     s->diags[s->diag_count++] = d;

@@ -136,6 +136,61 @@ START_TEST(test_check_dispatch)
 }
 END_TEST
 
+/* A source the check cannot open is named as unreadable, with the reason;
+** arguments the driver refuses for the source's language are named as such
+** (libclang gives no diagnostic for either). */
+START_TEST(test_check_parse_failures)
+{
+    char *out, *err;
+    char *m = write_in("calendar.yaml", calendar_yaml);
+    char *missing = path_in("missing.c");
+    char *c_src = write_in("plain.c", "int plain;\n");
+    ck_assert_int_eq(gen(&out, &err, "check", "--manifest", m, "--", missing, NULL), 1);
+    ck_assert_ptr_nonnull(strstr(err, "missing.c: error: cannot read this source: "
+                                      "No such file or directory\n"));
+    free(out);
+    free(err);
+    ck_assert_int_eq(gen(&out, &err, "check", "--manifest", m, "--", "-x", "c++",
+                         "-std=gnu11", c_src, NULL),
+                     1);
+    ck_assert_ptr_nonnull(strstr(err, "plain.c: error: libclang could not parse this source "
+                                      "with the arguments given"));
+    free(out);
+    free(err);
+    free(m);
+    free(missing);
+    free(c_src);
+}
+END_TEST
+
+/* CMake hands the check one argument list for a plugin with C and C++
+** sources, holding both standards: each source is parsed with its own
+** language's -std= (clang refuses -std=c11 for C++ and -std=gnu++17 for C),
+** so both parse and the comparison with the manifest is made. */
+START_TEST(test_check_std_per_language)
+{
+    char *out, *err;
+    char *m = write_in("calendar.yaml", calendar_yaml);
+    char *c_src = write_in("c_part.c", "_Static_assert(__STDC_VERSION__ == 201112L, \"c11\");\n");
+    char *cxx_src = write_in("cxx_part.cpp",
+                             "static_assert(__cplusplus == 201703L, \"c++17\");\n"
+                             "template <typename T> T same(T v) { return v; }\n");
+    ck_assert_int_eq(gen(&out, &err, "check", "--manifest", m, "--", "-std=c11",
+                         "-std=gnu++17", c_src, cxx_src, NULL),
+                     1);
+    ck_assert_ptr_null(strstr(err, "c_part.c"));
+    ck_assert_ptr_null(strstr(err, "cxx_part.cpp"));
+    ck_assert_ptr_null(strstr(err, "did not parse"));
+    /* Compared: the calendar's tools have no handler here. */
+    ck_assert_ptr_nonnull(strstr(err, "error: tool 'calendar_lookup' is declared but no source"));
+    free(out);
+    free(err);
+    free(m);
+    free(c_src);
+    free(cxx_src);
+}
+END_TEST
+
 static const char *const misuse_cases[][6] = {
     {NULL},
     {"frobnicate", NULL},
@@ -500,6 +555,8 @@ int main(void)
     tcase_add_test(tc, test_version_and_help);
     tcase_add_loop_test(tc, test_misuse, 0, (int)(sizeof misuse_cases / sizeof misuse_cases[0]));
     tcase_add_test(tc, test_check_dispatch);
+    tcase_add_test(tc, test_check_parse_failures);
+    tcase_add_test(tc, test_check_std_per_language);
     tcase_add_test(tc, test_validate);
     tcase_add_test(tc, test_max_errors);
     tcase_add_test(tc, test_generate_and_determinism);
