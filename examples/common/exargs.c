@@ -445,7 +445,7 @@ int exargs_read(exargs_object *obj, const toolgov_call *call,
         if (!f)
             return exargs_usage(out, tool, usage, "missing required argument '%s'",
                                 spec[j].key);
-        if (f->type == EXARGS_STRING && f->str_len == 0)
+        if (f->type == EXARGS_STRING && f->str_len == strspn(f->str, " \t\r\n"))
             return exargs_usage(out, tool, usage, "'%s' must not be empty",
                                 spec[j].key);
     }

@@ -71,9 +71,9 @@ typedef struct exargs_spec {
 
 /* Parse call->args and check them against `spec` (n entries): every key
 ** must be listed, of the listed type (null counts as absent), and every
-** required key present and, for strings, non-empty. On failure the result
-** is replaced by "error: <tool>: <what>\nusage: <tool> <usage>" and
-** TOOLGOV_EUSAGE is returned; TOOLGOV_ENOMEM if even that cannot be
+** required key present and, for strings, not empty or blanks only. On
+** failure the result is replaced by "error: <tool>: <what>\nusage: <tool>
+** <usage>" and TOOLGOV_EUSAGE is returned; TOOLGOV_ENOMEM if even that cannot be
 ** written. `usage` describes the arguments, e.g. {"date": "YYYY-MM-DD"}. */
 int exargs_read(exargs_object *obj, const toolgov_call *call,
                 const exargs_spec *spec, size_t n, const char *usage,

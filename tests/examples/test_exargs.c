@@ -239,6 +239,8 @@ static const struct {
     {"not json", "error: probe: arguments are not valid JSON: arguments must be a JSON object at byte 1"},
     {"{}", "error: probe: missing required argument 'name'"},
     {"{\"name\":\"\"}", "error: probe: 'name' must not be empty"},
+    /* blanks only are no more of a title or a query than nothing */
+    {"{\"name\":\" \\t\\n \"}", "error: probe: 'name' must not be empty"},
     {"{\"name\":null}", "error: probe: missing required argument 'name'"},
     {"{\"name\":7}", "error: probe: 'name' must be a string, not a number"},
     {"{\"name\":\"x\",\"count\":1.5}", "error: probe: 'count' must be a whole number"},
