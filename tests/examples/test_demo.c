@@ -759,7 +759,8 @@ START_TEST(json_transcript_is_utf8_whatever_the_model_writes)
     j = jdom_parse(buf, strcspn(buf, "\n"));
     ck_assert_ptr_nonnull(j);
     ck_assert_ptr_nonnull(strstr(buf, "caf\\ufffd \\ufffd\\ufffd"));
-    ck_assert_ptr_nonnull(strstr(buf, "caf\xc3\xa9 \\ufffd\\ufffd\\ufffd \xf0\x9f\x98\x80 \\ufffd\\ufffd"));
+    ck_assert_ptr_nonnull(
+        strstr(buf, "caf\xc3\xa9 \\ufffd\\ufffd\\ufffd \xf0\x9f\x98\x80 \\ufffd\\ufffd"));
     jdom_free(j);
 }
 END_TEST

@@ -21,9 +21,10 @@
 ** Lifecycle: mount every plugin, then create the policy, set the override,
 ** then create runs. (A tool mounted after the policy was made is outside
 ** the override and the fingerprint; it asks once exactly when its manifest
-** says write + confirm once, so a late mount is never less careful.) The policy borrows the registry (which must outlive it)
-** and, once set up, is read-only and may be shared between threads like the
-** registry. Changing the override while runs exist is not thread-safe.
+** says write + confirm once, so a late mount is never less careful.) The
+** policy borrows the registry (which must outlive it) and, once set up, is
+** read-only and may be shared between threads like the registry. Changing
+** the override while runs exist is not thread-safe.
 */
 #ifndef TOOLGOV_POLICY_H
 #define TOOLGOV_POLICY_H
