@@ -102,11 +102,12 @@ function(toolgov_add_plugin name)
   _toolgov_gen_executable(gen gen_target)
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/toolgov/${name}")
   get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
-  if(multi_config AND CMAKE_VERSION VERSION_GREATER_EQUAL 3.20)
+  if(multi_config AND CMAKE_VERSION VERSION_GREATER_EQUAL 3.21)
     # Each configuration runs its own toolgov-gen (a different path) with
     # its own flags: outputs shared between configurations would be out of
     # date after every switch, and everything would rebuild. One directory
-    # per configuration ($<CONFIG> in OUTPUT needs CMake 3.20).
+    # per configuration ($<CONFIG> in OUTPUT needs CMake 3.20, in DEPFILE
+    # 3.21).
     set(out_dir "${out_dir}/$<CONFIG>")
   endif()
   set(gen_h "${out_dir}/${name}.toolgov.h")
