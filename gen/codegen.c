@@ -647,7 +647,8 @@ static int write_temp(char **out, const char *path, const toolgov__buf *b, toolg
         sprintf(tmp, "%s.tmp%ld.%u", path, (long)getpid(), attempt);
         fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
         if (fd < 0 && errno != EEXIST) {
-            toolgov__diag_error(d, tmp, 0, 0, "cannot create the output file: %s",
+            /* Named by the file asked for: the temporary name is ours. */
+            toolgov__diag_error(d, path, 0, 0, "cannot create the output file: %s",
                                 strerror(errno));
             goto out;
         }
@@ -662,7 +663,7 @@ static int write_temp(char **out, const char *path, const toolgov__buf *b, toolg
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            toolgov__diag_error(d, tmp, 0, 0, "cannot write the output file: %s",
+            toolgov__diag_error(d, path, 0, 0, "cannot write the output file: %s",
                                 strerror(errno));
             goto out;
         }
@@ -670,7 +671,7 @@ static int write_temp(char **out, const char *path, const toolgov__buf *b, toolg
     }
     if (close(fd) != 0) {
         fd = -1;
-        toolgov__diag_error(d, tmp, 0, 0, "cannot write the output file: %s", strerror(errno));
+        toolgov__diag_error(d, path, 0, 0, "cannot write the output file: %s", strerror(errno));
         goto out;
     }
     fd = -1;

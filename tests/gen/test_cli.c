@@ -191,6 +191,25 @@ START_TEST(test_check_std_per_language)
 }
 END_TEST
 
+/* A directory no file can be created in, even by root (CI may run as
+** root, which ignores permissions): the error names the output file the
+** user asked for, not the temporary name it is staged under. */
+START_TEST(test_output_not_creatable)
+{
+    char *out, *err;
+    struct stat st;
+    if (stat("/proc/self", &st) != 0)
+        return; /* no procfs here */
+    char *m = write_in("calendar.yaml", calendar_yaml);
+    ck_assert_int_eq(gen(&out, &err, "generate", "--manifest", m, "--out-dir", "/proc", NULL), 1);
+    ck_assert_ptr_nonnull(strstr(err, "/proc/calendar.toolgov.h: error: cannot create the output file: "));
+    ck_assert_ptr_null(strstr(err, ".tmp"));
+    free(out);
+    free(err);
+    free(m);
+}
+END_TEST
+
 static const char *const misuse_cases[][6] = {
     {NULL},
     {"frobnicate", NULL},
@@ -564,6 +583,7 @@ int main(void)
     tcase_add_test(tc, test_nothing_written_on_error);
     tcase_add_test(tc, test_expect_name);
     tcase_add_test(tc, test_out_dir_is_a_file);
+    tcase_add_test(tc, test_output_not_creatable);
     tcase_add_test(tc, test_file_too_big);
     tcase_add_test(tc, test_yaml_test_suite);
     tcase_add_test(tc, test_ten_thousand_tools);
