@@ -13,6 +13,9 @@
 # ${CMAKE_CURRENT_BINARY_DIR}/toolgov/<name>/ (.../<name>/<Config>/ with a
 # multi-config generator), which is on the target's
 # include path (PUBLIC), so handlers write `#include "<name>.toolgov.h"`.
+# The generated file is C, so the calling directory needs C enabled even
+# when the handlers are C++ (project(<host> C CXX)); without it the call
+# stops with that advice.
 #
 # Generation re-runs only when the manifest or toolgov-gen itself changed; the
 # generator rewrites a file only when its content changes, so an unchanged
@@ -65,6 +68,16 @@ function(toolgov_add_plugin name)
     message(FATAL_ERROR
       "toolgov_add_plugin(${name}): the plugin name must match [a-z][a-z0-9_]* "
       "and equal the manifest's `name:`")
+  endif()
+  if(NOT CMAKE_C_COMPILER_LOADED)
+    # Without C in this directory CMake would leave the generated .c out of
+    # the library (find_package: a link error about <name>_toolgov_plugin
+    # far from here) or stop with an internal error (add_subdirectory).
+    message(FATAL_ERROR
+      "toolgov_add_plugin(${name}): the C language is not enabled here, and "
+      "the generated ${name}.toolgov.c is C; add C to the languages of your "
+      "project() (e.g. project(<name> C CXX)) or call enable_language(C) "
+      "before toolgov_add_plugin()")
   endif()
   if(TARGET ${name})
     # Caught here: add_library() would only say a target exists, pointing
