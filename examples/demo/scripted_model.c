@@ -119,9 +119,14 @@ static int find_time(const char *text, char out[6])
 {
     for (; text && *text; text++) {
         char t[6];
-        memcpy(t, text, 5);
-        t[5] = '\0';
-        if (strlen(t) == 5 && !exworld_check_time(t)) {
+        /* Copy up to the text's end, never five bytes blindly: near the end
+        ** fewer than five remain. */
+        size_t n = 0;
+        while (n < 5 && text[n])
+            n++;
+        memcpy(t, text, n);
+        t[n] = '\0';
+        if (n == 5 && !exworld_check_time(t)) {
             memcpy(out, t, 6);
             return 0;
         }

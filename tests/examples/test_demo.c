@@ -684,6 +684,25 @@ START_TEST(scripted_model_reads_observations)
     ck_assert_int_eq(demo_scripted_model.propose(NULL, &t, &p), 0);
     ck_assert_uint_eq(p.call_count, 0);
     ck_assert_ptr_nonnull(strstr(p.answer, "Nothing is due"));
+    /* a memory with no time in it: the default time, and no read past the
+    ** end of the output (a heap copy, so ASan sees its exact size) */
+    obs[0].output = "1 bill due from 2027-03-01 to 2027-03-14:\n"
+                    "- 2027-03-02 | Gym | Iron Gym | 45.00 EUR\n";
+    {
+        char *mem = malloc(7);
+        ck_assert_ptr_nonnull(mem);
+        memcpy(mem, "- 08:3", 7);
+        obs[1].output = mem;
+        memset(&p, 0, sizeof p);
+        ck_assert_int_eq(demo_scripted_model.propose(NULL, &t, &p), 0);
+        ck_assert_uint_eq(p.call_count, 1);
+        ck_assert_ptr_nonnull(strstr(p.calls[0].args, "\"time\":\"09:00\""));
+        obs[1].output = "";
+        memset(&p, 0, sizeof p);
+        ck_assert_int_eq(demo_scripted_model.propose(NULL, &t, &p), 0);
+        ck_assert_ptr_nonnull(strstr(p.calls[0].args, "\"time\":\"09:00\""));
+        free(mem);
+    }
 }
 END_TEST
 
