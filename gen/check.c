@@ -35,8 +35,9 @@ static const char usage_text[] =
     "Parses the plugin's SOURCES with libclang and fails when they disagree with\n"
     "the manifest: a handler the manifest does not declare, a declared tool\n"
     "without a handler, or toolgov_register_tool() with an undeclared name.\n"
-    "Compiler args are the plugin's -I, -D, -U, -include and -std flags; warning\n"
-    "flags are dropped. --depfile writes a Makefile-syntax depfile of every file\n"
+    "Compiler args are the plugin's -I, -D, -U, -include and -std flags (a -std=\n"
+    "reaches only the sources of its language, C or C++); warning flags are\n"
+    "dropped. --depfile writes a Makefile-syntax depfile of every file\n"
     "read, with the --stamp file as its target; the stamp is touched on success.\n"
     "--jobs N parses up to N sources at once (default: one per CPU, at most 8).\n"
     "Exit status: 0 no drift, 1 drift or a source that did not parse, 2 usage.\n";
