@@ -84,6 +84,14 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
   # through the sources that include them.
   set(units "")
   foreach(src IN LISTS ARGN)
+    if(src MATCHES "\\$<")
+      # Silently leaving it out would report its handlers as missing.
+      message(FATAL_ERROR
+        "toolgov_add_plugin(${name}): SOURCES entry '${src}' is a generator "
+        "expression, which the drift check cannot resolve when it sets up the "
+        "check; list handler sources as plain paths (choose with if()), or add a "
+        "source that defines no handler with target_sources(${name} ...)")
+    endif()
     get_filename_component(abs "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     if(abs MATCHES "\\.(c|cc|cpp|cxx|C|m)$")
       list(APPEND units "${abs}")
