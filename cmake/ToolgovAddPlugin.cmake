@@ -17,6 +17,10 @@
 # when the handlers are C++ (project(<host> C CXX)); without it the call
 # stops with that advice.
 #
+# MANIFEST is relative to the calling directory's source directory; it may
+# be a file made by a custom command of the same directory (give the
+# absolute path of its OUTPUT).
+#
 # Generation re-runs only when the manifest or toolgov-gen itself changed; the
 # generator rewrites a file only when its content changes, so an unchanged
 # manifest never recompiles the plugin. The drift check (toolgov-gen check)
@@ -108,7 +112,10 @@ function(toolgov_add_plugin name)
 
   get_filename_component(manifest "${TG_MANIFEST}" ABSOLUTE
                          BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-  if(NOT EXISTS "${manifest}")
+  # A manifest made by a custom command of this directory does not exist
+  # yet; the generate step depends on it, so it is made first.
+  get_source_file_property(manifest_generated "${manifest}" GENERATED)
+  if(NOT EXISTS "${manifest}" AND NOT manifest_generated)
     message(FATAL_ERROR "toolgov_add_plugin(${name}): manifest not found: ${manifest}")
   endif()
 
