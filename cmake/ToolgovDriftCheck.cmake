@@ -51,7 +51,48 @@ function(_toolgov_drift_check_flags out tgt)
   # the check on a warning).
   set(opt_flags
     "$<FILTER:${opts},INCLUDE,^(-std=|-[DUI].|-isystem.|-iquote.|-idirafter.|-f(no-)?(un)?signed-char$|-fshort-(enums|wchar)$)>")
-  set(${out} "${std_flag}" "${inc_flags}" "${def_flags}" "${opt_flags}" PARENT_SCOPE)
+  # CMAKE_C_FLAGS and CMAKE_C_FLAGS_<CONFIG> (CFLAGS from the environment,
+  # toolchain files), filtered alike by _toolgov_drift_check_cflags(); they
+  # come first, as on the compiler's command line.
+  set(cflags "$<TARGET_PROPERTY:${tgt},TOOLGOV_CHECK_CFLAGS>"
+    "$<TARGET_PROPERTY:${tgt},TOOLGOV_CHECK_CFLAGS_$<UPPER_CASE:$<CONFIG>>>")
+  set(${out} ${cflags} "${std_flag}" "${inc_flags}" "${def_flags}" "${opt_flags}" PARENT_SCOPE)
+endfunction()
+
+# Keep the arguments of a flags string that change how code parses (as for
+# COMPILE_OPTIONS, plus the two-word forms and a sysroot).
+function(_toolgov_drift_check_filter out flags)
+  separate_arguments(toks UNIX_COMMAND "${flags}")
+  set(keep "")
+  set(take_next OFF)
+  foreach(t IN LISTS toks)
+    if(take_next)
+      list(APPEND keep "${t}")
+      set(take_next OFF)
+    elseif(t MATCHES "^(-[DUI]|-isystem|-iquote|-idirafter|-include|-imacros|--sysroot|-isysroot)$")
+      list(APPEND keep "${t}")
+      set(take_next ON)
+    elseif(t MATCHES "^(-std=|-[DUI].|-isystem.|-iquote.|-idirafter.|--sysroot=.|-f(no-)?(un)?signed-char$|-fshort-(enums|wchar)$)")
+      list(APPEND keep "${t}")
+    endif()
+  endforeach()
+  set(${out} "${keep}" PARENT_SCOPE)
+endfunction()
+
+# Record the directory's C flags on the plugin target for the check. Run at
+# the call and again when the directory is done (CMake 3.19+), since the
+# compile uses the value CMAKE_C_FLAGS has at the end of the directory.
+function(_toolgov_drift_check_cflags tgt)
+  _toolgov_drift_check_filter(common "${CMAKE_C_FLAGS}")
+  set_property(TARGET ${tgt} PROPERTY TOOLGOV_CHECK_CFLAGS "${common}")
+  set(configs ${CMAKE_CONFIGURATION_TYPES} ${CMAKE_BUILD_TYPE}
+      Debug Release RelWithDebInfo MinSizeRel)
+  list(REMOVE_DUPLICATES configs)
+  foreach(c IN LISTS configs)
+    string(TOUPPER "${c}" c)
+    _toolgov_drift_check_filter(f "${CMAKE_C_FLAGS_${c}}")
+    set_property(TARGET ${tgt} PROPERTY TOOLGOV_CHECK_CFLAGS_${c} "${f}")
+  endforeach()
 endfunction()
 
 # The C++ standard for a plugin with C++ sources, as the compiler gets it:
@@ -103,6 +144,11 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
       "check to read (expected .c files defining the handlers)")
   endif()
 
+  _toolgov_drift_check_cflags(${name})
+  if(COMMAND cmake_language)
+    # DEFER evaluates its arguments when the call runs: put the name in now.
+    cmake_language(EVAL CODE "cmake_language(DEFER CALL _toolgov_drift_check_cflags [[${name}]])")
+  endif()
   _toolgov_drift_check_flags(flags ${name})
   foreach(u IN LISTS units)
     if(u MATCHES "\\.(cc|cpp|cxx|C)$")

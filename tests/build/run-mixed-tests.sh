@@ -90,8 +90,8 @@ for c in $configs; do
   if build "$c"; then
     fail "the build succeeded"
   fi
-  grep -Fxq "$src/clock.c:13:1: error: handler for tool 'later' is not declared in the manifest of plugin 'clock'" "$out" ||
-    fail "no diagnostic at clock.c:13:1"
+  grep -Fxq "$src/clock.c:20:1: error: handler for tool 'later' is not declared in the manifest of plugin 'clock'" "$out" ||
+    fail "no diagnostic at clock.c:20:1"
   if grep -Eq 'Building C object.*clock\.(dir|c)' "$out"; then
     fail "plugin clock compiled before its check failed"
   fi
