@@ -391,7 +391,14 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
         }
         puts_(b, "\n");
     }
-    putf(b, "/* The plugin descriptor to pass to toolgov_registry_mount(). */\n"
+    /* A host links or dlsym()s the descriptor by name, so it stays visible
+    ** from a shared plugin built with -fvisibility=hidden; the definition in
+    ** the .c, which includes this header, takes the attribute from here. */
+    putf(b, "/* The plugin descriptor to pass to toolgov_registry_mount(); visible\n"
+            "** from a shared plugin even under -fvisibility=hidden. */\n"
+            "#if defined(__GNUC__) || defined(__clang__)\n"
+            "__attribute__((visibility(\"default\")))\n"
+            "#endif\n"
             "extern const toolgov_plugin %s_toolgov_plugin;\n\n", n);
     puts_(b, "#ifdef __cplusplus\n}\n#endif\n\n");
 

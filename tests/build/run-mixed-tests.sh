@@ -70,6 +70,13 @@ for c in $configs; do
   expect_ok "build $c" "$c"
 done
 for c in $configs; do
+  step="host runs ($c)"
+  h=$bld/mixed_host
+  [ -x "$bld/$c/mixed_host" ] && h=$bld/$c/mixed_host
+  "$h" >"$out" 2>&1 || fail "mixed_host failed"
+  grep -Fxq "mounted: 0" "$out" || fail "mixed_host did not mount the plugins"
+done
+for c in $configs; do
   expect_noop "no-op rebuild $c" "$c"
 done
 

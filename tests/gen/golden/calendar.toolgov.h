@@ -25,7 +25,11 @@ int calendar_tool_calendar_lookup(const toolgov_call *call, toolgov_result *out)
 int calendar_tool_create_reminder(const toolgov_call *call, toolgov_result *out);
 int calendar_tool_daily_plan(const toolgov_call *call, toolgov_result *out);
 
-/* The plugin descriptor to pass to toolgov_registry_mount(). */
+/* The plugin descriptor to pass to toolgov_registry_mount(); visible
+** from a shared plugin even under -fvisibility=hidden. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((visibility("default")))
+#endif
 extern const toolgov_plugin calendar_toolgov_plugin;
 
 #ifdef __cplusplus

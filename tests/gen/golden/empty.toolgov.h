@@ -17,7 +17,11 @@ typedef enum empty_tool_id {
     EMPTY_TOOL_COUNT = 0
 } empty_tool_id;
 
-/* The plugin descriptor to pass to toolgov_registry_mount(). */
+/* The plugin descriptor to pass to toolgov_registry_mount(); visible
+** from a shared plugin even under -fvisibility=hidden. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((visibility("default")))
+#endif
 extern const toolgov_plugin empty_toolgov_plugin;
 
 #ifdef __cplusplus

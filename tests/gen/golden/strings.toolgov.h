@@ -27,7 +27,11 @@ int strings_tool_write_never(const toolgov_call *call, toolgov_result *out);
 int strings_tool_shred(const toolgov_call *call, toolgov_result *out);
 int strings_tool_long_guidance(const toolgov_call *call, toolgov_result *out);
 
-/* The plugin descriptor to pass to toolgov_registry_mount(). */
+/* The plugin descriptor to pass to toolgov_registry_mount(); visible
+** from a shared plugin even under -fvisibility=hidden. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((visibility("default")))
+#endif
 extern const toolgov_plugin strings_toolgov_plugin;
 
 #ifdef __cplusplus
