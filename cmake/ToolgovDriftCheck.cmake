@@ -145,7 +145,7 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
   endif()
 
   _toolgov_drift_check_cflags(${name})
-  if(COMMAND cmake_language)
+  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.19) # DEFER is new in 3.19
     # DEFER evaluates its arguments when the call runs: put the name in now.
     cmake_language(EVAL CODE "cmake_language(DEFER CALL _toolgov_drift_check_cflags [[${name}]])")
   endif()
