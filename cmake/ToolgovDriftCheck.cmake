@@ -47,10 +47,11 @@ function(_toolgov_drift_check_flags out tgt)
   set(inc_flags "$<$<BOOL:${inc}>:-I$<JOIN:${inc},$<SEMICOLON>-I>>")
   set(def_flags "$<$<BOOL:${defs}>:-D$<JOIN:${defs},$<SEMICOLON>-D>>")
   # From the options, only what changes how the code parses, in joined
-  # form; warning flags never (clang may reject gcc's, -Werror would fail
+  # form or as one "SHELL:-include cfg.h" item (toolgov-gen splits it);
+  # warning flags never (clang may reject gcc's, -Werror would fail
   # the check on a warning).
   set(opt_flags
-    "$<FILTER:${opts},INCLUDE,^(-std=|-[DUI].|-isystem.|-iquote.|-idirafter.|-f(no-)?(un)?signed-char$|-fshort-(enums|wchar)$)>")
+    "$<FILTER:${opts},INCLUDE,^(-std=|-[DUI].|-isystem.|-iquote.|-idirafter.|-include.|-imacros.|-f(no-)?(un)?signed-char$|-fshort-(enums|wchar)$|SHELL:(-[DUI]|-isystem|-iquote|-idirafter|-include|-imacros)[ \t])>")
   # CMAKE_C_FLAGS and CMAKE_C_FLAGS_<CONFIG> (CFLAGS from the environment,
   # toolchain files), filtered alike by _toolgov_drift_check_cflags(); they
   # come first, as on the compiler's command line.

@@ -180,14 +180,50 @@ static int want_resource_dir(char **args, size_t nargs)
 #endif
 }
 
+/* CMake passes an option of two words as one item "SHELL:-include cfg.h"
+** (a list of two would be de-duplicated apart). Split such an item into
+** words at blanks, quotes grouping as in a shell; everything else is one
+** word. The words are malloc'd into *owned (freed by the caller) and
+** appended to words. 0 or TOOLGOV_ENOMEM. */
+static int split_item(const char *a, char **words, size_t *nwords, char **owned,
+                      size_t *nowned)
+{
+    if (strncmp(a, "SHELL:", 6) != 0) {
+        words[(*nwords)++] = (char *)a;
+        return 0;
+    }
+    const char *p = a + 6;
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            return 0;
+        char *w = malloc(strlen(p) + 1), *o = w;
+        if (!w)
+            return TOOLGOV_ENOMEM;
+        char quote = 0;
+        for (; *p && (quote || (*p != ' ' && *p != '\t')); p++) {
+            if (quote && *p == quote)
+                quote = 0;
+            else if (!quote && (*p == '"' || *p == '\''))
+                quote = *p;
+            else
+                *o++ = *p;
+        }
+        *o = '\0';
+        owned[(*nowned)++] = w;
+        words[(*nwords)++] = w;
+    }
+}
+
 int toolgov__check_main(int argc, char **argv)
 {
     const char *manifest_path = NULL, *depfile = NULL, *stamp = NULL;
     size_t max_errors = DEFAULT_MAX_ERRORS;
     unsigned jobs = 0;
     int i = 1, status = 1;
-    char **args = NULL, **sources = NULL;
-    size_t nargs = 0, nsources = 0;
+    char **args = NULL, **sources = NULL, **words = NULL, **owned = NULL;
+    size_t nargs = 0, nsources = 0, nwords = 0, nowned = 0;
     toolgov__manifest *m = NULL;
     toolgov__scan *s = NULL;
     toolgov__diag d;
@@ -236,26 +272,40 @@ int toolgov__check_main(int argc, char **argv)
 
     /* Everything after "--": compiler arguments, and the sources, which are
     ** the arguments that are neither options nor an option's value. */
-    args = calloc((size_t)(argc - i) + 3, sizeof *args);
-    sources = calloc((size_t)(argc - i) + 1, sizeof *sources);
-    if (!args || !sources) {
-        fputs("toolgov-gen: check: out of memory\n", stderr);
-        goto out;
+    {
+        /* A SHELL: item has at most one word per two bytes. */
+        size_t cap = 0;
+        for (int k = i; k < argc; k++)
+            cap += strncmp(argv[k], "SHELL:", 6) == 0 ? strlen(argv[k]) / 2 + 1 : 1;
+        words = calloc(cap + 1, sizeof *words);
+        owned = calloc(cap + 1, sizeof *owned);
+        args = calloc(cap + 3, sizeof *args);
+        sources = calloc(cap + 1, sizeof *sources);
+        if (!words || !owned || !args || !sources) {
+            fputs("toolgov-gen: check: out of memory\n", stderr);
+            goto out;
+        }
+        for (; i < argc; i++) {
+            if (split_item(argv[i], words, &nwords, owned, &nowned) < 0) {
+                fputs("toolgov-gen: check: out of memory\n", stderr);
+                goto out;
+            }
+        }
     }
-    for (; i < argc; i++) {
-        const char *a = argv[i];
+    for (size_t w = 0; w < nwords; w++) {
+        const char *a = words[w];
         int drop = dropped(a);
         if (drop) {
-            i += drop - 1;
+            w += (size_t)drop - 1;
             continue;
         }
         if (a[0] == '-' && a[1]) {
-            args[nargs++] = argv[i];
-            if (takes_value(a) && i + 1 < argc)
-                args[nargs++] = argv[++i];
+            args[nargs++] = words[w];
+            if (takes_value(a) && w + 1 < nwords)
+                args[nargs++] = words[++w];
             continue;
         }
-        sources[nsources++] = argv[i];
+        sources[nsources++] = words[w];
     }
     if (nsources == 0) {
         status = usage_error("%s", "no SOURCES after '--'");
@@ -319,5 +369,9 @@ out:
     toolgov__manifest_free(m);
     free(args);
     free(sources);
+    for (size_t k = 0; k < nowned; k++)
+        free(owned[k]);
+    free(owned);
+    free(words);
     return status;
 }

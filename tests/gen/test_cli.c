@@ -210,6 +210,33 @@ START_TEST(test_output_not_creatable)
 }
 END_TEST
 
+/* CMake hands a two-word option as one "SHELL:-include file" item: the
+** check splits it (quotes group a path with a space) instead of taking it
+** for a source. */
+START_TEST(test_check_shell_items)
+{
+    char *out, *err;
+    char *m = write_in("calendar.yaml", calendar_yaml);
+    char *dir = path_in("with space");
+    ck_assert_int_eq(mkdir(dir, 0777), 0);
+    char *cfg = write_in("with space/cfg.h", "#define FROM_CFG 1\n");
+    char *src = write_in("uses_cfg.c", "#ifndef FROM_CFG\n#error cfg.h was not included\n#endif\n");
+    char item[4096];
+    snprintf(item, sizeof item, "SHELL:-include \"%s\"", cfg);
+    ck_assert_int_eq(gen(&out, &err, "check", "--manifest", m, "--", item, src, NULL), 1);
+    ck_assert_ptr_null(strstr(err, "cfg.h was not included"));
+    ck_assert_ptr_null(strstr(err, "cannot read this source"));
+    /* Compared: the calendar's tools have no handler here. */
+    ck_assert_ptr_nonnull(strstr(err, "error: tool 'calendar_lookup' is declared but no source"));
+    free(out);
+    free(err);
+    free(m);
+    free(dir);
+    free(cfg);
+    free(src);
+}
+END_TEST
+
 static const char *const misuse_cases[][6] = {
     {NULL},
     {"frobnicate", NULL},
@@ -576,6 +603,7 @@ int main(void)
     tcase_add_test(tc, test_check_dispatch);
     tcase_add_test(tc, test_check_parse_failures);
     tcase_add_test(tc, test_check_std_per_language);
+    tcase_add_test(tc, test_check_shell_items);
     tcase_add_test(tc, test_validate);
     tcase_add_test(tc, test_max_errors);
     tcase_add_test(tc, test_generate_and_determinism);

@@ -3,6 +3,10 @@
 
 #include "names.toolgov.h"
 
+#ifndef MIXED_FORCED_INCLUDE
+#error forced.h comes from a -include compile option
+#endif
+
 // std::optional is C++17: parsed with clang's default C++ standard (gnu++14
 // for clang 14) this source would not parse.
 TOOLGOV_HANDLER(greet, call, out)
