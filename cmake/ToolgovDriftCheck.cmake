@@ -4,17 +4,21 @@
 #
 # Runs `toolgov-gen check` over the plugin's C sources as part of building the
 # plugin target <name>, with that target's own include directories, compile
-# definitions and C standard. They are read through generator expressions at
-# generate time, so target_include_directories()/target_compile_definitions()
-# calls made after toolgov_add_plugin() are followed too. Warning flags are
+# definitions, C (and C++) standard, the parse-affecting compile options and
+# the same from the directory's CMAKE_C_FLAGS[_<CONFIG>]. They are read
+# through generator expressions at generate time, so
+# target_include_directories()/target_compile_definitions() calls made after
+# toolgov_add_plugin() are followed too. Warning flags are
 # never passed (clang may reject gcc's, and -Werror would turn a warning in a
 # header into a failed check).
 #
 # The check writes a depfile of every file libclang read and touches a stamp
 # on success. The stamp is a source of the target (so the command belongs to
-# the target) and an OBJECT_DEPENDS of each of its sources, so a drift stops
-# the build before anything of the plugin compiles, before a link error
-# about a missing handler could appear. It re-runs when a source, a header
+# the target) and an OBJECT_DEPENDS of each of its sources (with a
+# multi-config generator, where the stamp is per configuration, the
+# generator's own ordering of a target's custom commands does this), so a
+# drift stops the build before anything of the plugin compiles, before a
+# link error about a missing handler could appear. It re-runs when a source, a header
 # it read, the manifest, the generated header or toolgov-gen changes, and
 # never on a no-op rebuild.
 #
