@@ -552,12 +552,6 @@ static int add_parse_failure(ctx *c, const char *source, enum CXErrorCode ec)
 ** every call inside bodies, and registrations live there. */
 #define PARSE_OPTIONS ((unsigned)CXTranslationUnit_KeepGoing)
 
-/* Parsing is nearly all of the cost, so with several sources it runs on
-** worker threads, each with its own CXIndex (libclang is safe across
-** threads when no two use the same index or translation unit at once).
-** Everything else (diagnostics, inclusions, the walk, every write to the
-** scan) stays on the calling thread, which takes the parsed units in source
-** order: the result is the same as a sequential run, byte for byte. */
 /* The compiler arguments for one source. CMake hands the check one list for
 ** the whole plugin, holding the C standard and, when the plugin has C++
 ** sources, the C++ one; clang refuses a C -std= for a C++ source and the
@@ -623,6 +617,12 @@ static enum CXErrorCode parse_one(CXIndex index, const argset *as, const char *s
                                        cxx ? as->ncxx : as->nc, NULL, 0, PARSE_OPTIONS, tu);
 }
 
+/* Parsing is nearly all of the cost, so with several sources it runs on
+** worker threads, each with its own CXIndex (libclang is safe across
+** threads when no two use the same index or translation unit at once).
+** Everything else (diagnostics, inclusions, the walk, every write to the
+** scan) stays on the calling thread, which takes the parsed units in source
+** order: the result is the same as a sequential run, byte for byte. */
 typedef struct parsed {
     CXTranslationUnit tu;
     enum CXErrorCode ec;
