@@ -241,6 +241,29 @@ static void out_of_memory(loader *L)
 
 /* ---- events ------------------------------------------------------------- */
 
+/* Whether the character at `at` is a tab with only blanks before it on its
+** line: YAML forbids tabs in indentation, and libyaml's own message ("found
+** character that cannot start any token") does not say so. Only called on a
+** syntax error, so the walk from the start is fine. */
+static int tab_indents(const loader *L, toolgov__mark at)
+{
+    toolgov__text_pos pos;
+    int blanks_only = 1;
+    toolgov__text_pos_init(&pos, L->buf, L->len);
+    for (size_t off = pos.off; off < L->len; off++) {
+        toolgov__mark m = toolgov__text_pos_to(&pos, L->buf, L->len, off);
+        if (m.line > at.line)
+            break;
+        if (m.line < at.line)
+            continue;
+        if (m.col == at.col)
+            return L->buf[off] == '\t' && blanks_only;
+        if (L->buf[off] != ' ' && L->buf[off] != '\t')
+            blanks_only = 0;
+    }
+    return 0;
+}
+
 static void report_yaml_error(loader *L)
 {
     yaml_parser_t *p = &L->parser;
@@ -261,6 +284,11 @@ static void report_yaml_error(loader *L)
     }
     default:
         at = mark_of(p->problem_mark);
+        if (tab_indents(L, at)) {
+            err_at(L, at, "YAML syntax: a tab indents this line; YAML indents with spaces "
+                          "only: replace the tab with spaces");
+            break;
+        }
         if (p->context && (p->context_mark.line != p->problem_mark.line ||
                            p->context_mark.column != p->problem_mark.column)) {
             err_at(L, at, "YAML syntax: %s; check the indentation and quoting here", problem);
