@@ -127,12 +127,40 @@ manifests = []
 for base in ("examples/plugins", "tests/fuzz/corpus/manifest", "tests/fuzz/regress/manifest"):
     for d, _, files in os.walk(os.path.join(root, base)):
         manifests += [os.path.join(d, f) for f in sorted(files) if not f.startswith(".")]
+# And a few hostile ones, made here (nothing big is committed).
+hostile = os.path.join(logdir, "hostile")
+os.makedirs(hostile, exist_ok=True)
+base = ("name: hostile\nprovides: [tool]\ntools:\n  lookup:\n    effect: read\n"
+        "    description: Find things.\n")
+bomb = "name: bomb\nprovides: [tool]\nl0: &a0 [" + ", ".join(['"lol"'] * 10) + "]\n"
+for lv in range(1, 10):
+    bomb += f"l{lv}: &a{lv} [" + ", ".join([f"*a{lv - 1}"] * 10) + "]\n"
+bomb += "tools:\n  t:\n    effect: read\n    description: *a9\n"
+made = {
+    "deep.yaml": base + "    guidance: " + "[" * 100000 + "]" * 100000 + "\n",
+    "bomb.yaml": bomb,
+    "errors.yaml": "name: errors\nprovides: [tool]\ntools:\n" + "".join(
+        f"  tool_{i:05d}:\n    effect: raed\n    description: Tool.\n" for i in range(10000)),
+    "many.yaml": "name: many\nprovides: [tool]\ntools:\n" + "".join(
+        f"  tool_{i:05d}:\n    effect: {('read', 'write', 'destructive')[i % 3]}\n"
+        f"    description: Tool number {i}.\n" for i in range(10000)),
+    "huge_key.yaml": "name: x\nprovides: [tool]\ntools:\n  " + "k" * (1 << 20)
+        + ":\n    effect: read\n    description: A.\n",
+}
+for name, text in made.items():
+    with open(os.path.join(hostile, name), "w") as f:
+        f.write(text)
+with open(os.path.join(hostile, "bom_crlf.yaml"), "wb") as f:
+    f.write(b"\xef\xbb\xbf" + base.replace("\n", "\r\n").encode())
+with open(os.path.join(hostile, "control.yaml"), "wb") as f:
+    f.write(base.encode()[:-3] + b"\x01x\n")
+manifests += [os.path.join(hostile, n) for n in sorted(os.listdir(hostile))]
 gen_jobs = []
 if os.path.exists(gen):
     for i, m in enumerate(manifests):
         out = os.path.join(logdir, "gen-out-%d" % i)
         os.makedirs(out, exist_ok=True)
-        gen_jobs.append(("toolgov-gen:" + os.path.relpath(m, root),
+        gen_jobs.append(("toolgov-gen:" + os.path.basename(m),
                          [gen, "generate", "--manifest", m, "--out-dir", out],
                          dict(os.environ), logdir))
 
