@@ -694,37 +694,6 @@ out:
     return rc;
 }
 
-int toolgov__write_if_changed(int *out_written, const char *dir, const char *file,
-                              const toolgov__buf *b, toolgov__diag *d)
-{
-    char *path = NULL, *tmp = NULL;
-    int rc = 0;
-
-    *out_written = 0;
-    path = join_path(dir, file);
-    if (!path) {
-        toolgov__diag_error(d, dir, 0, 0, "out of memory");
-        return TOOLGOV_ENOMEM;
-    }
-    if (same_content(path, b))
-        goto out;
-    rc = write_temp(&tmp, path, b, d);
-    if (rc)
-        goto out;
-    if (rename(tmp, path) != 0) {
-        toolgov__diag_error(d, path, 0, 0, "cannot replace the output file: %s",
-                            strerror(errno));
-        unlink(tmp);
-        rc = TOOLGOV_EFAIL;
-        goto out;
-    }
-    *out_written = 1;
-out:
-    free(tmp);
-    free(path);
-    return rc;
-}
-
 /* mkdir -p: the build usually made the directory, a hand run may not have. */
 static int make_dirs(const char *dir, toolgov__diag *d)
 {

@@ -30,13 +30,6 @@ void toolgov__buf_free(toolgov__buf *b);
 ** initialized by the caller and appended to). 0, or TOOLGOV_ENOMEM. */
 int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__manifest *m);
 
-/* Write `b` as DIR/FILE unless the file already holds exactly those bytes:
-** a temporary file in DIR, then rename(), so a reader never sees a half
-** file. *out_written says whether the file was (re)written. Errors go to d
-** (at the path, no line) and return TOOLGOV_EFAIL. */
-int toolgov__write_if_changed(int *out_written, const char *dir, const char *file,
-                              const toolgov__buf *b, toolgov__diag *d);
-
 /* Render both files, then write them into out_dir (created if missing).
 ** Nothing is written unless both rendered. 0, or a negative TOOLGOV_E*
 ** code after reporting to d. */

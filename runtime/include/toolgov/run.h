@@ -191,7 +191,10 @@ toolgov_end_reason toolgov_run_end_reason(const toolgov_run *run);
 ** *len (when not NULL); NULL otherwise. Borrowed from the run. */
 const char *toolgov_run_answer(const toolgov_run *run, size_t *len);
 
-/* Write the run's state as text (no NUL inside; see the header comment).
+/* Write the run's state as text (see the header comment). Names, arguments
+** and held outputs are stored length-prefixed and byte for byte, so a held
+** output that contains a NUL puts one in the text: keep *needed bytes, and
+** do not treat the text as a C string.
 ** Buffer contract like snprintf: at most `size` bytes including a NUL go to
 ** `out`, *needed gets the full length without the NUL. 0, TOOLGOV_ENOSPC
 ** (cut short) or TOOLGOV_EINVAL. Allocates nothing. */
