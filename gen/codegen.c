@@ -32,6 +32,7 @@
 #include <toolgov/toolgov.h>
 
 /* Longest string literal C99 guarantees (5.2.4.1), after concatenation. */
+#define GENERATION_ZERO "00000000"
 #define LITERAL_MAX 4095u
 
 void toolgov__buf_init(toolgov__buf *b)
@@ -348,7 +349,8 @@ static void names_free(names *nm)
     free(nm->block);
 }
 
-static void render_header(toolgov__buf *b, const toolgov__manifest *m, const names *nm)
+static void render_header(toolgov__buf *b, const toolgov__manifest *m, const names *nm,
+                          size_t *mark_at)
 {
     const char *n = m->name;
     size_t i;
@@ -365,6 +367,11 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
          "toolgov-gen of the toolgov you build against\"\n"
          "#endif\n\n",
          TOOLGOV_ABI_VERSION, n, TOOLGOV_ABI_VERSION);
+    puts_(b, "/* The C file of the same generation checks this mark. */\n#define ");
+    put_upper(b, n);
+    puts_(b, "_TOOLGOV_GENERATION 0x");
+    *mark_at = b->len;
+    puts_(b, GENERATION_ZERO "UL\n\n");
     puts_(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
 
     putf(b, "/* The plugin's tools, in manifest order. */\ntypedef enum %s_tool_id {\n", n);
@@ -444,13 +451,27 @@ static const char *effect_enum(toolgov_effect e)
     }
 }
 
-static void render_source(toolgov__buf *b, const toolgov__manifest *m, const names *nm)
+static void render_source(toolgov__buf *b, const toolgov__manifest *m, const names *nm,
+                          size_t *mark_at)
 {
     const char *n = m->name;
     size_t i;
 
     put_banner(b, m, "c");
     putf(b, "#include \"%s.toolgov.h\"\n\n", n);
+    /* A header left from another generation (an interrupted run replaced
+    ** one file of the pair) must not compile with this table. */
+    puts_(b, "#if !defined(");
+    put_upper(b, n);
+    puts_(b, "_TOOLGOV_GENERATION) || ");
+    put_upper(b, n);
+    puts_(b, "_TOOLGOV_GENERATION != 0x");
+    *mark_at = b->len;
+    puts_(b, GENERATION_ZERO "UL\n");
+    putf(b,
+         "#error \"%s.toolgov.h and %s.toolgov.c come from different runs of toolgov-gen; "
+         "generate them again (building the plugin's target does)\"\n#endif\n\n",
+         n, n);
 
     if (m->provides_count) {
         putf(b, "static const char *const %s_provides[] = {\n", n);
@@ -564,6 +585,29 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
     putf(b, "    %s_register\n};\n", n);
 }
 
+/* The generation mark: FNV-1a (32 bits, so the #if stays within unsigned
+** long even for C++98) over the header as rendered with the mark zeroed.
+** Only the header counts: the C file must match the header it was made
+** with, and a change that leaves the header as it was (a description, an
+** effect) must not touch it, or every handler source would recompile. The
+** header is replaced first, so an interrupted run leaves either a pair
+** that matches or a new header beside an old C file, which the old C
+** file's mark refuses. */
+static void stamp_generation(toolgov__buf *h, size_t h0, size_t h_mark, toolgov__buf *c,
+                             size_t c_mark)
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned long v = 2166136261UL;
+    size_t i;
+    int k;
+    for (i = h0; i < h->len; i++)
+        v = ((v ^ (unsigned char)h->data[i]) * 16777619UL) & 0xffffffffUL;
+    for (k = 7; k >= 0; k--, v >>= 4) {
+        h->data[h_mark + (size_t)k] = hex[v & 15];
+        c->data[c_mark + (size_t)k] = hex[v & 15];
+    }
+}
+
 int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__manifest *m)
 {
     /* Size both buffers once from the manifest: growing a multi-megabyte
@@ -583,10 +627,13 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         (void)reserve(c, cs);
     {
         names nm;
+        size_t h0 = h->len, h_mark = 0, c_mark = 0;
         int bad = names_build(&nm, m);
         if (!bad) {
-            render_header(h, m, &nm);
-            render_source(c, m, &nm);
+            render_header(h, m, &nm, &h_mark);
+            render_source(c, m, &nm, &c_mark);
+            if (!h->oom && !c->oom)
+                stamp_generation(h, h0, h_mark, c, c_mark);
         }
         names_free(&nm);
         if (bad)

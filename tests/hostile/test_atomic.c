@@ -25,6 +25,22 @@
 
 #include "spawn.h"
 
+/* A header and a C file of different generations carry different
+** generation marks: compiling the pair must stop at the C file's #error,
+** so a kill between the two renames can never build silently. */
+static void assert_mixed_pair_does_not_compile(const char *dir, const char *spec)
+{
+    char *src = path_join(dir, "atom.toolgov.c");
+    char *argv[] = {"cc", "-fsyntax-only", "-I" TOOLGOV_SOURCE_DIR "/runtime/include", src, NULL};
+    spawn_result r;
+    ck_assert_int_eq(spawn_run(&r, argv, NULL, spawn_timeout()), 0);
+    ck_assert_msg(r.exit_code != 0, "%s: a mixed pair compiled", spec);
+    ck_assert_msg(strstr(r.output, "come from different runs of toolgov-gen") != NULL,
+                  "%s: a mixed pair failed without the generation error:\n%s", spec, r.output);
+    spawn_result_free(&r);
+    free(src);
+}
+
 static const char old_manifest[] =
     "name: atom\n"
     "provides: [tool]\n"
@@ -238,9 +254,12 @@ static unsigned sweep_in(const char *action, const char *call, int with_old)
             ck_assert_msg(h_old || h_new, "%s: killed with a truncated header", spec);
             ck_assert_msg(c_old || c_new, "%s: killed with a truncated C file", spec);
             ck_assert_msg(stamp_untouched(&f), "%s: stamp updated by a killed run", spec);
-            if (h_new != c_new)
-                printf("atomic: %s left a mixed pair; the untouched stamp makes the "
+            if (h_new != c_new) {
+                printf("atomic: %s left a mixed pair (it does not compile); the untouched stamp makes the "
                        "build run the step again\n", spec);
+                if (got.h && got.c)
+                    assert_mixed_pair_does_not_compile(f.out, spec);
+            }
             /* The next normal run repairs everything. */
             pair_free(&got);
             ck_assert_int_eq(run_gen(f.new_yaml, f.out, f.stamp, NULL, NULL), 0);

@@ -8,6 +8,9 @@
 #error "calendar.toolgov.h was generated for toolgov ABI version 1; regenerate it with the toolgov-gen of the toolgov you build against"
 #endif
 
+/* The C file of the same generation checks this mark. */
+#define CALENDAR_TOOLGOV_GENERATION 0x48187e40UL
+
 #ifdef __cplusplus
 extern "C" {
 #endif
