@@ -548,6 +548,29 @@ static int skip_value(loader *L)
     return skip_node(L);
 }
 
+/* Advance to the next key of the mapping being read: 1 with a scalar key
+** as the current event, 0 at the mapping's end, -1 when reading must stop.
+** An alias key (already reported by check_props) or a non-scalar key (one
+** error here) is skipped together with its value. */
+static int next_key(loader *L, const char *where)
+{
+    for (;;) {
+        if (next(L))
+            return -1;
+        if (L->ev.type == YAML_MAPPING_END_EVENT)
+            return 0;
+        check_props(L);
+        if (L->ev.type == YAML_SCALAR_EVENT)
+            return 1;
+        if (L->ev.type == YAML_ALIAS_EVENT) {
+            if (skip_value(L))
+                return -1;
+        } else if (bad_key(L, where)) {
+            return -1;
+        }
+    }
+}
+
 static void unknown_key(loader *L, const char *where, const char *const *keys, size_t n)
 {
     char q[SHOW_MAX], buf[SHOW_MAX];
@@ -713,23 +736,12 @@ static int parse_tool(loader *L, toolgov__tool *t)
 
     memset(&s, 0, sizeof s);
     for (;;) {
-        int k;
+        int k, more = next_key(L, "a tool");
         toolgov__mark kat;
-        if (next(L))
+        if (more < 0)
             return -1;
-        if (L->ev.type == YAML_MAPPING_END_EVENT)
+        if (!more)
             break;
-        check_props(L);
-        if (L->ev.type != YAML_SCALAR_EVENT) {
-            if (L->ev.type == YAML_ALIAS_EVENT) {
-                if (skip_value(L))
-                    return -1;
-                continue;
-            }
-            if (bad_key(L, "a tool"))
-                return -1;
-            continue;
-        }
         kat = ev_mark(L);
         k = key_index(sv(L), sl(L), tool_keys, TK_COUNT);
         if (k < 0) {
@@ -844,22 +856,10 @@ static int parse_tools(loader *L)
         uint32_t h;
         int name_ok, dup = 0;
         toolgov__mark kat;
+        int more = next_key(L, "'tools'");
 
-        if (next(L))
-            return -1;
-        if (L->ev.type == YAML_MAPPING_END_EVENT)
-            return 0;
-        check_props(L);
-        if (L->ev.type != YAML_SCALAR_EVENT) {
-            if (L->ev.type == YAML_ALIAS_EVENT) {
-                if (skip_value(L))
-                    return -1;
-                continue;
-            }
-            if (bad_key(L, "'tools'"))
-                return -1;
-            continue;
-        }
+        if (more <= 0)
+            return more;
         L->tool_entries++;
         kat = ev_mark(L);
         len = sl(L);
@@ -1007,22 +1007,11 @@ static int parse_root(loader *L)
     int provides_ok = 0;
 
     for (;;) {
-        int k;
-        if (next(L))
+        int k, more = next_key(L, "the manifest");
+        if (more < 0)
             return -1;
-        if (L->ev.type == YAML_MAPPING_END_EVENT)
+        if (!more)
             break;
-        check_props(L);
-        if (L->ev.type != YAML_SCALAR_EVENT) {
-            if (L->ev.type == YAML_ALIAS_EVENT) {
-                if (skip_value(L))
-                    return -1;
-                continue;
-            }
-            if (bad_key(L, "the manifest"))
-                return -1;
-            continue;
-        }
         k = key_index(sv(L), sl(L), root_keys, RK_COUNT);
         if (k < 0) {
             unknown_key(L, "at the top level", root_keys, RK_COUNT);
