@@ -63,7 +63,8 @@ extern "C" {
     X(EHANDLER, -13, "the tool's handler failed")                              \
     X(EENDED, -14, "the run has already ended")                                \
     X(ENOHANDLER, -15, "tool has no handler bound")                            \
-    X(EFAIL, -16, "unspecified failure")
+    X(EFAIL, -16, "unspecified failure")                                       \
+    X(EARGS, -17, "the call's arguments do not match the tool's parameters")
 
 typedef enum toolgov_errno {
 #define TOOLGOV_ERRNO_ENUM_(name, value, msg) TOOLGOV_##name = (value),
