@@ -59,18 +59,18 @@ typedef struct toolgov_drift_row {
 /* Stable lowercase name of a kind ("undeclared", "duplicate",
 ** "never_registered", "provides_nothing", "mount_failed",
 ** "override_unknown"); "unknown" for a value outside the enum. Static. */
-const char *toolgov_drift_kind_name(toolgov_drift_kind kind);
+TOOLGOV_EXTERN const char *toolgov_drift_kind_name(toolgov_drift_kind kind);
 
 /* Number of rows: the registry's, then the policy's (pol may be NULL). */
-size_t toolgov_drift_count(const toolgov_registry *reg,
-                           const struct toolgov_policy *pol);
+TOOLGOV_EXTERN size_t toolgov_drift_count(const toolgov_registry *reg,
+                                          const struct toolgov_policy *pol);
 
 /* The i-th row, in the order the problems were found (registry rows in mount
 ** order, then override rows in the order the override names them). NULL when
 ** i is out of range. Borrowed. */
-const toolgov_drift_row *toolgov_drift_at(const toolgov_registry *reg,
-                                          const struct toolgov_policy *pol,
-                                          size_t i);
+TOOLGOV_EXTERN const toolgov_drift_row *toolgov_drift_at(const toolgov_registry *reg,
+                                                         const struct toolgov_policy *pol,
+                                                         size_t i);
 
 /* Render the panel as text, one row a line:
 **   "<plugin>: <kind>: <message>\n"  (override rows say "override" for plugin)
@@ -81,9 +81,9 @@ const toolgov_drift_row *toolgov_drift_at(const toolgov_registry *reg,
 ** stores in *needed (when not NULL) the length the whole text needs, without
 ** the NUL. Returns 0, TOOLGOV_ENOSPC when the text was cut short (out still
 ** NUL-terminated when size > 0), or TOOLGOV_EINVAL. Allocates nothing. */
-int toolgov_drift_render_text(char *out, size_t size, size_t *needed,
-                              const toolgov_registry *reg,
-                              const struct toolgov_policy *pol);
+TOOLGOV_EXTERN int toolgov_drift_render_text(char *out, size_t size, size_t *needed,
+                                             const toolgov_registry *reg,
+                                             const struct toolgov_policy *pol);
 
 /* Render the panel as one JSON object:
 **   {"rows":[{"kind":"undeclared","plugin":"p","manifest":"p.yaml",
@@ -94,9 +94,9 @@ int toolgov_drift_render_text(char *out, size_t size, size_t *needed,
 ** is written as \ufffd, so the text is valid JSON whatever the names hold
 ** (the rows themselves keep the exact bytes). Buffer contract as
 ** toolgov_drift_render_text. */
-int toolgov_drift_render_json(char *out, size_t size, size_t *needed,
-                              const toolgov_registry *reg,
-                              const struct toolgov_policy *pol);
+TOOLGOV_EXTERN int toolgov_drift_render_json(char *out, size_t size, size_t *needed,
+                                             const toolgov_registry *reg,
+                                             const struct toolgov_policy *pol);
 
 #ifdef __cplusplus
 }

@@ -47,39 +47,39 @@ typedef struct toolgov_policy toolgov_policy;
 ** override. Allocates through the registry's allocator hook. On success *out
 ** is owned by the caller (free with toolgov_policy_free). TOOLGOV_EINVAL or
 ** TOOLGOV_ENOMEM, *out untouched. */
-int toolgov_policy_new(toolgov_policy **out, const toolgov_registry *reg);
+TOOLGOV_EXTERN int toolgov_policy_new(toolgov_policy **out, const toolgov_registry *reg);
 
 /* Free a policy. NULL is a no-op. Runs made from it must be freed first. */
-void toolgov_policy_free(toolgov_policy *pol);
+TOOLGOV_EXTERN void toolgov_policy_free(toolgov_policy *pol);
 
 /* Set the operator override from its text (the syntax above); NULL or a text
 ** of blanks and commas only means "no override" (the derived set). Each call
 ** replaces the previous override, it does not stack. The text is borrowed for
 ** the call. On TOOLGOV_ENOMEM the policy keeps its previous set and rows. */
-int toolgov_policy_set_override(toolgov_policy *pol, const char *text);
+TOOLGOV_EXTERN int toolgov_policy_set_override(toolgov_policy *pol, const char *text);
 
 /* Read TOOLGOV_CONFIRM_ONCE_TOOLS once, now, and apply it with
 ** toolgov_policy_set_override() (unset: no override). Call it during setup,
 ** from one thread; it is the only place the runtime reads the environment. */
-int toolgov_policy_override_from_env(toolgov_policy *pol);
+TOOLGOV_EXTERN int toolgov_policy_override_from_env(toolgov_policy *pol);
 
 /* 1 when a pooled tool is in the effective confirm-once set, 0 otherwise
 ** (also for an unknown name). Allocates nothing. */
-int toolgov_policy_is_confirm_once(const toolgov_policy *pol, const char *name);
+TOOLGOV_EXTERN int toolgov_policy_is_confirm_once(const toolgov_policy *pol, const char *name);
 
 /* The effective confirm-once set in registration order: its size and its
 ** i-th name (NULL out of range). Names are borrowed from the registry. */
-size_t toolgov_policy_confirm_once_count(const toolgov_policy *pol);
-const char *toolgov_policy_confirm_once_at(const toolgov_policy *pol, size_t i);
+TOOLGOV_EXTERN size_t toolgov_policy_confirm_once_count(const toolgov_policy *pol);
+TOOLGOV_EXTERN const char *toolgov_policy_confirm_once_at(const toolgov_policy *pol, size_t i);
 
 /* A 64-bit fingerprint of the pooled tools (names, effects, confirm,
 ** answers_directly) and the effective confirm-once set. Saved run state
 ** carries it, so state is only restored under the same rules it was made
 ** under. 0 for NULL. */
-unsigned long long toolgov_policy_fingerprint(const toolgov_policy *pol);
+TOOLGOV_EXTERN unsigned long long toolgov_policy_fingerprint(const toolgov_policy *pol);
 
 /* The registry the policy was made from. Borrowed. */
-const toolgov_registry *toolgov_policy_registry(const toolgov_policy *pol);
+TOOLGOV_EXTERN const toolgov_registry *toolgov_policy_registry(const toolgov_policy *pol);
 
 #ifdef __cplusplus
 }

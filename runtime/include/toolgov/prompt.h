@@ -44,9 +44,9 @@ extern const char toolgov_prompt_confirm_rule[];
 ** NUL-terminated when size > 0); TOOLGOV_ENOENT when a name is not in the
 ** pool (then out, when size > 0, holds "" and *needed is 0: never a partial
 ** prompt); TOOLGOV_EINVAL. */
-int toolgov_prompt_render(char *out, size_t size, size_t *needed,
-                          const toolgov_policy *pol,
-                          const char *const *tools, size_t n);
+TOOLGOV_EXTERN int toolgov_prompt_render(char *out, size_t size, size_t *needed,
+                                         const toolgov_policy *pol,
+                                         const char *const *tools, size_t n);
 
 #ifdef __cplusplus
 }

@@ -113,22 +113,22 @@ typedef struct toolgov_run toolgov_run;
 
 /* Static uppercase name of a gate answer ("ALLOW", ...); "UNKNOWN" outside
 ** the enum. */
-const char *toolgov_gate_name(toolgov_gate gate);
+TOOLGOV_EXTERN const char *toolgov_gate_name(toolgov_gate gate);
 /* Static names: "none", "answered_directly", "host"; "unknown" otherwise. */
-const char *toolgov_end_reason_name(toolgov_end_reason reason);
+TOOLGOV_EXTERN const char *toolgov_end_reason_name(toolgov_end_reason reason);
 
 /* Create a run governed by `pol`, which must outlive it. `run_ctx` is passed
 ** to handlers as call->run_ctx. *out is owned by the caller (free with
 ** toolgov_run_free). TOOLGOV_EINVAL or TOOLGOV_ENOMEM, *out untouched. */
-int toolgov_run_new(toolgov_run **out, const toolgov_policy *pol, void *run_ctx);
+TOOLGOV_EXTERN int toolgov_run_new(toolgov_run **out, const toolgov_policy *pol, void *run_ctx);
 
 /* Free a run and everything it holds. NULL is a no-op. */
-void toolgov_run_free(toolgov_run *run);
+TOOLGOV_EXTERN void toolgov_run_free(toolgov_run *run);
 
 /* The gate's answer for one call in the run's current state. `args` NULL
 ** means "{}". Never fails: a NULL run or tool is REFUSE. Allocates nothing. */
-toolgov_gate toolgov_run_gate(const toolgov_run *run, const char *tool,
-                              const char *args);
+TOOLGOV_EXTERN toolgov_gate toolgov_run_gate(const toolgov_run *run, const char *tool,
+                                             const char *args);
 
 /* One decision for calls the model proposed together. per_call (NULL, or n
 ** entries) receives each call's own answer. confirm_idx (NULL, or n entries)
@@ -141,30 +141,30 @@ toolgov_gate toolgov_run_gate(const toolgov_run *run, const char *tool,
 **   else REPLAY     when every call is a replay;
 **   else ALLOW.
 ** An empty batch is ALLOW. Returns 0 or TOOLGOV_EINVAL. Allocates nothing. */
-int toolgov_run_gate_batch(toolgov_gate *out, toolgov_gate *per_call,
-                           size_t *confirm_idx, size_t *confirm_count,
-                           const toolgov_run *run,
-                           const toolgov_proposed_call *calls, size_t n);
+TOOLGOV_EXTERN int toolgov_run_gate_batch(toolgov_gate *out, toolgov_gate *per_call,
+                                          size_t *confirm_idx, size_t *confirm_count,
+                                          const toolgov_run *run,
+                                          const toolgov_proposed_call *calls, size_t n);
 
 /* Record the user's answer to the run's one confirmation (yes non-zero).
 ** The first answer holds for the run: repeating it returns 0, contradicting
 ** it returns TOOLGOV_EINVAL. TOOLGOV_EENDED after the run ended. */
-int toolgov_run_confirm(toolgov_run *run, int yes);
-toolgov_confirmation toolgov_run_confirmation(const toolgov_run *run);
+TOOLGOV_EXTERN int toolgov_run_confirm(toolgov_run *run, int yes);
+TOOLGOV_EXTERN toolgov_confirmation toolgov_run_confirmation(const toolgov_run *run);
 
 /* Approve one destructive call: exactly `tool` with exactly the bytes of
 ** `args` (NULL: "{}"). The approval lets one such call run and is used up by
 ** it; approving twice lets two run. The strings are copied.
 ** TOOLGOV_ENOENT for a tool not in the pool, TOOLGOV_EINVAL for a tool that
 ** is not destructive, TOOLGOV_EENDED, TOOLGOV_ENOMEM. */
-int toolgov_run_approve(toolgov_run *run, const char *tool, const char *args);
+TOOLGOV_EXTERN int toolgov_run_approve(toolgov_run *run, const char *tool, const char *args);
 
 /* Number of approvals granted and not yet used. */
-size_t toolgov_run_pending_approvals(const toolgov_run *run);
+TOOLGOV_EXTERN size_t toolgov_run_pending_approvals(const toolgov_run *run);
 
 /* Set or clear (fn NULL) the evaluator consulted before an answers-directly
 ** end. Not part of the saved state. */
-void toolgov_run_set_evaluator(toolgov_run *run, toolgov_evaluator_fn fn, void *ud);
+TOOLGOV_EXTERN void toolgov_run_set_evaluator(toolgov_run *run, toolgov_evaluator_fn fn, void *ud);
 
 /* Invoke a tool through the gate. `out` (may be NULL) receives what happened.
 ** Returns:
@@ -179,17 +179,17 @@ void toolgov_run_set_evaluator(toolgov_run *run, toolgov_evaluator_fn fn, void *
 **   TOOLGOV_EINVAL (also from inside this run's own handler or evaluator),
 **   TOOLGOV_ENOMEM (nothing ran, state unchanged).
 ** A successful answers-directly call keeps its result in hand for REPLAY. */
-int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run,
-                       const char *tool, const char *args);
+TOOLGOV_EXTERN int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run,
+                                      const char *tool, const char *args);
 
 /* End the run from the host (the model wrote its answer). 0, or
 ** TOOLGOV_EENDED when it had already ended. */
-int toolgov_run_end(toolgov_run *run);
-toolgov_end_reason toolgov_run_end_reason(const toolgov_run *run);
+TOOLGOV_EXTERN int toolgov_run_end(toolgov_run *run);
+TOOLGOV_EXTERN toolgov_end_reason toolgov_run_end_reason(const toolgov_run *run);
 
 /* The output the run ended on when it answered directly, with its length in
 ** *len (when not NULL); NULL otherwise. Borrowed from the run. */
-const char *toolgov_run_answer(const toolgov_run *run, size_t *len);
+TOOLGOV_EXTERN const char *toolgov_run_answer(const toolgov_run *run, size_t *len);
 
 /* Write the run's state as text (see the header comment). Names, arguments
 ** and held outputs are stored length-prefixed and byte for byte, so a held
@@ -198,8 +198,8 @@ const char *toolgov_run_answer(const toolgov_run *run, size_t *len);
 ** Buffer contract like snprintf: at most `size` bytes including a NUL go to
 ** `out`, *needed gets the full length without the NUL. 0, TOOLGOV_ENOSPC
 ** (cut short) or TOOLGOV_EINVAL. Allocates nothing. */
-int toolgov_run_save(char *out, size_t size, size_t *needed,
-                     const toolgov_run *run);
+TOOLGOV_EXTERN int toolgov_run_save(char *out, size_t size, size_t *needed,
+                                    const toolgov_run *run);
 
 /* Replace the state of `run` with the saved one. `text` is `len` bytes and
 ** borrowed for the call. The run must come from a policy with the same
@@ -207,7 +207,7 @@ int toolgov_run_save(char *out, size_t size, size_t *needed,
 ** TOOLGOV_ESTATE for text that is malformed, truncated, altered, of another
 ** version or of another policy; TOOLGOV_ENOMEM; in every failure case the
 ** run is unchanged. */
-int toolgov_run_restore(toolgov_run *run, const char *text, size_t len);
+TOOLGOV_EXTERN int toolgov_run_restore(toolgov_run *run, const char *text, size_t len);
 
 #ifdef __cplusplus
 }

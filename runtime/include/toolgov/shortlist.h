@@ -31,15 +31,15 @@ typedef struct toolgov_shortlist toolgov_shortlist;
 /* Create an empty shortlist with room for `limit` tools (the always-kept
 ** tools are kept even beyond it). *out is owned by the caller (free with
 ** toolgov_shortlist_free). TOOLGOV_EINVAL, TOOLGOV_ENOMEM, *out untouched. */
-int toolgov_shortlist_new(toolgov_shortlist **out, const toolgov_registry *reg,
-                          size_t limit);
+TOOLGOV_EXTERN int toolgov_shortlist_new(toolgov_shortlist **out, const toolgov_registry *reg,
+                                         size_t limit);
 /* Free it. NULL is a no-op. */
-void toolgov_shortlist_free(toolgov_shortlist *sl);
+TOOLGOV_EXTERN void toolgov_shortlist_free(toolgov_shortlist *sl);
 
 /* Add a skill tool by name (copied). TOOLGOV_EEXIST when the name is in the
 ** pool or already a skill here; TOOLGOV_EINVAL for an empty name;
 ** TOOLGOV_ENOMEM. */
-int toolgov_shortlist_add_skill(toolgov_shortlist *sl, const char *name);
+TOOLGOV_EXTERN int toolgov_shortlist_add_skill(toolgov_shortlist *sl, const char *name);
 
 /* Select the tools for this turn from `ranking` (n names, best first):
 ** always-kept tools first, then ranked names until the limit. Replaces the
@@ -47,18 +47,18 @@ int toolgov_shortlist_add_skill(toolgov_shortlist *sl, const char *name);
 ** pinned tools mounted after the shortlist was made no longer fit in the
 ** room it was created with (the previous selection is kept; make a new
 ** shortlist). Allocates nothing. */
-int toolgov_shortlist_select(toolgov_shortlist *sl,
-                             const char *const *ranking, size_t n);
+TOOLGOV_EXTERN int toolgov_shortlist_select(toolgov_shortlist *sl,
+                                            const char *const *ranking, size_t n);
 
 /* The current selection: its size, the i-th name (NULL out of range;
 ** borrowed from the registry or the shortlist, valid until the shortlist is
 ** freed) and whether it is a skill (1) or a pooled tool (0). The names array
 ** can be passed as is to toolgov_prompt_render when it holds no skill. */
-size_t toolgov_shortlist_count(const toolgov_shortlist *sl);
-const char *toolgov_shortlist_at(const toolgov_shortlist *sl, size_t i);
-int toolgov_shortlist_is_skill(const toolgov_shortlist *sl, size_t i);
+TOOLGOV_EXTERN size_t toolgov_shortlist_count(const toolgov_shortlist *sl);
+TOOLGOV_EXTERN const char *toolgov_shortlist_at(const toolgov_shortlist *sl, size_t i);
+TOOLGOV_EXTERN int toolgov_shortlist_is_skill(const toolgov_shortlist *sl, size_t i);
 /* The selection as an array of toolgov_shortlist_count() names. Borrowed. */
-const char *const *toolgov_shortlist_names(const toolgov_shortlist *sl);
+TOOLGOV_EXTERN const char *const *toolgov_shortlist_names(const toolgov_shortlist *sl);
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -75,7 +77,7 @@ typedef enum toolgov_errno {
 
 /* Message for an error code; "unknown error" for a value not in the map.
 ** The string is static; never NULL. */
-const char *toolgov_strerror(int err);
+TOOLGOV_EXTERN const char *toolgov_strerror(int err);
 
 /* What a tool does to the user's things. */
 typedef enum toolgov_effect {
@@ -123,20 +125,20 @@ typedef struct toolgov_result toolgov_result;
 
 /* Replace the output with len bytes of text (which need not be
 ** NUL-terminated). 0, or TOOLGOV_ENOMEM leaving the previous output. */
-int toolgov_result_set(toolgov_result *out, const char *text, size_t len);
+TOOLGOV_EXTERN int toolgov_result_set(toolgov_result *out, const char *text, size_t len);
 /* Append len bytes. 0, or TOOLGOV_ENOMEM leaving the previous output. */
-int toolgov_result_append(toolgov_result *out, const char *text, size_t len);
+TOOLGOV_EXTERN int toolgov_result_append(toolgov_result *out, const char *text, size_t len);
 /* Append printf-formatted text. 0, TOOLGOV_ENOMEM or TOOLGOV_EINVAL (a bad
 ** format); on failure the previous output is kept. */
-int toolgov_result_printf(toolgov_result *out, const char *fmt, ...)
+TOOLGOV_EXTERN int toolgov_result_printf(toolgov_result *out, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-int toolgov_result_vprintf(toolgov_result *out, const char *fmt, va_list ap);
+TOOLGOV_EXTERN int toolgov_result_vprintf(toolgov_result *out, const char *fmt, va_list ap);
 /* The output so far, NUL-terminated; borrowed until the next change. */
-const char *toolgov_result_text(const toolgov_result *out);
-size_t toolgov_result_len(const toolgov_result *out);
+TOOLGOV_EXTERN const char *toolgov_result_text(const toolgov_result *out);
+TOOLGOV_EXTERN size_t toolgov_result_len(const toolgov_result *out);
 
 /* A tool's handler. Returns 0 when `out` holds a usable result, or a
 ** negative TOOLGOV_E* code when it does not (TOOLGOV_EUSAGE for malformed
@@ -171,14 +173,14 @@ typedef struct toolgov_plugin {
 ** plugin P but not declared in its manifest"); a name already in the pool is
 ** refused with TOOLGOV_EEXIST and a drift row naming the owner. `name` and
 ** `description` are borrowed for the call only. */
-int toolgov_register_tool(toolgov_plugin_api *api, const char *name,
-                          const char *description, toolgov_handler_fn handler);
+TOOLGOV_EXTERN int toolgov_register_tool(toolgov_plugin_api *api, const char *name,
+                                         const char *description, toolgov_handler_fn handler);
 
 /* Give a plugin's own loop the manifest-checked spec of one of its tools
 ** without adding it to the pool. *out is borrowed from the plugin's table.
 ** TOOLGOV_EUNDECLARED (and a drift row) when the manifest lacks it. */
-int toolgov_declare_tool(toolgov_plugin_api *api, const char *name,
-                         const toolgov_tool_spec **out);
+TOOLGOV_EXTERN int toolgov_declare_tool(toolgov_plugin_api *api, const char *name,
+                                        const toolgov_tool_spec **out);
 
 /* The one allocator hook (Lua's lua_Alloc): with nsize 0 it frees ptr and
 ** returns NULL; otherwise it behaves like realloc(ptr, nsize) (ptr NULL:
@@ -199,11 +201,11 @@ typedef struct toolgov_registry toolgov_registry;
 ** registry and the runs made from it perform. On success *out is owned by the
 ** caller (free with toolgov_registry_free). TOOLGOV_ENOMEM on failure, *out
 ** untouched. */
-int toolgov_registry_new(toolgov_registry **out, const toolgov_allocator *alloc);
+TOOLGOV_EXTERN int toolgov_registry_new(toolgov_registry **out, const toolgov_allocator *alloc);
 
 /* Free a registry and everything it owns. NULL is a no-op. Runs made from it
 ** must be freed first. */
-void toolgov_registry_free(toolgov_registry *reg);
+TOOLGOV_EXTERN void toolgov_registry_free(toolgov_registry *reg);
 
 /* Mount a plugin: run its register function against an API bound to its
 ** manifest table. `plugin` must outlive the registry. Refused registrations
@@ -212,28 +214,28 @@ void toolgov_registry_free(toolgov_registry *reg);
 ** TOOLGOV_ENOMEM (the registry is then left as it was before the call). The
 ** register function's own negative return is passed through, also after
 ** rolling the registry back. */
-int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
-                           void *plugin_ctx);
+TOOLGOV_EXTERN int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
+                                          void *plugin_ctx);
 
 /* Bind a handler to one of the core's built-in tools (memory_search,
 ** ask_user, ...), which are declared by the runtime but implemented by the
 ** host. TOOLGOV_ENOENT when `name` is not a built-in. */
-int toolgov_registry_bind_builtin(toolgov_registry *reg, const char *name,
-                                  toolgov_handler_fn handler, void *ctx);
+TOOLGOV_EXTERN int toolgov_registry_bind_builtin(toolgov_registry *reg, const char *name,
+                                                 toolgov_handler_fn handler, void *ctx);
 
 /* Find a tool in the pool by name in O(1); NULL when absent. The spec is
 ** borrowed from the registry (or the plugin's table). Allocates nothing. */
-const toolgov_tool_spec *toolgov_registry_find(const toolgov_registry *reg,
-                                               const char *name);
+TOOLGOV_EXTERN const toolgov_tool_spec *toolgov_registry_find(const toolgov_registry *reg,
+                                                              const char *name);
 
 /* The plugin a pooled tool came from (its manifest name), or NULL for a
 ** built-in or an unknown name. Borrowed. */
-const char *toolgov_registry_owner(const toolgov_registry *reg, const char *name);
+TOOLGOV_EXTERN const char *toolgov_registry_owner(const toolgov_registry *reg, const char *name);
 
 /* Number of tools in the pool, and the i-th in registration order (built-ins
 ** first), NULL when i is out of range. Borrowed. */
-size_t toolgov_registry_count(const toolgov_registry *reg);
-const toolgov_tool_spec *toolgov_registry_at(const toolgov_registry *reg, size_t i);
+TOOLGOV_EXTERN size_t toolgov_registry_count(const toolgov_registry *reg);
+TOOLGOV_EXTERN const toolgov_tool_spec *toolgov_registry_at(const toolgov_registry *reg, size_t i);
 
 #ifdef __cplusplus
 }
