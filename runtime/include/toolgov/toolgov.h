@@ -47,6 +47,12 @@ extern "C" {
 #define TOOLGOV_VERSION_PATCH 0
 #define TOOLGOV_VERSION_STRING "0.1.0"
 
+/* The version of the runtime library the program runs against, as
+** "MAJOR.MINOR.PATCH" (TOOLGOV_VERSION_STRING is the version of the header
+** it was compiled against; with a shared libtoolgov the two may differ).
+** Static storage: the caller never frees it. Never fails. */
+TOOLGOV_EXTERN const char *toolgov_version(void);
+
 /* Error codes: 0 is success, every failure is one of these negative values.
 ** X(NAME, value, message) yields TOOLGOV_E<NAME> and toolgov_strerror(). */
 #define TOOLGOV_ERRNO_MAP(X)                                                   \
