@@ -5,6 +5,7 @@
 **   toolgov-gen [--max-errors N] generate --manifest FILE --out-dir DIR
 **               [--expect-name NAME] [--stamp FILE]
 **   toolgov-gen check ...            (the drift check, gen/check.c)
+**   toolgov-gen export --manifest FILE --format F [--out FILE]  (gen/export.c)
 **
 ** `check` runs toolgov-gen-check, installed beside this program, which
 ** links libclang; this program links libyaml only, so `validate` and
@@ -26,6 +27,7 @@
 
 #include "codegen.h"
 #include "diag.h"
+#include "export.h"
 #include "manifest.h"
 
 #ifndef TOOLGOV_GEN_VERSION
@@ -45,6 +47,8 @@ static const char usage_text[] =
     "                                write DIR/<name>.toolgov.h and DIR/<name>.toolgov.c\n"
     "  check --manifest FILE ... -- <compiler args> SOURCES...\n"
     "                                the drift check between handlers and manifest\n"
+    "  export --manifest FILE --format openai|anthropic|mcp|json-schema [--out FILE]\n"
+    "                                the tools in a model API's shape (JSON)\n"
     "\n"
     "options:\n"
     "  --max-errors N   print at most N errors, then how many more (default 50, 0: all)\n"
@@ -236,8 +240,12 @@ int main(int argc, char **argv)
         free(av);
         return status;
     }
+    if (!strcmp(cmd, "export")) {
+        toolgov__diag_init(&d, stderr, max_errors);
+        return toolgov__export_main(argc - i, argv + i, &d);
+    }
     if (strcmp(cmd, "validate") != 0 && strcmp(cmd, "generate") != 0)
-        return misuse("unknown command '%s' (expected validate, generate or check)", cmd);
+        return misuse("unknown command '%s' (expected validate, generate, check or export)", cmd);
 
     files = malloc(sizeof *files * (size_t)(argc + 1));
     if (!files) {

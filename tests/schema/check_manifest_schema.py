@@ -163,7 +163,8 @@ def main():
     cases = []  # (label, bytes)
     patterns = ["examples/plugins/*/*.yaml", "tests/gen/manifests/*.yaml",
                 "tests/build/projects/*/*.yaml", "tests/package/project/*.yaml",
-                "tests/fuzz/corpus/manifest/*.yaml", "tests/gen/schema/*.yaml"]
+                "tests/fuzz/corpus/manifest/*.yaml", "tests/gen/schema/*.yaml",
+                "tests/export/manifests/*.yaml", "tests/mcp/module/*.yaml"]
     for pat in patterns:
         for p in sorted(glob.glob(os.path.join(src, pat))):
             with open(p, "rb") as f:

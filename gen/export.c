@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** export.c: `toolgov-gen export` (see export.h).
+**
+** The text is built compact first, then laid out by one pretty-printer, so
+** every format shares the same layout and a schema's canonical text is
+** embedded as it is (never re-read as data).
+*/
+#define _POSIX_C_SOURCE 200809L
+#include "export.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define EXIT_MISUSE 2
+
+/* The schema of a tool that takes no arguments. */
+#define NO_ARGS_SCHEMA "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"
+
+typedef struct sbuf {
+    char *p;
+    size_t len, cap;
+    int failed;
+} sbuf;
+
+static void put(sbuf *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        char *np;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        np = realloc(b->p, cap);
+        if (!np) {
+            b->failed = 1;
+            return;
+        }
+        b->p = np;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+static void puts_(sbuf *b, const char *s)
+{
+    put(b, s, strlen(s));
+}
+
+/* A JSON string: the manifest's text is valid UTF-8 without NUL (the
+** loader checked), so only quotes, backslashes and control bytes escape. */
+static void put_str(sbuf *b, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t i, run = 0;
+    put(b, "\"", 1);
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        const char *esc = NULL;
+        char u[7];
+        if (c == '"')
+            esc = "\\\"";
+        else if (c == '\\')
+            esc = "\\\\";
+        else if (c == '\n')
+            esc = "\\n";
+        else if (c == '\r')
+            esc = "\\r";
+        else if (c == '\t')
+            esc = "\\t";
+        else if (c < 0x20) {
+            u[0] = '\\';
+            u[1] = 'u';
+            u[2] = '0';
+            u[3] = '0';
+            u[4] = hex[c >> 4];
+            u[5] = hex[c & 15];
+            u[6] = '\0';
+            esc = u;
+        }
+        if (!esc)
+            continue;
+        put(b, s + run, i - run);
+        puts_(b, esc);
+        run = i + 1;
+    }
+    put(b, s + run, n - run);
+    put(b, "\"", 1);
+}
+
+static void indent(sbuf *b, unsigned depth)
+{
+    unsigned k;
+    put(b, "\n", 1);
+    for (k = 0; k < depth; k++)
+        put(b, "  ", 2);
+}
+
+/* Lay out compact JSON text with two-space indentation. */
+static void pretty(sbuf *out, const char *s, size_t n)
+{
+    unsigned depth = 0;
+    size_t i = 0;
+    while (i < n) {
+        char c = s[i];
+        if (c == '"') {
+            size_t j = i + 1;
+            while (j < n && s[j] != '"')
+                j += s[j] == '\\' ? 2 : 1;
+            put(out, s + i, j + 1 - i);
+            i = j + 1;
+        } else if (c == '{' || c == '[') {
+            if (i + 1 < n && (s[i + 1] == '}' || s[i + 1] == ']')) {
+                put(out, s + i, 2);
+                i += 2;
+                continue;
+            }
+            put(out, &c, 1);
+            indent(out, ++depth);
+            i++;
+        } else if (c == '}' || c == ']') {
+            indent(out, --depth);
+            put(out, &c, 1);
+            i++;
+        } else if (c == ',') {
+            put(out, ",", 1);
+            indent(out, depth);
+            i++;
+        } else if (c == ':') {
+            put(out, ": ", 2);
+            i++;
+        } else {
+            put(out, &c, 1);
+            i++;
+        }
+    }
+    put(out, "\n", 1);
+}
+
+/* The canonical parameters text of tool i. */
+static const char *tool_schema(const toolgov__manifest *m, size_t i)
+{
+    (void)m;
+    (void)i;
+    return NO_ARGS_SCHEMA;
+}
+
+static const char *annotations(toolgov_effect e)
+{
+    switch (e) {
+    case TOOLGOV_EFFECT_READ:
+        return "{\"readOnlyHint\":true}";
+    case TOOLGOV_EFFECT_WRITE:
+        return "{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false}";
+    case TOOLGOV_EFFECT_DESTRUCTIVE:
+    default:
+        return "{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":false}";
+    }
+}
+
+int toolgov__export_format_parse(const char *name, toolgov__export_format *out)
+{
+    static const struct {
+        const char *name;
+        toolgov__export_format f;
+    } names[] = {{"openai", TOOLGOV_EXPORT_OPENAI},
+                 {"anthropic", TOOLGOV_EXPORT_ANTHROPIC},
+                 {"mcp", TOOLGOV_EXPORT_MCP},
+                 {"json-schema", TOOLGOV_EXPORT_JSON_SCHEMA}};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i].name) == 0) {
+            *out = names[i].f;
+            return 0;
+        }
+    return -1;
+}
+
+int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest *m,
+                           toolgov__export_format f)
+{
+    sbuf c = {NULL, 0, 0, 0}, p = {NULL, 0, 0, 0};
+    size_t i;
+
+    puts_(&c, f == TOOLGOV_EXPORT_MCP ? "{\"tools\":[" : f == TOOLGOV_EXPORT_JSON_SCHEMA ? "{" : "[");
+    for (i = 0; i < m->tool_count; i++) {
+        const toolgov__tool *t = &m->tools[i];
+        const char *schema = tool_schema(m, i);
+        if (i)
+            puts_(&c, ",");
+        switch (f) {
+        case TOOLGOV_EXPORT_OPENAI:
+            puts_(&c, "{\"type\":\"function\",\"function\":{\"name\":");
+            put_str(&c, t->name, strlen(t->name));
+            puts_(&c, ",\"description\":");
+            put_str(&c, t->description, t->description_len);
+            puts_(&c, ",\"parameters\":");
+            puts_(&c, schema);
+            puts_(&c, "}}");
+            break;
+        case TOOLGOV_EXPORT_ANTHROPIC:
+            puts_(&c, "{\"name\":");
+            put_str(&c, t->name, strlen(t->name));
+            puts_(&c, ",\"description\":");
+            put_str(&c, t->description, t->description_len);
+            puts_(&c, ",\"input_schema\":");
+            puts_(&c, schema);
+            puts_(&c, "}");
+            break;
+        case TOOLGOV_EXPORT_MCP:
+            puts_(&c, "{\"name\":");
+            put_str(&c, t->name, strlen(t->name));
+            puts_(&c, ",\"description\":");
+            put_str(&c, t->description, t->description_len);
+            puts_(&c, ",\"inputSchema\":");
+            puts_(&c, schema);
+            puts_(&c, ",\"annotations\":");
+            puts_(&c, annotations(t->effect));
+            puts_(&c, "}");
+            break;
+        case TOOLGOV_EXPORT_JSON_SCHEMA:
+        default:
+            put_str(&c, t->name, strlen(t->name));
+            puts_(&c, ":");
+            puts_(&c, schema);
+            break;
+        }
+    }
+    puts_(&c, f == TOOLGOV_EXPORT_MCP ? "]}" : f == TOOLGOV_EXPORT_JSON_SCHEMA ? "}" : "]");
+    if (!c.failed)
+        pretty(&p, c.p, c.len);
+    free(c.p);
+    if (c.failed || p.failed) {
+        free(p.p);
+        return -1;
+    }
+    *out = p.p;
+    *out_len = p.len;
+    return 0;
+}
+
+/* Write `len` bytes to `path` through a temporary file beside it and a
+** rename, so a reader never sees half a file. 0, or -1 with errno set. */
+static int write_file(const char *path, const char *text, size_t len)
+{
+    size_t n = strlen(path) + 32;
+    char *tmp = malloc(n);
+    FILE *f;
+    int rc = -1, saved;
+    if (!tmp)
+        return -1;
+    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+    f = fopen(tmp, "wb");
+    if (f) {
+        int ok = fwrite(text, 1, len, f) == len;
+        ok = fclose(f) == 0 && ok;
+        if (ok && rename(tmp, path) == 0)
+            rc = 0;
+    }
+    saved = errno;
+    if (rc != 0)
+        remove(tmp);
+    free(tmp);
+    errno = saved;
+    return rc;
+}
+
+static int misuse(const char *fmt, const char *arg)
+{
+    fputs("toolgov-gen: export: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\ntry 'toolgov-gen --help' for usage\n", stderr);
+    return EXIT_MISUSE;
+}
+
+int toolgov__export_main(int argc, char **argv, toolgov__diag *d)
+{
+    const char *manifest = NULL, *format = NULL, *out_path = NULL;
+    toolgov__export_format f;
+    toolgov__manifest *m;
+    char *text = NULL;
+    size_t len = 0;
+    int i, rc = 0;
+
+    for (i = 0; i < argc; i++) {
+        static const char *const names[] = {"--manifest", "--format", "--out"};
+        const char **slots[3];
+        const char *a = argv[i];
+        int k, matched = 0;
+        slots[0] = &manifest;
+        slots[1] = &format;
+        slots[2] = &out_path;
+        for (k = 0; k < 3 && !matched; k++) {
+            size_t n = strlen(names[k]);
+            if (strncmp(a, names[k], n) != 0 || (a[n] != '\0' && a[n] != '='))
+                continue;
+            if (a[n] == '=')
+                *slots[k] = a + n + 1;
+            else if (i + 1 < argc)
+                *slots[k] = argv[++i];
+            else
+                return misuse("%s needs an argument", names[k]);
+            if (!**slots[k])
+                return misuse("%s needs a non-empty argument", names[k]);
+            matched = 1;
+        }
+        if (!matched)
+            return misuse("unknown argument '%s'", a);
+    }
+    if (!manifest)
+        return misuse("%s", "export needs --manifest FILE");
+    if (!format)
+        return misuse("%s", "export needs --format openai|anthropic|mcp|json-schema");
+    if (toolgov__export_format_parse(format, &f) != 0)
+        return misuse("unknown format '%s' (expected openai, anthropic, mcp or json-schema)",
+                      format);
+    m = toolgov__manifest_load(manifest, d);
+    if (!m) {
+        toolgov__diag_finish(d);
+        return 1;
+    }
+    if (toolgov__export_render(&text, &len, m, f) != 0) {
+        toolgov__diag_error(d, manifest, 0, 0, "out of memory");
+        rc = 1;
+    } else if (out_path) {
+        if (write_file(out_path, text, len) != 0) {
+            toolgov__diag_error(d, out_path, 0, 0, "cannot write the export: %s", strerror(errno));
+            rc = 1;
+        }
+    } else if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
+        toolgov__diag_error(d, "<stdout>", 0, 0, "cannot write the export: %s", strerror(errno));
+        rc = 1;
+    }
+    free(text);
+    toolgov__manifest_free(m);
+    toolgov__diag_finish(d);
+    return rc;
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""toolgov-gen export: golden files, determinism, the shapes, and the MCP
+output validated against MCP's published schema (ListToolsResult of
+revision 2025-11-25, python3-jsonschema).
+
+  check_export.py --gen TOOLGOV_GEN --source-dir DIR --work-dir DIR [--update]
+
+--update rewrites the golden files from the current output (review the diff).
+Prints one line per failure and "N passed, N failed".
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+import jsonschema
+import yaml
+
+FORMATS = ["openai", "anthropic", "mcp", "json-schema"]
+# The manifests with golden exports: SPEC's example, the byte-escaping
+# stress test, no tools, and one with every effect and flag.
+MANIFESTS = ["tests/gen/manifests/calendar.yaml", "tests/gen/manifests/strings.yaml",
+             "tests/gen/manifests/empty.yaml", "tests/export/manifests/notes.yaml"]
+ANNOTATIONS = {
+    "read": {"readOnlyHint": True},
+    "write": {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False},
+    "destructive": {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False},
+}
+
+failures = []
+passed = 0
+
+
+def check(ok, what):
+    global passed
+    if ok:
+        passed += 1
+    else:
+        failures.append(what)
+        print("FAIL " + what)
+
+
+def run(gen, *args):
+    return subprocess.run([gen, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gen", required=True)
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--work-dir", required=True)
+    ap.add_argument("--update", action="store_true")
+    a = ap.parse_args()
+    src = a.source_dir
+    golden_dir = os.path.join(src, "tests/export/golden")
+    os.makedirs(a.work_dir, exist_ok=True)
+
+    with open(os.path.join(src, "tests/data/mcp-schema/schema-2025-11-25.json"), encoding="utf-8") as f:
+        mcp = json.load(f)
+    list_tools = jsonschema.Draft202012Validator(
+        {"$schema": mcp["$schema"], "$defs": mcp["$defs"], "$ref": "#/$defs/ListToolsResult"})
+    tool_def = jsonschema.Draft202012Validator(
+        {"$schema": mcp["$schema"], "$defs": mcp["$defs"], "$ref": "#/$defs/Tool"})
+
+    for rel in MANIFESTS:
+        manifest = os.path.join(src, rel)
+        base = os.path.splitext(os.path.basename(rel))[0]
+        with open(manifest, encoding="utf-8") as f:
+            doc = yaml.safe_load(f)
+        tools = list((doc.get("tools") or {}).items())
+        for fmt in FORMATS:
+            p = run(a.gen, "export", "--manifest", manifest, "--format", fmt)
+            label = "%s --format %s" % (rel, fmt)
+            check(p.returncode == 0 and p.stderr == b"", label + ": exit %d, stderr %r" % (p.returncode, p.stderr))
+            again = run(a.gen, "export", "--manifest", manifest, "--format", fmt)
+            check(again.stdout == p.stdout, label + ": two runs differ")
+            golden = os.path.join(golden_dir, "%s.%s.json" % (base, fmt))
+            if a.update:
+                with open(golden, "wb") as f:
+                    f.write(p.stdout)
+            with open(golden, "rb") as f:
+                check(f.read() == p.stdout, label + ": differs from " + os.path.relpath(golden, src))
+            data = json.loads(p.stdout)
+            names = [n for n, _ in tools]
+            if fmt == "openai":
+                check([t["function"]["name"] for t in data] == names, label + ": names")
+                for (n, t), e in zip(tools, data):
+                    check(set(e) == {"type", "function"} and e["type"] == "function", label + ": entry keys")
+                    check(set(e["function"]) == {"name", "description", "parameters"}, label + ": function keys")
+                    check(e["function"]["description"] == t["description"], label + ": description of " + n)
+                    check(e["function"]["parameters"]["type"] == "object", label + ": parameters of " + n)
+            elif fmt == "anthropic":
+                check([t["name"] for t in data] == names, label + ": names")
+                for (n, t), e in zip(tools, data):
+                    check(set(e) == {"name", "description", "input_schema"}, label + ": keys")
+                    check(e["description"] == t["description"], label + ": description of " + n)
+                    check(e["input_schema"]["type"] == "object", label + ": input_schema of " + n)
+            elif fmt == "mcp":
+                errs = [e.message for e in list_tools.iter_errors(data)]
+                check(not errs, label + ": not a valid ListToolsResult: %s" % errs[:3])
+                check([t["name"] for t in data["tools"]] == names, label + ": names")
+                for (n, t), e in zip(tools, data["tools"]):
+                    check(not list(tool_def.iter_errors(e)), label + ": not a valid Tool: " + n)
+                    check(e["annotations"] == ANNOTATIONS[t["effect"]], label + ": annotations of " + n)
+                    check(e["description"] == t["description"], label + ": description of " + n)
+            else:
+                check(list(data) == names, label + ": names")
+                for n, s in data.items():
+                    jsonschema.Draft202012Validator.check_schema(s)
+                    check(s["type"] == "object", label + ": schema of " + n)
+
+    # The command line.
+    m = os.path.join(src, MANIFESTS[0])
+    out = os.path.join(a.work_dir, "calendar.mcp.json")
+    if os.path.exists(out):
+        os.remove(out)
+    p = run(a.gen, "export", "--manifest", m, "--format", "mcp", "--out", out)
+    check(p.returncode == 0 and p.stdout == b"", "--out: exit %d, stdout %r" % (p.returncode, p.stdout))
+    with open(out, "rb") as f, open(os.path.join(golden_dir, "calendar.mcp.json"), "rb") as g:
+        check(f.read() == g.read(), "--out: the file differs from the golden")
+    check(sorted(os.listdir(a.work_dir)) == ["calendar.mcp.json"], "--out: a temporary file was left")
+    for args, code, words in [
+        (["--manifest", m], 2, "export needs --format"),
+        (["--format", "mcp"], 2, "export needs --manifest FILE"),
+        (["--manifest", m, "--format", "gemini"], 2, "unknown format 'gemini' (expected openai, anthropic, mcp or json-schema)"),
+        (["--manifest", m, "--format"], 2, "--format needs an argument"),
+        (["--manifest", m, "--format", "mcp", "--bogus"], 2, "unknown argument '--bogus'"),
+        (["--manifest", os.path.join(src, "tests/export/missing.yaml"), "--format", "mcp"], 1, "missing.yaml"),
+        (["--manifest", m, "--format", "mcp", "--out", "/nonexistent/dir/x.json"], 1,
+         "/nonexistent/dir/x.json: error: cannot write the export"),
+    ]:
+        p = run(a.gen, "export", *args)
+        err = p.stderr.decode("utf-8", "replace")
+        check(p.returncode == code and words in err and p.stdout == b"",
+              "export %s: exit %d, stderr %r" % (" ".join(args), p.returncode, err))
+    bad = os.path.join(a.work_dir, "bad.yaml")
+    with open(bad, "w") as f:
+        f.write("name: cal\nprovides: [tool]\ntools:\n  t:\n    effect: wirte\n    description: x\n")
+    p = run(a.gen, "export", "--manifest", bad, "--format", "openai")
+    check(p.returncode == 1 and p.stdout == b"" and b"bad.yaml:5:13: error: unknown effect 'wirte'" in p.stderr,
+          "a bad manifest: exit %d, stderr %r" % (p.returncode, p.stderr))
+    os.remove(bad)
+
+    print("%d passed, %d failed" % (passed, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
