@@ -45,6 +45,14 @@ INEXPRESSIBLE = [
     (r"the manifest is UTF-16", "bytes below the text"),
     (r"is \d+ bytes; the limit is 16 MiB", "the size of the file"),
     (r"collections nested more than \d+ deep", "the loader's depth, not the data"),
+    # The parameters rules that compare two values of one schema, or a
+    # value against the schema it belongs to.
+    (r"required names '.*', which is not a property", "a name compared with the properties"),
+    (r"is greater than (its )?(maximum|maxLength|maxItems)|is equal to exclusiveMaximum",
+     "one bound compared with another"),
+    (r"default of .* does not satisfy its own schema|^default of property", "a default checked against its own schema"),
+    (r"both become the C name", "C names are the generator's"),
+    (r"nested (more|deeper) than", "the depth of nested schemas"),
 ]
 INEXPRESSIBLE = [(re.compile(p), why) for p, why in INEXPRESSIBLE]
 
