@@ -16,31 +16,79 @@ void toolgov__diag_init(toolgov__diag *d, FILE *sink, size_t max_errors)
     d->suppressing = 0;
 }
 
+/* Format fmt into out (TOOLGOV_DIAG_MSG_MAX bytes). A message longer than
+** that is cut before the UTF-8 character that does not fit, so the text
+** stays valid UTF-8 when the arguments were. */
+static void format_msg(char *out, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(out, TOOLGOV_DIAG_MSG_MAX, fmt, ap);
+    if (n < 0) {
+        out[0] = '\0';
+    } else if ((unsigned)n >= TOOLGOV_DIAG_MSG_MAX) {
+        size_t end = TOOLGOV_DIAG_MSG_MAX - 1;
+        /* Back up over continuation bytes to the lead byte of the character
+        ** that was cut, and drop it too. */
+        size_t i = end;
+        while (i > 0 && ((unsigned char)out[i - 1] & 0xC0) == 0x80)
+            i--;
+        if (i > 0 && ((unsigned char)out[i - 1] & 0x80)) {
+            unsigned char lead = (unsigned char)out[i - 1];
+            size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+            if (end - (i - 1) < need)
+                end = i - 1;
+        }
+        out[end] = '\0';
+    }
+}
+
 static void emit(toolgov__diag *d, const char *kind, const char *file,
                  unsigned line, unsigned col, const char *fmt, va_list ap)
 {
+    char msg[TOOLGOV_DIAG_MSG_MAX];
     if (!d->sink)
         return;
+    format_msg(msg, fmt, ap);
     if (line == 0)
-        fprintf(d->sink, "%s: %s: ", file, kind);
+        fprintf(d->sink, "%s: %s: %s\n", file, kind, msg);
     else if (col == 0)
-        fprintf(d->sink, "%s:%u: %s: ", file, line, kind);
+        fprintf(d->sink, "%s:%u: %s: %s\n", file, line, kind, msg);
     else
-        fprintf(d->sink, "%s:%u:%u: %s: ", file, line, col, kind);
-    vfprintf(d->sink, fmt, ap);
-    fputc('\n', d->sink);
+        fprintf(d->sink, "%s:%u:%u: %s: %s\n", file, line, col, kind, msg);
+}
+
+static void verror(toolgov__diag *d, const char *file, unsigned line, unsigned col,
+                   const char *fmt, va_list ap)
+{
+    d->errors++;
+    d->suppressing = d->max_errors != 0 && d->errors > d->max_errors;
+    if (d->suppressing)
+        return; /* counted; never formatted */
+    emit(d, "error", file, line, col, fmt, ap);
+}
+
+static void vnote(toolgov__diag *d, const char *file, unsigned line, unsigned col,
+                  const char *fmt, va_list ap)
+{
+    if (d->suppressing)
+        return;
+    emit(d, "note", file, line, col, fmt, ap);
 }
 
 void toolgov__diag_error(toolgov__diag *d, const char *file, unsigned line,
                          unsigned col, const char *fmt, ...)
 {
     va_list ap;
-    d->errors++;
-    d->suppressing = d->max_errors != 0 && d->errors > d->max_errors;
-    if (d->suppressing)
-        return;
     va_start(ap, fmt);
-    emit(d, "error", file, line, col, fmt, ap);
+    verror(d, file, line, col, fmt, ap);
+    va_end(ap);
+}
+
+void toolgov__diag_error_at(toolgov__diag *d, const char *file, toolgov__mark at,
+                            const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    verror(d, file, at.line, at.col, fmt, ap);
     va_end(ap);
 }
 
@@ -60,11 +108,35 @@ void toolgov__diag_note(toolgov__diag *d, const char *file, unsigned line,
                         unsigned col, const char *fmt, ...)
 {
     va_list ap;
-    if (d->suppressing)
-        return;
     va_start(ap, fmt);
-    emit(d, "note", file, line, col, fmt, ap);
+    vnote(d, file, line, col, fmt, ap);
     va_end(ap);
+}
+
+void toolgov__diag_note_at(toolgov__diag *d, const char *file, toolgov__mark at,
+                           const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vnote(d, file, at.line, at.col, fmt, ap);
+    va_end(ap);
+}
+
+void toolgov__diag_verror_at(toolgov__diag *d, const char *file, toolgov__mark at,
+                             const char *fmt, va_list ap)
+{
+    verror(d, file, at.line, at.col, fmt, ap);
+}
+
+void toolgov__diag_vnote_at(toolgov__diag *d, const char *file, toolgov__mark at,
+                            const char *fmt, va_list ap)
+{
+    vnote(d, file, at.line, at.col, fmt, ap);
+}
+
+int toolgov__diag_over_cap(const toolgov__diag *d)
+{
+    return d->max_errors != 0 && d->errors >= d->max_errors;
 }
 
 size_t toolgov__diag_finish(toolgov__diag *d)

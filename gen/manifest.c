@@ -5,12 +5,12 @@
 ** How it works. The whole file is read first (after a size check), then a
 ** byte scan rejects what a manifest must never contain (invalid UTF-8, NUL,
 ** control characters) with an exact location, before libyaml sees a byte.
-** Then a recursive-descent walk pulls libyaml events one at a time. The
-** format is three collections deep at most (root mapping > tools mapping >
-** tool mapping), so the walk recurses at most three levels; a collection
-** found where a scalar belongs is reported once and its events are skipped
-** with a depth counter, never descended into. Anchors, aliases and tags are
-** reported where they appear and never resolved, so nothing expands.
+** Then a recursive-descent walk pulls events one at a time from the YAML
+** reader (reader.h, which owns libyaml, marks, skipping and the scalar and
+** key moves); this file holds only what a manifest means. The format is
+** three collections deep at most (root mapping > tools mapping > tool
+** mapping), so the walk recurses at most three levels; a collection found
+** where a scalar belongs is reported once and skipped by the reader.
 **
 ** Every error is reported and the walk goes on wherever the event stream
 ** allows it (a YAML syntax error ends it, since libyaml cannot resume): a
@@ -26,7 +26,6 @@
 #include "manifest.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +36,7 @@
 
 #include "arena.h"
 #include "names.h"
+#include "reader.h"
 #include "text.h"
 
 /* ------------------------------------------------------------------------ */
@@ -160,15 +160,7 @@ static int index_add(name_index *ix, toolgov__arena *a, const toolgov__manifest 
 /* The loader.                                                              */
 
 typedef struct loader {
-    const char *path;
-    const unsigned char *buf;
-    size_t len;
-    toolgov__diag *d;
-    yaml_parser_t parser;
-    yaml_event_t ev;
-    int have_ev;
-    int failed; /* the event stream cannot go on (syntax error, memory) */
-    int oom;
+    toolgov__reader r;   /* the events; r.failed: the walk stops */
     toolgov__manifest *m;
     manifest_priv *priv;
     size_t tools_cap;
@@ -179,314 +171,31 @@ typedef struct loader {
     name_index provides_ix;
 } loader;
 
-#define MSG_MAX 1024
 #define SHOW_MAX TOOLGOV_SHOW_MAX
 #define show toolgov__text_show
 
-static toolgov__mark mark_of(yaml_mark_t m)
+/* The reader's moves under the short names the walk is written in. */
+#define next(L) toolgov__reader_next(&(L)->r)
+#define ev_mark(L) toolgov__reader_mark(&(L)->r)
+#define ev_kind(L) toolgov__reader_kind(&(L)->r)
+#define check_props(L) toolgov__reader_check_props(&(L)->r)
+#define skip_node(L) toolgov__reader_skip_node(&(L)->r)
+#define skip_value(L) toolgov__reader_skip_value(&(L)->r)
+#define sv(L) toolgov__reader_text(&(L)->r)
+#define sl(L) toolgov__reader_len(&(L)->r)
+#define scalar_is_null(L) toolgov__reader_is_null(&(L)->r)
+#define next_key(L, where) toolgov__reader_next_key(&(L)->r, where)
+#define out_of_memory(L) toolgov__reader_oom(&(L)->r)
+#define err_at(L, ...) toolgov__reader_error(&(L)->r, __VA_ARGS__)
+#define note_at(L, ...) toolgov__reader_note(&(L)->r, __VA_ARGS__)
+
+static toolgov__subject subject(const char *key, const char *tool)
 {
-    toolgov__mark r;
-    r.line = (unsigned)(m.line + 1);
-    r.col = (unsigned)(m.column + 1);
-    return r;
-}
-
-static void err_at(loader *L, toolgov__mark at, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static void err_at(loader *L, toolgov__mark at, const char *fmt, ...)
-{
-    char msg[MSG_MAX];
-    va_list ap;
-    if (L->d->max_errors && L->d->errors >= L->d->max_errors) {
-        /* Over the cap: count it, skip the formatting (a hostile file can
-        ** hold millions of errors). */
-        toolgov__diag_error(L->d, L->path, at.line, at.col, "%s", "");
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    toolgov__diag_error(L->d, L->path, at.line, at.col, "%s", msg);
-}
-
-static void note_at(loader *L, toolgov__mark at, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static void note_at(loader *L, toolgov__mark at, const char *fmt, ...)
-{
-    char msg[MSG_MAX];
-    va_list ap;
-    if (L->d->suppressing)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    toolgov__diag_note(L->d, L->path, at.line, at.col, "%s", msg);
-}
-
-static void out_of_memory(loader *L)
-{
-    if (!L->oom) {
-        toolgov__mark at = {0, 0};
-        L->oom = 1;
-        err_at(L, at, "out of memory while loading the manifest");
-    }
-    L->failed = 1;
-}
-
-/* ---- events ------------------------------------------------------------- */
-
-/* Whether the character at `at` is a tab with only blanks before it on its
-** line: YAML forbids tabs in indentation, and libyaml's own message ("found
-** character that cannot start any token") does not say so. Only called on a
-** syntax error, so the walk from the start is fine. */
-static int tab_indents(const loader *L, toolgov__mark at)
-{
-    toolgov__text_pos pos;
-    int blanks_only = 1;
-    toolgov__text_pos_init(&pos, L->buf, L->len);
-    for (size_t off = pos.off; off < L->len; off++) {
-        toolgov__mark m = toolgov__text_pos_to(&pos, L->buf, L->len, off);
-        if (m.line > at.line)
-            break;
-        if (m.line < at.line)
-            continue;
-        if (m.col == at.col)
-            return L->buf[off] == '\t' && blanks_only;
-        if (L->buf[off] != ' ' && L->buf[off] != '\t')
-            blanks_only = 0;
-    }
-    return 0;
-}
-
-static void report_yaml_error(loader *L)
-{
-    yaml_parser_t *p = &L->parser;
-    toolgov__mark at;
-    const char *problem = p->problem ? p->problem : "malformed YAML";
-
-    switch (p->error) {
-    case YAML_MEMORY_ERROR:
-        out_of_memory(L);
-        return;
-    case YAML_READER_ERROR: {
-        toolgov__text_pos cur;
-        toolgov__text_pos_init(&cur, L->buf, L->len);
-        at = toolgov__text_pos_to(&cur, L->buf, L->len, p->problem_offset);
-        err_at(L, at, "%s (byte 0x%02x); a manifest must be UTF-8 text", problem,
-               (unsigned)p->problem_value & 0xFFu);
-        break;
-    }
-    default:
-        at = mark_of(p->problem_mark);
-        if (tab_indents(L, at)) {
-            err_at(L, at, "YAML syntax: a tab indents this line; YAML indents with spaces "
-                          "only: replace the tab with spaces");
-            break;
-        }
-        if (p->context && (p->context_mark.line != p->problem_mark.line ||
-                           p->context_mark.column != p->problem_mark.column)) {
-            err_at(L, at, "YAML syntax: %s; check the indentation and quoting here", problem);
-            note_at(L, mark_of(p->context_mark), "%s", p->context);
-        } else if (p->context) {
-            err_at(L, at, "YAML syntax: %s %s; check the indentation and quoting here",
-                   p->context, problem);
-        } else {
-            err_at(L, at, "YAML syntax: %s; check the indentation and quoting here", problem);
-        }
-        break;
-    }
-    L->failed = 1;
-}
-
-/* Advance to the next event. 0, or -1 when the stream cannot go on (the
-** reason was reported). */
-static int next(loader *L)
-{
-    if (L->failed)
-        return -1;
-    if (L->have_ev) {
-        yaml_event_delete(&L->ev);
-        L->have_ev = 0;
-    }
-    if (!yaml_parser_parse(&L->parser, &L->ev)) {
-        report_yaml_error(L);
-        return -1;
-    }
-    L->have_ev = 1;
-    return 0;
-}
-
-static toolgov__mark ev_mark(const loader *L)
-{
-    return mark_of(L->ev.start_mark);
-}
-
-static const char *ev_kind(const yaml_event_t *e)
-{
-    switch (e->type) {
-    case YAML_SCALAR_EVENT:
-        return "a scalar";
-    case YAML_SEQUENCE_START_EVENT:
-        return "a sequence";
-    case YAML_MAPPING_START_EVENT:
-        return "a mapping";
-    case YAML_ALIAS_EVENT:
-        return "an alias";
-    default:
-        return "nothing";
-    }
-}
-
-/* Anchors, tags and aliases are refused wherever a node carries them. */
-static void check_props_slow(loader *L);
-
-static inline void check_props(loader *L)
-{
-    const yaml_event_t *e = &L->ev;
-    /* The common case, a plain scalar with neither, stays inline. */
-    if (e->type == YAML_SCALAR_EVENT && !e->data.scalar.anchor && !e->data.scalar.tag)
-        return;
-    check_props_slow(L);
-}
-
-static void check_props_slow(loader *L)
-{
-    const yaml_event_t *e = &L->ev;
-    const yaml_char_t *anchor = NULL, *tag = NULL;
-    char s[SHOW_MAX];
-
-    switch (e->type) {
-    case YAML_SCALAR_EVENT:
-        anchor = e->data.scalar.anchor;
-        tag = e->data.scalar.tag;
-        break;
-    case YAML_SEQUENCE_START_EVENT:
-        anchor = e->data.sequence_start.anchor;
-        tag = e->data.sequence_start.tag;
-        break;
-    case YAML_MAPPING_START_EVENT:
-        anchor = e->data.mapping_start.anchor;
-        tag = e->data.mapping_start.tag;
-        break;
-    case YAML_ALIAS_EVENT:
-        err_at(L, ev_mark(L), "YAML alias '*%s' is not allowed in a manifest; write the value "
-                              "out in full (aliases are never expanded)",
-               show(s, (const char *)e->data.alias.anchor,
-                    strlen((const char *)e->data.alias.anchor)));
-        return;
-    default:
-        return;
-    }
-    if (anchor)
-        err_at(L, ev_mark(L), "YAML anchor '&%s' is not allowed in a manifest; remove it",
-               show(s, (const char *)anchor, strlen((const char *)anchor)));
-    if (tag)
-        err_at(L, ev_mark(L), "YAML tag '%s' is not allowed in a manifest; remove it "
-                              "(every value is read as plain text)",
-               show(s, (const char *)tag, strlen((const char *)tag)));
-}
-
-/* Deepest collection skip_node() walks through. libyaml's scanner does work
-** proportional to the flow nesting depth for every token, so 100,000 nested
-** '[' take minutes to skip: stop long before that (tests/hostile). */
-#define SKIP_DEPTH_MAX 64u
-
-/* The current event starts a node: consume the whole node without looking
-** inside (a loop with a depth counter, no recursion). */
-static int skip_node(loader *L)
-{
-    size_t depth;
-    if (L->ev.type != YAML_SEQUENCE_START_EVENT && L->ev.type != YAML_MAPPING_START_EVENT)
-        return 0;
-    depth = 1;
-    while (depth > 0) {
-        if (next(L))
-            return -1;
-        switch (L->ev.type) {
-        case YAML_SEQUENCE_START_EVENT:
-        case YAML_MAPPING_START_EVENT:
-            if (++depth > SKIP_DEPTH_MAX) {
-                err_at(L, ev_mark(L), "collections nested more than %u deep; a manifest "
-                       "needs three levels at most", SKIP_DEPTH_MAX);
-                L->failed = 1;
-                return -1;
-            }
-            break;
-        case YAML_SEQUENCE_END_EVENT:
-        case YAML_MAPPING_END_EVENT:
-            depth--;
-            break;
-        default:
-            break;
-        }
-    }
-    return 0;
-}
-
-static const char *sv(const loader *L)
-{
-    return (const char *)L->ev.data.scalar.value;
-}
-
-static size_t sl(const loader *L)
-{
-    return L->ev.data.scalar.length;
-}
-
-static int scalar_is_null(const loader *L)
-{
-    const char *v = sv(L);
-    size_t n = sl(L);
-    if (L->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-        return 0;
-    return n == 0 || (n == 1 && v[0] == '~') ||
-           (n == 4 && (!memcmp(v, "null", 4) || !memcmp(v, "Null", 4) || !memcmp(v, "NULL", 4)));
-}
-
-/* The subject of a message about a value: "name", or "'effect' of tool
-** 'x'". Built only on the error path. */
-static const char *describe(char out[160], const char *key, const char *tool)
-{
-    if (tool)
-        snprintf(out, 160, "'%s' of tool '%s'", key, tool);
-    else
-        snprintf(out, 160, "%s", key);
-    return out;
-}
-
-/* Raw text was scanned already; only escapes in double-quoted scalars can
-** produce a NUL or a control character. Reports and returns -1 for those. */
-static int scalar_bytes_ok(loader *L, const char *key, const char *tool)
-{
-    const unsigned char *v = L->ev.data.scalar.value;
-    size_t n = sl(L), i;
-    char what[160];
-    if (L->ev.data.scalar.style != YAML_DOUBLE_QUOTED_SCALAR_STYLE)
-        return 0;
-    for (i = 0; i < n; i++) {
-        unsigned char c = v[i];
-        if (c == 0) {
-            err_at(L, ev_mark(L), "%s contains a NUL character (from an escape such as \\0); "
-                                  "a C string cannot hold it: remove it",
-                   describe(what, key, tool));
-            return -1;
-        }
-        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F ||
-            (c == 0xC2 && i + 1 < n && v[i + 1] >= 0x80 && v[i + 1] <= 0x9F)) {
-            unsigned cp = c == 0xC2 ? v[i + 1] : c;
-            err_at(L, ev_mark(L), "%s contains control character U+%04X (from an escape); "
-                                  "only tab, CR and newline are allowed: remove it",
-                   describe(what, key, tool), cp);
-            return -1;
-        }
-    }
-    return 0;
+    toolgov__subject w;
+    w.key = key;
+    w.owner_kind = tool ? "tool" : NULL;
+    w.owner = tool;
+    return w;
 }
 
 /* ---- growable arrays in the arena --------------------------------------- */
@@ -520,103 +229,17 @@ enum { TK_EFFECT, TK_CONFIRM, TK_DESCRIPTION, TK_GUIDANCE, TK_PINNED, TK_ANSWERS
 static const char *const effect_words[] = {"read", "write", "destructive"};
 static const char *const confirm_words[] = {"once", "never"};
 
-static int key_index(const char *k, size_t len, const char *const *keys, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        if (keys[i][0] == k[0] && strlen(keys[i]) == len && memcmp(keys[i], k, len) == 0)
-            return (int)i;
-    return -1;
-}
+#define key_index(L, keys, n) toolgov__reader_key_index(&(L)->r, keys, n)
+#define unknown_key(L, where, keys, n) toolgov__reader_unknown_key(&(L)->r, where, keys, n)
 
-/* The current event is a mapping key that is not a scalar: report it and
-** skip the key and its value. */
-static int bad_key(loader *L, const char *where)
-{
-    err_at(L, ev_mark(L), "a key in %s is %s; keys must be plain words such as 'effect'",
-           where, ev_kind(&L->ev));
-    if (skip_node(L) || next(L))
-        return -1;
-    return skip_node(L);
-}
-
-/* After an unknown or duplicate key: pull the value and skip it. */
-static int skip_value(loader *L)
-{
-    if (next(L))
-        return -1;
-    return skip_node(L);
-}
-
-/* Advance to the next key of the mapping being read: 1 with a scalar key
-** as the current event, 0 at the mapping's end, -1 when reading must stop.
-** An alias key (already reported by check_props) or a non-scalar key (one
-** error here) is skipped together with its value. */
-static int next_key(loader *L, const char *where)
-{
-    for (;;) {
-        if (next(L))
-            return -1;
-        if (L->ev.type == YAML_MAPPING_END_EVENT)
-            return 0;
-        check_props(L);
-        if (L->ev.type == YAML_SCALAR_EVENT)
-            return 1;
-        if (L->ev.type == YAML_ALIAS_EVENT) {
-            if (skip_value(L))
-                return -1;
-        } else if (bad_key(L, where)) {
-            return -1;
-        }
-    }
-}
-
-static void unknown_key(loader *L, const char *where, const char *const *keys, size_t n)
-{
-    char q[SHOW_MAX], buf[SHOW_MAX];
-    const char *hint;
-    size_t len = sl(L);
-    if (L->d->max_errors && L->d->errors >= L->d->max_errors) {
-        err_at(L, ev_mark(L), "%s", ""); /* counted, not shown: no suggestion */
-        return;
-    }
-    show(q, sv(L), len);
-    memcpy(buf, sv(L), len < SHOW_MAX - 1 ? len : SHOW_MAX - 1);
-    buf[len < SHOW_MAX - 1 ? len : SHOW_MAX - 1] = '\0';
-    hint = memchr(sv(L), 0, len) ? NULL : toolgov__suggest(buf, keys, n);
-    if (hint) {
-        err_at(L, ev_mark(L), "unknown key '%s' %s; did you mean '%s'?", q, where, hint);
-    } else {
-        char list[256];
-        size_t i, o = 0;
-        for (i = 0; i < n; i++)
-            o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? (i + 1 == n ? " or " : ", ") : "",
-                                  keys[i]);
-        err_at(L, ev_mark(L), "unknown key '%s' %s; expected %s", q, where, list);
-    }
-}
-
-/* Value of a key that must be a scalar: pull it, report anything else. 1
-** when a usable scalar is current, 0 when the value was wrong (reported and
-** skipped), -1 when the stream ended. */
 static int scalar_value(loader *L, const char *key, const char *tool)
 {
-    char what[160];
-    if (next(L))
-        return -1;
-    if (L->ev.type == YAML_ALIAS_EVENT) {
-        check_props(L);
-        return 0;
-    }
-    check_props(L);
-    if (L->ev.type != YAML_SCALAR_EVENT) {
-        err_at(L, ev_mark(L), "%s must be a single value, not %s", describe(what, key, tool),
-               ev_kind(&L->ev));
-        return skip_node(L) ? -1 : 0;
-    }
-    if (scalar_bytes_ok(L, key, tool))
-        return 0;
-    return 1;
+    return toolgov__reader_scalar_value(&L->r, subject(key, tool));
+}
+
+static int parse_bool(loader *L, const char *key, const char *tool, int *out)
+{
+    return toolgov__reader_bool(&L->r, subject(key, tool), out);
 }
 
 typedef struct tool_seen {
@@ -626,42 +249,6 @@ typedef struct tool_seen {
     int confirm_bad;
     int answers_value;
 } tool_seen;
-
-static int parse_bool(loader *L, const char *key, const char *tool, int *out)
-{
-    char what[160];
-    const char *v = sv(L);
-    size_t n = sl(L);
-    char q[SHOW_MAX];
-    static const char *const yes[] = {"true", "True", "TRUE"};
-    static const char *const no[] = {"false", "False", "FALSE"};
-    size_t i;
-
-    if (L->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
-        show(q, v, n);
-        describe(what, key, tool);
-        err_at(L, ev_mark(L), "%s must be a YAML boolean, not the string \"%s\"; remove the "
-                              "quotes and write true or false", what, q);
-        return -1;
-    }
-    for (i = 0; i < 3; i++) {
-        if (strlen(yes[i]) == n && !memcmp(v, yes[i], n)) {
-            *out = 1;
-            return 0;
-        }
-        if (strlen(no[i]) == n && !memcmp(v, no[i], n)) {
-            *out = 0;
-            return 0;
-        }
-    }
-    show(q, v, n);
-    describe(what, key, tool);
-    if (scalar_is_null(L))
-        err_at(L, ev_mark(L), "%s has no value; write true or false", what);
-    else
-        err_at(L, ev_mark(L), "%s must be true or false, not '%s'", what, q);
-    return -1;
-}
 
 static void parse_word(loader *L, const char *what, const char *tool,
                        const char *const *words, size_t n, int *out, const char *expected)
@@ -743,7 +330,7 @@ static int parse_tool(loader *L, toolgov__tool *t)
         if (!more)
             break;
         kat = ev_mark(L);
-        k = key_index(sv(L), sl(L), tool_keys, TK_COUNT);
+        k = key_index(L, tool_keys, TK_COUNT);
         if (k < 0) {
             char where[128];
             snprintf(where, sizeof where, "in tool '%s'", t->name);
@@ -806,7 +393,7 @@ static int parse_tool(loader *L, toolgov__tool *t)
         default:
             break;
         }
-        if (L->failed)
+        if (L->r.failed)
             return -1;
     }
 
@@ -863,8 +450,8 @@ static int parse_tools(loader *L)
         L->tool_entries++;
         kat = ev_mark(L);
         len = sl(L);
-        name_ok = scalar_bytes_ok(L, "tool name", NULL) == 0 &&
-                  toolgov__name_check(L->d, L->path, kat, sv(L), len, TOOLGOV_NAME_TOOL) == 0;
+        name_ok = toolgov__reader_scalar_ok(&L->r, subject("tool name", NULL)) == 0 &&
+                  toolgov__name_check(L->r.d, L->r.path, kat, sv(L), len, TOOLGOV_NAME_TOOL) == 0;
         name = toolgov__arena_strndup(&pv->arena, sv(L), len);
         if (!name) {
             out_of_memory(L);
@@ -913,15 +500,15 @@ static int parse_tools(loader *L)
         if (next(L))
             return -1;
         check_props(L);
-        if (L->ev.type == YAML_MAPPING_START_EVENT) {
+        if (L->r.ev.type == YAML_MAPPING_START_EVENT) {
             if (parse_tool(L, t))
                 return -1;
-        } else if (L->ev.type == YAML_SCALAR_EVENT && scalar_is_null(L)) {
+        } else if (L->r.ev.type == YAML_SCALAR_EVENT && scalar_is_null(L)) {
             err_at(L, ev_mark(L), "tool '%s' has no declaration; give it a mapping with at "
                                   "least effect: and description:", show(q, name, len));
-        } else if (L->ev.type != YAML_ALIAS_EVENT) {
+        } else if (L->r.ev.type != YAML_ALIAS_EVENT) {
             err_at(L, ev_mark(L), "tool '%s' must be a mapping (effect:, description:, ...), "
-                                  "not %s", show(q, name, len), ev_kind(&L->ev));
+                                  "not %s", show(q, name, len), ev_kind(L));
             if (skip_node(L))
                 return -1;
         }
@@ -939,22 +526,22 @@ static int parse_provides(loader *L)
         int dup = 0;
         if (next(L))
             return -1;
-        if (L->ev.type == YAML_SEQUENCE_END_EVENT)
+        if (L->r.ev.type == YAML_SEQUENCE_END_EVENT)
             return 0;
         check_props(L);
-        if (L->ev.type == YAML_ALIAS_EVENT)
+        if (L->r.ev.type == YAML_ALIAS_EVENT)
             continue;
-        if (L->ev.type != YAML_SCALAR_EVENT) {
+        if (L->r.ev.type != YAML_SCALAR_EVENT) {
             err_at(L, ev_mark(L), "each provides entry must be a single word such as 'tool', "
-                                  "not %s", ev_kind(&L->ev));
+                                  "not %s", ev_kind(L));
             if (skip_node(L))
                 return -1;
             continue;
         }
         len = sl(L);
         v = sv(L);
-        if (scalar_bytes_ok(L, "provides entry", NULL) ||
-            toolgov__name_check(L->d, L->path, ev_mark(L), v, len, TOOLGOV_NAME_PROVIDES))
+        if (toolgov__reader_scalar_ok(&L->r, subject("provides entry", NULL)) ||
+            toolgov__name_check(L->r.d, L->r.path, ev_mark(L), v, len, TOOLGOV_NAME_PROVIDES))
             continue;
         {
             const name_slot *prev =
@@ -1012,7 +599,7 @@ static int parse_root(loader *L)
             return -1;
         if (!more)
             break;
-        k = key_index(sv(L), sl(L), root_keys, RK_COUNT);
+        k = key_index(L, root_keys, RK_COUNT);
         if (k < 0) {
             unknown_key(L, "at the top level", root_keys, RK_COUNT);
             if (skip_value(L))
@@ -1039,7 +626,7 @@ static int parse_root(loader *L)
                                       "[a-z][a-z0-9_]*");
                 continue;
             }
-            if (toolgov__name_check(L->d, L->path, ev_mark(L), sv(L), sl(L), TOOLGOV_NAME_PLUGIN))
+            if (toolgov__name_check(L->r.d, L->r.path, ev_mark(L), sv(L), sl(L), TOOLGOV_NAME_PLUGIN))
                 continue;
             m->name = toolgov__arena_strndup(&L->priv->arena, sv(L), sl(L));
             if (!m->name) {
@@ -1052,17 +639,17 @@ static int parse_root(loader *L)
         if (next(L))
             return -1;
         check_props(L);
-        if (L->ev.type == YAML_ALIAS_EVENT)
+        if (L->r.ev.type == YAML_ALIAS_EVENT)
             continue;
         if (k == RK_PROVIDES) {
-            if (L->ev.type == YAML_SEQUENCE_START_EVENT) {
+            if (L->r.ev.type == YAML_SEQUENCE_START_EVENT) {
                 provides_ok = 1;
                 if (parse_provides(L))
                     return -1;
             } else {
                 err_at(L, ev_mark(L), "provides must be a sequence of kinds such as [tool], not "
-                                      "%s%s", ev_kind(&L->ev),
-                       L->ev.type == YAML_SCALAR_EVENT && scalar_is_null(L)
+                                      "%s%s", ev_kind(L),
+                       L->r.ev.type == YAML_SCALAR_EVENT && scalar_is_null(L)
                            ? " (write provides: [] for none)"
                            : "");
                 if (skip_node(L))
@@ -1071,13 +658,13 @@ static int parse_root(loader *L)
         } else {
             L->tools_given = 1;
             L->tools_at = at[RK_TOOLS];
-            if (L->ev.type == YAML_MAPPING_START_EVENT) {
+            if (L->r.ev.type == YAML_MAPPING_START_EVENT) {
                 if (parse_tools(L))
                     return -1;
             } else {
                 err_at(L, ev_mark(L), "tools must be a mapping from tool names to their "
-                                      "declarations, not %s%s", ev_kind(&L->ev),
-                       L->ev.type == YAML_SCALAR_EVENT && scalar_is_null(L)
+                                      "declarations, not %s%s", ev_kind(L),
+                       L->r.ev.type == YAML_SCALAR_EVENT && scalar_is_null(L)
                            ? " (write tools: {} for none)"
                            : "");
                 if (skip_node(L))
@@ -1127,20 +714,20 @@ static void parse_stream(loader *L)
         return;
     if (next(L))
         return;
-    if (L->ev.type == YAML_STREAM_END_EVENT) {
+    if (L->r.ev.type == YAML_STREAM_END_EVENT) {
         err_at(L, first, "the manifest is empty; it needs at least name:, and provides: and "
                          "tools: to declare tools");
         return;
     }
     /* DOCUMENT_START */
-    if (L->ev.data.document_start.tag_directives.start !=
-        L->ev.data.document_start.tag_directives.end)
+    if (L->r.ev.data.document_start.tag_directives.start !=
+        L->r.ev.data.document_start.tag_directives.end)
         err_at(L, ev_mark(L), "%%TAG directives are not allowed in a manifest (tags are "
                               "refused); remove it");
     if (next(L))
         return;
     check_props(L);
-    switch (L->ev.type) {
+    switch (L->r.ev.type) {
     case YAML_MAPPING_START_EVENT:
         if (parse_root(L))
             return;
@@ -1165,7 +752,7 @@ static void parse_stream(loader *L)
         return;
     if (next(L))
         return;
-    if (L->ev.type == YAML_DOCUMENT_START_EVENT)
+    if (L->r.ev.type == YAML_DOCUMENT_START_EVENT)
         err_at(L, ev_mark(L), "a manifest holds one YAML document, and this is a second one; "
                               "remove it (and the '---' before it)");
 }
@@ -1182,10 +769,9 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
     toolgov__mark first = {1, 1};
 
     memset(&L, 0, sizeof L);
-    L.path = path;
-    L.buf = (const unsigned char *)data;
-    L.len = len;
-    L.d = d;
+    /* Reports before the reader opens go through these two. */
+    L.r.path = path;
+    L.r.d = d;
 
     pv = malloc(sizeof *pv);
     if (!pv) {
@@ -1218,20 +804,12 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
                TOOLGOV_MANIFEST_MAX_BYTES);
         goto out;
     }
-    if (toolgov__text_check(d, path, L.buf, len))
+    if (toolgov__text_check(d, path, (const unsigned char *)data, len))
         goto out;
-    if (!yaml_parser_initialize(&L.parser)) {
-        out_of_memory(&L);
+    if (toolgov__reader_open(&L.r, path, (const unsigned char *)data, len, d))
         goto out;
-    }
-    /* No yaml_parser_set_encoding(): a fixed encoding turns off libyaml's
-    ** BOM detection, and the BOM would be read as text. toolgov__text_check()
-    ** has already refused anything that is not UTF-8. */
-    yaml_parser_set_input_string(&L.parser, L.buf, len);
     parse_stream(&L);
-    if (L.have_ev)
-        yaml_event_delete(&L.ev);
-    yaml_parser_delete(&L.parser);
+    toolgov__reader_close(&L.r);
 
 out:
     if (d->errors != errors_before) {

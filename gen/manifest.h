@@ -16,17 +16,12 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "names.h"
 #include <toolgov/toolgov.h>
 
 #define TOOLGOV_MANIFEST_MAX_BYTES (16u * 1024u * 1024u)
-#define TOOLGOV_NAME_MAX 64u
 #define TOOLGOV_DESCRIPTION_MAX 1024u
 #define TOOLGOV_GUIDANCE_MAX 4096u
-
-typedef struct toolgov__mark {
-    unsigned line; /* 1-based */
-    unsigned col;  /* 1-based */
-} toolgov__mark;
 
 typedef struct toolgov__tool {
     const char *name;          /* the key under tools: */

@@ -3,7 +3,6 @@
 */
 #include "names.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,25 +65,6 @@ static int maybe_keyword(const char *s, size_t len)
     return len < 32 && (kw_shape[s[0] - 'a'] >> len & 1u);
 }
 
-static void name_err(toolgov__diag *d, const char *path, toolgov__mark at, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static void name_err(toolgov__diag *d, const char *path, toolgov__mark at, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    if (d->max_errors && d->errors >= d->max_errors) {
-        toolgov__diag_error(d, path, at.line, at.col, "%s", ""); /* counted only */
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    toolgov__diag_error(d, path, at.line, at.col, "%s", msg);
-}
-
 int toolgov__name_check(toolgov__diag *d, const char *path, toolgov__mark at, const char *s,
                         size_t len, enum toolgov__name_kind kind)
 {
@@ -96,7 +76,7 @@ int toolgov__name_check(toolgov__diag *d, const char *path, toolgov__mark at, co
     int double_underscore = 0;
 
     if (len == 0) {
-        name_err(d, path, at, "%s is empty; it must match [a-z][a-z0-9_]*", what);
+        toolgov__diag_error_at(d, path, at, "%s is empty; it must match [a-z][a-z0-9_]*", what);
         return -1;
     }
     /* The common case, a good name, costs one pass and no formatting. */
@@ -117,12 +97,12 @@ int toolgov__name_check(toolgov__diag *d, const char *path, toolgov__mark at, co
     }
     toolgov__text_show(q, s, len);
     if (len > TOOLGOV_NAME_MAX) {
-        name_err(d, path, at, "%s '%s' is %zu bytes long; the limit is %u", what, q, len,
+        toolgov__diag_error_at(d, path, at, "%s '%s' is %zu bytes long; the limit is %u", what, q, len,
                TOOLGOV_NAME_MAX);
         return -1;
     }
     if (!(s[0] >= 'a' && s[0] <= 'z')) {
-        name_err(d, path, at, "%s '%s' must start with a lowercase letter (a-z); names match "
+        toolgov__diag_error_at(d, path, at, "%s '%s' must start with a lowercase letter (a-z); names match "
                       "[a-z][a-z0-9_]*", what, q);
         return -1;
     }
@@ -130,49 +110,49 @@ int toolgov__name_check(toolgov__diag *d, const char *path, toolgov__mark at, co
         char c = s[i];
         if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) {
             if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7F)
-                name_err(d, path, at, "%s '%s' contains byte 0x%02x; use only a-z, 0-9 and _", what,
+                toolgov__diag_error_at(d, path, at, "%s '%s' contains byte 0x%02x; use only a-z, 0-9 and _", what,
                        q, (unsigned)(unsigned char)c);
             else
-                name_err(d, path, at, "%s '%s' contains '%c'; use only a-z, 0-9 and _", what, q, c);
+                toolgov__diag_error_at(d, path, at, "%s '%s' contains '%c'; use only a-z, 0-9 and _", what, q, c);
             return -1;
         }
     }
     if (kind == TOOLGOV_NAME_PROVIDES)
         return 0;
     if (in_sorted(s, c_keywords, COUNT_OF(c_keywords))) {
-        name_err(d, path, at, "%s '%s' is a C keyword; pick another name (the generated code uses "
+        toolgov__diag_error_at(d, path, at, "%s '%s' is a C keyword; pick another name (the generated code uses "
                       "it in C identifiers)", what, q);
         return -1;
     }
     if (in_sorted(s, cxx_keywords, COUNT_OF(cxx_keywords))) {
-        name_err(d, path, at, "%s '%s' is a C++ keyword; pick another name (the generated header is "
+        toolgov__diag_error_at(d, path, at, "%s '%s' is a C++ keyword; pick another name (the generated header is "
                       "also compiled as C++)", what, q);
         return -1;
     }
     if (strstr(s, "__")) {
-        name_err(d, path, at, "%s '%s' contains '__'; C++ reserves identifiers with a double "
+        toolgov__diag_error_at(d, path, at, "%s '%s' contains '__'; C++ reserves identifiers with a double "
                       "underscore and the generated code uses the name in identifiers", what, q);
         return -1;
     }
     if (kind == TOOLGOV_NAME_PLUGIN) {
         if (len >= 7 && memcmp(s, "toolgov", 7) == 0) {
-            name_err(d, path, at, "plugin name '%s' starts with 'toolgov', which is reserved for "
+            toolgov__diag_error_at(d, path, at, "plugin name '%s' starts with 'toolgov', which is reserved for "
                           "toolgov's own names; pick another name", q);
             return -1;
         }
         if (s[len - 1] == '_') {
-            name_err(d, path, at, "plugin name '%s' ends in '_'; generated names join it to '_' "
+            toolgov__diag_error_at(d, path, at, "plugin name '%s' ends in '_'; generated names join it to '_' "
                           "(giving '__', which C++ reserves): remove the trailing '_'", q);
             return -1;
         }
     } else {
         if (strcmp(s, "count") == 0) {
-            name_err(d, path, at, "tool name 'count' would clash with the generated <PLUGIN>_TOOL_COUNT "
+            toolgov__diag_error_at(d, path, at, "tool name 'count' would clash with the generated <PLUGIN>_TOOL_COUNT "
                           "constant; pick another name");
             return -1;
         }
         if (strcmp(s, "id") == 0) {
-            name_err(d, path, at, "tool name 'id' would clash with the generated <plugin>_tool_id "
+            toolgov__diag_error_at(d, path, at, "tool name 'id' would clash with the generated <plugin>_tool_id "
                           "type; pick another name");
             return -1;
         }

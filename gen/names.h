@@ -15,7 +15,9 @@
 #include <stddef.h>
 
 #include "diag.h"
-#include "manifest.h"
+
+/* The longest plugin or tool name, in bytes. */
+#define TOOLGOV_NAME_MAX 64u
 
 enum toolgov__name_kind { TOOLGOV_NAME_PLUGIN, TOOLGOV_NAME_TOOL, TOOLGOV_NAME_PROVIDES };
 

@@ -4,29 +4,9 @@
 */
 #include "text.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-static void text_err(toolgov__diag *d, const char *path, toolgov__mark at, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static void text_err(toolgov__diag *d, const char *path, toolgov__mark at, const char *fmt, ...)
-{
-    char msg[256];
-    va_list ap;
-    if (d->max_errors && d->errors >= d->max_errors) {
-        toolgov__diag_error(d, path, at.line, at.col, "%s", ""); /* counted only */
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    toolgov__diag_error(d, path, at.line, at.col, "%s", msg);
-}
 
 void toolgov__text_pos_init(toolgov__text_pos *c, const unsigned char *buf, size_t len)
 {
@@ -131,7 +111,7 @@ size_t toolgov__text_check(toolgov__diag *d, const char *path, const unsigned ch
         init_ascii_ok();
     if (len >= 2 && ((buf[0] == 0xFE && buf[1] == 0xFF) || (buf[0] == 0xFF && buf[1] == 0xFE))) {
         toolgov__mark at = {1, 1};
-        text_err(d, path, at, "the manifest is UTF-16 (it starts with a UTF-16 byte order mark); "
+        toolgov__diag_error_at(d, path, at, "the manifest is UTF-16 (it starts with a UTF-16 byte order mark); "
                       "save it as UTF-8");
         return 1;
     }
@@ -181,16 +161,16 @@ size_t toolgov__text_check(toolgov__diag *d, const char *path, const unsigned ch
             last_line = at.line;
             problems++;
             if (n == 0)
-                text_err(d, path, at, "invalid UTF-8 byte 0x%02x; a manifest must be UTF-8 text "
+                toolgov__diag_error_at(d, path, at, "invalid UTF-8 byte 0x%02x; a manifest must be UTF-8 text "
                               "(re-save the file as UTF-8)", buf[i]);
             else if (cp == 0)
-                text_err(d, path, at, "NUL byte in the manifest; a manifest is text and its strings "
+                toolgov__diag_error_at(d, path, at, "NUL byte in the manifest; a manifest is text and its strings "
                               "become C strings: remove it");
             else if (cp == 0xFFFE || cp == 0xFFFF)
-                text_err(d, path, at, "character U+%04X is not allowed in YAML; remove it",
+                toolgov__diag_error_at(d, path, at, "character U+%04X is not allowed in YAML; remove it",
                        (unsigned)cp);
             else
-                text_err(d, path, at, "control character U+%04X is not allowed in a manifest "
+                toolgov__diag_error_at(d, path, at, "control character U+%04X is not allowed in a manifest "
                               "(only tab, CR and LF are); remove it", (unsigned)cp);
         }
         i += n ? n : 1;

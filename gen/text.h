@@ -12,7 +12,6 @@
 #include <stddef.h>
 
 #include "diag.h"
-#include "manifest.h"
 
 /* A position moving forward through a buffer. Columns count characters
 ** (code points), like libyaml's marks; CRLF, a lone CR, LF, U+2028 and U+2029

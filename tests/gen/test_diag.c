@@ -78,6 +78,42 @@ START_TEST(test_no_cap_and_null_sink)
 }
 END_TEST
 
+/* One formatter for every module: a message longer than the cap is cut at
+** the same length wherever it comes from, before a whole UTF-8 character. */
+START_TEST(test_message_cap)
+{
+    char *buf, *msg;
+    size_t size, i, n = TOOLGOV_DIAG_MSG_MAX + 100;
+    FILE *f;
+    toolgov__diag d;
+    toolgov__mark at = {3, 4};
+    const char *text;
+    msg = malloc(n + 1);
+    ck_assert_ptr_nonnull(msg);
+    /* "a" then two-byte characters, so the cut falls inside one. */
+    msg[0] = 'a';
+    for (i = 1; i + 1 < n; i += 2) {
+        msg[i] = (char)0xC3;
+        msg[i + 1] = (char)0xA9;
+    }
+    msg[i] = '\0';
+    capture_begin(&f, &buf, &size);
+    toolgov__diag_init(&d, f, 0);
+    toolgov__diag_error_at(&d, "m.yaml", at, "%s", msg);
+    toolgov__diag_note_at(&d, "m.yaml", at, "%s", "short");
+    fclose(f);
+    ck_assert(strncmp(buf, "m.yaml:3:4: error: a\xc3\xa9", 22) == 0);
+    text = buf + strlen("m.yaml:3:4: error: ");
+    /* The message is at most TOOLGOV_DIAG_MSG_MAX - 1 bytes and ends on a
+    ** whole character. */
+    ck_assert_uint_le((size_t)(strchr(text, '\n') - text), TOOLGOV_DIAG_MSG_MAX - 1);
+    ck_assert_uint_eq((size_t)(strchr(text, '\n') - text) % 2, 1);
+    ck_assert_ptr_nonnull(strstr(buf, "\nm.yaml:3:4: note: short\n"));
+    free(buf);
+    free(msg);
+}
+END_TEST
+
 START_TEST(test_suggest)
 {
     static const char *const effects[] = {"read", "write", "destructive"};
@@ -119,6 +155,7 @@ int main(void)
     tcase_add_test(tc, test_format);
     tcase_add_test(tc, test_cap);
     tcase_add_test(tc, test_no_cap_and_null_sink);
+    tcase_add_test(tc, test_message_cap);
     tcase_add_test(tc, test_suggest);
     tcase_add_test(tc, test_suggest_long_word);
     suite_add_tcase(s, tc);
