@@ -850,22 +850,16 @@ toolgov__manifest *toolgov__manifest_load(const char *path, toolgov__diag *d)
     /* Read at most one byte past the cap, so a pipe or a growing file is
     ** refused the same way as a big regular file. */
     cap = (S_ISREG(st.st_mode) ? (size_t)st.st_size : 65536) + 1;
+    if (cap > TOOLGOV_MANIFEST_MAX_BYTES + 1)
+        cap = TOOLGOV_MANIFEST_MAX_BYTES + 1;
+    buf = malloc(cap);
+    if (!buf) {
+        toolgov__diag_error(d, path, 0, 0, "out of memory while reading the manifest");
+        goto out;
+    }
     for (;;) {
-        size_t n;
-        if (len == cap || !buf) {
-            char *nb;
-            if (buf)
-                cap *= 2;
-            if (cap > TOOLGOV_MANIFEST_MAX_BYTES + 1)
-                cap = TOOLGOV_MANIFEST_MAX_BYTES + 1;
-            nb = realloc(buf, cap);
-            if (!nb) {
-                toolgov__diag_error(d, path, 0, 0, "out of memory while reading the manifest");
-                goto out;
-            }
-            buf = nb;
-        }
-        n = fread(buf + len, 1, cap - len, f);
+        size_t n = fread(buf + len, 1, cap - len, f), ncap;
+        char *nb;
         len += n;
         if (len > TOOLGOV_MANIFEST_MAX_BYTES) {
             toolgov__diag_error(d, path, first.line, first.col,
@@ -873,14 +867,26 @@ toolgov__manifest *toolgov__manifest_load(const char *path, toolgov__diag *d)
                                 TOOLGOV_MANIFEST_MAX_BYTES);
             goto out;
         }
-        if (n == 0 || (len < cap && feof(f)))
-            break;
+        if (len < cap) {
+            if (n == 0 || feof(f) || ferror(f))
+                break;
+            continue;
+        }
+        /* Full and not over the limit: cap <= the limit, so it grows. */
+        ncap = cap * 2 > TOOLGOV_MANIFEST_MAX_BYTES + 1 ? TOOLGOV_MANIFEST_MAX_BYTES + 1 : cap * 2;
+        nb = realloc(buf, ncap);
+        if (!nb) {
+            toolgov__diag_error(d, path, 0, 0, "out of memory while reading the manifest");
+            goto out;
+        }
+        buf = nb;
+        cap = ncap;
     }
     if (ferror(f)) {
         toolgov__diag_error(d, path, 0, 0, "cannot read the manifest: %s", strerror(errno));
         goto out;
     }
-    m = toolgov__manifest_load_mem(path, buf ? buf : "", len, d);
+    m = toolgov__manifest_load_mem(path, buf, len, d);
 out:
     free(buf);
     fclose(f);
