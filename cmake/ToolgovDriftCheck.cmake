@@ -1,9 +1,10 @@
 # ToolgovDriftCheck.cmake: the drift check step of toolgov_add_plugin().
 #
-# _toolgov_add_drift_check(<name> <manifest> <gen> <gen_target> <sources>...)
+# _toolgov_add_drift_check(<target> <name> <manifest> <gen> <gen_target> <sources>...)
 #
-# Runs `toolgov-gen check` over the plugin's C sources as part of building the
-# plugin target <name>, with that target's own include directories, compile
+# Runs `toolgov-gen check` over the C sources of plugin <name> as part of
+# building <target> (the plugin's own library, or the existing target it was
+# attached to with TARGET), with that target's own include directories, compile
 # definitions, C (and C++) standard, the parse-affecting compile options and
 # the same from the directory's CMAKE_C_FLAGS[_<CONFIG>]. They are read
 # through generator expressions at generate time, so
@@ -118,8 +119,8 @@ function(_toolgov_drift_check_cxx_std out tgt)
     PARENT_SCOPE)
 endfunction()
 
-function(_toolgov_add_drift_check name manifest gen gen_target)
-  get_target_property(out_dir ${name} TOOLGOV_GENERATED_DIR)
+function(_toolgov_add_drift_check tgt name manifest gen gen_target)
+  get_target_property(out_dir ${tgt} TOOLGOV_GENERATED_DIR_${name})
   set(gen_h "${out_dir}/${name}.toolgov.h")
   set(gen_c "${out_dir}/${name}.toolgov.c")
   set(stamp "${out_dir}/${name}.check.stamp")
@@ -136,7 +137,7 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
         "toolgov_add_plugin(${name}): SOURCES entry '${src}' is a generator "
         "expression, which the drift check cannot resolve when it sets up the "
         "check; list handler sources as plain paths (choose with if()), or add a "
-        "source that defines no handler with target_sources(${name} ...)")
+        "source that defines no handler with target_sources(${tgt} ...)")
     endif()
     get_filename_component(abs "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     if(abs MATCHES "\\.(c|cc|cpp|cxx|C|m)$")
@@ -149,15 +150,15 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
       "check to read (expected .c files defining the handlers)")
   endif()
 
-  _toolgov_drift_check_cflags(${name})
+  _toolgov_drift_check_cflags(${tgt})
   if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.19) # DEFER is new in 3.19
     # DEFER evaluates its arguments when the call runs: put the name in now.
-    cmake_language(EVAL CODE "cmake_language(DEFER CALL _toolgov_drift_check_cflags [[${name}]])")
+    cmake_language(EVAL CODE "cmake_language(DEFER CALL _toolgov_drift_check_cflags [[${tgt}]])")
   endif()
-  _toolgov_drift_check_flags(flags ${name})
+  _toolgov_drift_check_flags(flags ${tgt})
   foreach(u IN LISTS units)
     if(u MATCHES "\\.(cc|cpp|cxx|C)$")
-      _toolgov_drift_check_cxx_std(cxx_std ${name})
+      _toolgov_drift_check_cxx_std(cxx_std ${tgt})
       list(INSERT flags 1 "${cxx_std}")
       break()
     endif()
@@ -205,9 +206,9 @@ function(_toolgov_add_drift_check name manifest gen gen_target)
     COMMAND_EXPAND_LISTS
     VERBATIM)
 
-  target_sources(${name} PRIVATE "${stamp}")
+  target_sources(${tgt} PRIVATE "${stamp}")
   # For tools that want to run the same check by hand (tests/bench).
-  set_target_properties(${name} PROPERTIES TOOLGOV_CHECK_SOURCES "${units}")
+  set_property(TARGET ${tgt} APPEND PROPERTY TOOLGOV_CHECK_SOURCES "${units}")
   if(stamp MATCHES "\\$<")
     # A per-configuration stamp (multi-config generators): OBJECT_DEPENDS
     # takes no generator expression, and is not needed there: Ninja orders

@@ -1,7 +1,20 @@
 # Install rules: the runtime library and headers, toolgov-gen, the CMake
 # package (targets toolgov::runtime and toolgov::toolgov-gen, the function
 # toolgov_add_plugin()) and toolgov.pc for builds that do not use CMake.
+#
+# Always included. With TOOLGOV_INSTALL ON (the default when toolgov is the
+# top-level project) everything is installed by `cmake --install`; with it
+# OFF (the default under add_subdirectory()/FetchContent) the same rules
+# exist only for `cmake --install <dir> --component toolgov`, so a parent's
+# plain install stays free of toolgov while toolgov::runtime is still in an
+# export set, which install(EXPORT) of the parent's plugin targets requires.
 include(CMakePackageConfigHelpers)
+
+if(TOOLGOV_INSTALL)
+  set(_toolgov_component COMPONENT toolgov)
+else()
+  set(_toolgov_component COMPONENT toolgov EXCLUDE_FROM_ALL)
+endif()
 
 set(TOOLGOV_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/toolgov" CACHE STRING
     "Where toolgovConfig.cmake is installed, relative to the prefix")
@@ -18,15 +31,16 @@ if(TARGET toolgov-gen)
 endif()
 install(TARGETS ${_toolgov_install_targets}
   EXPORT toolgovTargets
+  ${_toolgov_component}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/include/toolgov"
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} ${_toolgov_component})
 install(EXPORT toolgovTargets
   NAMESPACE toolgov::
-  DESTINATION ${TOOLGOV_INSTALL_CMAKEDIR})
+  DESTINATION ${TOOLGOV_INSTALL_CMAKEDIR} ${_toolgov_component})
 
 configure_package_config_file(
   "${PROJECT_SOURCE_DIR}/cmake/toolgovConfig.cmake.in"
@@ -45,7 +59,8 @@ foreach(f ToolgovDriftCheck.cmake ToolgovLibClang.cmake)
     list(APPEND _toolgov_cmake_files "${PROJECT_SOURCE_DIR}/cmake/${f}")
   endif()
 endforeach()
-install(FILES ${_toolgov_cmake_files} DESTINATION ${TOOLGOV_INSTALL_CMAKEDIR})
+install(FILES ${_toolgov_cmake_files} DESTINATION ${TOOLGOV_INSTALL_CMAKEDIR}
+  ${_toolgov_component})
 
 # The .pc file finds its prefix from where it lies, so an installed tree
 # can be moved (or installed with `cmake --install --prefix`).
@@ -58,4 +73,4 @@ endif()
 configure_file("${PROJECT_SOURCE_DIR}/cmake/toolgov.pc.in"
                "${PROJECT_BINARY_DIR}/toolgov.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/toolgov.pc"
-  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig ${_toolgov_component})
