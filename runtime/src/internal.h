@@ -138,11 +138,18 @@ typedef struct toolgov__slot {
     uint32_t idx1; /* index + 1; 0 marks an empty slot */
 } toolgov__slot;
 
+/* A list of drift rows: the registry's (mount problems) or a policy's
+** (override problems). Every row and its strings are owned by the list. */
 typedef struct toolgov__row {
     toolgov_drift_row row;
     char *mem;      /* owned strings the row points into */
     size_t memsize;
 } toolgov__row;
+
+typedef struct toolgov__rows {
+    toolgov__row *v;
+    size_t n, cap;
+} toolgov__rows;
 
 struct toolgov_registry {
     toolgov_allocator alloc;
@@ -150,25 +157,37 @@ struct toolgov_registry {
     size_t count, cap;
     toolgov__slot *slots;
     size_t mask; /* slot count - 1; slot count is a power of two */
-    toolgov__row *rows;
-    size_t nrows, rows_cap;
+    toolgov__rows rows;
 };
 
 /* Index of a pooled tool, or -1. name_len is strlen(name). */
 long toolgov__registry_index(const toolgov_registry *reg, const char *name,
                              size_t name_len);
 
-/* Append a drift row with a formatted message; the tool name is copied.
-** 0 or TOOLGOV_ENOMEM (nothing appended). */
-int toolgov__rows_add(const toolgov_allocator *a, toolgov__row **rows,
-                      size_t *nrows, size_t *cap, const toolgov_drift_row *proto,
-                      const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
-void toolgov__rows_truncate(const toolgov_allocator *a, toolgov__row *rows,
-                            size_t *nrows, size_t keep);
+/* ---- drift rows (drift.c) ----
+** Every sentence of the drift panel is written by one of these. Each
+** appends one row (copying the tool name) and returns 0 or TOOLGOV_ENOMEM
+** with nothing appended. */
+int toolgov__drift_undeclared(const toolgov_allocator *a, toolgov__rows *rows,
+                              const toolgov_plugin *plugin, const char *tool,
+                              int own_loop);
+int toolgov__drift_duplicate(const toolgov_allocator *a, toolgov__rows *rows,
+                             const toolgov_plugin *plugin, const char *tool,
+                             const toolgov_plugin *owner);
+int toolgov__drift_never_registered(const toolgov_allocator *a, toolgov__rows *rows,
+                                    const toolgov_plugin *plugin,
+                                    const toolgov_tool_spec *spec);
+int toolgov__drift_provides_nothing(const toolgov_allocator *a, toolgov__rows *rows,
+                                    const toolgov_plugin *plugin);
+int toolgov__drift_mount_failed(const toolgov_allocator *a, toolgov__rows *rows,
+                                const toolgov_plugin *plugin, int err);
+/* `name` is len bytes, not NUL-terminated. */
+int toolgov__drift_override_unknown(const toolgov_allocator *a, toolgov__rows *rows,
+                                    const char *name, size_t len);
+/* Drop rows from the end until `keep` remain; keep 0 and then
+** toolgov__rows_free() frees the list. */
+void toolgov__rows_truncate(const toolgov_allocator *a, toolgov__rows *rows, size_t keep);
+void toolgov__rows_free(const toolgov_allocator *a, toolgov__rows *rows);
 
 /* ---- policy (policy.c) ---- */
 struct toolgov_policy {
@@ -176,22 +195,27 @@ struct toolgov_policy {
     size_t ntools;          /* registry count when the policy was made */
     unsigned char *once;    /* ntools flags: in the confirm-once set */
     size_t once_count;
-    toolgov__row *rows;     /* override rows */
-    size_t nrows, rows_cap;
+    toolgov__rows rows;     /* override rows */
     uint64_t fingerprint;
 };
 
-/* A tool mounted after the policy was made is not in its flags; it then
-** asks once exactly when its own manifest says so, so a late mount can never
-** let a confirm-once write through unasked. */
+/* The manifest's own answer to "does this tool ask once?": a write whose
+** confirm is once. The policy starts from it and the override adds to it;
+** this is the only place the rule is written. */
+static inline int toolgov__asks_once(const toolgov_tool_spec *s)
+{
+    return s->effect == TOOLGOV_EFFECT_WRITE && s->confirm == TOOLGOV_CONFIRM_ONCE;
+}
+
+/* Is pooled tool idx in the policy's confirm-once set? A tool mounted after
+** the policy was made is not in its flags; it then asks once exactly when
+** its own manifest says so, so a late mount can never let a confirm-once
+** write through unasked. */
 static inline int toolgov__policy_once(const toolgov_policy *pol, size_t idx)
 {
-    const toolgov_tool_spec *s;
-
     if (idx < pol->ntools)
         return pol->once[idx];
-    s = pol->reg->tools[idx].spec;
-    return s->effect == TOOLGOV_EFFECT_WRITE && s->confirm == TOOLGOV_CONFIRM_ONCE;
+    return toolgov__asks_once(pol->reg->tools[idx].spec);
 }
 
 /* ---- runs (run.c, state.c) ---- */
@@ -209,6 +233,24 @@ typedef struct toolgov__held {
     size_t out_len;
     size_t out_cap;
 } toolgov__held;
+
+/* Why the gate refused a call (toolgov__verdict.refusal). */
+typedef enum toolgov__refusal {
+    TOOLGOV__REFUSAL_NONE = 0,
+    TOOLGOV__REFUSAL_ENDED = 1,    /* the run is over */
+    TOOLGOV__REFUSAL_UNKNOWN = 2,  /* no tool of that name in the pool */
+    TOOLGOV__REFUSAL_DECLINED = 3  /* a confirm-once write after the user's no */
+} toolgov__refusal;
+
+/* What the gate decided about one call, together with what it found on the
+** way, so acting on the decision never searches again. */
+typedef struct toolgov__verdict {
+    toolgov_gate gate;
+    toolgov__refusal refusal; /* REFUSE: why; otherwise TOOLGOV__REFUSAL_NONE */
+    long idx;                 /* the pooled tool; -1 when unknown */
+    long approval;            /* destructive ALLOW: the approval the call uses up; else -1 */
+    long held;                /* REPLAY: the result in hand to return; else -1 */
+} toolgov__verdict;
 
 /* The part of a run that is saved and restored. */
 typedef struct toolgov__run_state {

@@ -11,11 +11,6 @@
 
 #include "internal.h"
 
-static int derived_once(const toolgov_tool_spec *s)
-{
-    return s->effect == TOOLGOV_EFFECT_WRITE && s->confirm == TOOLGOV_CONFIRM_ONCE;
-}
-
 static void fingerprint(toolgov_policy *pol)
 {
     uint64_t h = TOOLGOV__FNV64_INIT;
@@ -63,7 +58,7 @@ int toolgov_policy_new(toolgov_policy **out, const toolgov_registry *reg)
         return TOOLGOV_ENOMEM;
     }
     for (i = 0; i < pol->ntools; i++)
-        pol->once[i] = (unsigned char)derived_once(reg->tools[i].spec);
+        pol->once[i] = (unsigned char)toolgov__asks_once(reg->tools[i].spec);
     count_once(pol);
     fingerprint(pol);
     *out = pol;
@@ -77,8 +72,7 @@ void toolgov_policy_free(toolgov_policy *pol)
     if (!pol)
         return;
     a = &pol->reg->alloc;
-    toolgov__rows_truncate(a, pol->rows, &pol->nrows, 0);
-    toolgov__free(a, pol->rows, pol->rows_cap * sizeof *pol->rows);
+    toolgov__rows_free(a, &pol->rows);
     toolgov__free(a, pol->once, pol->ntools);
     toolgov__free(a, pol, sizeof *pol);
 }
@@ -122,8 +116,8 @@ int toolgov_policy_set_override(toolgov_policy *pol, const char *text)
 {
     const toolgov_allocator *a;
     unsigned char *once = NULL;
-    toolgov__row *rows = NULL;
-    size_t nrows = 0, rows_cap = 0, i;
+    toolgov__rows rows = {NULL, 0, 0};
+    size_t i;
     const char *p, *item;
     size_t len;
     int rc = 0;
@@ -135,7 +129,7 @@ int toolgov_policy_set_override(toolgov_policy *pol, const char *text)
     if (!once)
         return TOOLGOV_ENOMEM;
     for (i = 0; i < pol->ntools; i++)
-        once[i] = (unsigned char)derived_once(pol->reg->tools[i].spec);
+        once[i] = (unsigned char)toolgov__asks_once(pol->reg->tools[i].spec);
 
     /* `none` clears the derived set wherever it stands in the list; every
     ** name in the list is added either way. */
@@ -151,43 +145,22 @@ int toolgov_policy_set_override(toolgov_policy *pol, const char *text)
         k = toolgov__registry_index(pol->reg, item, len);
         if (k >= 0 && (size_t)k < pol->ntools) {
             once[k] = 1;
-        } else {
-            toolgov_drift_row proto;
-            char *name = toolgov__memdup(a, item, len);
-
-            if (!name) {
-                rc = TOOLGOV_ENOMEM;
-                goto fail;
-            }
-            memset(&proto, 0, sizeof proto);
-            proto.kind = TOOLGOV_DRIFT_OVERRIDE_UNKNOWN;
-            proto.tool = name;
-            rc = toolgov__rows_add(a, &rows, &nrows, &rows_cap, &proto,
-                                   TOOLGOV_CONFIRM_ONCE_ENV
-                                   " names %s, which matches no tool in the pool; "
-                                   "check the spelling or remove it",
-                                   name);
-            toolgov__free(a, name, len + 1);
-            if (rc < 0)
-                goto fail;
+        } else if ((rc = toolgov__drift_override_unknown(a, &rows, item, len)) < 0) {
+            goto fail;
         }
     }
 
     /* Everything is ready: swap it in. */
-    toolgov__rows_truncate(a, pol->rows, &pol->nrows, 0);
-    toolgov__free(a, pol->rows, pol->rows_cap * sizeof *pol->rows);
+    toolgov__rows_free(a, &pol->rows);
     toolgov__free(a, pol->once, pol->ntools);
     pol->rows = rows;
-    pol->nrows = nrows;
-    pol->rows_cap = rows_cap;
     pol->once = once;
     count_once(pol);
     fingerprint(pol);
     return 0;
 
 fail:
-    toolgov__rows_truncate(a, rows, &nrows, 0);
-    toolgov__free(a, rows, rows_cap * sizeof *rows);
+    toolgov__rows_free(a, &rows);
     toolgov__free(a, once, pol->ntools);
     return rc;
 }

@@ -8,8 +8,6 @@
 ** plus a hash index (see internal.h); a failed mount truncates the array back
 ** and rebuilds the index in place, so "left as it was" needs no allocation.
 */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -158,69 +156,6 @@ long toolgov__registry_index(const toolgov_registry *reg, const char *name,
     }
 }
 
-/* ---- drift rows ---- */
-
-int toolgov__rows_add(const toolgov_allocator *a, toolgov__row **rows,
-                      size_t *nrows, size_t *cap, const toolgov_drift_row *proto,
-                      const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    size_t tool_len = proto->tool ? strlen(proto->tool) : 0;
-    size_t memsize;
-    char *mem;
-    toolgov__row *r;
-    int rc;
-
-    va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return TOOLGOV_EINVAL;
-    rc = toolgov__reserve(a, (void **)rows, cap, *nrows + 1, sizeof **rows);
-    if (rc < 0)
-        return rc;
-    memsize = (size_t)n + 1 + (proto->tool ? tool_len + 1 : 0);
-    mem = toolgov__alloc(a, memsize);
-    if (!mem)
-        return TOOLGOV_ENOMEM;
-    va_start(ap, fmt);
-    vsnprintf(mem, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    r = &(*rows)[*nrows];
-    r->row = *proto;
-    r->row.message = mem;
-    if (proto->tool) {
-        char *t = mem + n + 1;
-
-        memcpy(t, proto->tool, tool_len + 1);
-        r->row.tool = t;
-    }
-    r->mem = mem;
-    r->memsize = memsize;
-    (*nrows)++;
-    return 0;
-}
-
-void toolgov__rows_truncate(const toolgov_allocator *a, toolgov__row *rows,
-                            size_t *nrows, size_t keep)
-{
-    while (*nrows > keep) {
-        (*nrows)--;
-        toolgov__free(a, rows[*nrows].mem, rows[*nrows].memsize);
-    }
-}
-
-static void proto_init(toolgov_drift_row *p, toolgov_drift_kind kind,
-                       const toolgov_plugin *plugin, const char *tool)
-{
-    memset(p, 0, sizeof *p);
-    p->kind = kind;
-    p->plugin = plugin ? plugin->name : NULL;
-    p->manifest_file = plugin ? plugin->manifest_file : NULL;
-    p->tool = tool;
-}
-
 /* ---- registry lifecycle ---- */
 
 int toolgov_registry_new(toolgov_registry **out, const toolgov_allocator *alloc)
@@ -263,8 +198,7 @@ void toolgov_registry_free(toolgov_registry *reg)
     if (!reg)
         return;
     a = reg->alloc;
-    toolgov__rows_truncate(&a, reg->rows, &reg->nrows, 0);
-    toolgov__free(&a, reg->rows, reg->rows_cap * sizeof *reg->rows);
+    toolgov__rows_free(&a, &reg->rows);
     toolgov__free(&a, reg->tools, reg->cap * sizeof *reg->tools);
     toolgov__free(&a, reg->slots, (reg->mask + 1) * sizeof *reg->slots);
     toolgov__free(&a, reg, sizeof *reg);
@@ -299,16 +233,10 @@ static int latch(toolgov_plugin_api *api, int rc)
     return rc;
 }
 
-#define API_ROW(api, proto, ...)                                               \
-    latch((api), toolgov__rows_add(&(api)->reg->alloc, &(api)->reg->rows,      \
-                                   &(api)->reg->nrows, &(api)->reg->rows_cap,  \
-                                   (proto), __VA_ARGS__))
-
 int toolgov_register_tool(toolgov_plugin_api *api, const char *name,
                           const char *description, toolgov_handler_fn handler)
 {
     toolgov_registry *reg;
-    toolgov_drift_row proto;
     long j, k;
     int rc;
 
@@ -320,23 +248,15 @@ int toolgov_register_tool(toolgov_plugin_api *api, const char *name,
     reg = api->reg;
     j = manifest_index(api, name);
     if (j < 0) {
-        proto_init(&proto, TOOLGOV_DRIFT_UNDECLARED, api->plugin, name);
-        rc = API_ROW(api, &proto,
-                     "tool %s is registered by plugin %s but not declared in its manifest",
-                     name, api->plugin->name);
+        rc = latch(api, toolgov__drift_undeclared(&reg->alloc, &reg->rows, api->plugin,
+                                                  name, 0));
         return rc < 0 ? rc : TOOLGOV_EUNDECLARED;
     }
     api->seen[j] = 1;
     k = toolgov__registry_index(reg, name, strlen(name));
     if (k >= 0) {
-        const toolgov_plugin *owner = reg->tools[k].plugin;
-
-        proto_init(&proto, TOOLGOV_DRIFT_DUPLICATE, api->plugin, name);
-        proto.owner = owner ? owner->name : TOOLGOV__CORE_OWNER;
-        rc = API_ROW(api, &proto,
-                     "tool %s of plugin %s is refused: the name is already in the pool, owned by %s",
-                     name, api->plugin->name,
-                     owner ? owner->name : "the core");
+        rc = latch(api, toolgov__drift_duplicate(&reg->alloc, &reg->rows, api->plugin,
+                                                 name, reg->tools[k].plugin));
         return rc < 0 ? rc : TOOLGOV_EEXIST;
     }
     if ((rc = pool_reserve(reg)) < 0) {
@@ -350,7 +270,6 @@ int toolgov_register_tool(toolgov_plugin_api *api, const char *name,
 int toolgov_declare_tool(toolgov_plugin_api *api, const char *name,
                          const toolgov_tool_spec **out)
 {
-    toolgov_drift_row proto;
     long j;
     int rc;
 
@@ -360,10 +279,8 @@ int toolgov_declare_tool(toolgov_plugin_api *api, const char *name,
         return api->err;
     j = manifest_index(api, name);
     if (j < 0) {
-        proto_init(&proto, TOOLGOV_DRIFT_UNDECLARED, api->plugin, name);
-        rc = API_ROW(api, &proto,
-                     "tool %s is used by plugin %s in its own loop but not declared in its manifest",
-                     name, api->plugin->name);
+        rc = latch(api, toolgov__drift_undeclared(&api->reg->alloc, &api->reg->rows,
+                                                  api->plugin, name, 1));
         return rc < 0 ? rc : TOOLGOV_EUNDECLARED;
     }
     /* Declared for the plugin's own loop: not "never registered". */
@@ -382,24 +299,6 @@ static int provides_tool(const toolgov_plugin *plugin)
         if (plugin->provides[i] && strcmp(plugin->provides[i], "tool") == 0)
             return 1;
     return 0;
-}
-
-static int mount_failed_row(toolgov_registry *reg, const toolgov_plugin *plugin,
-                            int err)
-{
-    toolgov_drift_row proto;
-
-    proto_init(&proto, TOOLGOV_DRIFT_MOUNT_FAILED, plugin, NULL);
-    proto.err = err;
-    if (err == TOOLGOV_EABI)
-        return toolgov__rows_add(&reg->alloc, &reg->rows, &reg->nrows, &reg->rows_cap,
-                                 &proto,
-                                 "plugin %s was generated for toolgov ABI %u but this runtime "
-                                 "is ABI %d: regenerate it with this toolgov-gen",
-                                 plugin->name, plugin->abi_version, TOOLGOV_ABI_VERSION);
-    return toolgov__rows_add(&reg->alloc, &reg->rows, &reg->nrows, &reg->rows_cap,
-                             &proto, "plugin %s was not mounted: its register function failed: %s",
-                             plugin->name, toolgov_strerror(err));
 }
 
 static int valid_plugin(const toolgov_plugin *plugin)
@@ -433,14 +332,14 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
     if (plugin->abi_version != TOOLGOV_ABI_VERSION) {
         if (!plugin->name)
             return TOOLGOV_EINVAL;
-        rc = mount_failed_row(reg, plugin, TOOLGOV_EABI);
+        rc = toolgov__drift_mount_failed(&reg->alloc, &reg->rows, plugin, TOOLGOV_EABI);
         return rc < 0 ? rc : TOOLGOV_EABI;
     }
     if (!valid_plugin(plugin))
         return TOOLGOV_EINVAL;
 
     count0 = reg->count;
-    nrows0 = reg->nrows;
+    nrows0 = reg->rows.n;
     memset(&api, 0, sizeof api);
     api.reg = reg;
     api.plugin = plugin;
@@ -461,7 +360,7 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
         /* The tools go, the rows that say what happened stay. */
         reg->count = count0;
         index_rebuild(reg);
-        if (mount_failed_row(reg, plugin, err) < 0) {
+        if (toolgov__drift_mount_failed(&reg->alloc, &reg->rows, plugin, err) < 0) {
             rc = TOOLGOV_ENOMEM;
             goto rollback;
         }
@@ -469,47 +368,25 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
     }
     rc = 0;
     for (i = 0; i < plugin->tool_count; i++) {
-        const toolgov_tool_spec *s = &plugin->tools[i];
-        toolgov_drift_row proto;
-        char where[64];
-
         if (api.seen[i])
             continue;
-        proto_init(&proto, TOOLGOV_DRIFT_NEVER_REGISTERED, plugin, s->name);
-        proto.line = s->manifest_line;
-        proto.column = s->manifest_column;
-        if (s->manifest_line)
-            snprintf(where, sizeof where, ":%u:%u", s->manifest_line, s->manifest_column);
-        else
-            where[0] = '\0';
-        if (toolgov__rows_add(&reg->alloc, &reg->rows, &reg->nrows, &reg->rows_cap,
-                              &proto,
-                              "tool %s is declared in %s%s but plugin %s never registered it",
-                              s->name, plugin->manifest_file ? plugin->manifest_file
-                                                             : "its manifest",
-                              where, plugin->name) < 0) {
+        if (toolgov__drift_never_registered(&reg->alloc, &reg->rows, plugin,
+                                            &plugin->tools[i]) < 0) {
             rc = TOOLGOV_ENOMEM;
             goto rollback;
         }
     }
-    if (reg->count == count0 && provides_tool(plugin)) {
-        toolgov_drift_row proto;
-
-        proto_init(&proto, TOOLGOV_DRIFT_PROVIDES_NOTHING, plugin, NULL);
-        if (toolgov__rows_add(&reg->alloc, &reg->rows, &reg->nrows, &reg->rows_cap,
-                              &proto,
-                              "plugin %s says provides: tool but no tool of it is in the pool",
-                              plugin->name) < 0) {
-            rc = TOOLGOV_ENOMEM;
-            goto rollback;
-        }
+    if (reg->count == count0 && provides_tool(plugin) &&
+        toolgov__drift_provides_nothing(&reg->alloc, &reg->rows, plugin) < 0) {
+        rc = TOOLGOV_ENOMEM;
+        goto rollback;
     }
     goto out;
 
 rollback:
     reg->count = count0;
     index_rebuild(reg);
-    toolgov__rows_truncate(&reg->alloc, reg->rows, &reg->nrows, nrows0);
+    toolgov__rows_truncate(&reg->alloc, &reg->rows, nrows0);
 out:
     toolgov__free(&reg->alloc, api.seen, plugin->tool_count ? plugin->tool_count : 1);
     return rc;

@@ -6,11 +6,13 @@
 ** kinds of tool whose answer depends on them (answers-directly tools, for a
 ** replay, and destructive tools, for an approval). It allocates nothing.
 **
-** Invoking checks the gate, then runs the handler. Anything the run must
-** remember about the call (a used-up approval, a result in hand, the end of
-** the run) is prepared before the handler runs or takes over the result
-** buffer after it, so a failing allocation never leaves a call that ran but
-** was not recorded.
+** Invoking asks the gate once (gate_call) and acts on its verdict, which
+** carries the tool and the approval or held slot it found, so nothing is
+** searched twice. Each rule of a run has a function named after it:
+** consume_approval, take_first, hold_answer, end_if_answered. Anything the
+** run must remember about a call is prepared before the handler runs or
+** takes over the result buffer after it, so a failing allocation never
+** leaves a call that ran but was not recorded.
 */
 #include <string.h>
 
@@ -117,51 +119,93 @@ static long find_approval(const toolgov__run_state *st, size_t idx, const char *
     return -1;
 }
 
-/* The gate for a tool already looked up (idx >= 0). */
-static toolgov_gate gate_at(const toolgov_run *run, size_t idx, const char *args)
+/* The pooled tool a call names, or -1. */
+static long lookup(const toolgov_run *run, const char *tool)
 {
-    const toolgov__tool *t = &run->reg->tools[idx];
-
-    if (t->answers_directly && run->st.nheld &&
-        find_held(&run->st, idx, args, strlen(args)) >= 0)
-        return TOOLGOV_GATE_REPLAY;
-    if (t->effect == TOOLGOV_EFFECT_DESTRUCTIVE) {
-        if (run->st.napprovals && find_approval(&run->st, idx, args, strlen(args)) >= 0)
-            return TOOLGOV_GATE_ALLOW;
-        return TOOLGOV_GATE_NEEDS_APPROVAL;
-    }
-    if (toolgov__policy_once(run->pol, idx)) {
-        switch (run->st.conf) {
-        case TOOLGOV_CONFIRMATION_GIVEN: return TOOLGOV_GATE_ALLOW;
-        case TOOLGOV_CONFIRMATION_REFUSED: return TOOLGOV_GATE_REFUSE;
-        case TOOLGOV_CONFIRMATION_PENDING: return TOOLGOV_GATE_ASK_FIRST;
-        }
-    }
-    return TOOLGOV_GATE_ALLOW;
+    return toolgov__registry_index(run->reg, tool, strlen(tool));
 }
 
-static toolgov_gate gate(const toolgov_run *run, const char *tool, const char *args,
-                         long *idx_out)
+static void verdict(toolgov__verdict *v, toolgov_gate g, toolgov__refusal why)
 {
-    long idx;
+    v->gate = g;
+    v->refusal = why;
+}
 
-    *idx_out = -1;
-    if (!run || !tool)
-        return TOOLGOV_GATE_REFUSE;
-    if (run->st.end != TOOLGOV_END_NONE)
-        return TOOLGOV_GATE_REFUSE;
-    idx = toolgov__registry_index(run->reg, tool, strlen(tool));
-    if (idx < 0)
-        return TOOLGOV_GATE_REFUSE;
-    *idx_out = idx;
-    return gate_at(run, (size_t)idx, args ? args : "{}");
+/* args_len for arguments whose length the gate measures itself, only for
+** the tools whose answer depends on them (most calls never touch them). */
+#define ARGS_LEN_UNKNOWN ((size_t)-1)
+
+/* The gate: every decision about a call is made here, in the order of
+** concerns run.h gives (ended run, unknown tool, replay, destructive
+** approval, confirm-once set). Its inputs are the pooled tool (idx, -1 when
+** the name is unknown) and the argument bytes a replay or an approval must
+** match exactly (args_len may be ARGS_LEN_UNKNOWN). It allocates nothing
+** and only reads the run. */
+static inline void gate_call(toolgov__verdict *v, const toolgov_run *run, long idx,
+                             const char *args, size_t args_len)
+{
+    const toolgov__tool *t;
+
+    v->idx = idx;
+    v->approval = -1;
+    v->held = -1;
+    if (run->st.end != TOOLGOV_END_NONE) {
+        verdict(v, TOOLGOV_GATE_REFUSE, TOOLGOV__REFUSAL_ENDED);
+        return;
+    }
+    if (idx < 0) {
+        verdict(v, TOOLGOV_GATE_REFUSE, TOOLGOV__REFUSAL_UNKNOWN);
+        return;
+    }
+    t = &run->reg->tools[idx];
+    if (args_len == ARGS_LEN_UNKNOWN && (t->answers_directly || t->effect == TOOLGOV_EFFECT_DESTRUCTIVE))
+        args_len = strlen(args);
+    if (t->answers_directly && run->st.nheld &&
+        (v->held = find_held(&run->st, (size_t)idx, args, args_len)) >= 0) {
+        verdict(v, TOOLGOV_GATE_REPLAY, TOOLGOV__REFUSAL_NONE);
+        return;
+    }
+    if (t->effect == TOOLGOV_EFFECT_DESTRUCTIVE) {
+        /* One approval per call: the call may run only with an approval of
+        ** exactly this tool and these bytes, which running it uses up. */
+        if (run->st.napprovals)
+            v->approval = find_approval(&run->st, (size_t)idx, args, args_len);
+        verdict(v, v->approval >= 0 ? TOOLGOV_GATE_ALLOW : TOOLGOV_GATE_NEEDS_APPROVAL,
+                TOOLGOV__REFUSAL_NONE);
+        return;
+    }
+    if (toolgov__policy_once(run->pol, (size_t)idx)) {
+        switch (run->st.conf) {
+        case TOOLGOV_CONFIRMATION_GIVEN:
+            break;
+        case TOOLGOV_CONFIRMATION_REFUSED:
+            verdict(v, TOOLGOV_GATE_REFUSE, TOOLGOV__REFUSAL_DECLINED);
+            return;
+        case TOOLGOV_CONFIRMATION_PENDING:
+            verdict(v, TOOLGOV_GATE_ASK_FIRST, TOOLGOV__REFUSAL_NONE);
+            return;
+        }
+    }
+    verdict(v, TOOLGOV_GATE_ALLOW, TOOLGOV__REFUSAL_NONE);
+}
+
+/* The gate for a call as the host names it: tool name and JSON text. */
+static inline void gate_named(toolgov__verdict *v, const toolgov_run *run, const char *tool,
+                       const char *args)
+{
+    if (!args)
+        args = "{}";
+    gate_call(v, run, lookup(run, tool), args, ARGS_LEN_UNKNOWN);
 }
 
 toolgov_gate toolgov_run_gate(const toolgov_run *run, const char *tool, const char *args)
 {
-    long idx;
+    toolgov__verdict v;
 
-    return gate(run, tool, args, &idx);
+    if (!run || !tool)
+        return TOOLGOV_GATE_REFUSE;
+    gate_named(&v, run, tool, args);
+    return v.gate;
 }
 
 int toolgov_run_gate_batch(toolgov_gate *out, toolgov_gate *per_call,
@@ -175,14 +219,17 @@ int toolgov_run_gate_batch(toolgov_gate *out, toolgov_gate *per_call,
     if (!out || !run || (n && !calls))
         return TOOLGOV_EINVAL;
     for (i = 0; i < n; i++) {
-        long idx;
-        toolgov_gate g = gate(run, calls[i].tool, calls[i].args, &idx);
+        toolgov__verdict v;
 
+        if (calls[i].tool)
+            gate_named(&v, run, calls[i].tool, calls[i].args);
+        else
+            verdict(&v, TOOLGOV_GATE_REFUSE, TOOLGOV__REFUSAL_UNKNOWN);
         if (per_call)
-            per_call[i] = g;
-        if (g != TOOLGOV_GATE_REPLAY)
+            per_call[i] = v.gate;
+        if (v.gate != TOOLGOV_GATE_REPLAY)
             all_replay = 0;
-        switch (g) {
+        switch (v.gate) {
         case TOOLGOV_GATE_ASK_FIRST:
             any_ask = 1;
             if (confirm_idx)
@@ -245,7 +292,7 @@ int toolgov_run_approve(toolgov_run *run, const char *tool, const char *args)
         return TOOLGOV_EINVAL;
     if (run->st.end != TOOLGOV_END_NONE)
         return TOOLGOV_EENDED;
-    idx = toolgov__registry_index(run->reg, tool, strlen(tool));
+    idx = lookup(run, tool);
     if (idx < 0)
         return TOOLGOV_ENOENT;
     if (run->reg->tools[idx].spec->effect != TOOLGOV_EFFECT_DESTRUCTIVE)
@@ -296,92 +343,146 @@ static void outcome(toolgov_outcome *out, toolgov_gate g, int executed, int stat
     out->ended = ended;
 }
 
-static void drop_approval(toolgov__run_state *st, const toolgov_allocator *a, size_t i)
+/* The rule "one approval lets one call run": the approval the gate found
+** for an allowed destructive call is used up before its handler runs. */
+static void consume_approval(toolgov_run *run, const toolgov__verdict *v)
 {
-    toolgov__free(a, st->approvals[i].args, st->approvals[i].args_len + 1);
+    toolgov__run_state *st = &run->st;
+    size_t i;
+
+    if (v->approval < 0)
+        return;
+    i = (size_t)v->approval;
+    toolgov__free(&run->reg->alloc, st->approvals[i].args, st->approvals[i].args_len + 1);
     memmove(&st->approvals[i], &st->approvals[i + 1],
             (st->napprovals - i - 1) * sizeof *st->approvals);
     st->napprovals--;
 }
 
-int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run, const char *tool,
-                       const char *args)
+/* Room to keep an answers-directly result in hand, and a copy of its
+** arguments, taken before the handler runs so keeping the result cannot
+** fail afterwards. */
+static int hold_room(toolgov_run *run, const char *args, size_t args_len, char **copy)
 {
-    const toolgov_allocator *a;
-    const toolgov__tool *t;
-    toolgov_call call;
-    toolgov_gate g;
-    char *args_copy = NULL;
-    size_t args_len;
-    long idx;
-    int first, rc;
+    const toolgov_allocator *a = &run->reg->alloc;
+    int rc = toolgov__reserve(a, (void **)&run->st.held, &run->st.held_cap,
+                              run->st.nheld + 1, sizeof *run->st.held);
 
-    if (!run || !tool) {
-        outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EINVAL, NULL, 0, 0);
-        return TOOLGOV_EINVAL;
+    if (rc < 0)
+        return rc;
+    *copy = toolgov__memdup(a, args, args_len);
+    return *copy ? 0 : TOOLGOV_ENOMEM;
+}
+
+/* The rule "an answers-directly result is kept for replay": the result
+** buffer becomes the result in hand (the run gets a new, lazily allocated
+** one), so keeping it cannot fail. Returns the held slot. */
+static size_t hold_answer(toolgov_run *run, size_t idx, char *args_copy, size_t args_len)
+{
+    size_t hi = run->st.nheld++;
+    toolgov__held *h = &run->st.held[hi];
+
+    h->idx = idx;
+    h->args = args_copy;
+    h->args_len = args_len;
+    h->out = run->result.buf;
+    h->out_len = run->result.len;
+    h->out_cap = run->result.cap;
+    toolgov__result_init(&run->result, &run->reg->alloc);
+    return hi;
+}
+
+/* The rule "the run's first executed tool counts" (ask_user does not): 1
+** when the call about to run is the run's first. */
+static int take_first(toolgov_run *run, size_t idx)
+{
+    int first;
+
+    if (idx == TOOLGOV__BUILTIN_ASK_USER)
+        return 0;
+    first = !run->st.first_done;
+    run->st.first_done = 1;
+    return first;
+}
+
+/* The rule "a run ends on an answers-directly first tool": when the run's
+** first executed tool held a non-empty result, the run ends on it, unless
+** the evaluator keeps it going. 1 when the run ended. */
+static int end_if_answered(toolgov_run *run, int first, const toolgov_call *call,
+                           size_t hi)
+{
+    int ends = 1;
+
+    if (!first || run->st.held[hi].out_len == 0)
+        return 0;
+    if (run->eval) {
+        run->busy = 1;
+        ends = run->eval(run->eval_ud, call, run->st.held[hi].out,
+                         run->st.held[hi].out_len) != 0;
+        run->busy = 0;
     }
-    if (!args)
-        args = "{}";
-    if (run->busy) {
-        /* A handler or evaluator calling back into its own run would write
-        ** over the output being produced: refused. */
-        outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EINVAL, NULL, 0, 0);
-        return TOOLGOV_EINVAL;
+    if (ends) {
+        run->st.end = TOOLGOV_END_ANSWERED_DIRECTLY;
+        run->st.answer = (long)hi;
     }
-    if (run->st.end != TOOLGOV_END_NONE) {
-        outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EENDED, NULL, 0, 0);
-        return TOOLGOV_EENDED;
-    }
-    g = gate(run, tool, args, &idx);
-    args_len = strlen(args);
-    switch (g) {
-    case TOOLGOV_GATE_ALLOW:
-        break;
+    return ends;
+}
+
+/* A call the gate did not allow: the result in hand for a replay, or the
+** code that says what the host must do. Nothing runs. */
+static int answer_without_running(toolgov_outcome *out, const toolgov_run *run,
+                                  const toolgov__verdict *v)
+{
+    switch (v->gate) {
     case TOOLGOV_GATE_REPLAY: {
-        const toolgov__held *h = &run->st.held[find_held(&run->st, (size_t)idx, args,
-                                                          args_len)];
+        const toolgov__held *h = &run->st.held[v->held];
 
-        outcome(out, g, 0, 0, h->out ? h->out : "", h->out_len, 0);
+        outcome(out, v->gate, 0, 0, h->out ? h->out : "", h->out_len, 0);
         return 0;
     }
     case TOOLGOV_GATE_ASK_FIRST:
-        outcome(out, g, 0, TOOLGOV_ECONFIRM, NULL, 0, 0);
+        outcome(out, v->gate, 0, TOOLGOV_ECONFIRM, NULL, 0, 0);
         return TOOLGOV_ECONFIRM;
     case TOOLGOV_GATE_NEEDS_APPROVAL:
-        outcome(out, g, 0, TOOLGOV_EAPPROVAL, NULL, 0, 0);
+        outcome(out, v->gate, 0, TOOLGOV_EAPPROVAL, NULL, 0, 0);
         return TOOLGOV_EAPPROVAL;
+    case TOOLGOV_GATE_ALLOW:
     case TOOLGOV_GATE_REFUSE:
-    default:
-        outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EREFUSED, NULL, 0, 0);
-        return TOOLGOV_EREFUSED;
+        break;
     }
+    if (v->refusal == TOOLGOV__REFUSAL_ENDED) {
+        outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EENDED, NULL, 0, 0);
+        return TOOLGOV_EENDED;
+    }
+    outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EREFUSED, NULL, 0, 0);
+    return TOOLGOV_EREFUSED;
+}
 
-    a = &run->reg->alloc;
-    t = &run->reg->tools[idx];
+/* Run a call the gate allowed. Anything the run must remember about it (a
+** used-up approval, room for the result in hand) is settled before the
+** handler runs. */
+static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__verdict *v,
+                       const char *args, size_t args_len)
+{
+    const toolgov__tool *t = &run->reg->tools[v->idx];
+    char *args_copy = NULL;
+    toolgov_call call;
+    size_t hi;
+    int first, ended, rc;
+
     if (!t->handler) {
-        outcome(out, g, 0, TOOLGOV_ENOHANDLER, NULL, 0, 0);
+        outcome(out, v->gate, 0, TOOLGOV_ENOHANDLER, NULL, 0, 0);
         return TOOLGOV_ENOHANDLER;
     }
-    if (t->spec->answers_directly) {
-        /* Room to keep the result in hand, taken before anything runs. */
-        rc = toolgov__reserve(a, (void **)&run->st.held, &run->st.held_cap,
-                              run->st.nheld + 1, sizeof *run->st.held);
-        if (rc == 0 && !(args_copy = toolgov__memdup(a, args, args_len)))
-            rc = TOOLGOV_ENOMEM;
-        if (rc < 0) {
-            outcome(out, g, 0, rc, NULL, 0, 0);
-            return rc;
-        }
+    if (t->answers_directly && (rc = hold_room(run, args, args_len, &args_copy)) < 0) {
+        outcome(out, v->gate, 0, rc, NULL, 0, 0);
+        return rc;
     }
-    if (t->spec->effect == TOOLGOV_EFFECT_DESTRUCTIVE)
-        drop_approval(&run->st, a, (size_t)find_approval(&run->st, (size_t)idx, args,
-                                                          args_len));
+    consume_approval(run, v);
+    first = take_first(run, (size_t)v->idx);
 
-    first = !run->st.first_done && idx != TOOLGOV__BUILTIN_ASK_USER;
-    if (idx != TOOLGOV__BUILTIN_ASK_USER)
-        run->st.first_done = 1;
     toolgov__result_clear(&run->result);
-    call.tool = t->spec->name;
+    call.tool = t->name;
     call.args = args;
     call.args_len = args_len;
     call.plugin_ctx = t->ctx;
@@ -392,40 +493,39 @@ int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run, const char *tool,
     if (rc > 0)
         rc = TOOLGOV_EHANDLER; /* a handler must return 0 or a negative code */
 
-    if (rc == 0 && t->spec->answers_directly) {
-        /* The result buffer becomes the result in hand; the run gets a new
-        ** (lazily allocated) one, so keeping it cannot fail. */
-        size_t hi = run->st.nheld++;
-        toolgov__held *h = &run->st.held[hi];
-        int ends = 0;
+    if (rc == 0 && t->answers_directly) {
+        const toolgov__held *h;
 
-        h->idx = (size_t)idx;
-        h->args = args_copy;
-        h->args_len = args_len;
-        h->out = run->result.buf;
-        h->out_len = run->result.len;
-        h->out_cap = run->result.cap;
-        toolgov__result_init(&run->result, a);
-        if (first && h->out_len > 0) {
-            if (run->eval) {
-                run->busy = 1;
-                ends = run->eval(run->eval_ud, &call, h->out, h->out_len) != 0;
-                run->busy = 0;
-                h = &run->st.held[hi];
-            } else {
-                ends = 1;
-            }
-            if (ends) {
-                run->st.end = TOOLGOV_END_ANSWERED_DIRECTLY;
-                run->st.answer = (long)hi;
-            }
-        }
-        outcome(out, g, 1, 0, h->out ? h->out : "", h->out_len, ends);
+        hi = hold_answer(run, (size_t)v->idx, args_copy, args_len);
+        ended = end_if_answered(run, first, &call, hi);
+        h = &run->st.held[hi];
+        outcome(out, v->gate, 1, 0, h->out ? h->out : "", h->out_len, ended);
         return 0;
     }
-    toolgov__free(a, args_copy, args_len + 1);
-    outcome(out, g, 1, rc, toolgov_result_text(&run->result), run->result.len, 0);
+    toolgov__free(&run->reg->alloc, args_copy, args_len + 1);
+    outcome(out, v->gate, 1, rc, toolgov_result_text(&run->result), run->result.len, 0);
     return rc;
+}
+
+int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run, const char *tool,
+                       const char *args)
+{
+    toolgov__verdict v;
+    size_t args_len;
+
+    if (!run || !tool || run->busy) {
+        /* busy: a handler or evaluator calling back into its own run would
+        ** write over the output being produced. */
+        outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EINVAL, NULL, 0, 0);
+        return TOOLGOV_EINVAL;
+    }
+    if (!args)
+        args = "{}";
+    args_len = strlen(args);
+    gate_call(&v, run, lookup(run, tool), args, args_len);
+    if (v.gate != TOOLGOV_GATE_ALLOW)
+        return answer_without_running(out, run, &v);
+    return run_allowed(out, run, &v, args, args_len);
 }
 
 int toolgov_run_end(toolgov_run *run)
