@@ -2,31 +2,7 @@
 #include <check.h>
 #include <stdio.h>
 
-#include "fixture.h"
-
-typedef struct env {
-    toolgov_registry *reg;
-    toolgov_policy *pol;
-    toolgov_run *run;
-    fx_counts counts;
-} env;
-
-static void env_open(env *e, const char *override)
-{
-    memset(e, 0, sizeof *e);
-    e->reg = fx_registry(NULL, NULL);
-    ck_assert_ptr_nonnull(e->reg);
-    ck_assert_int_eq(toolgov_policy_new(&e->pol, e->reg), 0);
-    ck_assert_int_eq(toolgov_policy_set_override(e->pol, override), 0);
-    ck_assert_int_eq(toolgov_run_new(&e->run, e->pol, &e->counts), 0);
-}
-
-static void env_close(env *e)
-{
-    toolgov_run_free(e->run);
-    toolgov_policy_free(e->pol);
-    toolgov_registry_free(e->reg);
-}
+#include "fixture_run.h"
 
 /* ---- the gate table: effect x confirm x run state x override ----
 ** Each row gives the answer for the confirmation pending, given, refused:

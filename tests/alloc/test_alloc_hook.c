@@ -1,4 +1,4 @@
-/* test_alloc.c: every allocation failure is a clean error and leaks nothing.
+/* test_alloc_hook.c: every allocation failure is a clean error and leaks nothing.
 **
 ** One scenario drives every allocating public call. It is replayed with the
 ** allocator hook failing the 1st, 2nd, 3rd, ... allocation until a replay
