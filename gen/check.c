@@ -327,8 +327,9 @@ int toolgov__check_main(int argc, char **argv)
         goto out;
     }
 
+    toolgov__scan_opts so = { m->name, jobs };
     int rc = toolgov__scan_run(&s, (const char *const *)args, nargs,
-                               (const char *const *)sources, nsources, jobs);
+                               (const char *const *)sources, nsources, &so);
     if (rc < 0) {
         /* toolgov-gen does not link the runtime (toolgov_strerror). */
         toolgov__diag_error(&d, manifest_path, 0, 0, "drift check failed: %s",

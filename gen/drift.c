@@ -31,20 +31,78 @@ static void note_how_to_declare(const toolgov__manifest *m, toolgov__diag *d,
                        tool);
 }
 
-/* A definition without the annotation named <plugin>_tool_<tool>. */
-static const toolgov__handler *find_plain(const toolgov__scan *s, const char *plugin,
-                                          const char *tool)
+/* The linker symbol of the handler of `tool` in `plugin` (the name the
+** generated header declares and the generated C file calls); malloc'd,
+** NULL when out of memory. */
+static char *handler_symbol(const char *plugin, const char *tool)
 {
-    size_t lp = strlen(plugin), lt = strlen(tool);
+    size_t n = strlen(plugin) + strlen(tool) + sizeof "_tool_";
+    char *r = malloc(n);
+    if (r)
+        snprintf(r, n, "%s_tool_%s", plugin, tool);
+    return r;
+}
+
+/* A definition without the annotation named like a handler (`want`). */
+static const toolgov__handler *find_plain(const toolgov__scan *s, const char *want)
+{
     for (size_t h = 0; h < s->handler_count; h++) {
         const char *f = s->handlers[h].function;
-        if (s->handlers[h].tool || !f || strlen(f) != lp + 6 + lt)
-            continue;
-        if (strncmp(f, plugin, lp) == 0 && strncmp(f + lp, "_tool_", 6) == 0 &&
-            strcmp(f + lp + 6, tool) == 0)
+        if (!s->handlers[h].tool && f && strcmp(f, want) == 0)
             return &s->handlers[h];
     }
     return NULL;
+}
+
+static int same_place(const toolgov__loc *a, const toolgov__loc *b)
+{
+    return a->line == b->line && a->col == b->col &&
+           (a->file == b->file || (a->file && b->file && strcmp(a->file, b->file) == 0));
+}
+
+/* A declaration that can be a handler at all: a plain function definition. */
+static int is_function_definition(const toolgov__handler *h)
+{
+    unsigned want = TOOLGOV__HANDLER_DEFINITION | TOOLGOV__HANDLER_FUNCTION;
+    return (h->flags & want) == want;
+}
+
+/* The handler at `first` is defined in a header that several sources
+** include: unless every copy is an inline C++ function, each source emits
+** the symbol and the link fails. One error at the definition, a note at
+** each source's #include. */
+static size_t report_copies(const toolgov__manifest *m, const toolgov__scan *s, size_t first,
+                            toolgov__diag *d)
+{
+    const toolgov__handler *h = &s->handlers[first];
+    size_t sources = 0;
+    int all_inline = 1;
+    for (size_t k = first; k < s->handler_count; k++) {
+        const toolgov__handler *o = &s->handlers[k];
+        if (!o->tool || strcmp(o->tool, h->tool) != 0 || !same_place(&o->at, &h->at))
+            continue;
+        sources++;
+        all_inline &= (o->flags & TOOLGOV__HANDLER_CXX_INLINE) != 0;
+    }
+    if (sources < 2 || all_inline)
+        return 0;
+    const char *file = h->at.file ? h->at.file : m->path;
+    toolgov__diag_error(d, file, h->at.line, h->at.col,
+                        "the handler for tool '%s' is defined in a header that %zu sources "
+                        "of plugin '%s' include, so each defines '%s' and the link fails "
+                        "with a multiple definition; define it in one source",
+                        h->tool, sources, m->name, h->function);
+    for (size_t k = first; k < s->handler_count; k++) {
+        const toolgov__handler *o = &s->handlers[k];
+        if (!o->tool || strcmp(o->tool, h->tool) != 0 || !same_place(&o->at, &h->at))
+            continue;
+        if (o->via.file)
+            toolgov__diag_note(d, o->via.file, o->via.line, o->via.col,
+                               "'%s' includes it here", o->source);
+        else
+            toolgov__diag_note(d, o->source, 0, 0, "this source defines it too");
+    }
+    return 1;
 }
 
 size_t toolgov__drift_compare(const toolgov__manifest *m, const toolgov__scan *s,
@@ -58,7 +116,12 @@ size_t toolgov__drift_compare(const toolgov__manifest *m, const toolgov__scan *s
     long *tool_of = calloc(nh ? nh : 1, sizeof *tool_of);
     const char **open = calloc(nt ? nt : 1, sizeof *open);
     const char **all = calloc(nt ? nt : 1, sizeof *all);
-    if (!handler_of || !tool_of || !open || !all) {
+    /* symbol[t]: the handler symbol of declared tool t. */
+    char **symbol = calloc(nt ? nt : 1, sizeof *symbol);
+    int oom = !handler_of || !tool_of || !open || !all || !symbol;
+    for (size_t t = 0; !oom && t < nt; t++)
+        oom = (symbol[t] = handler_symbol(m->name, m->tools[t].name)) == NULL;
+    if (oom) {
         toolgov__diag_error(d, m->path, 0, 0, "out of memory comparing the manifest "
                             "with the plugin's sources");
         errors++;
@@ -67,13 +130,22 @@ size_t toolgov__drift_compare(const toolgov__manifest *m, const toolgov__scan *s
 
     for (size_t t = 0; t < nt; t++)
         all[t] = m->tools[t].name;
+    /* tool_of[h]: the declared tool h is the valid handler of, or -1. An
+    ** entry is compared only at its first sighting: the same definition
+    ** reached from another source is a copy (report_copies()). */
     for (size_t h = 0; h < nh; h++) {
         tool_of[h] = -1;
-        if (!s->handlers[h].tool)
-            continue; /* not annotated: not a handler */
-        tool_of[h] = toolgov__manifest_find(m, s->handlers[h].tool);
-        if (tool_of[h] >= 0 && !handler_of[tool_of[h]])
-            handler_of[tool_of[h]] = h + 1;
+        const toolgov__handler *hd = &s->handlers[h];
+        if (!hd->tool || !is_function_definition(hd))
+            continue;
+        long t = toolgov__manifest_find(m, hd->tool);
+        if (t < 0 || !hd->symbol || !(hd->flags & TOOLGOV__HANDLER_PROTOTYPED))
+            continue;
+        if (strcmp(symbol[t], hd->symbol) == 0) {
+            tool_of[h] = t;
+            if (!handler_of[t])
+                handler_of[t] = h + 1;
+        }
     }
     /* Candidates for a rename: declared tools nobody implements. A pairing
     ** removes the tool from the list, so one declared tool explains at most
@@ -86,14 +158,58 @@ size_t toolgov__drift_compare(const toolgov__manifest *m, const toolgov__scan *s
         const char *file = file_or(hd->at.file, m->path);
         if (!hd->tool)
             continue;
-        /* A second handler for the same tool (declared or not): the first
-        ** one is the one compared, this one is an error of its own. */
+        int copy = 0;
+        for (size_t k = 0; k < h && !copy; k++)
+            copy = s->handlers[k].tool && strcmp(s->handlers[k].tool, hd->tool) == 0 &&
+                   same_place(&s->handlers[k].at, &hd->at);
+        if (copy)
+            continue;
+        if (!is_function_definition(hd)) {
+            /* A hand-written annotation on something the runtime can never
+            ** call as a handler. */
+            toolgov__diag_error(d, file, hd->at.line, hd->at.col,
+                                "'%s' carries the handler mark of tool '%s' but is not a "
+                                "function definition at file scope; only the handler "
+                                "macro of plugin '%s' may put that mark, on the handler "
+                                "it defines",
+                                hd->function, hd->tool, m->name);
+            errors++;
+            continue;
+        }
+        long declared = toolgov__manifest_find(m, hd->tool);
+        if (declared >= 0 && tool_of[h] < 0) {
+            /* Declared, but this is not the plugin's handler: the symbol of
+            ** another plugin (its header was included last), a hand-made
+            ** mark, an asm label, or a type the header does not declare. */
+            const char *want = symbol[declared];
+            if (hd->symbol && strcmp(want, hd->symbol) != 0)
+                toolgov__diag_error(d, file, hd->at.line, hd->at.col,
+                                    "'%s' carries the handler mark of tool '%s', but the "
+                                    "handler of '%s' in plugin '%s' is '%s' (is another "
+                                    "plugin's generated header included after "
+                                    "%s.toolgov.h, or the mark written by hand?)",
+                                    hd->symbol, hd->tool, hd->tool, m->name, want,
+                                    m->name);
+            else
+                toolgov__diag_error(d, file, hd->at.line, hd->at.col,
+                                    "handler '%s' of tool '%s' is not declared with this "
+                                    "type by %s.toolgov.h in %s; include the generated "
+                                    "header and define the handler with its macro",
+                                    hd->function, hd->tool, m->name, hd->source);
+            errors++;
+            continue;
+        }
+        /* A second handler for the same tool: the first one is the one
+        ** compared, this one is an error of its own. */
         size_t first = h;
-        for (size_t k = 0; k < h; k++)
-            if (s->handlers[k].tool && strcmp(s->handlers[k].tool, hd->tool) == 0) {
-                first = k;
-                break;
-            }
+        if (declared >= 0) {
+            first = handler_of[declared] - 1;
+        } else {
+            for (size_t k = 0; k < h && first == h; k++)
+                if (s->handlers[k].tool && strcmp(s->handlers[k].tool, hd->tool) == 0 &&
+                    is_function_definition(&s->handlers[k]))
+                    first = k;
+        }
         if (first != h) {
             const toolgov__handler *f = &s->handlers[first];
             toolgov__diag_error(d, file, hd->at.line, hd->at.col,
@@ -104,8 +220,10 @@ size_t toolgov__drift_compare(const toolgov__manifest *m, const toolgov__scan *s
             errors++;
             continue;
         }
-        if (tool_of[h] >= 0)
+        if (declared >= 0) {
+            errors += report_copies(m, s, h, d);
             continue;
+        }
         const char *near = toolgov__suggest(hd->tool, open, nt);
         if (near) {
             long t = toolgov__manifest_find(m, near);
@@ -132,6 +250,15 @@ size_t toolgov__drift_compare(const toolgov__manifest *m, const toolgov__scan *s
     for (size_t r = 0; r < s->registration_count; r++) {
         const toolgov__registration *rg = &s->registrations[r];
         const char *file = file_or(rg->at.file, m->path);
+        if (rg->indirect) {
+            toolgov__diag_warning(d, file, rg->at.line, rg->at.col,
+                                  "%s is used here other than by a direct call, so the "
+                                  "drift check cannot see the tool names it is given; the "
+                                  "runtime refuses any name the manifest of plugin '%s' "
+                                  "does not declare",
+                                  rg->callee, m->name);
+            continue;
+        }
         if (!rg->name) {
             toolgov__diag_warning(d, file, rg->at.line, rg->at.col,
                                   "%s() is called with a tool name computed at run "
@@ -172,7 +299,7 @@ size_t toolgov__drift_compare(const toolgov__manifest *m, const toolgov__scan *s
                             "'TOOLGOV_HANDLER(%s, call, out) { ... }'",
                             tl->name, m->name, tl->name);
         /* The handler's symbol, defined without the macro: say where. */
-        const toolgov__handler *plain = find_plain(s, m->name, tl->name);
+        const toolgov__handler *plain = find_plain(s, symbol[t]);
         if (plain)
             toolgov__diag_note(d, file_or(plain->at.file, m->path), plain->at.line,
                                plain->at.col,
@@ -188,6 +315,9 @@ out:
     free(tool_of);
     free(open);
     free(all);
+    for (size_t t = 0; symbol && t < nt; t++)
+        free(symbol[t]);
+    free(symbol);
     return errors;
 }
 

@@ -5,17 +5,23 @@
 ** The traps this code steers around were measured on libclang 14 and are
 ** written down in docs/drift-check.md: a macro-made function is not "from
 ** the main file", so places are expansion locations; the annotation is a
-** child cursor of the FunctionDecl and a definition inherits it from an
-** annotated prototype, so only definitions count and USRs de-duplicate; a
-** parenthesised callee has no referenced cursor on the call itself.
+** child cursor of the declaration and a definition inherits it from an
+** annotated prototype, so only definitions count; a parenthesised callee
+** has no referenced cursor on the call itself, and a call in a template
+** whose arguments depend on a template parameter names its callee through
+** an overload set.
+**
+** One translation unit is walked in two passes. The first looks only at
+** the top level of headers that may be skipped (the compiler's own system
+** headers) for annotated function definitions: a file holding one is never
+** skipped. The second visits every cursor of every other file, recursively,
+** so no function body, member, template or initialiser is left out.
 */
-#define _POSIX_C_SOURCE 200809L /* getcwd, strdup */
+#define _XOPEN_SOURCE 700 /* getcwd; realpath is XSI in glibc */
 
 #include <clang-c/Index.h>
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,61 +29,60 @@
 
 #include <toolgov/toolgov.h>
 
+#include "arena.h"
+#include "parse_pool.h"
 #include "scan.h"
+#include "strset.h"
 
-/* Strings live in chunks freed together; a scan holds a few hundred of
-** them at most (file names dominate). */
-typedef struct chunk {
-    struct chunk *next;
-    size_t used, cap;
-    char data[];
-} chunk;
-
-/* Open-addressing set of strings, for file names (hundreds, from every
-** translation unit) and handler/registration identities. */
-typedef struct strset {
-    const char **slots;
-    size_t cap, count;
-} strset;
-
+/* State of one scan, shared by every translation unit. */
 typedef struct priv {
-    chunk *chunks;
-    strset files;  /* interned file names (locations and inputs) */
-    strset listed; /* the subset already in scan->files */
-    strset seen; /* identity keys of handlers and registrations */
+    toolgov__arena arena;    /* every string of the scan */
+    toolgov__strset files;   /* interned file names (locations and inputs) */
+    toolgov__strset listed;  /* the subset already in scan->files */
+    toolgov__strset seen;    /* identity keys of handlers and registrations */
     size_t handler_cap, registration_cap, diag_cap, file_cap;
-    char *cwd; /* for making relative file names absolute */
+    const char *cwd;         /* for making relative file names absolute */
+    const char *header;      /* "<plugin>.toolgov.h", or NULL */
+    const char **sysdirs;    /* the compiler's own directories, '/'-terminated */
+    size_t nsysdirs;
 } priv;
+
+/* A file a translation unit read: how the source reached it, and whether
+** its declarations are skipped (-1: not decided yet). */
+typedef struct unit_file {
+    CXFile file;
+    const char *name;   /* interned */
+    toolgov__loc via;   /* the #include in the source; file NULL for the source */
+    int skip;
+    int must;           /* includes the generated header, is it, or defines a handler */
+} unit_file;
+
+/* A function declared by the plugin's generated header in this unit. */
+typedef struct proto {
+    const char *symbol, *type;
+} proto;
 
 typedef struct ctx {
     toolgov__scan *s;
     priv *p;
-    const char *source; /* the source being parsed */
+    const char *source; /* the source being parsed (interned) */
     int oom;
+    int cxx;            /* the unit is C++ */
+    unit_file *ufiles;
+    size_t nufiles, ufile_cap;
+    size_t last_ufile;  /* cache: the file of the previous lookup */
+    proto *protos;
+    size_t nprotos, proto_cap;
+    const char **types; /* canonical type of each handler this unit added */
+    size_t first_handler, type_cap;
+    CXSourceLocation callee[4]; /* callees of the last registration calls */
+    unsigned ncallee;
 } ctx;
 
-static char *arena_alloc(priv *p, size_t n)
-{
-    chunk *c = p->chunks;
-    if (!c || c->cap - c->used < n) {
-        size_t cap = n > 16384 ? n : 16384;
-        c = malloc(sizeof *c + cap);
-        if (!c)
-            return NULL;
-        c->next = p->chunks;
-        c->used = 0;
-        c->cap = cap;
-        p->chunks = c;
-    }
-    char *r = c->data + c->used;
-    c->used += n;
-    return r;
-}
-
-static char *arena_strdup2(priv *p, const char *a, const char *b)
+static char *sdup(priv *p, const char *a, const char *b)
 {
     size_t la = strlen(a), lb = b ? strlen(b) : 0;
-    char *r = arena_alloc(p, la + lb + 1);
+    char *r = toolgov__arena_alloc(&p->arena, la + lb + 1);
     if (!r)
         return NULL;
     memcpy(r, a, la);
@@ -85,57 +90,6 @@ static char *arena_strdup2(priv *p, const char *a, const char *b)
         memcpy(r + la, b, lb);
     r[la + lb] = '\0';
     return r;
-}
-
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603u; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
-}
-
-/* Returns the slot for `key` (empty or holding an equal string). */
-static const char **strset_slot(strset *set, const char *key)
-{
-    size_t mask = set->cap - 1, i = (size_t)hash_str(key) & mask;
-    while (set->slots[i] && strcmp(set->slots[i], key) != 0)
-        i = (i + 1) & mask;
-    return &set->slots[i];
-}
-
-/* Find `key`; NULL when absent. */
-static const char *strset_find(strset *set, const char *key)
-{
-    if (!set->cap)
-        return NULL;
-    return *strset_slot(set, key);
-}
-
-/* Insert an arena-owned string. 0, or TOOLGOV_ENOMEM. */
-static int strset_add(strset *set, const char *key)
-{
-    if ((set->count + 1) * 2 > set->cap) {
-        size_t ncap = set->cap ? set->cap * 2 : 64;
-        const char **old = set->slots;
-        size_t ocap = set->cap;
-        set->slots = calloc(ncap, sizeof *set->slots);
-        if (!set->slots) {
-            set->slots = old;
-            return TOOLGOV_ENOMEM;
-        }
-        set->cap = ncap;
-        for (size_t i = 0; i < ocap; i++)
-            if (old[i])
-                *strset_slot(set, old[i]) = old[i];
-        free(old);
-    }
-    const char **slot = strset_slot(set, key);
-    if (!*slot) {
-        *slot = key;
-        set->count++;
-    }
-    return 0;
 }
 
 /* Grow *arr (elements of size `elem`) so one more fits. */
@@ -158,32 +112,49 @@ static const char *intern_file(ctx *c, const char *name)
     const char *found;
     char *full;
     if (name[0] == '/' || !c->p->cwd) {
-        found = strset_find(&c->p->files, name);
+        found = toolgov__strset_find(&c->p->files, name);
         if (found)
             return found;
-        full = arena_strdup2(c->p, name, NULL);
+        full = sdup(c->p, name, NULL);
     } else {
         const char *rel = name;
         while (rel[0] == '.' && rel[1] == '/')
             rel += 2;
-        char *tmp = arena_strdup2(c->p, c->p->cwd, "/");
+        char *tmp = sdup(c->p, c->p->cwd, "/");
         if (!tmp)
             return NULL;
-        full = arena_strdup2(c->p, tmp, rel);
-        if (full && (found = strset_find(&c->p->files, full)) != NULL)
+        full = sdup(c->p, tmp, rel);
+        if (full && (found = toolgov__strset_find(&c->p->files, full)) != NULL)
             return found;
     }
-    if (!full || strset_add(&c->p->files, full) < 0)
+    if (!full || toolgov__strset_add(&c->p->files, full) < 0)
         return NULL;
     return full;
+}
+
+/* The interned name of a CXFile; NULL without a name (c->oom on failure). */
+static const char *file_name(ctx *c, CXFile file)
+{
+    const char *r = NULL;
+    if (!file)
+        return NULL;
+    CXString n = clang_getFileName(file);
+    const char *name = clang_getCString(n);
+    if (name && name[0]) {
+        r = intern_file(c, name);
+        if (!r)
+            c->oom = 1;
+    }
+    clang_disposeString(n);
+    return r;
 }
 
 /* Append an interned name to the list of files read, once. */
 static int list_file(ctx *c, const char *f)
 {
-    if (strset_find(&c->p->listed, f))
+    if (toolgov__strset_find(&c->p->listed, f))
         return 0;
-    if (strset_add(&c->p->listed, f) < 0 ||
+    if (toolgov__strset_add(&c->p->listed, f) < 0 ||
         grow((void **)&c->s->files, c->s->file_count, &c->p->file_cap,
              sizeof *c->s->files) < 0)
         return TOOLGOV_ENOMEM;
@@ -191,38 +162,18 @@ static int list_file(ctx *c, const char *f)
     return 0;
 }
 
-/* Record that a translation unit read `file` (depfile input). */
-static void add_file(ctx *c, CXFile file)
-{
-    CXString n = clang_getFileName(file);
-    const char *name = clang_getCString(n);
-    if (name && name[0]) {
-        const char *f = intern_file(c, name);
-        if (!f || list_file(c, f) < 0)
-            c->oom = 1;
-    }
-    clang_disposeString(n);
-}
-
-/* Expansion location of `loc`: where the user wrote it, macros unwound. */
-static int expansion_loc(ctx *c, CXSourceLocation loc, toolgov__loc *out)
+/* Expansion location of `loc`: where the user wrote it, macros unwound,
+** line markers (#line, # 4 "x.c" 3) ignored: the file is the real one. */
+static int expansion_loc(ctx *c, CXSourceLocation loc, toolgov__loc *out, CXFile *file_out)
 {
     CXFile file = NULL;
     unsigned line = 0, col = 0;
     clang_getExpansionLocation(loc, &file, &line, &col, NULL);
-    out->file = NULL;
+    out->file = file_name(c, file);
     out->line = line;
     out->col = col;
-    if (file) {
-        CXString n = clang_getFileName(file);
-        const char *name = clang_getCString(n);
-        if (name && name[0]) {
-            out->file = intern_file(c, name);
-            if (!out->file)
-                c->oom = 1;
-        }
-        clang_disposeString(n);
-    }
+    if (file_out)
+        *file_out = file;
     return c->oom ? TOOLGOV_ENOMEM : 0;
 }
 
@@ -235,21 +186,135 @@ static int seen_before(ctx *c, const char *kind, const char *a, const char *b,
     a = a ? a : "";
     b = b ? b : "";
     size_t n = strlen(kind) + strlen(file) + strlen(a) + strlen(b) + 48;
-    char *key = arena_alloc(c->p, n);
+    char *key = toolgov__arena_alloc(&c->p->arena, n);
     if (!key)
         return TOOLGOV_ENOMEM;
     snprintf(key, n, "%s\x1f%s\x1f%s\x1f%s\x1f%u:%u", kind, file, a, b, at->line,
              at->col);
-    if (strset_find(&c->p->seen, key))
+    if (toolgov__strset_find(&c->p->seen, key))
         return 1;
-    return strset_add(&c->p->seen, key) < 0 ? TOOLGOV_ENOMEM : 0;
+    return toolgov__strset_add(&c->p->seen, key) < 0 ? TOOLGOV_ENOMEM : 0;
+}
+
+/* --- which files are read, and which may be skipped ---------------------- */
+
+static unit_file *find_ufile(ctx *c, CXFile file)
+{
+    if (c->last_ufile < c->nufiles && clang_File_isEqual(c->ufiles[c->last_ufile].file, file))
+        return &c->ufiles[c->last_ufile];
+    for (size_t i = 0; i < c->nufiles; i++)
+        if (clang_File_isEqual(c->ufiles[i].file, file)) {
+            c->last_ufile = i;
+            return &c->ufiles[i];
+        }
+    return NULL;
+}
+
+static unit_file *add_ufile(ctx *c, CXFile file)
+{
+    unit_file *u = find_ufile(c, file);
+    if (u)
+        return u;
+    const char *name = file_name(c, file);
+    if (!name || grow((void **)&c->ufiles, c->nufiles, &c->ufile_cap, sizeof *c->ufiles) < 0) {
+        c->oom = 1;
+        return NULL;
+    }
+    u = &c->ufiles[c->nufiles++];
+    memset(u, 0, sizeof *u);
+    u->file = file;
+    u->name = name;
+    u->skip = -1;
+    if (list_file(c, name) < 0) {
+        c->oom = 1;
+        return NULL;
+    }
+    return u;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static int is_generated_header(const ctx *c, const char *name)
+{
+    return c->p->header && strcmp(base_name(name), c->p->header) == 0;
+}
+
+static void visit_inclusion(CXFile included, CXSourceLocation *stack, unsigned len,
+                            CXClientData data)
+{
+    ctx *c = data;
+    if (c->oom)
+        return;
+    unit_file *u = add_ufile(c, included);
+    if (!u)
+        return;
+    if (len > 0 && !u->via.file && !u->via.line &&
+        expansion_loc(c, stack[len - 1], &u->via, NULL) < 0)
+        return;
+    if (is_generated_header(c, u->name)) {
+        u->must = 1;
+        /* The file whose #include brought the generated header in. */
+        if (len > 0) {
+            CXFile inc = NULL;
+            clang_getExpansionLocation(stack[0], &inc, NULL, NULL, NULL);
+            unit_file *by = inc ? add_ufile(c, inc) : NULL;
+            if (by)
+                by->must = 1;
+        }
+    }
+}
+
+/* Is `path` (resolved) under one of the compiler's own directories? */
+static int in_sysdir(const priv *p, const char *path)
+{
+    char *real = realpath(path, NULL);
+    const char *q = real ? real : path;
+    int r = 0;
+    for (size_t i = 0; i < p->nsysdirs && !r; i++)
+        r = strncmp(q, p->sysdirs[i], strlen(p->sysdirs[i])) == 0;
+    free(real);
+    return r;
+}
+
+/* Are the declarations at `loc` skipped? Only in a header clang calls a
+** system header that lies in the compiler's own directories and is not
+** one that must be read. */
+static int skipped_at(ctx *c, CXSourceLocation loc)
+{
+    if (!clang_Location_isInSystemHeader(loc))
+        return 0;
+    CXFile file = NULL;
+    clang_getExpansionLocation(loc, &file, NULL, NULL, NULL);
+    if (!file)
+        return 0;
+    unit_file *u = add_ufile(c, file);
+    if (!u)
+        return 0;
+    if (u->must)
+        return 0;
+    if (u->skip < 0)
+        u->skip = in_sysdir(c->p, u->name);
+    return u->skip;
 }
 
 /* --- handlers ------------------------------------------------------------ */
 
+static int is_function_kind(enum CXCursorKind k)
+{
+    return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod ||
+           k == CXCursor_Constructor || k == CXCursor_Destructor ||
+           k == CXCursor_ConversionFunction || k == CXCursor_FunctionTemplate;
+}
+
+/* The tool named by a toolgov annotation on `cur`, or NULL when `cur` has
+** none; arena-owned. */
 typedef struct annot {
     ctx *c;
-    char *tool; /* malloc'd; the first toolgov annotation found */
+    const char *tool;
 } annot;
 
 static enum CXChildVisitResult find_annotation(CXCursor cur, CXCursor parent,
@@ -263,54 +328,193 @@ static enum CXChildVisitResult find_annotation(CXCursor cur, CXCursor parent,
     const char *text = clang_getCString(sp);
     size_t plen = sizeof TOOLGOV_SCAN_ANNOTATION - 1;
     if (text && strncmp(text, TOOLGOV_SCAN_ANNOTATION, plen) == 0 && !a->tool) {
-        a->tool = malloc(strlen(text + plen) + 1);
-        if (a->tool)
-            strcpy(a->tool, text + plen);
-        else
+        a->tool = sdup(a->c->p, text + plen, NULL);
+        if (!a->tool)
             a->c->oom = 1;
     }
     clang_disposeString(sp);
     return CXChildVisit_Continue;
 }
 
-static void handle_function(ctx *c, CXCursor fn)
+static const char *annotation_of(ctx *c, CXCursor cur)
 {
-    if (!clang_isCursorDefinition(fn))
-        return; /* a prototype: its definition, if any, is counted */
     annot a = { c, NULL };
-    clang_visitChildren(fn, find_annotation, &a);
+    clang_visitChildren(cur, find_annotation, &a);
+    return a.tool;
+}
 
+/* The linker symbol of a function: asm label or C++ mangling applied (a
+** leading \1, clang's mark for "no prefix", dropped); arena-owned. */
+static const char *symbol_of(ctx *c, CXCursor fn)
+{
+    CXString m = clang_Cursor_getMangling(fn);
+    const char *text = clang_getCString(m);
+    const char *r = NULL;
+    if (text && text[0]) {
+        if (text[0] == '\x01')
+            text++;
+        r = sdup(c->p, text, NULL);
+        if (!r)
+            c->oom = 1;
+    }
+    clang_disposeString(m);
+    return r;
+}
+
+static const char *canonical_type(ctx *c, CXCursor cur)
+{
+    CXString t = clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(cur)));
+    const char *r = sdup(c->p, clang_getCString(t) ? clang_getCString(t) : "", NULL);
+    clang_disposeString(t);
+    if (!r)
+        c->oom = 1;
+    return r;
+}
+
+/* Record one handler entry; `type` is its canonical type (functions). */
+static void add_handler(ctx *c, CXCursor cur, const char *tool, const char *name,
+                        const char *symbol, unsigned flags, const char *type)
+{
     toolgov__scan *s = c->s;
     toolgov__handler h;
-    CXString usr = clang_getCursorUSR(fn);
-    CXString name = clang_getCursorSpelling(fn);
-    /* A definition without the annotation matters only when it looks like
-    ** a handler written without the macro: it lets the report say so. */
-    if (!a.tool && (c->oom || !strstr(clang_getCString(name), "_tool_")))
-        goto out;
-    if (expansion_loc(c, clang_getCursorLocation(fn), &h.at) < 0)
-        goto out;
-    /* One function (USR) defined at one place is one handler, however many
-    ** translation units include it. */
-    int dup = seen_before(c, "h", a.tool, clang_getCString(usr), &h.at);
+    CXFile file = NULL;
+    memset(&h, 0, sizeof h);
+    if (expansion_loc(c, clang_getCursorLocation(cur), &h.at, &file) < 0)
+        return;
+    CXString usr = clang_getCursorUSR(cur);
+    /* A definition at one place counts once per translation unit. */
+    int dup = seen_before(c, c->source, tool, clang_getCString(usr), &h.at);
+    clang_disposeString(usr);
     if (dup != 0) {
         if (dup < 0)
             c->oom = 1;
-        goto out;
+        return;
     }
-    h.tool = a.tool ? arena_strdup2(c->p, a.tool, NULL) : NULL;
-    h.function = arena_strdup2(c->p, clang_getCString(name), NULL);
-    if ((a.tool && !h.tool) || !h.function ||
+    h.tool = tool;
+    h.function = sdup(c->p, name, NULL);
+    h.symbol = symbol;
+    h.source = c->source;
+    h.flags = flags;
+    if (file && h.at.file != c->source) {
+        unit_file *u = add_ufile(c, file);
+        if (u)
+            h.via = u->via;
+    }
+    if (!h.function ||
         grow((void **)&s->handlers, s->handler_count, &c->p->handler_cap,
-             sizeof *s->handlers) < 0) {
+             sizeof *s->handlers) < 0 ||
+        grow((void **)&c->types, s->handler_count - c->first_handler, &c->type_cap,
+             sizeof *c->types) < 0) {
         c->oom = 1;
+        return;
+    }
+    c->types[s->handler_count - c->first_handler] = type;
+    s->handlers[s->handler_count++] = h;
+}
+
+/* A plain function: a FunctionDecl at file or namespace scope, not a
+** template specialisation, inside no template (a friend in a class template
+** is a FunctionDecl too). */
+static int is_plain_function(CXCursor fn, enum CXCursorKind kind)
+{
+    if (kind != CXCursor_FunctionDecl ||
+        !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(fn)))
+        return 0;
+    for (CXCursor p = clang_getCursorSemanticParent(fn); !clang_Cursor_isNull(p);
+         p = clang_getCursorSemanticParent(p)) {
+        enum CXCursorKind k = clang_getCursorKind(p);
+        if (k == CXCursor_TranslationUnit)
+            return 1;
+        if (k != CXCursor_Namespace && k != CXCursor_LinkageSpec && k != CXCursor_UnexposedDecl)
+            return 0;
+    }
+    return 1;
+}
+
+static void handle_function(ctx *c, CXCursor fn, enum CXCursorKind kind)
+{
+    int def = clang_isCursorDefinition(fn);
+    CXString name = clang_getCursorSpelling(fn);
+    const char *spelling = clang_getCString(name) ? clang_getCString(name) : "";
+
+    /* A prototype in the plugin's generated header: what a handler of
+    ** this translation unit must match. */
+    if (!def && kind == CXCursor_FunctionDecl) {
+        CXFile file = NULL;
+        clang_getExpansionLocation(clang_getCursorLocation(fn), &file, NULL, NULL, NULL);
+        unit_file *u = file ? add_ufile(c, file) : NULL;
+        if (u && is_generated_header(c, u->name) && is_plain_function(fn, kind)) {
+            const char *sym = symbol_of(c, fn), *type = canonical_type(c, fn);
+            if (sym && type &&
+                grow((void **)&c->protos, c->nprotos, &c->proto_cap, sizeof *c->protos) == 0) {
+                c->protos[c->nprotos].symbol = sym;
+                c->protos[c->nprotos++].type = type;
+            } else {
+                c->oom = 1;
+            }
+        }
         goto out;
     }
-    s->handlers[s->handler_count++] = h;
+    if (!def)
+        goto out; /* an annotated prototype: its definition, if any, counts */
+
+    const char *tool = annotation_of(c, fn);
+    /* A definition without the annotation matters only when it looks like
+    ** a handler written without the macro: it lets the report say so. */
+    if (c->oom || (!tool && (kind != CXCursor_FunctionDecl || !strstr(spelling, "_tool_"))))
+        goto out;
+    unsigned flags = TOOLGOV__HANDLER_DEFINITION;
+    if (is_plain_function(fn, kind))
+        flags |= TOOLGOV__HANDLER_FUNCTION;
+    if (c->cxx && clang_Cursor_isFunctionInlined(fn))
+        flags |= TOOLGOV__HANDLER_CXX_INLINE;
+    /* Only a plain function has a symbol worth asking for (libclang 14
+    ** crashes mangling some declarations inside templates). */
+    const char *symbol = (flags & TOOLGOV__HANDLER_FUNCTION) ? symbol_of(c, fn) : NULL;
+    const char *type = (flags & TOOLGOV__HANDLER_FUNCTION) ? canonical_type(c, fn) : NULL;
+    if (!c->oom)
+        add_handler(c, fn, tool, spelling, symbol, flags, type);
 out:
-    clang_disposeString(usr);
     clang_disposeString(name);
-    free(a.tool);
+}
+
+/* A toolgov annotation on anything but a function (a variable, a type, a
+** field): never a handler, recorded so the comparison reports it. */
+static void handle_other_annotation(ctx *c, CXCursor attr, CXCursor decl)
+{
+    CXString sp = clang_getCursorSpelling(attr);
+    const char *text = clang_getCString(sp);
+    size_t plen = sizeof TOOLGOV_SCAN_ANNOTATION - 1;
+    if (text && strncmp(text, TOOLGOV_SCAN_ANNOTATION, plen) == 0) {
+        const char *tool = sdup(c->p, text + plen, NULL);
+        CXString name = clang_getCursorSpelling(decl);
+        if (!tool)
+            c->oom = 1;
+        else
+            add_handler(c, decl, tool,
+                        clang_getCString(name) ? clang_getCString(name) : "", NULL, 0, NULL);
+        clang_disposeString(name);
+    }
+    clang_disposeString(sp);
+}
+
+/* After the walk: which handlers of this unit the generated header declares
+** with the same symbol and type. */
+static void mark_prototyped(ctx *c)
+{
+    toolgov__scan *s = c->s;
+    for (size_t h = c->first_handler; h < s->handler_count; h++) {
+        toolgov__handler *hd = &s->handlers[h];
+        const char *type = c->types[h - c->first_handler];
+        if (!hd->symbol || !type)
+            continue;
+        for (size_t k = 0; k < c->nprotos; k++)
+            if (strcmp(c->protos[k].symbol, hd->symbol) == 0 &&
+                strcmp(c->protos[k].type, type) == 0) {
+                hd->flags |= TOOLGOV__HANDLER_PROTOTYPED;
+                break;
+            }
+    }
 }
 
 /* --- registration calls --------------------------------------------------- */
@@ -320,44 +524,11 @@ static const char *const registration_fns[] = {
     "toolgov_declare_tool",
 };
 
-/* The callee's DeclRefExpr, found through implicit casts and parentheses:
-** `(toolgov_register_tool)(...)` gives the call itself no referenced
-** cursor. */
-typedef struct callee_find {
-    CXCursor found;
-    int have;
-} callee_find;
-
-static enum CXChildVisitResult first_declref(CXCursor cur, CXCursor parent,
-                                             CXClientData data)
+static int registration_index(CXCursor decl)
 {
-    callee_find *f = data;
-    (void)parent;
-    enum CXCursorKind k = clang_getCursorKind(cur);
-    if (k == CXCursor_DeclRefExpr) {
-        f->found = cur;
-        f->have = 1;
-        return CXChildVisit_Break;
-    }
-    if (k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr)
-        return CXChildVisit_Recurse;
-    return CXChildVisit_Break; /* the callee is the first child: stop there */
-}
-
-/* Which of registration_fns[] a call calls, or -1 for any other call. */
-static int registration_kind(CXCursor call)
-{
-    CXCursor ref = clang_getCursorReferenced(call);
-    if (clang_Cursor_isNull(ref) || clang_getCursorKind(ref) != CXCursor_FunctionDecl) {
-        callee_find f = { clang_getNullCursor(), 0 };
-        clang_visitChildren(call, first_declref, &f);
-        if (!f.have)
-            return -1;
-        ref = clang_getCursorReferenced(f.found);
-        if (clang_Cursor_isNull(ref) || clang_getCursorKind(ref) != CXCursor_FunctionDecl)
-            return -1;
-    }
-    CXString sp = clang_getCursorSpelling(ref);
+    if (clang_Cursor_isNull(decl) || clang_getCursorKind(decl) != CXCursor_FunctionDecl)
+        return -1;
+    CXString sp = clang_getCursorSpelling(decl);
     const char *name = clang_getCString(sp);
     int kind = -1;
     for (size_t i = 0; name && i < sizeof registration_fns / sizeof *registration_fns; i++)
@@ -367,22 +538,90 @@ static int registration_kind(CXCursor call)
     return kind;
 }
 
+/* The callee's reference, found through implicit casts and parentheses:
+** `(toolgov_register_tool)(...)` gives the call itself no referenced
+** cursor, and in a template a dependent call names an overload set. */
+typedef struct callee_find {
+    CXCursor found;
+    int have;
+} callee_find;
+
+static enum CXChildVisitResult first_ref(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    callee_find *f = data;
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(cur);
+    if (k == CXCursor_DeclRefExpr || k == CXCursor_OverloadedDeclRef) {
+        f->found = cur;
+        f->have = 1;
+        return CXChildVisit_Break;
+    }
+    if (k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr)
+        return CXChildVisit_Recurse;
+    return CXChildVisit_Break; /* the callee is the first child: stop there */
+}
+
+/* Which of registration_fns[] a reference names, or -1. */
+static int ref_kind(CXCursor ref)
+{
+    if (clang_getCursorKind(ref) == CXCursor_DeclRefExpr) {
+        CXCursor to = clang_getCursorReferenced(ref);
+        if (clang_getCursorKind(to) == CXCursor_OverloadedDeclRef)
+            ref = to; /* an unresolved name in a template */
+    }
+    if (clang_getCursorKind(ref) == CXCursor_OverloadedDeclRef) {
+        unsigned n = clang_getNumOverloadedDecls(ref);
+        for (unsigned i = 0; i < n; i++) {
+            int k = registration_index(clang_getOverloadedDecl(ref, i));
+            if (k >= 0)
+                return k;
+        }
+        return -1;
+    }
+    return registration_index(clang_getCursorReferenced(ref));
+}
+
+static void add_registration(ctx *c, const toolgov__registration *r)
+{
+    toolgov__scan *s = c->s;
+    int dup = seen_before(c, r->indirect ? "i" : "r", r->callee, r->name ? r->name : "\x1e",
+                          &r->at);
+    if (dup != 0) {
+        if (dup < 0)
+            c->oom = 1;
+        return;
+    }
+    if (grow((void **)&s->registrations, s->registration_count, &c->p->registration_cap,
+             sizeof *s->registrations) < 0) {
+        c->oom = 1;
+        return;
+    }
+    s->registrations[s->registration_count++] = *r;
+}
+
 static void handle_call(ctx *c, CXCursor call)
 {
-    int kind = registration_kind(call);
+    callee_find f = { clang_getNullCursor(), 0 };
+    int kind = -1;
+    clang_visitChildren(call, first_ref, &f);
+    if (f.have)
+        kind = ref_kind(f.found);
+    if (kind < 0)
+        kind = registration_index(clang_getCursorReferenced(call));
     if (kind < 0)
         return;
-    toolgov__scan *s = c->s;
+    if (f.have) /* the reference is the call's, not a use of its own */
+        c->callee[c->ncallee++ % (sizeof c->callee / sizeof *c->callee)] =
+            clang_getCursorLocation(f.found);
     toolgov__registration r;
+    memset(&r, 0, sizeof r);
     r.callee = registration_fns[kind];
-    r.name = NULL;
-    char *value = NULL;
     CXCursor arg = clang_getNullCursor();
     if (clang_Cursor_getNumArguments(call) >= 2)
         arg = clang_Cursor_getArgument(call, 1);
     CXSourceLocation where =
         clang_Cursor_isNull(arg) ? clang_getCursorLocation(call) : clang_getCursorLocation(arg);
-    if (expansion_loc(c, where, &r.at) < 0)
+    if (expansion_loc(c, where, &r.at, NULL) < 0)
         return;
     if (!clang_Cursor_isNull(arg)) {
         /* clang folds "a" "b" and #name; anything it cannot fold to a
@@ -392,73 +631,87 @@ static void handle_call(ctx *c, CXCursor call)
             if (clang_EvalResult_getKind(ev) == CXEval_StrLiteral) {
                 const char *str = clang_EvalResult_getAsStr(ev);
                 if (str) {
-                    value = arena_strdup2(c->p, str, NULL);
-                    if (!value)
+                    r.name = sdup(c->p, str, NULL);
+                    if (!r.name)
                         c->oom = 1;
                 }
             }
             clang_EvalResult_dispose(ev);
         }
     }
-    if (c->oom)
-        return;
-    int dup = seen_before(c, "r", r.callee, value ? value : "\x1e", &r.at);
-    if (dup != 0) {
-        if (dup < 0)
-            c->oom = 1;
-        return;
-    }
-    r.name = value;
-    if (grow((void **)&s->registrations, s->registration_count,
-             &c->p->registration_cap, sizeof *s->registrations) < 0) {
-        c->oom = 1;
-        return;
-    }
-    s->registrations[s->registration_count++] = r;
+    if (!c->oom)
+        add_registration(c, &r);
 }
 
-static enum CXChildVisitResult visit_body(CXCursor cur, CXCursor parent,
-                                          CXClientData data)
+/* A reference to a registration function that is not a call's callee: its
+** address is taken, and the calls made through it cannot be read. */
+static void handle_ref(ctx *c, CXCursor ref)
+{
+    int kind = ref_kind(ref);
+    if (kind < 0)
+        return;
+    for (unsigned i = 0; i < sizeof c->callee / sizeof *c->callee && i < c->ncallee; i++)
+        if (clang_equalLocations(c->callee[i], clang_getCursorLocation(ref)))
+            return;
+    toolgov__registration r;
+    memset(&r, 0, sizeof r);
+    r.callee = registration_fns[kind];
+    r.indirect = 1;
+    if (expansion_loc(c, clang_getCursorLocation(ref), &r.at, NULL) == 0)
+        add_registration(c, &r);
+}
+
+/* --- the walk ------------------------------------------------------------- */
+
+/* Pass one: annotated function definitions at the top level (and in
+** namespaces and linkage specifications) of the headers that may be
+** skipped; their files are then read like any other. */
+static enum CXChildVisitResult mark_handler_files(CXCursor cur, CXCursor parent,
+                                                  CXClientData data)
 {
     ctx *c = data;
     (void)parent;
     if (c->oom)
         return CXChildVisit_Break;
-    if (clang_getCursorKind(cur) == CXCursor_CallExpr)
+    enum CXCursorKind k = clang_getCursorKind(cur);
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
+        return CXChildVisit_Recurse;
+    if (!is_function_kind(k) || !clang_isCursorDefinition(cur))
+        return CXChildVisit_Continue;
+    CXSourceLocation loc = clang_getCursorLocation(cur);
+    if (!skipped_at(c, loc) || !annotation_of(c, cur))
+        return CXChildVisit_Continue;
+    CXFile file = NULL;
+    clang_getExpansionLocation(loc, &file, NULL, NULL, NULL);
+    unit_file *u = file ? add_ufile(c, file) : NULL;
+    if (u) {
+        u->must = 1;
+        u->skip = 0;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* Pass two: every cursor outside the skipped headers. */
+static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    ctx *c = data;
+    if (c->oom)
+        return CXChildVisit_Break;
+    enum CXCursorKind k = clang_getCursorKind(cur);
+    if (clang_isDeclaration(k) && skipped_at(c, clang_getCursorLocation(cur)))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_CallExpr)
         handle_call(c, cur);
+    else if (k == CXCursor_DeclRefExpr || k == CXCursor_OverloadedDeclRef)
+        handle_ref(c, cur);
+    else if (is_function_kind(k))
+        handle_function(c, cur, k);
+    else if (k == CXCursor_AnnotateAttr && !is_function_kind(clang_getCursorKind(parent)))
+        handle_other_annotation(c, cur, parent);
     return CXChildVisit_Recurse;
 }
 
-static enum CXChildVisitResult visit_top(CXCursor cur, CXCursor parent,
-                                         CXClientData data)
-{
-    ctx *c = data;
-    (void)parent;
-    if (c->oom)
-        return CXChildVisit_Break;
-    /* libc and friends declare thousands of functions and define none of
-    ** ours: skipping them is most of the speed of the walk. */
-    if (clang_Location_isInSystemHeader(clang_getCursorLocation(cur)))
-        return CXChildVisit_Continue;
-    switch (clang_getCursorKind(cur)) {
-    case CXCursor_FunctionDecl:
-        handle_function(c, cur);
-        if (clang_isCursorDefinition(cur))
-            clang_visitChildren(cur, visit_body, c);
-        return CXChildVisit_Continue;
-    case CXCursor_LinkageSpec:   /* extern "C" { ... } in C++ */
-    case CXCursor_Namespace:
-    case CXCursor_UnexposedDecl:
-        return CXChildVisit_Recurse;
-    case CXCursor_VarDecl:       /* a C++ initializer may call anything */
-        clang_visitChildren(cur, visit_body, c);
-        return CXChildVisit_Continue;
-    default:
-        return CXChildVisit_Continue;
-    }
-}
-
-/* --- diagnostics and inclusions ------------------------------------------ */
+/* --- diagnostics ---------------------------------------------------------- */
 
 static int add_diag(ctx *c, CXDiagnostic dg, toolgov__clang_severity sev)
 {
@@ -466,11 +719,11 @@ static int add_diag(ctx *c, CXDiagnostic dg, toolgov__clang_severity sev)
     toolgov__clang_diag d;
     d.severity = sev;
     d.source = c->source;
-    if (expansion_loc(c, clang_getDiagnosticLocation(dg), &d.at) < 0)
+    if (expansion_loc(c, clang_getDiagnosticLocation(dg), &d.at, NULL) < 0)
         return TOOLGOV_ENOMEM;
     CXString msg = clang_getDiagnosticSpelling(dg);
     const char *m = clang_getCString(msg);
-    d.message = arena_strdup2(c->p, m ? m : "", NULL);
+    d.message = sdup(c->p, m ? m : "", NULL);
     clang_disposeString(msg);
     if (!d.message ||
         grow((void **)&s->diags, s->diag_count, &c->p->diag_cap, sizeof *s->diags) < 0)
@@ -503,16 +756,6 @@ static int collect_diags(ctx *c, CXTranslationUnit tu)
     return rc;
 }
 
-static void visit_inclusion(CXFile included, CXSourceLocation *stack,
-                            unsigned len, CXClientData data)
-{
-    (void)stack;
-    (void)len;
-    ctx *c = data;
-    if (!c->oom)
-        add_file(c, included);
-}
-
 /* A parse that produced no translation unit at all (unreadable file, bad
 ** arguments): an error at the source, so the check still fails closed. */
 static int add_parse_failure(ctx *c, const char *source, enum CXErrorCode ec)
@@ -521,7 +764,7 @@ static int add_parse_failure(ctx *c, const char *source, enum CXErrorCode ec)
     toolgov__clang_diag d;
     d.severity = TOOLGOV__CLANG_ERROR;
     d.source = c->source;
-    d.at.file = intern_file(c, source);
+    d.at.file = c->source;
     d.at.line = 0;
     d.at.col = 0;
     /* libclang says nothing more: tell an unreadable file from arguments
@@ -535,9 +778,9 @@ static int add_parse_failure(ctx *c, const char *source, enum CXErrorCode ec)
                         : "libclang could not parse this source with the arguments given "
                           "(is a -std= or -x for another language among them?)";
     } else {
-        d.message = arena_strdup2(c->p, "cannot read this source: ", strerror(errno));
+        d.message = sdup(c->p, "cannot read this source: ", strerror(errno));
     }
-    if (!d.at.file || !d.message ||
+    if (!d.message ||
         grow((void **)&s->diags, s->diag_count, &c->p->diag_cap, sizeof *s->diags) < 0)
         return TOOLGOV_ENOMEM;
     s->diags[s->diag_count++] = d;
@@ -609,197 +852,127 @@ static void argset_free(argset *as)
     free(as->cxx);
 }
 
-static enum CXErrorCode parse_one(CXIndex index, const argset *as, const char *source,
-                                  CXTranslationUnit *tu)
+/* The compiler's own directories, where declarations of system headers are
+** skipped: the standard places on this kind of system, clang's resource
+** directory, and the same under a sysroot. */
+static int find_sysdirs(priv *p, const char *const *args, size_t nargs)
 {
-    int cxx = is_cxx_source(source);
-    return clang_parseTranslationUnit2(index, source, cxx ? as->cxx : as->c,
-                                       cxx ? as->ncxx : as->nc, NULL, 0, PARSE_OPTIONS, tu);
+    static const char *const base[] = {
+        "/usr/include/", "/usr/local/include/", "/usr/lib/gcc/", "/usr/lib64/gcc/",
+        "/usr/lib/llvm-", "/usr/lib/clang/", "/usr/lib64/clang/",
+    };
+    const size_t nbase = sizeof base / sizeof *base;
+    const char *roots[8];
+    size_t nroots = 0;
+    const char *resource = NULL;
+    for (size_t i = 0; i < nargs; i++) {
+        const char *a = args[i], *v = NULL;
+        if ((strcmp(a, "--sysroot") == 0 || strcmp(a, "-isysroot") == 0) && i + 1 < nargs)
+            v = args[++i];
+        else if (strncmp(a, "--sysroot=", 10) == 0)
+            v = a + 10;
+        else if (strncmp(a, "-isysroot", 9) == 0 && a[9])
+            v = a + 9;
+        else if (strcmp(a, "-resource-dir") == 0 && i + 1 < nargs)
+            resource = args[++i];
+        else if (strncmp(a, "-resource-dir=", 14) == 0)
+            resource = a + 14;
+        if (v && nroots < sizeof roots / sizeof *roots)
+            roots[nroots++] = v;
+    }
+    p->sysdirs = toolgov__arena_alloc(&p->arena, (nbase * (nroots + 1) + 1) * sizeof *p->sysdirs);
+    if (!p->sysdirs)
+        return TOOLGOV_ENOMEM;
+    for (size_t i = 0; i < nbase; i++)
+        p->sysdirs[p->nsysdirs++] = base[i];
+    for (size_t r = 0; r < nroots; r++) {
+        char *real = realpath(roots[r], NULL);
+        const char *root = real ? real : roots[r];
+        for (size_t i = 0; i < nbase; i++) {
+            const char *d = sdup(p, strcmp(root, "/") == 0 ? "" : root, base[i]);
+            if (!d) {
+                free(real);
+                return TOOLGOV_ENOMEM;
+            }
+            p->sysdirs[p->nsysdirs++] = d;
+        }
+        free(real);
+    }
+    if (resource) {
+        char *real = realpath(resource, NULL);
+        const char *d = sdup(p, real ? real : resource, "/");
+        free(real);
+        if (!d)
+            return TOOLGOV_ENOMEM;
+        p->sysdirs[p->nsysdirs++] = d;
+    }
+    return 0;
 }
 
-/* Parsing is nearly all of the cost, so with several sources it runs on
-** worker threads, each with its own CXIndex (libclang is safe across
-** threads when no two use the same index or translation unit at once).
-** Everything else (diagnostics, inclusions, the walk, every write to the
-** scan) stays on the calling thread, which takes the parsed units in source
-** order: the result is the same as a sequential run, byte for byte. */
-typedef struct parsed {
-    CXTranslationUnit tu;
-    enum CXErrorCode ec;
-    int done;
-} parsed;
-
-typedef struct pool {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    parsed *units;
-    size_t next;     /* next source to hand to a worker */
-    size_t finished; /* sources parsed so far */
-    int stop;        /* the caller gave up (out of memory): parse no more */
-    int release;     /* every unit is disposed: workers may drop their index */
+typedef struct run {
+    toolgov__scan *s;
+    priv *p;
+    const argset *as;
     const char *const *sources;
-    size_t nsources;
-    const argset *args;
-} pool;
+} run;
 
-static void *parse_worker(void *arg)
+static enum CXErrorCode parse_one(void *ud, CXIndex index, size_t i, CXTranslationUnit *tu)
 {
-    pool *pl = arg;
-    CXIndex index = clang_createIndex(0, 0);
-    for (;;) {
-        size_t i = pl->nsources;
-        pthread_mutex_lock(&pl->mu);
-        if (!pl->stop && pl->next < pl->nsources)
-            i = pl->next++;
-        pthread_mutex_unlock(&pl->mu);
-        if (i >= pl->nsources)
-            break;
-        CXTranslationUnit tu = NULL;
-        enum CXErrorCode ec = index ? parse_one(index, pl->args, pl->sources[i], &tu)
-                                    : CXError_Failure;
-        pthread_mutex_lock(&pl->mu);
-        pl->units[i].tu = tu;
-        pl->units[i].ec = ec;
-        pl->units[i].done = 1;
-        pl->finished++;
-        pthread_cond_broadcast(&pl->cv);
-        pthread_mutex_unlock(&pl->mu);
-    }
-    /* An index must outlive every unit made with it: wait until the caller
-    ** has disposed of them all. */
-    pthread_mutex_lock(&pl->mu);
-    while (!pl->release)
-        pthread_cond_wait(&pl->cv, &pl->mu);
-    pthread_mutex_unlock(&pl->mu);
-    if (index)
-        clang_disposeIndex(index);
-    return NULL;
+    run *r = ud;
+    const char *source = r->sources[i];
+    int cxx = is_cxx_source(source);
+    return clang_parseTranslationUnit2(index, source, cxx ? r->as->cxx : r->as->c,
+                                       cxx ? r->as->ncxx : r->as->nc, NULL, 0, PARSE_OPTIONS,
+                                       tu);
 }
 
 /* Take one parsed unit into the scan and dispose of it. */
-static int take_unit(toolgov__scan *s, priv *p, const char *source, CXTranslationUnit tu,
-                     enum CXErrorCode ec)
+static int take_unit(void *ud, size_t i, CXTranslationUnit tu, enum CXErrorCode ec)
 {
-    ctx c = { s, p, NULL, 0 };
+    run *r = ud;
+    ctx c;
     int rc = 0;
-    c.source = intern_file(&c, source);
+    memset(&c, 0, sizeof c);
+    c.s = r->s;
+    c.p = r->p;
+    c.first_handler = r->s->handler_count;
+    c.source = intern_file(&c, r->sources[i]);
     if (!c.source || list_file(&c, c.source) < 0) {
         rc = TOOLGOV_ENOMEM;
     } else if (ec != CXError_Success || !tu) {
-        rc = add_parse_failure(&c, source, ec);
+        rc = add_parse_failure(&c, r->sources[i], ec);
     } else {
+        CXCursor root = clang_getTranslationUnitCursor(tu);
+        c.cxx = clang_getCursorLanguage(root) == CXLanguage_CPlusPlus ||
+                is_cxx_source(r->sources[i]);
         rc = collect_diags(&c, tu);
         if (rc == 0)
             clang_getInclusions(tu, visit_inclusion, &c);
         if (rc == 0 && !c.oom)
-            clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &c);
+            clang_visitChildren(root, mark_handler_files, &c);
+        if (rc == 0 && !c.oom)
+            clang_visitChildren(root, visit, &c);
+        if (rc == 0 && !c.oom)
+            mark_prototyped(&c);
         if (rc == 0 && c.oom)
             rc = TOOLGOV_ENOMEM;
     }
     if (tu)
         clang_disposeTranslationUnit(tu);
-    return rc;
-}
-
-static int run_sequential(toolgov__scan *s, priv *p, const argset *args,
-                          const char *const *sources, size_t nsources)
-{
-    int rc = 0;
-    CXIndex index = clang_createIndex(0, 0);
-    if (!index)
-        return TOOLGOV_ENOMEM;
-    for (size_t i = 0; i < nsources && rc == 0; i++) {
-        CXTranslationUnit tu = NULL;
-        enum CXErrorCode ec = parse_one(index, args, sources[i], &tu);
-        rc = take_unit(s, p, sources[i], tu, ec);
-    }
-    clang_disposeIndex(index);
-    return rc;
-}
-
-static int run_parallel(toolgov__scan *s, priv *p, const argset *args,
-                        const char *const *sources, size_t nsources, unsigned jobs)
-{
-    pool pl;
-    pthread_t *threads = calloc(jobs, sizeof *threads);
-    unsigned started = 0;
-    int rc = 0;
-    memset(&pl, 0, sizeof pl);
-    pl.units = calloc(nsources, sizeof *pl.units);
-    pl.sources = sources;
-    pl.nsources = nsources;
-    pl.args = args;
-    if (!threads || !pl.units) {
-        free(threads);
-        free(pl.units);
-        return run_sequential(s, p, args, sources, nsources);
-    }
-    /* libclang sets up process-wide state lazily on its first parse, not
-    ** safely from several threads at once (ThreadSanitizer shows the race):
-    ** the first source is parsed here, before any worker starts. */
-    {
-        CXIndex index = clang_createIndex(0, 0);
-        CXTranslationUnit tu = NULL;
-        enum CXErrorCode ec = index ? parse_one(index, args, sources[0], &tu)
-                                    : CXError_Failure;
-        rc = take_unit(s, p, sources[0], tu, ec);
-        if (index)
-            clang_disposeIndex(index);
-        pl.units[0].done = 1;
-        pl.next = pl.finished = 1;
-        if (rc < 0 || nsources == 1) {
-            free(threads);
-            free(pl.units);
-            return rc;
-        }
-    }
-    pthread_mutex_init(&pl.mu, NULL);
-    pthread_cond_init(&pl.cv, NULL);
-    for (unsigned t = 0; t < jobs; t++)
-        if (pthread_create(&threads[started], NULL, parse_worker, &pl) == 0)
-            started++;
-    if (started == 0) {
-        rc = 1; /* no thread: parse here instead */
-    } else {
-        for (size_t i = 1; i < nsources && rc == 0; i++) {
-            pthread_mutex_lock(&pl.mu);
-            while (!pl.units[i].done)
-                pthread_cond_wait(&pl.cv, &pl.mu);
-            pthread_mutex_unlock(&pl.mu);
-            rc = take_unit(s, p, sources[i], pl.units[i].tu, pl.units[i].ec);
-            pl.units[i].tu = NULL; /* disposed by take_unit */
-        }
-        /* On failure, hand out nothing more and let running parses end. */
-        pthread_mutex_lock(&pl.mu);
-        pl.stop = 1;
-        while (pl.finished < pl.next)
-            pthread_cond_wait(&pl.cv, &pl.mu);
-        pthread_mutex_unlock(&pl.mu);
-        for (size_t i = 0; i < nsources; i++)
-            if (pl.units[i].tu)
-                clang_disposeTranslationUnit(pl.units[i].tu);
-        pthread_mutex_lock(&pl.mu);
-        pl.release = 1;
-        pthread_cond_broadcast(&pl.cv);
-        pthread_mutex_unlock(&pl.mu);
-        for (unsigned t = 0; t < started; t++)
-            pthread_join(threads[t], NULL);
-    }
-    pthread_cond_destroy(&pl.cv);
-    pthread_mutex_destroy(&pl.mu);
-    free(threads);
-    free(pl.units);
-    if (rc == 1)
-        rc = run_sequential(s, p, args, sources + 1, nsources - 1);
+    free(c.ufiles);
+    free(c.protos);
+    free(c.types);
     return rc;
 }
 
 int toolgov__scan_run(toolgov__scan **out, const char *const *args, size_t nargs,
-                      const char *const *sources, size_t nsources, unsigned jobs)
+                      const char *const *sources, size_t nsources,
+                      const toolgov__scan_opts *opts)
 {
     if (!out || !sources || nsources == 0 || (nargs && !args) || nargs > INT_MAX)
         return TOOLGOV_EINVAL;
     int rc = 0;
+    unsigned jobs = opts ? opts->jobs : 0;
     toolgov__scan *s = calloc(1, sizeof *s);
     priv *p = calloc(1, sizeof *p);
     if (!s || !p) {
@@ -808,31 +981,38 @@ int toolgov__scan_run(toolgov__scan **out, const char *const *args, size_t nargs
         return TOOLGOV_ENOMEM;
     }
     s->priv_ = p;
+    toolgov__arena_init(&p->arena);
     {
         char buf[4096];
         if (getcwd(buf, sizeof buf)) {
-            p->cwd = strdup(buf);
+            p->cwd = sdup(p, buf, NULL);
             if (!p->cwd) {
                 rc = TOOLGOV_ENOMEM;
                 goto out;
             }
         }
     }
+    if (opts && opts->plugin) {
+        p->header = sdup(p, opts->plugin, ".toolgov.h");
+        if (!p->header) {
+            rc = TOOLGOV_ENOMEM;
+            goto out;
+        }
+    }
+    rc = find_sysdirs(p, args, nargs);
+    if (rc < 0)
+        goto out;
     if (jobs == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         jobs = n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
     }
-    if (jobs > nsources)
-        jobs = (unsigned)nsources;
     {
         argset as;
         rc = argset_init(&as, args, (int)nargs);
         if (rc < 0)
             goto out;
-        if (jobs <= 1)
-            rc = run_sequential(s, p, &as, sources, nsources);
-        else
-            rc = run_parallel(s, p, &as, sources, nsources, jobs);
+        run r = { s, p, &as, sources };
+        rc = toolgov__parse_pool_run(nsources, jobs, parse_one, take_unit, &r);
         argset_free(&as);
     }
 out:
@@ -850,16 +1030,10 @@ void toolgov__scan_free(toolgov__scan *s)
         return;
     priv *p = s->priv_;
     if (p) {
-        chunk *c = p->chunks;
-        while (c) {
-            chunk *next = c->next;
-            free(c);
-            c = next;
-        }
-        free(p->files.slots);
-        free(p->listed.slots);
-        free(p->seen.slots);
-        free(p->cwd);
+        toolgov__arena_free(&p->arena);
+        toolgov__strset_free(&p->files);
+        toolgov__strset_free(&p->listed);
+        toolgov__strset_free(&p->seen);
         free(p);
     }
     free(s->handlers);

@@ -53,12 +53,16 @@ START_TEST(compare_survives_every_allocation_failure)
     /* A rename, an undeclared handler, a missing tool and a bad call: every
     ** branch that reports. */
     toolgov__handler h[] = {
-        { "calendar_lookpu", "calendar_tool_calendar_lookpu", { "/p/a.c", 10, 1 } },
-        { "weather", "calendar_tool_weather", { "/p/a.c", 20, 1 } },
+        { .tool = "calendar_lookpu", .function = "calendar_tool_calendar_lookpu", .symbol = "calendar_tool_calendar_lookpu", .at = { "/p/a.c", 10, 1 }, .source = "/p/a.c",
+          .flags = TOOLGOV__HANDLER_DEFINITION | TOOLGOV__HANDLER_FUNCTION |
+                   TOOLGOV__HANDLER_PROTOTYPED },
+        { .tool = "weather", .function = "calendar_tool_weather", .symbol = "calendar_tool_weather", .at = { "/p/a.c", 20, 1 }, .source = "/p/a.c",
+          .flags = TOOLGOV__HANDLER_DEFINITION | TOOLGOV__HANDLER_FUNCTION |
+                   TOOLGOV__HANDLER_PROTOTYPED },
     };
     toolgov__registration rg[] = {
-        { "toolgov_register_tool", "radar", { "/p/r.c", 5, 34 } },
-        { "toolgov_register_tool", NULL, { "/p/r.c", 6, 34 } },
+        { "toolgov_register_tool", "radar", { "/p/r.c", 5, 34 }, 0 },
+        { "toolgov_register_tool", NULL, { "/p/r.c", 6, 34 }, 0 },
     };
     toolgov__scan s = { h, 2, rg, 2, NULL, 0, 0, NULL, 0, NULL };
 

@@ -65,7 +65,17 @@ static void run_close(run *r)
     toolgov__manifest_free(r->m);
 }
 
-#define H(t, f, l, c) { t, "calendar_tool_" t, { f, l, c } }
+/* A handler as the scanner reports one made by calendar's macro: a plain
+** function definition, the plugin's symbol, declared by its header. */
+#define HANDLER_OK \
+    (TOOLGOV__HANDLER_DEFINITION | TOOLGOV__HANDLER_FUNCTION | TOOLGOV__HANDLER_PROTOTYPED)
+#define H(t, f, l, c) \
+    { .tool = t, .function = "calendar_tool_" t, .symbol = "calendar_tool_" t, \
+      .at = { f, l, c }, .source = f, .flags = HANDLER_OK }
+/* A definition named like a handler, without the macro's mark. */
+#define PLAIN(fn, f, l, c) \
+    { .function = fn, .symbol = fn, .at = { f, l, c }, .source = f, \
+      .flags = TOOLGOV__HANDLER_DEFINITION | TOOLGOV__HANDLER_FUNCTION }
 
 START_TEST(every_tool_implemented_is_quiet)
 {
@@ -75,7 +85,7 @@ START_TEST(every_tool_implemented_is_quiet)
         H("create_reminder", "/p/a.c", 20, 1),
     };
     toolgov__registration rg[] = {
-        { "toolgov_register_tool", "daily_plan", { "/p/b.c", 30, 34 } },
+        { "toolgov_register_tool", "daily_plan", { "/p/b.c", 30, 34 }, 0 },
     };
     toolgov__scan s = { h, 3, rg, 1, NULL, 0, 0, NULL, 0, NULL };
     run r;
@@ -240,8 +250,8 @@ END_TEST
 START_TEST(handler_written_without_the_macro_is_pointed_at)
 {
     toolgov__handler h[] = {
-        { NULL, "calendar_tool_calendar_lookup", { "/p/a.c", 10, 5 } }, /* no macro */
-        { NULL, "calendar_tool_daily_plan_v2", { "/p/a.c", 40, 5 } },  /* unrelated */
+        PLAIN("calendar_tool_calendar_lookup", "/p/a.c", 10, 5), /* no macro */
+        PLAIN("calendar_tool_daily_plan_v2", "/p/a.c", 40, 5),  /* unrelated */
         H("create_reminder", "/p/a.c", 20, 1),
         H("daily_plan", "/p/a.c", 30, 1),
     };
@@ -290,9 +300,9 @@ START_TEST(registration_of_undeclared_literal_is_an_error_at_the_call)
         H("daily_plan", "/p/a.c", 30, 1),
     };
     toolgov__registration rg[] = {
-        { "toolgov_register_tool", "calendar_lookup", { "/p/r.c", 5, 34 } },
-        { "toolgov_register_tool", "weather", { "/p/r.c", 6, 34 } },
-        { "toolgov_declare_tool", "daily_plna", { "/p/r.c", 7, 33 } },
+        { "toolgov_register_tool", "calendar_lookup", { "/p/r.c", 5, 34 }, 0 },
+        { "toolgov_register_tool", "weather", { "/p/r.c", 6, 34 }, 0 },
+        { "toolgov_declare_tool", "daily_plna", { "/p/r.c", 7, 33 }, 0 },
     };
     toolgov__scan s = { h, 3, rg, 3, NULL, 0, 0, NULL, 0, NULL };
     run r;
@@ -319,7 +329,7 @@ START_TEST(computed_registration_name_is_a_warning)
         H("daily_plan", "/p/a.c", 30, 1),
     };
     toolgov__registration rg[] = {
-        { "toolgov_register_tool", NULL, { "/p/r.c", 9, 34 } },
+        { "toolgov_register_tool", NULL, { "/p/r.c", 9, 34 }, 0 },
     };
     toolgov__scan s = { h, 3, rg, 1, NULL, 0, 0, NULL, 0, NULL };
     run r;

@@ -26,10 +26,14 @@ static const char *const args[] = {
 };
 #define NARGS (sizeof args / sizeof *args)
 
+/* The data sources are plugin "demo" (data/demo.toolgov.h). */
+static const toolgov__scan_opts opts1 = { "demo", 1 };
+static const toolgov__scan_opts opts4 = { "demo", 4 };
+
 static toolgov__scan *scan_files(const char *const *sources, size_t n)
 {
     toolgov__scan *s = NULL;
-    ck_assert_int_eq(toolgov__scan_run(&s, args, NARGS, sources, n, 1), 0);
+    ck_assert_int_eq(toolgov__scan_run(&s, args, NARGS, sources, n, &opts1), 0);
     ck_assert_ptr_nonnull(s);
     return s;
 }
@@ -74,13 +78,22 @@ START_TEST(macro_made_handlers_are_found_at_the_macro_use)
 }
 END_TEST
 
-START_TEST(handler_in_a_header_of_two_sources_counts_once)
+START_TEST(handler_in_a_header_of_two_sources_is_seen_from_each)
 {
     const char *src[] = { DATA "shared_one.c", DATA "shared_two.c" };
     toolgov__scan *s = scan_files(src, 2);
     ck_assert_uint_eq(s->parse_errors, 0);
-    ck_assert_uint_eq(s->handler_count, 1);
+    /* One definition, two translation units: the link would see two. */
+    ck_assert_uint_eq(s->handler_count, 2);
     assert_handler(s, 0, "shared", DATA "shared_handler.h", 5, 15);
+    assert_handler(s, 1, "shared", DATA "shared_handler.h", 5, 15);
+    ck_assert_str_eq(s->handlers[0].source, DATA "shared_one.c");
+    ck_assert_str_eq(s->handlers[1].source, DATA "shared_two.c");
+    /* Each through its own #include. */
+    ck_assert_str_eq(s->handlers[0].via.file, DATA "shared_one.c");
+    ck_assert_uint_eq(s->handlers[0].via.line, 1);
+    ck_assert_uint_eq(s->handlers[0].via.col, 10);
+    ck_assert_str_eq(s->handlers[1].via.file, DATA "shared_two.c");
     /* Both sources and the header are inputs, each listed once. */
     ck_assert_int_eq(has_file(s, DATA "shared_one.c"), 1);
     ck_assert_int_eq(has_file(s, DATA "shared_two.c"), 1);
@@ -215,10 +228,10 @@ START_TEST(bad_arguments_are_refused)
 {
     toolgov__scan *s = (toolgov__scan *)1;
     const char *src = DATA "if0.c";
-    ck_assert_int_eq(toolgov__scan_run(&s, args, NARGS, &src, 0, 0), TOOLGOV_EINVAL);
-    ck_assert_int_eq(toolgov__scan_run(&s, args, NARGS, NULL, 1, 0), TOOLGOV_EINVAL);
-    ck_assert_int_eq(toolgov__scan_run(NULL, args, NARGS, &src, 1, 0), TOOLGOV_EINVAL);
-    ck_assert_int_eq(toolgov__scan_run(&s, NULL, 2, &src, 1, 0), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov__scan_run(&s, args, NARGS, &src, 0, NULL), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov__scan_run(&s, args, NARGS, NULL, 1, NULL), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov__scan_run(NULL, args, NARGS, &src, 1, NULL), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov__scan_run(&s, NULL, 2, &src, 1, NULL), TOOLGOV_EINVAL);
     ck_assert_ptr_eq(s, (toolgov__scan *)1);
     toolgov__scan_free(NULL);
 }
@@ -259,12 +272,13 @@ START_TEST(parallel_parse_gives_the_sequential_result)
             src[n] = paths[n];
         }
     toolgov__scan *seq = NULL, *par = NULL;
-    ck_assert_int_eq(toolgov__scan_run(&seq, args, NARGS, src, n, 1), 0);
-    ck_assert_int_eq(toolgov__scan_run(&par, args, NARGS, src, n, 4), 0);
+    ck_assert_int_eq(toolgov__scan_run(&seq, args, NARGS, src, n, &opts1), 0);
+    ck_assert_int_eq(toolgov__scan_run(&par, args, NARGS, src, n, &opts4), 0);
     ck_assert_uint_eq(seq->handler_count, par->handler_count);
-    /* 3 + 1 + 2 (missing_header) + 1 + 1 + 2 (syntax_error); rounds 2 and
-    ** 3 repeat places already seen. */
-    ck_assert_uint_eq(seq->handler_count, 10);
+    /* 3 + 1 + 2 (missing_header) + 1 + 1 + 1 + 2 (syntax_error): shared_two.c
+    ** sees the handler of shared_one.c again; rounds 2 and 3 repeat
+    ** sources already seen. */
+    ck_assert_uint_eq(seq->handler_count, 11);
     for (size_t i = 0; i < seq->handler_count; i++) {
         ck_assert_str_eq(seq->handlers[i].tool, par->handlers[i].tool);
         assert_same_loc(&seq->handlers[i].at, &par->handlers[i].at);
@@ -294,7 +308,7 @@ Suite *scan_suite(void)
     TCase *tc = tcase_create("scan");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, macro_made_handlers_are_found_at_the_macro_use);
-    tcase_add_test(tc, handler_in_a_header_of_two_sources_counts_once);
+    tcase_add_test(tc, handler_in_a_header_of_two_sources_is_seen_from_each);
     tcase_add_test(tc, handler_under_if0_is_missing);
     tcase_add_test(tc, annotated_prototype_and_definition_count_once);
     tcase_add_test(tc, plain_definition_named_like_a_handler_is_kept_without_tool);

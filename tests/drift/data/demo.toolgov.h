@@ -17,5 +17,6 @@
 
 int demo_tool_alpha(const toolgov_call *call, toolgov_result *out);
 int demo_tool_beta(const toolgov_call *call, toolgov_result *out);
+int demo_tool_gamma(const toolgov_call *call, toolgov_result *out);
 
 #endif

@@ -1,0 +1,1 @@
+#include "ev_shared_impl.h"

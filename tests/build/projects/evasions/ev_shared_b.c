@@ -1,0 +1,2 @@
+/* the second source */
+#include "ev_shared_impl.h"

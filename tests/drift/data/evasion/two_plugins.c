@@ -1,0 +1,9 @@
+#include "demo.toolgov.h"
+#include "other.toolgov.h"
+
+/* Meant as demo's alpha, but the macro is the other plugin's now. */
+TOOLGOV_HANDLER(alpha, call, out)
+{
+    (void)call;
+    return toolgov_result_set(out, "a", 1);
+}

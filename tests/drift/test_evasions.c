@@ -1,0 +1,239 @@
+/*
+** test_evasions.c: ways a plugin author could get a handler or a
+** registration past `toolgov-gen check`, each run end to end through the
+** command (check.c) over a source in data/evasion/. Every case must fail the
+** check (or warn, where only the runtime can decide) at the right place.
+*/
+#define _POSIX_C_SOURCE 200809L
+
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_cmd.h"
+
+#define DATA TOOLGOV_SOURCE_DIR "/tests/drift/data/"
+#define EV DATA "evasion/"
+#define INC_RUNTIME "-I" TOOLGOV_SOURCE_DIR "/runtime/include"
+#define INC_DATA "-I" TOOLGOV_SOURCE_DIR "/tests/drift/data"
+#define INC_EV "-I" TOOLGOV_SOURCE_DIR "/tests/drift/data/evasion"
+
+static char dir[256], manifest[300], errpath[300];
+
+static const char demo_abc[] =
+    "name: demo\n"
+    "provides: [tool]\n"
+    "tools:\n"
+    "  alpha:\n"
+    "    effect: read\n"
+    "    description: A.\n"
+    "  beta:\n"
+    "    effect: read\n"
+    "    description: B.\n"
+    "  gamma:\n"
+    "    effect: write\n"
+    "    description: C.\n";
+
+static const char demo_a[] =
+    "name: demo\n"
+    "provides: [tool]\n"
+    "tools:\n"
+    "  alpha:\n"
+    "    effect: read\n"
+    "    description: A.\n";
+
+static void setup_manifest(const char *text)
+{
+    snprintf(dir, sizeof dir, "/tmp/toolgov-test-evasion-%ld", (long)getpid());
+    mkdir(dir, 0700);
+    snprintf(manifest, sizeof manifest, "%s/demo.yaml", dir);
+    snprintf(errpath, sizeof errpath, "%s/stderr.txt", dir);
+    FILE *f = fopen(manifest, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void cleanup(void)
+{
+    if (!dir[0])
+        return;
+    unlink(manifest);
+    unlink(errpath);
+    rmdir(dir);
+}
+
+static char errbuf[1 << 16];
+
+/* Run the check with stderr captured into errbuf; returns the exit status. */
+static int run_check(int argc, const char **argv)
+{
+    fflush(stderr);
+    int saved = dup(2);
+    int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    dup2(fd, 2);
+    close(fd);
+    int rc = toolgov__check_main(argc, (char **)argv);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    FILE *f = fopen(errpath, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(errbuf, 1, sizeof errbuf - 1, f);
+    errbuf[n] = '\0';
+    fclose(f);
+    return rc;
+}
+
+#define CHECK(...)                                                             \
+    run_check((int)(sizeof((const char *[]){ "check", "--manifest", manifest, "--", \
+                                              INC_RUNTIME, INC_DATA, INC_EV, __VA_ARGS__ }) / \
+                    sizeof(const char *)),                                     \
+              (const char *[]){ "check", "--manifest", manifest, "--", INC_RUNTIME, INC_DATA, \
+                                INC_EV, __VA_ARGS__ })
+
+/* The output has a line starting with `prefix`. */
+static void expect_line(const char *prefix)
+{
+    size_t n = strlen(prefix);
+    for (const char *p = errbuf; *p;) {
+        if (strncmp(p, prefix, n) == 0)
+            return;
+        const char *nl = strchr(p, '\n');
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    fprintf(stderr, "---- check output ----\n%s----\n", errbuf);
+    ck_abort_msg("no line starting \"%.300s\"", prefix);
+}
+
+START_TEST(a_line_marker_does_not_hide_code)
+{
+    setup_manifest(demo_abc);
+    ck_assert_int_eq(CHECK(EV "line_marker.c"), 1);
+    expect_line(EV "line_marker.c:4:1: error: handler for tool 'hidden' is not declared in "
+                   "the manifest of plugin 'demo'");
+    expect_line(EV "line_marker.c:13:39: error: toolgov_register_tool() names tool "
+                   "'hidden_call'");
+}
+END_TEST
+
+START_TEST(pragma_system_header_does_not_hide_code)
+{
+    setup_manifest(demo_abc);
+    ck_assert_int_eq(CHECK(EV "pragma_system.c"), 1);
+    expect_line(EV "pragma_system.h:4:1: error: handler for tool 'hidden' is not declared");
+    expect_line(EV "pragma_system.h:12:39: error: toolgov_register_tool() names tool "
+                   "'hidden_call'");
+}
+END_TEST
+
+START_TEST(isystem_does_not_hide_code)
+{
+    setup_manifest(demo_abc);
+    ck_assert_int_eq(CHECK("-isystem", EV "sysinc", EV "isystem.c"), 1);
+    expect_line(EV "sysinc/demo_hidden.h:3:1: error: handler for tool 'hidden' is not "
+                   "declared");
+    expect_line(EV "sysinc/demo_hidden.h:11:39: error: toolgov_register_tool() names tool "
+                   "'hidden_call'");
+    /* The joined form and -idirafter too. */
+    ck_assert_int_eq(CHECK("-isystem" EV "sysinc", EV "isystem.c"), 1);
+    expect_line(EV "sysinc/demo_hidden.h:3:1: error: handler for tool 'hidden'");
+    ck_assert_int_eq(CHECK("-idirafter", EV "sysinc", EV "isystem.c"), 1);
+    expect_line(EV "sysinc/demo_hidden.h:3:1: error: handler for tool 'hidden'");
+}
+END_TEST
+
+START_TEST(every_cxx_body_is_read)
+{
+    static const char *const names[] = {
+        "in_ctor", "in_dtor", "in_member", "in_field_init", "in_conversion",
+        "in_static_member", "in_function_template", "in_class_template", "in_lambda",
+    };
+    setup_manifest(demo_abc);
+    ck_assert_int_eq(CHECK("-std=c++17", EV "members.cpp"), 1);
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char want[256];
+        snprintf(want, sizeof want, "toolgov_register_tool() names tool '%s'", names[i]);
+        if (!strstr(errbuf, want))
+            fprintf(stderr, "---- check output ----\n%s----\n", errbuf);
+        ck_assert_msg(strstr(errbuf, want) != NULL, "no error for %s", names[i]);
+    }
+    /* A name that depends on a template argument: computed. */
+    expect_line(EV "members.cpp:24:61: warning: toolgov_register_tool() is called with a "
+                   "tool name computed at run time");
+}
+END_TEST
+
+START_TEST(another_plugins_macro_is_not_this_plugins_handler)
+{
+    setup_manifest(demo_abc);
+    ck_assert_int_eq(CHECK(EV "two_plugins.c"), 1);
+    expect_line(EV "two_plugins.c:5:1: error: 'other_tool_alpha' carries the handler mark of "
+                   "tool 'alpha', but the handler of 'alpha' in plugin 'demo' is "
+                   "'demo_tool_alpha'");
+}
+END_TEST
+
+START_TEST(hand_written_marks_are_errors)
+{
+    setup_manifest(demo_abc);
+    ck_assert_int_eq(CHECK(EV "forged.c"), 1);
+    expect_line(EV "forged.c:5:5: error: 'demo_helper' carries the handler mark of tool "
+                   "'alpha', but the handler of 'alpha' in plugin 'demo' is "
+                   "'demo_tool_alpha'");
+    expect_line(EV "forged.c:11:65: error: 'demo_marked' carries the handler mark of tool "
+                   "'beta' but is not a function definition at file scope");
+    /* An asm label renames the symbol the linker sees. */
+    expect_line(EV "forged.c:17:1: error: 'demo_renamed' carries the handler mark of tool "
+                   "'gamma', but the handler of 'gamma' in plugin 'demo' is "
+                   "'demo_tool_gamma'");
+}
+END_TEST
+
+START_TEST(handler_in_a_header_of_two_sources_is_reported_at_both)
+{
+    setup_manifest(demo_a);
+    ck_assert_int_eq(CHECK(EV "shared_def_a.c", EV "shared_def_b.c"), 1);
+    expect_line(EV "shared_def.h:4:1: error: the handler for tool 'alpha' is defined in a "
+                   "header that 2 sources of plugin 'demo' include");
+    expect_line(EV "shared_def_a.c:1:10: note: '" EV "shared_def_a.c' includes it here");
+    expect_line(EV "shared_def_b.c:2:10: note: '" EV "shared_def_b.c' includes it here");
+    /* One source alone is fine. */
+    ck_assert_int_eq(CHECK(EV "shared_def_a.c"), 0);
+}
+END_TEST
+
+START_TEST(address_taken_registration_is_a_warning)
+{
+    setup_manifest(demo_a);
+    ck_assert_int_eq(CHECK(EV "address_taken.c", DATA "macro_handlers.c"), 1);
+    expect_line(EV "address_taken.c:8:23: warning: toolgov_register_tool is used here other "
+                   "than by a direct call");
+}
+END_TEST
+
+Suite *evasion_suite(void);
+Suite *evasion_suite(void)
+{
+    Suite *s = suite_create("evasion");
+    TCase *tc = tcase_create("evasion");
+    tcase_set_timeout(tc, 60);
+    tcase_add_checked_fixture(tc, NULL, cleanup);
+    tcase_add_test(tc, a_line_marker_does_not_hide_code);
+    tcase_add_test(tc, pragma_system_header_does_not_hide_code);
+    tcase_add_test(tc, isystem_does_not_hide_code);
+    tcase_add_test(tc, every_cxx_body_is_read);
+    tcase_add_test(tc, another_plugins_macro_is_not_this_plugins_handler);
+    tcase_add_test(tc, hand_written_marks_are_errors);
+    tcase_add_test(tc, handler_in_a_header_of_two_sources_is_reported_at_both);
+    tcase_add_test(tc, address_taken_registration_is_a_warning);
+    suite_add_tcase(s, tc);
+    return s;
+}
