@@ -6,37 +6,10 @@
 */
 #define _POSIX_C_SOURCE 200809L
 
-#include <check.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "check_util.h"
 
-#include "check_cmd.h"
-
-#define DATA TOOLGOV_SOURCE_DIR "/tests/drift/data/"
 #define EV DATA "evasion/"
-#define INC_RUNTIME "-I" TOOLGOV_SOURCE_DIR "/runtime/include"
-#define INC_DATA "-I" TOOLGOV_SOURCE_DIR "/tests/drift/data"
 #define INC_EV "-I" TOOLGOV_SOURCE_DIR "/tests/drift/data/evasion"
-
-static char dir[256], manifest[300], errpath[300];
-
-static const char demo_abc[] =
-    "name: demo\n"
-    "provides: [tool]\n"
-    "tools:\n"
-    "  alpha:\n"
-    "    effect: read\n"
-    "    description: A.\n"
-    "  beta:\n"
-    "    effect: read\n"
-    "    description: B.\n"
-    "  gamma:\n"
-    "    effect: write\n"
-    "    description: C.\n";
 
 static const char demo_a[] =
     "name: demo\n"
@@ -46,56 +19,17 @@ static const char demo_a[] =
     "    effect: read\n"
     "    description: A.\n";
 
+static char *errbuf;
+
 static void setup_manifest(const char *text)
 {
-    snprintf(dir, sizeof dir, "/tmp/toolgov-test-evasion-%ld", (long)getpid());
-    mkdir(dir, 0700);
-    snprintf(manifest, sizeof manifest, "%s/demo.yaml", dir);
-    snprintf(errpath, sizeof errpath, "%s/stderr.txt", dir);
-    FILE *f = fopen(manifest, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static void cleanup(void)
-{
-    if (!dir[0])
-        return;
-    unlink(manifest);
-    unlink(errpath);
-    rmdir(dir);
-}
-
-static char errbuf[1 << 16];
-
-/* Run the check with stderr captured into errbuf; returns the exit status. */
-static int run_check(int argc, const char **argv)
-{
-    fflush(stderr);
-    int saved = dup(2);
-    int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ck_assert_int_ge(fd, 0);
-    dup2(fd, 2);
-    close(fd);
-    int rc = toolgov__check_main(argc, (char **)argv);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    FILE *f = fopen(errpath, "r");
-    ck_assert_ptr_nonnull(f);
-    size_t n = fread(errbuf, 1, sizeof errbuf - 1, f);
-    errbuf[n] = '\0';
-    fclose(f);
-    return rc;
+    make_dir("-evasion");
+    write_file(manifest, text);
 }
 
 #define CHECK(...)                                                             \
-    run_check((int)(sizeof((const char *[]){ "check", "--manifest", manifest, "--", \
-                                              INC_RUNTIME, INC_DATA, INC_EV, __VA_ARGS__ }) / \
-                    sizeof(const char *)),                                     \
-              (const char *[]){ "check", "--manifest", manifest, "--", INC_RUNTIME, INC_DATA, \
-                                INC_EV, __VA_ARGS__ })
+    RUN(errbuf, "check", "--manifest", manifest, "--", INC_RUNTIME, INC_DATA, INC_EV, \
+        __VA_ARGS__)
 
 /* The output has a line starting with `prefix`. */
 static void expect_line(const char *prefix)
