@@ -1,0 +1,1830 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** schema.c: the `parameters:` compiler (see schema.h; docs/manifest.md lists
+** every keyword and message).
+**
+** How a node is compiled. Its members are sorted into the keywords of the
+** subset (kw[] below, one slot each), the keywords that exist in JSON Schema
+** but not here (each with the advice the message gives), and unknown words
+** (a "did you mean" among the subset). The node's C shape follows from
+** `type`: one JSON type gives a typed field; anyOf, oneOf, several types,
+** null or no type give raw JSON, whose keywords and branches are checked
+** all the same, since the runtime validates against them. Then each keyword
+** is checked against the types it applies to, values against their own
+** rules, and the pairs that can contradict each other (minimum/maximum,
+** required/properties, default/everything) last. A bad member is reported
+** and skipped; the node goes on, so one run reports every problem.
+**
+** Messages name the schema by its place in the tool's parameters, as
+** property 'a.b', the items of 'tags', anyOf 2 of 'x'; labels are built
+** only when an error needs them.
+*/
+#include "schema.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text.h"
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+#define MSG_MAX 1024
+
+/* ---- diagnostics --------------------------------------------------------- */
+
+static int over_cap(const toolgov__schema_ctx *cx)
+{
+    return cx->d->max_errors && cx->d->errors >= cx->d->max_errors;
+}
+
+static void err_at(toolgov__schema_ctx *cx, toolgov__mark at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void err_at(toolgov__schema_ctx *cx, toolgov__mark at, const char *fmt, ...)
+{
+    char msg[MSG_MAX];
+    va_list ap;
+    if (over_cap(cx)) {
+        toolgov__diag_error(cx->d, cx->path, at.line, at.col, "%s", "");
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    toolgov__diag_error(cx->d, cx->path, at.line, at.col, "%s", msg);
+}
+
+static void note_at(toolgov__schema_ctx *cx, toolgov__mark at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void note_at(toolgov__schema_ctx *cx, toolgov__mark at, const char *fmt, ...)
+{
+    char msg[MSG_MAX];
+    va_list ap;
+    if (cx->d->suppressing)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    toolgov__diag_note(cx->d, cx->path, at.line, at.col, "%s", msg);
+}
+
+static void oom(toolgov__schema_ctx *cx)
+{
+    if (!cx->oom) {
+        toolgov__mark none = {0, 0};
+        cx->oom = 1;
+        err_at(cx, none, "out of memory while compiling parameters");
+    }
+}
+
+static void *alloc(toolgov__schema_ctx *cx, size_t n)
+{
+    void *p = toolgov__arena_alloc(cx->arena, n);
+    if (!p)
+        oom(cx);
+    return p;
+}
+
+/* ---- the value tree ------------------------------------------------------ */
+
+toolgov__jval *toolgov__jv_new(toolgov__schema_ctx *cx, toolgov__jkind kind, toolgov__mark at)
+{
+    toolgov__jval *v = alloc(cx, sizeof *v);
+    if (!v)
+        return NULL;
+    memset(v, 0, sizeof *v);
+    v->kind = kind;
+    v->at = at;
+    v->text = "";
+    return v;
+}
+
+toolgov__jval *toolgov__jv_text(toolgov__schema_ctx *cx, toolgov__jkind kind, const char *s,
+                                size_t len, toolgov__mark at)
+{
+    toolgov__jval *v = toolgov__jv_new(cx, kind, at);
+    char *t;
+    if (!v)
+        return NULL;
+    t = toolgov__arena_strndup(cx->arena, s, len);
+    if (!t) {
+        oom(cx);
+        return NULL;
+    }
+    v->text = t;
+    v->len = len;
+    return v;
+}
+
+static int grow(toolgov__schema_ctx *cx, void **arr, size_t *cap, size_t count, size_t elem)
+{
+    size_t ncap;
+    void *p;
+    if (count < *cap)
+        return 0;
+    ncap = *cap ? *cap * 2 : 4;
+    if (ncap > (size_t)-1 / elem) {
+        oom(cx);
+        return -1;
+    }
+    p = alloc(cx, ncap * elem);
+    if (!p)
+        return -1;
+    if (count)
+        memcpy(p, *arr, count * elem);
+    *arr = p;
+    *cap = ncap;
+    return 0;
+}
+
+int toolgov__jv_push(toolgov__schema_ctx *cx, toolgov__jval *array, toolgov__jval *item)
+{
+    void *p = array->items;
+    if (grow(cx, &p, &array->cap_, array->count, sizeof *array->items))
+        return -1;
+    array->items = p;
+    array->items[array->count++] = item;
+    return 0;
+}
+
+int toolgov__jv_put(toolgov__schema_ctx *cx, toolgov__jval *object, const char *key,
+                    size_t key_len, toolgov__mark at, toolgov__jval *val)
+{
+    void *p = object->members;
+    toolgov__jmember *m;
+    char *k;
+    if (grow(cx, &p, &object->cap_, object->count, sizeof *object->members))
+        return -1;
+    object->members = p;
+    k = toolgov__arena_strndup(cx->arena, key, key_len);
+    if (!k) {
+        oom(cx);
+        return -1;
+    }
+    m = &object->members[object->count++];
+    m->key = k;
+    m->key_len = key_len;
+    m->at = at;
+    m->val = val;
+    return 0;
+}
+
+const toolgov__jmember *toolgov__jv_find(const toolgov__jval *object, const char *key,
+                                         size_t len)
+{
+    size_t i;
+    if (!object || object->kind != TOOLGOV_J_OBJECT)
+        return NULL;
+    for (i = 0; i < object->count; i++)
+        if (object->members[i].key_len == len && memcmp(object->members[i].key, key, len) == 0)
+            return &object->members[i];
+    return NULL;
+}
+
+/* ---- numbers ------------------------------------------------------------- */
+
+int toolgov__json_number_ok(const char *s, size_t len)
+{
+    size_t i = 0;
+    if (i < len && s[i] == '-')
+        i++;
+    if (i >= len)
+        return 0;
+    if (s[i] == '0') {
+        i++;
+    } else if (s[i] >= '1' && s[i] <= '9') {
+        while (i < len && s[i] >= '0' && s[i] <= '9')
+            i++;
+    } else {
+        return 0;
+    }
+    if (i < len && s[i] == '.') {
+        size_t start = ++i;
+        while (i < len && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i == start)
+            return 0;
+    }
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        size_t start;
+        i++;
+        if (i < len && (s[i] == '+' || s[i] == '-'))
+            i++;
+        start = i;
+        while (i < len && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i == start)
+            return 0;
+    }
+    return i == len;
+}
+
+/* Exact decimal arithmetic on the digits: "2.50e1" is 25, "2.5" is not an
+** integer, "9223372036854775808" does not fit. */
+int toolgov__json_int64(const char *s, size_t len, int64_t *out)
+{
+    char digits[64];
+    size_t nd = 0, i = 0;
+    long exp10 = 0;
+    int neg = 0, nonzero = 0;
+    uint64_t mag = 0, limit;
+
+    if (!toolgov__json_number_ok(s, len))
+        return 0;
+    if (s[i] == '-') {
+        neg = 1;
+        i++;
+    }
+    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+        if (s[i] != '0')
+            nonzero = 1;
+        if (!nonzero)
+            continue;
+        if (nd == sizeof digits)
+            return 0;
+        digits[nd++] = s[i];
+    }
+    if (i < len && s[i] == '.') {
+        for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+            if (s[i] != '0')
+                nonzero = 1;
+            if (!nonzero) {
+                exp10--;
+                continue;
+            }
+            if (nd == sizeof digits)
+                return 0;
+            digits[nd++] = s[i];
+            exp10--;
+        }
+    }
+    if (i < len) { /* exponent */
+        long e = 0;
+        int eneg = 0;
+        i++;
+        if (s[i] == '+' || s[i] == '-')
+            eneg = s[i++] == '-';
+        for (; i < len; i++) {
+            if (e < 100000)
+                e = e * 10 + (s[i] - '0');
+        }
+        exp10 += eneg ? -e : e;
+    }
+    if (!nonzero) {
+        *out = 0;
+        return 1;
+    }
+    while (nd > 0 && digits[nd - 1] == '0') {
+        nd--;
+        exp10++;
+    }
+    if (exp10 < 0 || (long)nd + exp10 > 19)
+        return 0;
+    limit = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX;
+    for (i = 0; i < nd + (size_t)exp10; i++) {
+        unsigned dgt = i < nd ? (unsigned)(digits[i] - '0') : 0u;
+        if (mag > (limit - dgt) / 10u)
+            return 0;
+        mag = mag * 10u + dgt;
+    }
+    if (neg)
+        *out = mag == (uint64_t)INT64_MAX + 1u ? INT64_MIN : -(int64_t)mag;
+    else
+        *out = (int64_t)mag;
+    return 1;
+}
+
+static double number_value(const char *s, size_t len)
+{
+    char buf[128];
+    if (len >= sizeof buf) {
+        char *copy = malloc(len + 1);
+        double d;
+        if (!copy)
+            return 0;
+        memcpy(copy, s, len);
+        copy[len] = '\0';
+        d = strtod(copy, NULL);
+        free(copy);
+        return d;
+    }
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    return strtod(buf, NULL);
+}
+
+/* ---- C names ------------------------------------------------------------- */
+
+/* Names a property must not take as a struct member: C and C++ keywords
+** (C23's and C++20's included), macros of the standard headers generated
+** code includes or a user's source commonly does, names GCC predefines in
+** its gnu modes, and `has`, the member that holds the presence flags.
+** Sorted for bsearch. */
+static const char *const reserved_names[] = {
+    "EOF", "NULL", "_Alignas", "_Alignof", "_Atomic", "_BitInt", "_Bool", "_Complex",
+    "_Decimal128", "_Decimal32", "_Decimal64", "_Generic", "_Imaginary", "_Noreturn",
+    "_Pragma", "_Static_assert", "_Thread_local", "alignas", "alignof", "and", "and_eq",
+    "asm", "assert", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
+    "char16_t", "char32_t", "char8_t", "class", "co_await", "co_return", "co_yield", "compl",
+    "complex", "concept", "const", "const_cast", "consteval", "constexpr", "constinit",
+    "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else",
+    "enum", "errno", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+    "has", "i386", "if", "imaginary", "inline", "int", "linux", "long", "mutable", "namespace",
+    "new", "noexcept", "noreturn", "not", "not_eq", "nullptr", "offsetof", "operator", "or",
+    "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires",
+    "restrict", "return", "short", "signed", "sizeof", "static", "static_assert",
+    "static_cast", "stderr", "stdin", "stdout", "struct", "switch", "template", "this",
+    "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "typeof",
+    "typeof_unqual", "union", "unix", "unsigned", "using", "va_arg", "va_copy", "va_end",
+    "va_start", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+
+static int cmp_str(const void *key, const void *elem)
+{
+    return strcmp((const char *)key, *(const char *const *)elem);
+}
+
+static int is_reserved(const char *s)
+{
+    return bsearch(s, reserved_names, COUNT_OF(reserved_names), sizeof *reserved_names,
+                   cmp_str) != NULL;
+}
+
+static int ident_char(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_';
+}
+
+/* The mapping of toolgov__c_name(); `keywords` 0 for enum constants, which
+** always follow a prefix and so cannot be keywords. */
+static const char *c_name(toolgov__schema_ctx *cx, const char *s, size_t len, int keywords)
+{
+    char *o = alloc(cx, len + 4), *w;
+    size_t i;
+    if (!o)
+        return NULL;
+    w = o;
+    for (i = 0; i < len; i++) {
+        char c = ident_char((unsigned char)s[i]) ? s[i] : '_';
+        if (c == '_' && w > o && w[-1] == '_')
+            continue;
+        *w++ = c;
+    }
+    *w = '\0';
+    if (w == o || (w == o + 1 && o[0] == '_')) {
+        memcpy(o, "p", 2);
+        return o;
+    }
+    if ((o[0] >= '0' && o[0] <= '9') || (o[0] == '_' && o[1] >= 'A' && o[1] <= 'Z')) {
+        memmove(o + 1, o, (size_t)(w - o) + 1);
+        o[0] = 'p';
+        w++;
+    }
+    if (keywords && is_reserved(o)) {
+        *w++ = '_';
+        *w = '\0';
+    }
+    return o;
+}
+
+const char *toolgov__c_name(toolgov__schema_ctx *cx, const char *s, size_t len)
+{
+    return c_name(cx, s, len, 1);
+}
+
+/* ---- formats ------------------------------------------------------------- */
+
+static int digits(const char *s, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+    return 1;
+}
+
+static int num2(const char *s)
+{
+    return (s[0] - '0') * 10 + (s[1] - '0');
+}
+
+static int date_ok(const char *s, size_t len)
+{
+    static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int y, m, d;
+    if (len != 10 || s[4] != '-' || s[7] != '-' || !digits(s, 4) || !digits(s + 5, 2) ||
+        !digits(s + 8, 2))
+        return 0;
+    y = num2(s) * 100 + num2(s + 2);
+    m = num2(s + 5);
+    d = num2(s + 8);
+    if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+        return 0;
+    if (m == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+        return 0;
+    return 1;
+}
+
+/* HH:MM[:SS[.frac]] then, when `offset` is 2, a required Z or +HH:MM
+** (RFC 3339 full-time); when 1, an optional one. */
+static int time_ok(const char *s, size_t len, int offset)
+{
+    size_t i;
+    if (len < 5 || !digits(s, 2) || s[2] != ':' || !digits(s + 3, 2) || num2(s) > 23 ||
+        num2(s + 3) > 59)
+        return 0;
+    i = 5;
+    if (i < len && s[i] == ':') {
+        if (len < i + 3 || !digits(s + i + 1, 2) || num2(s + i + 1) > 60)
+            return 0;
+        i += 3;
+        if (i < len && s[i] == '.') {
+            size_t start = ++i;
+            while (i < len && s[i] >= '0' && s[i] <= '9')
+                i++;
+            if (i == start)
+                return 0;
+        }
+    } else if (offset == 2) {
+        return 0; /* RFC 3339 needs seconds */
+    }
+    if (i == len)
+        return offset != 2;
+    if (s[i] == 'Z' || s[i] == 'z')
+        return i + 1 == len;
+    if (s[i] == '+' || s[i] == '-')
+        return len == i + 6 && digits(s + i + 1, 2) && s[i + 3] == ':' &&
+               digits(s + i + 4, 2) && num2(s + i + 1) <= 23 && num2(s + i + 4) <= 59;
+    return 0;
+}
+
+static int email_ok(const char *s, size_t len)
+{
+    const char *at = memchr(s, '@', len);
+    size_t i, local, dot = 0;
+    if (!at)
+        return 0;
+    local = (size_t)(at - s);
+    if (local == 0 || local + 1 >= len || memchr(at + 1, '@', len - local - 1))
+        return 0;
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c <= 0x20 || c == 0x7F || c == '<' || c == '>' || c == '(' || c == ')' ||
+            c == ',' || c == ';' || c == ':' || c == '\\' || c == '"' || c == '[' || c == ']')
+            return 0;
+        if (i > local && c == '.')
+            dot = i;
+    }
+    /* The domain holds a dot, not first or last. */
+    return dot > local + 1 && dot + 1 < len;
+}
+
+static int uri_ok(const char *s, size_t len)
+{
+    size_t i;
+    if (len < 2 || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+        return 0;
+    for (i = 1; i < len && s[i] != ':'; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '+' || c == '-' || c == '.'))
+            return 0;
+    }
+    if (i == len)
+        return 0;
+    for (; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c <= 0x20 || c == 0x7F || c == '"' || c == '<' || c == '>' || c == '\\' ||
+            c == '^' || c == '`' || c == '{' || c == '|' || c == '}')
+            return 0;
+    }
+    return 1;
+}
+
+int toolgov__format_ok(toolgov__sformat f, const char *s, size_t len)
+{
+    switch (f) {
+    case TOOLGOV_F_DATE:
+        return date_ok(s, len);
+    case TOOLGOV_F_TIME:
+        return time_ok(s, len, 1);
+    case TOOLGOV_F_DATE_TIME:
+        return len > 11 && (s[10] == 'T' || s[10] == 't') && date_ok(s, 10) &&
+               time_ok(s + 11, len - 11, 2);
+    case TOOLGOV_F_EMAIL:
+        return email_ok(s, len);
+    case TOOLGOV_F_URI:
+        return uri_ok(s, len);
+    default:
+        return 1;
+    }
+}
+
+static const char *format_words[] = {"date", "time", "date-time", "email", "uri"};
+
+static const char *format_expect(toolgov__sformat f)
+{
+    switch (f) {
+    case TOOLGOV_F_DATE:
+        return "a date (YYYY-MM-DD)";
+    case TOOLGOV_F_TIME:
+        return "a time (HH:MM or HH:MM:SS)";
+    case TOOLGOV_F_DATE_TIME:
+        return "a date-time (RFC 3339, such as 2026-03-12T09:30:00Z)";
+    case TOOLGOV_F_EMAIL:
+        return "an email address";
+    case TOOLGOV_F_URI:
+        return "a URI with a scheme (such as https://example.com)";
+    default:
+        return "text";
+    }
+}
+
+/* Characters (code points) of valid UTF-8. */
+static uint64_t char_count(const char *s, size_t len)
+{
+    uint64_t n = 0;
+    size_t i;
+    for (i = 0; i < len; i++)
+        n += ((unsigned char)s[i] & 0xC0u) != 0x80u;
+    return n;
+}
+
+/* ---- labels (error path only) -------------------------------------------- */
+
+/* How a node hangs from its parent. */
+typedef struct node_priv {
+    toolgov__snode node;
+    int rel;          /* REL_* */
+    const char *name; /* REL_PROP: the JSON name */
+    size_t index;     /* REL_ANY, REL_ONE: 1-based */
+} node_priv;
+
+enum { REL_ROOT, REL_PROP, REL_ITEMS, REL_ANY, REL_ONE };
+
+static void put_path(char *buf, size_t cap, size_t *o, const toolgov__snode *n)
+{
+    const node_priv *p = (const node_priv *)n;
+    if (!n || p->rel == REL_ROOT)
+        return;
+    put_path(buf, cap, o, n->parent);
+    if (*o >= cap)
+        return;
+    switch (p->rel) {
+    case REL_PROP: {
+        char q[TOOLGOV_SHOW_MAX];
+        toolgov__text_show(q, p->name, strlen(p->name));
+        *o += (size_t)snprintf(buf + *o, cap - *o, "%s%s", *o ? "." : "", q);
+        break;
+    }
+    case REL_ITEMS:
+        *o += (size_t)snprintf(buf + *o, cap - *o, "[]");
+        break;
+    default:
+        *o += (size_t)snprintf(buf + *o, cap - *o, "%s(%s %zu)", *o ? " " : "",
+                               p->rel == REL_ANY ? "anyOf" : "oneOf", p->index);
+        break;
+    }
+}
+
+/* "property 'a.b' of tool 't'", "the parameters of tool 't'". */
+static const char *label(char out[320], const toolgov__schema_ctx *cx, const toolgov__snode *n)
+{
+    char path[200];
+    size_t o = 0;
+    put_path(path, sizeof path, &o, n);
+    if (o >= sizeof path)
+        memcpy(path + sizeof path - 4, "...", 4);
+    if (o == 0)
+        snprintf(out, 320, "the parameters%s%s%s", cx->tool ? " of tool '" : "",
+                 cx->tool ? cx->tool : "", cx->tool ? "'" : "");
+    else
+        snprintf(out, 320, "property '%s'%s%s%s", path, cx->tool ? " of tool '" : "",
+                 cx->tool ? cx->tool : "", cx->tool ? "'" : "");
+    return out;
+}
+
+/* ---- keywords ------------------------------------------------------------ */
+
+enum {
+    KW_TYPE, KW_PROPERTIES, KW_REQUIRED, KW_ADDITIONAL, KW_DESCRIPTION, KW_TITLE, KW_EXAMPLES,
+    KW_DEFAULT, KW_ENUM, KW_MINIMUM, KW_MAXIMUM, KW_EXCL_MIN, KW_EXCL_MAX, KW_MIN_LENGTH,
+    KW_MAX_LENGTH, KW_ITEMS, KW_MIN_ITEMS, KW_MAX_ITEMS, KW_FORMAT, KW_SCHEMA, KW_COMMENT,
+    KW_ANY_OF, KW_ONE_OF, KW_COUNT
+};
+
+static const char *const kw_names[KW_COUNT] = {
+    "type", "properties", "required", "additionalProperties", "description", "title",
+    "examples", "default", "enum", "minimum", "maximum", "exclusiveMinimum",
+    "exclusiveMaximum", "minLength", "maxLength", "items", "minItems", "maxItems", "format",
+    "$schema", "$comment", "anyOf", "oneOf"};
+
+/* The JSON types a keyword applies to (0: every type). */
+static const unsigned kw_applies[KW_COUNT] = {
+    0, TOOLGOV_T_OBJECT, TOOLGOV_T_OBJECT, TOOLGOV_T_OBJECT, 0, 0, 0, 0,
+    TOOLGOV_T_STRING | TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER | TOOLGOV_T_NULL,
+    TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER, TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER,
+    TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER, TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER,
+    TOOLGOV_T_STRING, TOOLGOV_T_STRING, TOOLGOV_T_ARRAY, TOOLGOV_T_ARRAY, TOOLGOV_T_ARRAY,
+    TOOLGOV_T_STRING, 0, 0, 0, 0};
+
+typedef struct unsupported_kw {
+    const char *name;
+    const char *advice;
+} unsupported_kw;
+
+/* JSON Schema keywords outside the subset, sorted by name, each with what to
+** write instead. */
+static const unsupported_kw unsupported[] = {
+    {"$anchor", "write the schema out in place"},
+    {"$defs", "write each referenced schema out in place where it is used"},
+    {"$dynamicAnchor", "write the schema out in place"},
+    {"$dynamicRef", "write the referenced schema out in place"},
+    {"$id", "remove it (a tool's parameters are not referenced from elsewhere)"},
+    {"$recursiveRef", "write the referenced schema out in place (recursion is not supported)"},
+    {"$ref", "write the referenced schema out in place"},
+    {"$vocabulary", "remove it"},
+    {"additionalItems", "use items with one schema for every element"},
+    {"allOf", "merge the schemas into one, or use anyOf for alternatives"},
+    {"const", "use enum with the one value"},
+    {"contains", "describe the rule in description and check it in the handler"},
+    {"contentEncoding", "describe the encoding in description"},
+    {"contentMediaType", "describe the media type in description"},
+    {"contentSchema", "describe the content in description"},
+    {"definitions", "write each referenced schema out in place where it is used"},
+    {"dependencies", "make the properties required, or check them together in the handler"},
+    {"dependentRequired", "make the properties required, or check them together in the handler"},
+    {"dependentSchemas", "check the dependent properties in the handler"},
+    {"deprecated", "say so in description"},
+    {"else", "use anyOf with one schema per case"},
+    {"if", "use anyOf with one schema per case"},
+    {"maxContains", "check it in the handler"},
+    {"maxProperties", "check it in the handler"},
+    {"minContains", "check it in the handler"},
+    {"minProperties", "use required to demand the properties that must be there"},
+    {"multipleOf", "check it in the handler, or list the values with enum"},
+    {"not", "use enum for the allowed values"},
+    {"nullable", "use a list of types such as type: [string, \"null\"] (carried as raw JSON)"},
+    {"pattern", "use enum or format, or check the text in the handler"},
+    {"patternProperties", "declare each property under properties, or leave "
+                          "additionalProperties open and check the names in the handler"},
+    {"prefixItems", "use items with one schema for every element"},
+    {"propertyNames", "check the names in the handler"},
+    {"readOnly", "remove it (parameters are only written by the model)"},
+    {"then", "use anyOf with one schema per case"},
+    {"unevaluatedItems", "use items"},
+    {"unevaluatedProperties", "use additionalProperties: false"},
+    {"uniqueItems", "check it in the handler"},
+    {"writeOnly", "remove it"},
+};
+
+static int cmp_unsupported(const void *key, const void *elem)
+{
+    return strcmp((const char *)key, ((const unsupported_kw *)elem)->name);
+}
+
+static int kw_index(const char *k, size_t len)
+{
+    int i;
+    for (i = 0; i < KW_COUNT; i++)
+        if (kw_names[i][0] == k[0] && strlen(kw_names[i]) == len &&
+            memcmp(kw_names[i], k, len) == 0)
+            return i;
+    return -1;
+}
+
+static const char *const type_words[] = {"null", "boolean", "integer", "number",
+                                         "string", "array", "object"};
+
+static const char *jkind_name(const toolgov__jval *v)
+{
+    switch (v->kind) {
+    case TOOLGOV_J_NULL:
+        return "null";
+    case TOOLGOV_J_BOOL:
+        return "a boolean";
+    case TOOLGOV_J_NUMBER:
+        return "a number";
+    case TOOLGOV_J_STRING:
+        return "a string";
+    case TOOLGOV_J_ARRAY:
+        return "a sequence";
+    default:
+        return "a mapping";
+    }
+}
+
+/* The one type name of a single-bit mask, else "of several types". */
+static const char *types_name(unsigned types)
+{
+    size_t i;
+    for (i = 0; i < COUNT_OF(type_words); i++)
+        if (types == 1u << i)
+            return type_words[i];
+    return types ? "of several types" : "untyped";
+}
+
+static const char *applies_name(int kw)
+{
+    switch (kw_applies[kw]) {
+    case TOOLGOV_T_OBJECT:
+        return "objects";
+    case TOOLGOV_T_STRING:
+        return "strings";
+    case TOOLGOV_T_ARRAY:
+        return "arrays";
+    case TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER:
+        return "integers and numbers";
+    default:
+        return "strings and integers";
+    }
+}
+
+/* ---- compiling ----------------------------------------------------------- */
+
+static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval *v,
+                                    const toolgov__snode *parent, int rel, const char *name,
+                                    size_t index, unsigned depth);
+
+static int count_value(toolgov__schema_ctx *cx, const toolgov__snode *n, const char *kw,
+                       const toolgov__jval *v, toolgov__scount *out)
+{
+    int64_t i;
+    char l[320], q[TOOLGOV_SHOW_MAX];
+    if (v->kind != TOOLGOV_J_NUMBER || !toolgov__json_int64(v->text, v->len, &i) || i < 0) {
+        err_at(cx, v->at, "%s of %s must be a whole number of 0 or more, not %s%s%s%s", kw,
+               label(l, cx, n), jkind_name(v),
+               v->kind == TOOLGOV_J_NUMBER || v->kind == TOOLGOV_J_STRING ? " '" : "",
+               v->kind == TOOLGOV_J_NUMBER || v->kind == TOOLGOV_J_STRING
+                   ? toolgov__text_show(q, v->text, v->len)
+                   : "",
+               v->kind == TOOLGOV_J_NUMBER || v->kind == TOOLGOV_J_STRING ? "'" : "");
+        return -1;
+    }
+    out->given = 1;
+    out->v = (uint64_t)i;
+    out->at = v->at;
+    return 0;
+}
+
+static int bound_value(toolgov__schema_ctx *cx, const toolgov__snode *n, const char *kw,
+                       const toolgov__jval *v, toolgov__sbound *out)
+{
+    char l[320], q[TOOLGOV_SHOW_MAX];
+    if (v->kind == TOOLGOV_J_BOOL && (!strcmp(kw, "exclusiveMinimum") ||
+                                      !strcmp(kw, "exclusiveMaximum"))) {
+        err_at(cx, v->at, "%s of %s is a boolean (the draft-04 form); write the bound itself, "
+                          "as %s: <number>, in place of %s: <number> and %s: true",
+               kw, label(l, cx, n), kw, kw[9] == 'M' && kw[10] == 'i' ? "minimum" : "maximum",
+               kw);
+        return -1;
+    }
+    if (v->kind != TOOLGOV_J_NUMBER) {
+        err_at(cx, v->at, "%s of %s must be a number, not %s%s%s%s", kw, label(l, cx, n),
+               jkind_name(v), v->kind == TOOLGOV_J_STRING ? " '" : "",
+               v->kind == TOOLGOV_J_STRING ? toolgov__text_show(q, v->text, v->len) : "",
+               v->kind == TOOLGOV_J_STRING ? "'" : "");
+        return -1;
+    }
+    out->given = 1;
+    out->is_int = toolgov__json_int64(v->text, v->len, &out->i);
+    out->d = number_value(v->text, v->len);
+    out->text = v->text;
+    out->at = v->at;
+    if (!out->is_int && !isfinite(out->d)) {
+        err_at(cx, v->at, "%s of %s is %s, beyond the range of a double; use a smaller number",
+               kw, label(l, cx, n), toolgov__text_show(q, v->text, v->len));
+        return -1;
+    }
+    return 0;
+}
+
+/* a < b, a <= b on bounds (exact for integers). */
+static int bound_cmp(const toolgov__sbound *a, const toolgov__sbound *b)
+{
+    if (a->is_int && b->is_int)
+        return a->i < b->i ? -1 : a->i > b->i;
+    return a->d < b->d ? -1 : a->d > b->d;
+}
+
+static int text_kw(toolgov__schema_ctx *cx, const toolgov__snode *n, int kw,
+                   const toolgov__jval *v)
+{
+    char l[320];
+    if (v->kind == TOOLGOV_J_STRING)
+        return 0;
+    err_at(cx, v->at, "%s of %s must be a string, not %s", kw_names[kw], label(l, cx, n),
+           jkind_name(v));
+    return -1;
+}
+
+static int parse_type(toolgov__schema_ctx *cx, toolgov__snode *n, const toolgov__jval *v)
+{
+    char l[320], q[TOOLGOV_SHOW_MAX];
+    size_t i, j, count = v->kind == TOOLGOV_J_ARRAY ? v->count : 1;
+    unsigned mask = 0;
+    int bad = 0;
+
+    if (v->kind == TOOLGOV_J_ARRAY && v->count == 0) {
+        err_at(cx, v->at, "type of %s is an empty list; name at least one type such as string",
+               label(l, cx, n));
+        return -1;
+    }
+    if (v->kind != TOOLGOV_J_ARRAY && v->kind != TOOLGOV_J_STRING &&
+        v->kind != TOOLGOV_J_NULL) {
+        err_at(cx, v->at, "type of %s must be a type name such as string, or a list of them, "
+                          "not %s", label(l, cx, n), jkind_name(v));
+        return -1;
+    }
+    for (i = 0; i < count; i++) {
+        const toolgov__jval *t = v->kind == TOOLGOV_J_ARRAY ? v->items[i] : v;
+        unsigned bit = 0;
+        if (t->kind == TOOLGOV_J_NULL) {
+            bit = TOOLGOV_T_NULL; /* YAML's null for the type named "null" */
+        } else if (t->kind != TOOLGOV_J_STRING) {
+            err_at(cx, t->at, "each type of %s must be a type name, not %s", label(l, cx, n),
+                   jkind_name(t));
+            bad = 1;
+            continue;
+        } else {
+            for (j = 0; j < COUNT_OF(type_words); j++)
+                if (strlen(type_words[j]) == t->len && !memcmp(type_words[j], t->text, t->len))
+                    bit = 1u << j;
+        }
+        if (!bit) {
+            static const char *const alias_from[] = {"int", "float", "double", "bool", "str",
+                                                     "list", "dict", "map", "text", "long"};
+            static const char *const alias_to[] = {"integer", "number", "number", "boolean",
+                                                   "string", "array", "object", "object",
+                                                   "string", "integer"};
+            const char *hint = NULL;
+            for (j = 0; j < COUNT_OF(alias_from); j++)
+                if (!strcmp(t->text, alias_from[j]))
+                    hint = alias_to[j];
+            if (!hint && !memchr(t->text, 0, t->len))
+                hint = toolgov__suggest(t->text, type_words, COUNT_OF(type_words));
+            toolgov__text_show(q, t->text, t->len);
+            if (hint)
+                err_at(cx, t->at, "unknown type '%s' for %s; did you mean '%s'?", q,
+                       label(l, cx, n), hint);
+            else
+                err_at(cx, t->at, "unknown type '%s' for %s; expected object, string, integer, "
+                                  "number, boolean, array or null", q, label(l, cx, n));
+            bad = 1;
+            continue;
+        }
+        if (mask & bit) {
+            err_at(cx, t->at, "type '%s' is listed twice for %s; keep one", types_name(bit),
+                   label(l, cx, n));
+            bad = 1;
+        }
+        mask |= bit;
+    }
+    n->types = mask;
+    return bad ? -1 : 0;
+}
+
+static void compile_properties(toolgov__schema_ctx *cx, toolgov__snode *n,
+                               const toolgov__jval *v, unsigned depth)
+{
+    char l[320];
+    size_t i, j;
+    if (v->kind != TOOLGOV_J_OBJECT) {
+        err_at(cx, v->at, "properties of %s must be a mapping from property names to their "
+                          "schemas, not %s", label(l, cx, n), jkind_name(v));
+        return;
+    }
+    n->props = alloc(cx, (v->count ? v->count : 1) * sizeof *n->props);
+    if (!n->props)
+        return;
+    for (i = 0; i < v->count; i++) {
+        const toolgov__jmember *m = &v->members[i];
+        toolgov__sprop *p = &n->props[n->prop_count];
+        memset(p, 0, sizeof *p);
+        p->name = m->key;
+        p->name_len = m->key_len;
+        p->at = m->at;
+        p->c_name = toolgov__c_name(cx, m->key, m->key_len);
+        if (!p->c_name)
+            return;
+        p->schema = compile_node(cx, m->val, n, REL_PROP, m->key, 0, depth + 1);
+        if (!p->schema)
+            continue;
+        n->prop_count++;
+    }
+    /* C names stay unique among siblings: a clash left after the mapping
+    ** is the author's to resolve (rename one property). */
+    for (i = 0; i < n->prop_count; i++) {
+        for (j = 0; j < i; j++) {
+            if (strcmp(n->props[i].c_name, n->props[j].c_name) == 0) {
+                char q1[TOOLGOV_SHOW_MAX], q2[TOOLGOV_SHOW_MAX];
+                err_at(cx, n->props[i].at,
+                       "properties '%s' and '%s' of %s both become the C name '%s'; rename "
+                       "one of them",
+                       toolgov__text_show(q1, n->props[j].name, n->props[j].name_len),
+                       toolgov__text_show(q2, n->props[i].name, n->props[i].name_len),
+                       label(l, cx, n), n->props[i].c_name);
+                note_at(cx, n->props[j].at, "'%s' is declared here", q1);
+                break;
+            }
+        }
+    }
+}
+
+static void compile_required(toolgov__schema_ctx *cx, toolgov__snode *n, const toolgov__jval *v,
+                             int have_props)
+{
+    char l[320], q[TOOLGOV_SHOW_MAX];
+    size_t i, j;
+    if (v->kind != TOOLGOV_J_ARRAY) {
+        err_at(cx, v->at, "required of %s must be a list of property names such as [title], "
+                          "not %s", label(l, cx, n), jkind_name(v));
+        return;
+    }
+    for (i = 0; i < v->count; i++) {
+        const toolgov__jval *r = v->items[i];
+        int found = 0;
+        if (r->kind != TOOLGOV_J_STRING) {
+            err_at(cx, r->at, "each entry of required of %s must be a property name, not %s",
+                   label(l, cx, n), jkind_name(r));
+            continue;
+        }
+        for (j = 0; j < i; j++) {
+            const toolgov__jval *o = v->items[j];
+            if (o->kind == TOOLGOV_J_STRING && o->len == r->len &&
+                !memcmp(o->text, r->text, r->len)) {
+                err_at(cx, r->at, "'%s' is listed twice in required of %s; keep one",
+                       toolgov__text_show(q, r->text, r->len), label(l, cx, n));
+                found = -1;
+                break;
+            }
+        }
+        if (found < 0)
+            continue;
+        for (j = 0; j < n->prop_count; j++) {
+            if (n->props[j].name_len == r->len && !memcmp(n->props[j].name, r->text, r->len)) {
+                n->props[j].required = 1;
+                found = 1;
+                break;
+            }
+        }
+        if (found)
+            continue;
+        toolgov__text_show(q, r->text, r->len);
+        if (have_props) {
+            const char *hint = NULL;
+            const char **names;
+            names = over_cap(cx) ? NULL : malloc((n->prop_count + 1) * sizeof *names);
+            if (names) {
+                for (j = 0; j < n->prop_count; j++)
+                    names[j] = n->props[j].name;
+                if (!memchr(r->text, 0, r->len))
+                    hint = toolgov__suggest(r->text, names, n->prop_count);
+            }
+            if (hint)
+                err_at(cx, r->at, "required names '%s', which is not a property of %s; did you "
+                                  "mean '%s'?", q, label(l, cx, n), hint);
+            else if (n->prop_count)
+                err_at(cx, r->at, "required names '%s', which is not a property of %s; declare "
+                                  "it under properties or remove it from required",
+                       q, label(l, cx, n));
+            else
+                err_at(cx, r->at, "required names '%s', but %s declares no properties; declare "
+                                  "it under properties or remove it from required",
+                       q, label(l, cx, n));
+            free(names);
+        } else {
+            err_at(cx, r->at, "required names '%s', but %s declares no properties; declare it "
+                              "under properties or remove it from required",
+                   q, label(l, cx, n));
+        }
+    }
+}
+
+static int jv_equal(const toolgov__jval *a, const toolgov__jval *b)
+{
+    size_t i;
+    if (a->kind != b->kind)
+        return 0;
+    switch (a->kind) {
+    case TOOLGOV_J_NULL:
+        return 1;
+    case TOOLGOV_J_BOOL:
+        return a->boolean == b->boolean;
+    case TOOLGOV_J_NUMBER: {
+        int64_t x, y;
+        if (toolgov__json_int64(a->text, a->len, &x) && toolgov__json_int64(b->text, b->len, &y))
+            return x == y;
+        return number_value(a->text, a->len) == number_value(b->text, b->len);
+    }
+    case TOOLGOV_J_STRING:
+        return a->len == b->len && !memcmp(a->text, b->text, a->len);
+    case TOOLGOV_J_ARRAY:
+        if (a->count != b->count)
+            return 0;
+        for (i = 0; i < a->count; i++)
+            if (!jv_equal(a->items[i], b->items[i]))
+                return 0;
+        return 1;
+    default:
+        if (a->count != b->count)
+            return 0;
+        for (i = 0; i < a->count; i++) {
+            const toolgov__jmember *m = toolgov__jv_find(b, a->members[i].key,
+                                                         a->members[i].key_len);
+            if (!m || !jv_equal(a->members[i].val, m->val))
+                return 0;
+        }
+        return 1;
+    }
+}
+
+static void compile_enum(toolgov__schema_ctx *cx, toolgov__snode *n, const toolgov__jval *v)
+{
+    char l[320], q[TOOLGOV_SHOW_MAX];
+    size_t i, j, strings = 0;
+    int bad = 0;
+    if (v->kind != TOOLGOV_J_ARRAY || v->count == 0) {
+        err_at(cx, v->at, "enum of %s must be a non-empty list of the allowed values, not %s",
+               label(l, cx, n), v->kind == TOOLGOV_J_ARRAY ? "an empty list" : jkind_name(v));
+        return;
+    }
+    for (i = 0; i < v->count; i++) {
+        const toolgov__jval *e = v->items[i];
+        int64_t iv;
+        unsigned t = e->kind == TOOLGOV_J_STRING ? TOOLGOV_T_STRING
+                     : e->kind == TOOLGOV_J_NULL ? TOOLGOV_T_NULL
+                     : e->kind == TOOLGOV_J_NUMBER && toolgov__json_int64(e->text, e->len, &iv)
+                         ? TOOLGOV_T_INTEGER
+                         : 0;
+        if (!t) {
+            err_at(cx, e->at, "enum of %s holds %s%s%s%s; enum values are strings or integers%s",
+                   label(l, cx, n), jkind_name(e), e->kind == TOOLGOV_J_NUMBER ? " '" : "",
+                   e->kind == TOOLGOV_J_NUMBER ? toolgov__text_show(q, e->text, e->len) : "",
+                   e->kind == TOOLGOV_J_NUMBER ? "'" : "",
+                   e->kind == TOOLGOV_J_BOOL ? " (for true/false use type: boolean)" : "");
+            bad = 1;
+            continue;
+        }
+        if (n->types) {
+            unsigned ok = n->types;
+            if (ok & TOOLGOV_T_NUMBER)
+                ok |= TOOLGOV_T_INTEGER;
+            if (!(ok & t)) {
+                err_at(cx, e->at, "enum value %s%s%s of %s is %s, but the type is %s; write "
+                                  "values of that type%s",
+                       t == TOOLGOV_T_STRING ? "'" : "",
+                       t == TOOLGOV_T_NULL ? "null" : toolgov__text_show(q, e->text, e->len),
+                       t == TOOLGOV_T_STRING ? "'" : "", label(l, cx, n),
+                       t == TOOLGOV_T_STRING ? "a string" : t == TOOLGOV_T_NULL ? "null"
+                                                                             : "an integer",
+                       types_name(n->types),
+                       t == TOOLGOV_T_STRING && (n->types & TOOLGOV_T_INTEGER)
+                           ? " (quoted numbers are strings: remove the quotes)"
+                           : t == TOOLGOV_T_INTEGER && (n->types & TOOLGOV_T_STRING)
+                               ? " (quote it to make it a string)"
+                               : "");
+                bad = 1;
+                continue;
+            }
+        }
+        for (j = 0; j < i; j++) {
+            if (jv_equal(v->items[j], e)) {
+                err_at(cx, e->at, "enum value %s is listed twice for %s; keep one",
+                       e->kind == TOOLGOV_J_NULL ? "null" : toolgov__text_show(q, e->text, e->len),
+                       label(l, cx, n));
+                bad = 1;
+                break;
+            }
+        }
+        strings += t == TOOLGOV_T_STRING;
+    }
+    if (bad)
+        return;
+    n->enum_vals = v;
+    if (n->types == TOOLGOV_T_STRING) {
+        n->enum_c_names = alloc(cx, v->count * sizeof *n->enum_c_names);
+        if (!n->enum_c_names)
+            return;
+        for (i = 0; i < v->count; i++) {
+            const toolgov__jval *e = v->items[i];
+            n->enum_c_names[i] = c_name(cx, e->text, e->len, 0);
+            if (!n->enum_c_names[i])
+                return;
+            for (j = 0; j < i; j++) {
+                if (!strcmp(n->enum_c_names[i], n->enum_c_names[j])) {
+                    char q2[TOOLGOV_SHOW_MAX];
+                    err_at(cx, e->at, "enum values '%s' and '%s' of %s both become the C name "
+                                      "'%s'; change one of them",
+                           toolgov__text_show(q2, v->items[j]->text, v->items[j]->len),
+                           toolgov__text_show(q, e->text, e->len), label(l, cx, n),
+                           n->enum_c_names[i]);
+                    break;
+                }
+            }
+        }
+    }
+    (void)strings;
+}
+
+static void compile_branches(toolgov__schema_ctx *cx, toolgov__snode *n, const toolgov__jval *v,
+                             int rel, unsigned depth)
+{
+    char l[320];
+    size_t i;
+    toolgov__snode **out;
+    const char *kw = rel == REL_ANY ? "anyOf" : "oneOf";
+    if (v->kind != TOOLGOV_J_ARRAY || v->count == 0) {
+        err_at(cx, v->at, "%s of %s must be a non-empty list of schemas, not %s", kw,
+               label(l, cx, n), v->kind == TOOLGOV_J_ARRAY ? "an empty list" : jkind_name(v));
+        return;
+    }
+    out = alloc(cx, v->count * sizeof *out);
+    if (!out)
+        return;
+    for (i = 0; i < v->count; i++) {
+        out[i] = compile_node(cx, v->items[i], n, rel, NULL, i + 1, depth + 1);
+        if (!out[i])
+            return;
+    }
+    if (rel == REL_ANY) {
+        n->any_of = out;
+        n->any_of_count = v->count;
+    } else {
+        n->one_of = out;
+        n->one_of_count = v->count;
+    }
+}
+
+static void unknown_keyword(toolgov__schema_ctx *cx, const toolgov__snode *n,
+                            const toolgov__jmember *m)
+{
+    char l[320], q[TOOLGOV_SHOW_MAX];
+    const unsupported_kw *u;
+    const char *hint = NULL;
+    if (over_cap(cx)) {
+        err_at(cx, m->at, "%s", "");
+        return;
+    }
+    toolgov__text_show(q, m->key, m->key_len);
+    u = memchr(m->key, 0, m->key_len) ? NULL
+                                      : bsearch(m->key, unsupported, COUNT_OF(unsupported),
+                                                sizeof *unsupported, cmp_unsupported);
+    if (u) {
+        err_at(cx, m->at, "keyword '%s' (in %s) is not supported; %s", q, label(l, cx, n),
+               u->advice);
+        return;
+    }
+    if (!memchr(m->key, 0, m->key_len))
+        hint = toolgov__suggest(m->key, kw_names, KW_COUNT);
+    if (!hint && !memchr(m->key, 0, m->key_len)) {
+        /* A case slip (MinLength, Required) is farther than edit distance
+        ** allows for short words. */
+        int i;
+        for (i = 0; i < KW_COUNT && !hint; i++)
+            if (strlen(kw_names[i]) == m->key_len) {
+                size_t k;
+                for (k = 0; k < m->key_len; k++) {
+                    char a = m->key[k], b = kw_names[i][k];
+                    if ((a | 0x20) != (b | 0x20))
+                        break;
+                }
+                if (k == m->key_len)
+                    hint = kw_names[i];
+            }
+    }
+    if (hint)
+        err_at(cx, m->at, "unknown keyword '%s' in %s; did you mean '%s'?", q, label(l, cx, n),
+               hint);
+    else
+        err_at(cx, m->at, "unknown keyword '%s' in %s; a schema takes type, properties, "
+                          "required, additionalProperties, description, title, examples, "
+                          "default, enum, minimum, maximum, exclusiveMinimum, exclusiveMaximum, "
+                          "minLength, maxLength, items, minItems, maxItems, format, anyOf, "
+                          "oneOf, $schema and $comment",
+               q, label(l, cx, n));
+}
+
+static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval *v,
+                                    const toolgov__snode *parent, int rel, const char *name,
+                                    size_t index, unsigned depth)
+{
+    node_priv *p;
+    toolgov__snode *n;
+    const toolgov__jmember *kw[KW_COUNT];
+    char l[320];
+    size_t i;
+    int k;
+
+    p = alloc(cx, sizeof *p);
+    if (!p)
+        return NULL;
+    memset(p, 0, sizeof *p);
+    p->rel = rel;
+    p->name = name;
+    p->index = index;
+    n = &p->node;
+    n->parent = parent;
+    n->src = v;
+    n->at = v->at;
+    n->depth = depth;
+    n->additional = 1;
+    n->type = TOOLGOV_S_RAW;
+
+    if (v->kind != TOOLGOV_J_OBJECT) {
+        err_at(cx, v->at, "the schema of %s must be a mapping such as {type: string}, not %s",
+               label(l, cx, n), jkind_name(v));
+        return n;
+    }
+    if (depth > TOOLGOV_SCHEMA_DEPTH_MAX) {
+        err_at(cx, v->at, "%s is nested %u levels deep; schemas nest at most %u levels: "
+                          "flatten it, or leave it untyped to take any JSON value",
+               label(l, cx, n), depth, TOOLGOV_SCHEMA_DEPTH_MAX);
+        return n;
+    }
+
+    memset(kw, 0, sizeof kw);
+    for (i = 0; i < v->count; i++) {
+        const toolgov__jmember *m = &v->members[i];
+        k = kw_index(m->key, m->key_len);
+        if (k < 0) {
+            unknown_keyword(cx, n, m);
+            continue;
+        }
+        if (kw[k]) {
+            err_at(cx, m->at, "duplicate keyword '%s' in %s; keep one", kw_names[k],
+                   label(l, cx, n));
+            note_at(cx, kw[k]->at, "'%s' first given here", kw_names[k]);
+            continue;
+        }
+        kw[k] = m;
+    }
+
+    if (kw[KW_TYPE] && parse_type(cx, n, kw[KW_TYPE]->val) < 0)
+        n->types = 0, kw[KW_TYPE] = NULL;
+    if (!kw[KW_ANY_OF] && !kw[KW_ONE_OF]) {
+        switch (n->types) {
+        case TOOLGOV_T_OBJECT: n->type = TOOLGOV_S_OBJECT; break;
+        case TOOLGOV_T_STRING: n->type = TOOLGOV_S_STRING; break;
+        case TOOLGOV_T_INTEGER: n->type = TOOLGOV_S_INTEGER; break;
+        case TOOLGOV_T_NUMBER: n->type = TOOLGOV_S_NUMBER; break;
+        case TOOLGOV_T_BOOLEAN: n->type = TOOLGOV_S_BOOLEAN; break;
+        case TOOLGOV_T_ARRAY: n->type = TOOLGOV_S_ARRAY; break;
+        default: n->type = TOOLGOV_S_RAW; break;
+        }
+    }
+
+    /* Keywords that do not apply to the declared type(s). */
+    for (k = 0; k < KW_COUNT; k++) {
+        unsigned applies = kw_applies[k];
+        if (!kw[k] || !applies || !n->types || (applies & n->types))
+            continue;
+        if (k == KW_ENUM && (n->types & TOOLGOV_T_NUMBER))
+            continue;
+        err_at(cx, kw[k]->at, "%s applies to %s, and %s is %s; remove it or change the type",
+               kw_names[k], applies_name(k), label(l, cx, n), types_name(n->types));
+        kw[k] = NULL;
+    }
+
+    for (k = KW_DESCRIPTION; k <= KW_TITLE; k++)
+        if (kw[k] && text_kw(cx, n, k, kw[k]->val) == 0 && k == KW_DESCRIPTION)
+            n->description = kw[k]->val->text;
+    if (kw[KW_SCHEMA])
+        (void)text_kw(cx, n, KW_SCHEMA, kw[KW_SCHEMA]->val);
+    if (kw[KW_COMMENT])
+        (void)text_kw(cx, n, KW_COMMENT, kw[KW_COMMENT]->val);
+    if (kw[KW_EXAMPLES] && kw[KW_EXAMPLES]->val->kind != TOOLGOV_J_ARRAY)
+        err_at(cx, kw[KW_EXAMPLES]->val->at, "examples of %s must be a list of values, not %s; "
+                                             "write examples: [...]",
+               label(l, cx, n), jkind_name(kw[KW_EXAMPLES]->val));
+    if (kw[KW_FORMAT] && text_kw(cx, n, KW_FORMAT, kw[KW_FORMAT]->val) == 0) {
+        const toolgov__jval *f = kw[KW_FORMAT]->val;
+        n->format_name = f->text;
+        n->format = TOOLGOV_F_OTHER;
+        for (i = 0; i < COUNT_OF(format_words); i++)
+            if (strlen(format_words[i]) == f->len && !memcmp(format_words[i], f->text, f->len))
+                n->format = (toolgov__sformat)(TOOLGOV_F_DATE + i);
+    }
+    if (kw[KW_MIN_LENGTH])
+        (void)count_value(cx, n, "minLength", kw[KW_MIN_LENGTH]->val, &n->min_length);
+    if (kw[KW_MAX_LENGTH])
+        (void)count_value(cx, n, "maxLength", kw[KW_MAX_LENGTH]->val, &n->max_length);
+    if (kw[KW_MIN_ITEMS])
+        (void)count_value(cx, n, "minItems", kw[KW_MIN_ITEMS]->val, &n->min_items);
+    if (kw[KW_MAX_ITEMS])
+        (void)count_value(cx, n, "maxItems", kw[KW_MAX_ITEMS]->val, &n->max_items);
+    if (kw[KW_MINIMUM])
+        (void)bound_value(cx, n, "minimum", kw[KW_MINIMUM]->val, &n->minimum);
+    if (kw[KW_MAXIMUM])
+        (void)bound_value(cx, n, "maximum", kw[KW_MAXIMUM]->val, &n->maximum);
+    if (kw[KW_EXCL_MIN])
+        (void)bound_value(cx, n, "exclusiveMinimum", kw[KW_EXCL_MIN]->val,
+                          &n->exclusive_minimum);
+    if (kw[KW_EXCL_MAX])
+        (void)bound_value(cx, n, "exclusiveMaximum", kw[KW_EXCL_MAX]->val,
+                          &n->exclusive_maximum);
+
+    if (kw[KW_ADDITIONAL]) {
+        const toolgov__jval *a = kw[KW_ADDITIONAL]->val;
+        if (a->kind == TOOLGOV_J_BOOL)
+            n->additional = a->boolean;
+        else
+            err_at(cx, a->at, "additionalProperties of %s must be true or false, not %s%s",
+                   label(l, cx, n), jkind_name(a),
+                   a->kind == TOOLGOV_J_OBJECT
+                       ? " (a schema for the extra members is not supported: declare them "
+                         "under properties, or write true and check them in the handler)"
+                       : "");
+    }
+    if (kw[KW_PROPERTIES])
+        compile_properties(cx, n, kw[KW_PROPERTIES]->val, depth);
+    if (kw[KW_REQUIRED])
+        compile_required(cx, n, kw[KW_REQUIRED]->val, kw[KW_PROPERTIES] != NULL);
+    if (kw[KW_ITEMS]) {
+        const toolgov__jval *it = kw[KW_ITEMS]->val;
+        if (it->kind == TOOLGOV_J_ARRAY)
+            err_at(cx, it->at, "items of %s is a list of schemas (the tuple form); give one "
+                               "schema for every element, such as items: {type: string}",
+                   label(l, cx, n));
+        else
+            n->items = compile_node(cx, it, n, REL_ITEMS, NULL, 0, depth + 1);
+    }
+    if (n->type == TOOLGOV_S_ARRAY && !n->items) {
+        /* No items: every element is any JSON value. */
+        node_priv *ip = alloc(cx, sizeof *ip);
+        if (!ip)
+            return NULL;
+        memset(ip, 0, sizeof *ip);
+        ip->rel = REL_ITEMS;
+        ip->node.type = TOOLGOV_S_RAW;
+        ip->node.parent = n;
+        ip->node.at = n->at;
+        ip->node.depth = depth + 1;
+        ip->node.additional = 1;
+        n->items = &ip->node;
+    }
+    if (kw[KW_ANY_OF])
+        compile_branches(cx, n, kw[KW_ANY_OF]->val, REL_ANY, depth);
+    if (kw[KW_ONE_OF])
+        compile_branches(cx, n, kw[KW_ONE_OF]->val, REL_ONE, depth);
+    if (kw[KW_ENUM])
+        compile_enum(cx, n, kw[KW_ENUM]->val);
+
+    /* Pairs that contradict each other. */
+    if (n->min_length.given && n->max_length.given && n->min_length.v > n->max_length.v)
+        err_at(cx, n->min_length.at, "minLength (%llu) of %s is greater than its maxLength "
+                                     "(%llu); no text fits: fix one of them",
+               (unsigned long long)n->min_length.v, label(l, cx, n),
+               (unsigned long long)n->max_length.v);
+    if (n->min_items.given && n->max_items.given && n->min_items.v > n->max_items.v)
+        err_at(cx, n->min_items.at, "minItems (%llu) of %s is greater than its maxItems (%llu); "
+                                    "no list fits: fix one of them",
+               (unsigned long long)n->min_items.v, label(l, cx, n),
+               (unsigned long long)n->max_items.v);
+    {
+        const toolgov__sbound *lo = n->exclusive_minimum.given ? &n->exclusive_minimum
+                                                               : &n->minimum;
+        const toolgov__sbound *hi = n->exclusive_maximum.given ? &n->exclusive_maximum
+                                                               : &n->maximum;
+        if (n->minimum.given && n->exclusive_minimum.given &&
+            bound_cmp(&n->minimum, &n->exclusive_minimum) > 0)
+            lo = &n->minimum;
+        if (n->maximum.given && n->exclusive_maximum.given &&
+            bound_cmp(&n->maximum, &n->exclusive_maximum) < 0)
+            hi = &n->maximum;
+        if (lo->given && hi->given) {
+            int c = bound_cmp(lo, hi);
+            int open = lo == &n->exclusive_minimum || hi == &n->exclusive_maximum;
+            if (c > 0 || (c == 0 && open))
+                err_at(cx, lo->at, "%s (%s) of %s is %s %s (%s); no value fits: fix one of them",
+                       lo == &n->minimum ? "minimum" : "exclusiveMinimum", lo->text,
+                       label(l, cx, n), c > 0 ? "greater than" : "equal to",
+                       hi == &n->maximum ? "maximum" : "exclusiveMaximum", hi->text);
+        }
+    }
+    if (kw[KW_DEFAULT]) {
+        const toolgov__jval *dv = kw[KW_DEFAULT]->val;
+        const char *why = toolgov__schema_check_value(cx, n, dv);
+        n->default_val = dv;
+        if (why)
+            err_at(cx, dv->at, "default of %s does not satisfy its own schema: %s; change the "
+                               "default or the schema",
+                   label(l, cx, n), why);
+    }
+    return n;
+}
+
+int toolgov__schema_compile(toolgov__schema_ctx *cx, const toolgov__jval *root, toolgov__mark at,
+                            toolgov__snode **out)
+{
+    size_t before = cx->d->errors;
+    toolgov__snode *n;
+    char l[320];
+
+    *out = NULL;
+    n = compile_node(cx, root, NULL, REL_ROOT, NULL, 0, 1);
+    if (n && root->kind == TOOLGOV_J_OBJECT) {
+        const toolgov__jmember *t = toolgov__jv_find(root, "type", 4);
+        const toolgov__jmember *alt = toolgov__jv_find(root, "anyOf", 5);
+        if (!alt)
+            alt = toolgov__jv_find(root, "oneOf", 5);
+        if (alt)
+            err_at(cx, alt->at, "%s cannot use %s at the top; declare the arguments under "
+                                "properties and put the alternatives in a property",
+                   label(l, cx, n), alt->key);
+        else if (!t)
+            err_at(cx, at, "%s must say type: object (a tool's arguments are one JSON object); "
+                           "add type: object", label(l, cx, n));
+        else if (n->type != TOOLGOV_S_OBJECT && n->types)
+            err_at(cx, t->val->at, "%s must be of type object (a tool's arguments are one JSON "
+                                   "object), not %s; declare the arguments under properties",
+                   label(l, cx, n), types_name(n->types));
+    }
+    if (cx->d->errors != before || cx->oom)
+        return -1;
+    *out = n;
+    return 0;
+}
+
+/* ---- checking a value against a node ------------------------------------- */
+
+typedef struct vpath {
+    char buf[256];
+    size_t len;
+} vpath;
+
+static size_t vpath_push_key(vpath *p, const char *key, size_t len)
+{
+    size_t old = p->len, i;
+    if (p->len < sizeof p->buf - 1)
+        p->buf[p->len++] = '/';
+    for (i = 0; i < len && p->len < sizeof p->buf - 3; i++) {
+        if (key[i] == '~' || key[i] == '/') {
+            p->buf[p->len++] = '~';
+            p->buf[p->len++] = key[i] == '~' ? '0' : '1';
+        } else {
+            p->buf[p->len++] = key[i];
+        }
+    }
+    p->buf[p->len] = '\0';
+    return old;
+}
+
+static size_t vpath_push_index(vpath *p, size_t i)
+{
+    size_t old = p->len;
+    int w = snprintf(p->buf + p->len, sizeof p->buf - p->len, "/%zu", i);
+    if (w > 0 && (size_t)w < sizeof p->buf - p->len)
+        p->len += (size_t)w;
+    return old;
+}
+
+static const char *why(toolgov__schema_ctx *cx, const vpath *p, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static const char *why(toolgov__schema_ctx *cx, const vpath *p, const char *fmt, ...)
+{
+    char msg[600];
+    char *out;
+    size_t n;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    n = strlen(p->len ? p->buf : "the value") + 1 + strlen(msg);
+    out = alloc(cx, n + 1);
+    if (!out)
+        return "out of memory";
+    snprintf(out, n + 1, "%s %s", p->len ? p->buf : "the value", msg);
+    return out;
+}
+
+static unsigned jtype_of(const toolgov__jval *v, int64_t *iv)
+{
+    switch (v->kind) {
+    case TOOLGOV_J_NULL:
+        return TOOLGOV_T_NULL;
+    case TOOLGOV_J_BOOL:
+        return TOOLGOV_T_BOOLEAN;
+    case TOOLGOV_J_NUMBER:
+        return toolgov__json_int64(v->text, v->len, iv) ? TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER
+                                                        : TOOLGOV_T_NUMBER;
+    case TOOLGOV_J_STRING:
+        return TOOLGOV_T_STRING;
+    case TOOLGOV_J_ARRAY:
+        return TOOLGOV_T_ARRAY;
+    default:
+        return TOOLGOV_T_OBJECT;
+    }
+}
+
+static const char *check(toolgov__schema_ctx *cx, const toolgov__snode *n,
+                         const toolgov__jval *v, vpath *p);
+
+static const char *check_bounds(toolgov__schema_ctx *cx, const toolgov__snode *n,
+                                const toolgov__jval *v, vpath *p)
+{
+    toolgov__sbound x;
+    char q[TOOLGOV_SHOW_MAX];
+    memset(&x, 0, sizeof x);
+    x.is_int = toolgov__json_int64(v->text, v->len, &x.i);
+    x.d = number_value(v->text, v->len);
+    if (!x.is_int && !isfinite(x.d))
+        return why(cx, p, "must be a finite number, got %s", toolgov__text_show(q, v->text, v->len));
+    if (n->minimum.given && bound_cmp(&x, &n->minimum) < 0)
+        return why(cx, p, "must be at least %s, got %s", n->minimum.text,
+                   toolgov__text_show(q, v->text, v->len));
+    if (n->maximum.given && bound_cmp(&x, &n->maximum) > 0)
+        return why(cx, p, "must be at most %s, got %s", n->maximum.text,
+                   toolgov__text_show(q, v->text, v->len));
+    if (n->exclusive_minimum.given && bound_cmp(&x, &n->exclusive_minimum) <= 0)
+        return why(cx, p, "must be greater than %s, got %s", n->exclusive_minimum.text,
+                   toolgov__text_show(q, v->text, v->len));
+    if (n->exclusive_maximum.given && bound_cmp(&x, &n->exclusive_maximum) >= 0)
+        return why(cx, p, "must be less than %s, got %s", n->exclusive_maximum.text,
+                   toolgov__text_show(q, v->text, v->len));
+    return NULL;
+}
+
+static const char *check(toolgov__schema_ctx *cx, const toolgov__snode *n,
+                         const toolgov__jval *v, vpath *p)
+{
+    int64_t iv = 0;
+    unsigned t = jtype_of(v, &iv);
+    char q[TOOLGOV_SHOW_MAX];
+    size_t i, j;
+    const char *r;
+
+    if (n->types && !(n->types & t))
+        return why(cx, p, "must be %s%s, got %s", n->types == TOOLGOV_T_INTEGER ? "an " : "",
+                   n->types == TOOLGOV_T_INTEGER ? "integer" : types_name(n->types),
+                   jkind_name(v));
+    if (n->enum_vals) {
+        for (i = 0; i < n->enum_vals->count; i++)
+            if (jv_equal(n->enum_vals->items[i], v))
+                break;
+        if (i == n->enum_vals->count)
+            return why(cx, p, "must be one of the enum values, got %s",
+                       v->kind == TOOLGOV_J_STRING || v->kind == TOOLGOV_J_NUMBER
+                           ? toolgov__text_show(q, v->text, v->len)
+                           : jkind_name(v));
+    }
+    switch (v->kind) {
+    case TOOLGOV_J_STRING: {
+        uint64_t c = char_count(v->text, v->len);
+        if (n->min_length.given && c < n->min_length.v)
+            return why(cx, p, "must be at least %llu characters, got %llu",
+                       (unsigned long long)n->min_length.v, (unsigned long long)c);
+        if (n->max_length.given && c > n->max_length.v)
+            return why(cx, p, "must be at most %llu characters, got %llu",
+                       (unsigned long long)n->max_length.v, (unsigned long long)c);
+        if (!toolgov__format_ok(n->format, v->text, v->len))
+            return why(cx, p, "must be %s, got \"%s\"", format_expect(n->format),
+                       toolgov__text_show(q, v->text, v->len));
+        break;
+    }
+    case TOOLGOV_J_NUMBER:
+        if ((r = check_bounds(cx, n, v, p)) != NULL)
+            return r;
+        break;
+    case TOOLGOV_J_ARRAY:
+        if (n->min_items.given && v->count < n->min_items.v)
+            return why(cx, p, "must have at least %llu items, got %zu",
+                       (unsigned long long)n->min_items.v, v->count);
+        if (n->max_items.given && v->count > n->max_items.v)
+            return why(cx, p, "must have at most %llu items, got %zu",
+                       (unsigned long long)n->max_items.v, v->count);
+        if (n->items && n->items->src) {
+            for (i = 0; i < v->count; i++) {
+                size_t old = vpath_push_index(p, i);
+                r = check(cx, n->items, v->items[i], p);
+                p->len = old;
+                p->buf[old] = '\0';
+                if (r)
+                    return r;
+            }
+        }
+        break;
+    case TOOLGOV_J_OBJECT:
+        for (i = 0; i < n->prop_count; i++) {
+            const toolgov__sprop *pr = &n->props[i];
+            const toolgov__jmember *m = toolgov__jv_find(v, pr->name, pr->name_len);
+            size_t old;
+            if (!m) {
+                if (pr->required) {
+                    old = vpath_push_key(p, pr->name, pr->name_len);
+                    r = why(cx, p, "is required");
+                    p->len = old;
+                    p->buf[old] = '\0';
+                    return r;
+                }
+                continue;
+            }
+            old = vpath_push_key(p, pr->name, pr->name_len);
+            r = check(cx, pr->schema, m->val, p);
+            p->len = old;
+            p->buf[old] = '\0';
+            if (r)
+                return r;
+        }
+        if (!n->additional) {
+            for (i = 0; i < v->count; i++) {
+                for (j = 0; j < n->prop_count; j++)
+                    if (n->props[j].name_len == v->members[i].key_len &&
+                        !memcmp(n->props[j].name, v->members[i].key, v->members[i].key_len))
+                        break;
+                if (j == n->prop_count) {
+                    size_t old = vpath_push_key(p, v->members[i].key, v->members[i].key_len);
+                    r = why(cx, p, "is not a declared property (additionalProperties is false)");
+                    p->len = old;
+                    p->buf[old] = '\0';
+                    return r;
+                }
+            }
+        }
+        break;
+    default:
+        break;
+    }
+    if (n->any_of_count) {
+        for (i = 0; i < n->any_of_count; i++)
+            if (!check(cx, n->any_of[i], v, p))
+                break;
+        if (i == n->any_of_count)
+            return why(cx, p, "matches none of the anyOf schemas");
+    }
+    if (n->one_of_count) {
+        size_t hits = 0;
+        for (i = 0; i < n->one_of_count; i++)
+            hits += check(cx, n->one_of[i], v, p) == NULL;
+        if (hits != 1)
+            return why(cx, p, "must match exactly one of the oneOf schemas, matches %zu", hits);
+    }
+    return NULL;
+}
+
+const char *toolgov__schema_check_value(toolgov__schema_ctx *cx, const toolgov__snode *n,
+                                        const toolgov__jval *v)
+{
+    vpath p;
+    p.len = 0;
+    p.buf[0] = '\0';
+    return check(cx, n, v, &p);
+}
+
+/* ---- canonical text ------------------------------------------------------ */
+
+typedef struct sbuf {
+    toolgov__schema_ctx *cx;
+    char *data;
+    size_t len, cap;
+    int oom;
+} sbuf;
+
+static void sput(sbuf *b, const char *s, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->cap - b->len < n + 1) {
+        size_t ncap = b->cap ? b->cap : 256;
+        char *nd;
+        while (ncap - b->len < n + 1)
+            ncap *= 2;
+        nd = toolgov__arena_alloc(b->cx->arena, ncap);
+        if (!nd) {
+            b->oom = 1;
+            oom(b->cx);
+            return;
+        }
+        if (b->len)
+            memcpy(nd, b->data, b->len);
+        b->data = nd;
+        b->cap = ncap;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+static void put_jstring(sbuf *b, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t i, run = 0;
+    sput(b, "\"", 1);
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char esc[6];
+        size_t el = 2;
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        sput(b, s + run, i - run);
+        run = i + 1;
+        esc[0] = '\\';
+        switch (c) {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        default:
+            esc[1] = 'u';
+            esc[2] = '0';
+            esc[3] = '0';
+            esc[4] = hex[c >> 4];
+            esc[5] = hex[c & 15];
+            el = 6;
+            break;
+        }
+        sput(b, esc, el);
+    }
+    sput(b, s + run, n - run);
+    sput(b, "\"", 1);
+}
+
+static void put_json(sbuf *b, const toolgov__jval *v)
+{
+    size_t i;
+    switch (v->kind) {
+    case TOOLGOV_J_NULL:
+        sput(b, "null", 4);
+        break;
+    case TOOLGOV_J_BOOL:
+        if (v->boolean)
+            sput(b, "true", 4);
+        else
+            sput(b, "false", 5);
+        break;
+    case TOOLGOV_J_NUMBER:
+        sput(b, v->text, v->len);
+        break;
+    case TOOLGOV_J_STRING:
+        put_jstring(b, v->text, v->len);
+        break;
+    case TOOLGOV_J_ARRAY:
+        sput(b, "[", 1);
+        for (i = 0; i < v->count; i++) {
+            if (i)
+                sput(b, ",", 1);
+            put_json(b, v->items[i]);
+        }
+        sput(b, "]", 1);
+        break;
+    default:
+        sput(b, "{", 1);
+        for (i = 0; i < v->count; i++) {
+            if (i)
+                sput(b, ",", 1);
+            put_jstring(b, v->members[i].key, v->members[i].key_len);
+            sput(b, ":", 1);
+            put_json(b, v->members[i].val);
+        }
+        sput(b, "}", 1);
+        break;
+    }
+}
+
+int toolgov__json_write(toolgov__schema_ctx *cx, const toolgov__jval *v, char **out,
+                        size_t *len, size_t *cap)
+{
+    sbuf b;
+    b.cx = cx;
+    b.data = *out;
+    b.len = *len;
+    b.cap = *cap;
+    b.oom = 0;
+    put_json(&b, v);
+    *out = b.data;
+    *len = b.len;
+    *cap = b.cap;
+    return b.oom ? -1 : 0;
+}
+
+#define NO_PARAMETERS "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"
+
+int toolgov__schema_text(toolgov__schema_ctx *cx, const toolgov__snode *root, const char **out,
+                         size_t *out_len)
+{
+    char *data = NULL;
+    size_t len = 0, cap = 0;
+    if (!root || !root->src) {
+        *out = NO_PARAMETERS;
+        *out_len = sizeof NO_PARAMETERS - 1;
+        return 0;
+    }
+    if (toolgov__json_write(cx, root->src, &data, &len, &cap))
+        return -1;
+    *out = data;
+    *out_len = len;
+    return 0;
+}

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** schema.h: the compiler for a tool's `parameters:` (SPEC section 9): a JSON
+** Schema object in the subset toolgov supports, turned into a checked node
+** model that code generation, exports and in-memory descriptor tables use.
+**
+** Two layers. A JSON value tree (toolgov__jval) is what a reader produces:
+** the manifest's YAML walk builds it from libyaml events under `parameters:`,
+** toolgov__json_parse() builds it from JSON text, and tests or fuzzers may
+** build it directly with the toolgov__jv_* calls. Every value and object key
+** carries the line:column it came from. toolgov__schema_compile() then checks
+** the tree against the subset and yields a toolgov__snode tree: one node per
+** schema, with its type, bounds, enum, properties (each with a safe C name)
+** and items resolved. Every problem is reported through the diag sink at its
+** own line:column, with "did you mean" for misspelt keywords, and compiling
+** goes on after an error so that one run names all of them.
+**
+** A schema whose value may take more than one JSON type (anyOf, oneOf, a
+** list of types, type null, or no type) compiles to a TOOLGOV_S_RAW node:
+** the handler gets its JSON text, the runtime still validates it (its
+** branches and keywords are compiled and checked here like any other), and
+** exports keep it as written.
+**
+** toolgov__schema_canonical() writes the canonical JSON text of a tree:
+** members in the order written, no insignificant whitespace, numbers as
+** written (they are JSON numbers), strings with the minimal escapes.
+**
+** Ownership: every jval, snode and string comes from the arena of the
+** context and lives until that arena is freed; nothing here frees one by one.
+** Input strings given to the builders are copied.
+*/
+#ifndef TOOLGOV_GEN_SCHEMA_H
+#define TOOLGOV_GEN_SCHEMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "manifest.h"
+
+/* Deepest nesting of schemas (the root object is level 1; each step into
+** properties, items, anyOf or oneOf adds one). */
+#define TOOLGOV_SCHEMA_DEPTH_MAX 8u
+
+/* ---- JSON value tree ----------------------------------------------------- */
+
+typedef enum toolgov__jkind {
+    TOOLGOV_J_NULL,
+    TOOLGOV_J_BOOL,
+    TOOLGOV_J_NUMBER, /* text holds the JSON number as written */
+    TOOLGOV_J_STRING, /* text holds the bytes (UTF-8), NUL-terminated */
+    TOOLGOV_J_ARRAY,
+    TOOLGOV_J_OBJECT
+} toolgov__jkind;
+
+typedef struct toolgov__jval toolgov__jval;
+
+typedef struct toolgov__jmember {
+    const char *key; /* NUL-terminated copy; key_len bytes (may hold no NUL) */
+    size_t key_len;
+    toolgov__mark at; /* where the key is */
+    toolgov__jval *val;
+} toolgov__jmember;
+
+struct toolgov__jval {
+    toolgov__jkind kind;
+    toolgov__mark at;
+    int boolean;               /* TOOLGOV_J_BOOL */
+    const char *text;          /* TOOLGOV_J_NUMBER, TOOLGOV_J_STRING */
+    size_t len;
+    size_t count;              /* items or members */
+    size_t cap_;               /* private: allocated slots */
+    toolgov__jval **items;     /* TOOLGOV_J_ARRAY */
+    toolgov__jmember *members; /* TOOLGOV_J_OBJECT, in source order */
+};
+
+/* What every call of this module needs: where to allocate, where to report,
+** and the names for messages. `tool` may be NULL (messages then omit it). */
+typedef struct toolgov__schema_ctx {
+    toolgov__arena *arena;
+    toolgov__diag *d;
+    const char *path; /* file name for FILE:LINE:COL */
+    const char *tool;
+    int oom;          /* set when an allocation failed (reported once) */
+} toolgov__schema_ctx;
+
+/* Builders. Each returns the new value (or 0), NULL/-1 when out of memory
+** (then cx->oom is set and one error reported). */
+toolgov__jval *toolgov__jv_new(toolgov__schema_ctx *cx, toolgov__jkind kind, toolgov__mark at);
+toolgov__jval *toolgov__jv_text(toolgov__schema_ctx *cx, toolgov__jkind kind, const char *s,
+                                size_t len, toolgov__mark at);
+int toolgov__jv_push(toolgov__schema_ctx *cx, toolgov__jval *array, toolgov__jval *item);
+/* Appends a member; duplicates are the reader's business (see jv_find). */
+int toolgov__jv_put(toolgov__schema_ctx *cx, toolgov__jval *object, const char *key,
+                    size_t key_len, toolgov__mark at, toolgov__jval *val);
+/* The member named key[0..len) of an object, or NULL. */
+const toolgov__jmember *toolgov__jv_find(const toolgov__jval *object, const char *key,
+                                         size_t len);
+
+/* Whether the len bytes at s are a number in RFC 8259's grammar. */
+int toolgov__json_number_ok(const char *s, size_t len);
+
+/* Parse JSON text (RFC 8259, UTF-8; duplicate keys refused) into *out with
+** 1-based line:column marks counted in characters. 0, or -1 after reporting every problem found (parsing stops
+** at the first syntax error). */
+int toolgov__json_parse(toolgov__schema_ctx *cx, const char *text, size_t len,
+                        toolgov__jval **out);
+
+/* Append the canonical JSON text of v to the arena-backed string *out (NULL
+** at first), *len its length. 0, or -1 when out of memory. */
+int toolgov__json_write(toolgov__schema_ctx *cx, const toolgov__jval *v, char **out,
+                        size_t *len, size_t *cap);
+
+/* ---- compiled schema ----------------------------------------------------- */
+
+/* The C shape a schema node takes. */
+typedef enum toolgov__stype {
+    TOOLGOV_S_OBJECT,
+    TOOLGOV_S_STRING,
+    TOOLGOV_S_INTEGER,
+    TOOLGOV_S_NUMBER,
+    TOOLGOV_S_BOOLEAN,
+    TOOLGOV_S_ARRAY,
+    TOOLGOV_S_RAW /* anyOf/oneOf, several types, null or no type: JSON text */
+} toolgov__stype;
+
+/* Bits of the JSON types a node's `type` names (0: no `type`). */
+enum {
+    TOOLGOV_T_NULL = 1u << 0,
+    TOOLGOV_T_BOOLEAN = 1u << 1,
+    TOOLGOV_T_INTEGER = 1u << 2,
+    TOOLGOV_T_NUMBER = 1u << 3,
+    TOOLGOV_T_STRING = 1u << 4,
+    TOOLGOV_T_ARRAY = 1u << 5,
+    TOOLGOV_T_OBJECT = 1u << 6
+};
+
+/* The formats the runtime checks; anything else is TOOLGOV_F_OTHER, an
+** annotation kept in exports and never checked. */
+typedef enum toolgov__sformat {
+    TOOLGOV_F_NONE,
+    TOOLGOV_F_DATE,      /* YYYY-MM-DD */
+    TOOLGOV_F_TIME,      /* HH:MM[:SS[.frac]][Z|+HH:MM|-HH:MM] */
+    TOOLGOV_F_DATE_TIME, /* RFC 3339 date-time */
+    TOOLGOV_F_EMAIL,
+    TOOLGOV_F_URI,
+    TOOLGOV_F_OTHER
+} toolgov__sformat;
+
+/* A numeric bound as written and as values. */
+typedef struct toolgov__sbound {
+    int given;
+    int is_int;       /* the value is an exact integer that fits int64_t */
+    int64_t i;        /* when is_int */
+    double d;
+    const char *text; /* as written */
+    toolgov__mark at;
+} toolgov__sbound;
+
+/* A count bound (lengths, items): a non-negative integer. */
+typedef struct toolgov__scount {
+    int given;
+    uint64_t v;
+    toolgov__mark at;
+} toolgov__scount;
+
+typedef struct toolgov__snode toolgov__snode;
+
+typedef struct toolgov__sprop {
+    const char *name;  /* the JSON name as written (NUL-terminated) */
+    size_t name_len;
+    const char *c_name; /* a C identifier, unique among its siblings */
+    toolgov__mark at;   /* the key under properties: */
+    int required;
+    toolgov__snode *schema;
+} toolgov__sprop;
+
+struct toolgov__snode {
+    toolgov__stype type;
+    unsigned types;           /* TOOLGOV_T_* bits as written; 0: no type */
+    toolgov__mark at;         /* the schema's mapping */
+    const toolgov__jval *src; /* the schema as written (NULL: synthesised) */
+    unsigned depth;           /* 1 for the root */
+    const toolgov__snode *parent;
+    const char *label;        /* "property 'a.b'", "the items of 'tags'", ... */
+
+    const char *description;  /* NULL when absent */
+    toolgov__sformat format;
+    const char *format_name;  /* NULL when absent */
+
+    toolgov__scount min_length, max_length; /* characters */
+    toolgov__sbound minimum, maximum, exclusive_minimum, exclusive_maximum;
+
+    const toolgov__jval *enum_vals; /* a TOOLGOV_J_ARRAY, or NULL */
+    const char **enum_c_names;      /* string enums: a C identifier per value */
+    const toolgov__jval *default_val; /* NULL when absent */
+
+    toolgov__snode *items;          /* TOOLGOV_S_ARRAY (never NULL there) */
+    toolgov__scount min_items, max_items;
+
+    toolgov__sprop *props;          /* in the order written */
+    size_t prop_count;
+    int additional;                 /* additionalProperties: 1 (default) or 0 */
+
+    toolgov__snode **any_of;
+    size_t any_of_count;
+    toolgov__snode **one_of;
+    size_t one_of_count;
+};
+
+/* Compile `root`, the value of a tool's `parameters:` (at `at`, where the
+** key is), into *out. The root must be a schema of type object. 0, or -1
+** after reporting every problem (nothing is returned then). */
+int toolgov__schema_compile(toolgov__schema_ctx *cx, const toolgov__jval *root, toolgov__mark at,
+                            toolgov__snode **out);
+
+/* The canonical JSON Schema text of a compiled tool (NUL-terminated, in
+** the arena): the tree as written, compact. For a tool without parameters
+** pass NULL: {"type":"object","properties":{},"additionalProperties":false}.
+** 0, or -1 when out of memory. */
+int toolgov__schema_text(toolgov__schema_ctx *cx, const toolgov__snode *root, const char **out,
+                         size_t *out_len);
+
+/* NULL when v is valid against node n; otherwise a message naming the first
+** problem found, with its JSON path relative to v ("/a/0 must be ..."), in
+** the arena. Used for `default` values; tests use it as an oracle. */
+const char *toolgov__schema_check_value(toolgov__schema_ctx *cx, const toolgov__snode *n,
+                                        const toolgov__jval *v);
+
+/* Whether the string s[0..len) has the format f (TOOLGOV_F_NONE and
+** TOOLGOV_F_OTHER: always). */
+int toolgov__format_ok(toolgov__sformat f, const char *s, size_t len);
+
+/* Exact integer value of a JSON number text, when it is one that fits
+** int64_t ("2", "2.0", "1e2"): 1 and *out; else 0. */
+int toolgov__json_int64(const char *s, size_t len, int64_t *out);
+
+/* A C identifier for the JSON name s[0..len): bytes outside [A-Za-z0-9_]
+** become '_', runs of '_' become one, a leading digit or a leading '_'
+** before an uppercase letter gets a "p" in front, an empty result is "p",
+** and a C or C++ keyword, a name a standard header defines as a macro, or
+** "has" gets a '_' after it. In the arena; NULL when out of memory. */
+const char *toolgov__c_name(toolgov__schema_ctx *cx, const char *s, size_t len);
+
+#endif /* TOOLGOV_GEN_SCHEMA_H */

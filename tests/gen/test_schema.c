@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** test_schema.c: the parameters compiler (gen/schema.c) as a library: every
+** rule of the subset with the exact FILE:LINE:COL of its first error, the
+** compiled node model, C names, defaults, formats, exact integers and the
+** canonical text. Schemas are given as JSON text (gen/schema_json.c), whose
+** marks are line:column of that text; the same rules through a manifest's
+** YAML are covered in test_manifest.c.
+*/
+#define _GNU_SOURCE /* memmem */
+#include "gen_test_util.h"
+
+#include "schema.h"
+
+typedef struct sfix {
+    toolgov__arena arena;
+    toolgov__diag d;
+    toolgov__schema_ctx cx;
+    FILE *f;
+    char *buf;
+    size_t size;
+} sfix;
+
+static void sfix_open(sfix *s)
+{
+    memset(s, 0, sizeof *s);
+    toolgov__arena_init(&s->arena);
+    s->f = open_memstream(&s->buf, &s->size);
+    ck_assert_ptr_nonnull(s->f);
+    toolgov__diag_init(&s->d, s->f, 0);
+    s->cx.arena = &s->arena;
+    s->cx.d = &s->d;
+    s->cx.path = "s.json";
+    s->cx.tool = "t";
+}
+
+/* Compile `json`; returns the root (NULL on errors); *text gets every
+** diagnostic line (malloc'd). */
+static toolgov__snode *sfix_compile(sfix *s, const char *json, char **text)
+{
+    toolgov__jval *v = NULL;
+    toolgov__snode *n = NULL;
+    toolgov__mark at = {1, 1};
+    if (toolgov__json_parse(&s->cx, json, strlen(json), &v) == 0)
+        (void)toolgov__schema_compile(&s->cx, v, at, &n);
+    fflush(s->f);
+    *text = strdup(s->buf ? s->buf : "");
+    return n;
+}
+
+static void sfix_close(sfix *s)
+{
+    fclose(s->f);
+    free(s->buf);
+    toolgov__arena_free(&s->arena);
+}
+
+typedef struct bad_case {
+    const char *what;
+    const char *json;
+    const char *first;    /* exact start of the first diagnostic line */
+    const char *words[3]; /* further text that line must contain */
+    size_t errors;
+} bad_case;
+
+#define O "{\"type\":\"object\",\"properties\":"
+
+static const bad_case bad_cases[] = {
+    /* ---- the root ------------------------------------------------------- */
+    {"root not a mapping", "[1]", "s.json:1:1: error: the schema of the parameters of tool 't' must be a mapping", {"not a sequence"}, 1},
+    {"root without type", "{\"properties\":{}}", "s.json:1:1: error: the parameters of tool 't' must say type: object", {"add type: object"}, 1},
+    {"root of type string", "{\"type\":\"string\"}", "s.json:1:9: error: the parameters of tool 't' must be of type object", {"not string"}, 1},
+    {"root anyOf", "{\"anyOf\":[{\"type\":\"object\"}],\"type\":\"object\"}", "s.json:1:2: error: the parameters of tool 't' cannot use anyOf at the top", {0}, 1},
+
+    /* ---- keywords ------------------------------------------------------- */
+    {"propertys", "{\"type\":\"object\",\"propertys\":{}}", "s.json:1:18: error: unknown keyword 'propertys' in the parameters of tool 't'; did you mean 'properties'?", {0}, 1},
+    {"minLenght", O "{\"a\":{\"type\":\"string\",\"minLenght\":1}}}", "s.json:1:53: error: unknown keyword 'minLenght' in property 'a' of tool 't'; did you mean 'minLength'?", {0}, 1},
+    {"requried", "{\"type\":\"object\",\"requried\":[]}", "s.json:1:18: error: unknown keyword 'requried'", {"did you mean 'required'?"}, 1},
+    {"case slip", O "{\"a\":{\"type\":\"string\",\"MaxLength\":1}}}", "s.json:1:53: error: unknown keyword 'MaxLength'", {"did you mean 'maxLength'?"}, 1},
+    {"unknown far", O "{\"a\":{\"type\":\"string\",\"colour\":1}}}", "s.json:1:53: error: unknown keyword 'colour' in property 'a'", {"a schema takes type, properties"}, 1},
+    {"pattern", O "{\"a\":{\"type\":\"string\",\"pattern\":\"^x\"}}}", "s.json:1:53: error: keyword 'pattern' (in property 'a' of tool 't') is not supported; use enum or format", {0}, 1},
+    {"$ref", O "{\"a\":{\"$ref\":\"#/$defs/x\"}}}", "s.json:1:37: error: keyword '$ref' (in property 'a' of tool 't') is not supported; write the referenced schema out in place", {0}, 1},
+    {"allOf", O "{\"a\":{\"allOf\":[]}}}", "s.json:1:37: error: keyword 'allOf'", {"merge the schemas into one"}, 1},
+    {"const", O "{\"a\":{\"const\":1}}}", "s.json:1:37: error: keyword 'const'", {"use enum with the one value"}, 1},
+    {"nullable", O "{\"a\":{\"type\":\"string\",\"nullable\":true}}}", "s.json:1:53: error: keyword 'nullable'", {"type: [string, \"null\"]"}, 1},
+    {"$defs at the root", "{\"type\":\"object\",\"$defs\":{}}", "s.json:1:18: error: keyword '$defs' (in the parameters of tool 't') is not supported", {0}, 1},
+    {"duplicate keyword", "{\"type\":\"object\",\"type\":\"object\"}", "s.json:1:18: error: duplicate key 'type'; keep one", {0}, 1},
+
+    /* ---- type ----------------------------------------------------------- */
+    {"type misspelt", O "{\"a\":{\"type\":\"strng\"}}}", "s.json:1:44: error: unknown type 'strng' for property 'a' of tool 't'; did you mean 'string'?", {0}, 1},
+    {"type int", O "{\"a\":{\"type\":\"int\"}}}", "s.json:1:44: error: unknown type 'int'", {"did you mean 'integer'?"}, 1},
+    {"type far", O "{\"a\":{\"type\":\"wibble\"}}}", "s.json:1:44: error: unknown type 'wibble'", {"expected object, string, integer"}, 1},
+    {"type number value", O "{\"a\":{\"type\":3}}}", "s.json:1:44: error: type of property 'a' of tool 't' must be a type name", {"not a number"}, 1},
+    {"type empty list", O "{\"a\":{\"type\":[]}}}", "s.json:1:44: error: type of property 'a' of tool 't' is an empty list", {0}, 1},
+    {"type twice in a list", O "{\"a\":{\"type\":[\"string\",\"string\"]}}}", "s.json:1:54: error: type 'string' is listed twice", {0}, 1},
+
+    /* ---- keywords on the wrong type ---------------------------------------- */
+    {"minLength on integer", O "{\"a\":{\"type\":\"integer\",\"minLength\":1}}}", "s.json:1:54: error: minLength applies to strings, and property 'a' of tool 't' is integer", {"remove it or change the type"}, 1},
+    {"items on string", O "{\"a\":{\"type\":\"string\",\"items\":{}}}}", "s.json:1:53: error: items applies to arrays", {0}, 1},
+    {"properties on array", O "{\"a\":{\"type\":\"array\",\"properties\":{}}}}", "s.json:1:52: error: properties applies to objects", {0}, 1},
+    {"minimum on string", O "{\"a\":{\"type\":\"string\",\"minimum\":1}}}", "s.json:1:53: error: minimum applies to integers and numbers", {0}, 1},
+    {"enum on boolean", O "{\"a\":{\"type\":\"boolean\",\"enum\":[true]}}}", "s.json:1:54: error: enum applies to strings and integers", {0}, 1},
+
+    /* ---- values of keywords ------------------------------------------------ */
+    {"properties not a mapping", "{\"type\":\"object\",\"properties\":[]}", "s.json:1:31: error: properties of the parameters of tool 't' must be a mapping", {0}, 1},
+    {"property schema not a mapping", O "{\"a\":\"string\"}}", "s.json:1:36: error: the schema of property 'a' of tool 't' must be a mapping such as {type: string}, not a string", {0}, 1},
+    {"required not a list", O "{\"a\":{}},\"required\":\"a\"}", "s.json:1:51: error: required of the parameters of tool 't' must be a list", {0}, 1},
+    {"required names a missing property", O "{\"title\":{}},\"required\":[\"titel\"]}", "s.json:1:56: error: required names 'titel', which is not a property of the parameters of tool 't'; did you mean 'title'?", {0}, 1},
+    {"required far", O "{\"a\":{}},\"required\":[\"zzz\"]}", "s.json:1:52: error: required names 'zzz', which is not a property", {"declare it under properties"}, 1},
+    {"required without properties", "{\"type\":\"object\",\"required\":[\"a\"]}", "s.json:1:30: error: required names 'a', but the parameters of tool 't' declares no properties", {0}, 1},
+    {"required twice", O "{\"a\":{}},\"required\":[\"a\",\"a\"]}", "s.json:1:56: error: 'a' is listed twice in required", {0}, 1},
+    {"additionalProperties schema", "{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}", "s.json:1:41: error: additionalProperties of the parameters of tool 't' must be true or false, not a mapping", {"not supported"}, 1},
+    {"description number", O "{\"a\":{\"description\":3}}}", "s.json:1:51: error: description of property 'a' of tool 't' must be a string, not a number", {0}, 1},
+    {"examples not a list", O "{\"a\":{\"examples\":\"x\"}}}", "s.json:1:48: error: examples of property 'a' of tool 't' must be a list", {0}, 1},
+    {"items tuple", O "{\"a\":{\"type\":\"array\",\"items\":[{}]}}}", "s.json:1:60: error: items of property 'a' of tool 't' is a list of schemas (the tuple form)", {0}, 1},
+    {"minLength negative", O "{\"a\":{\"type\":\"string\",\"minLength\":-1}}}", "s.json:1:65: error: minLength of property 'a' of tool 't' must be a whole number of 0 or more, not a number '-1'", {0}, 1},
+    {"maxItems fraction", O "{\"a\":{\"type\":\"array\",\"maxItems\":1.5}}}", "s.json:1:63: error: maxItems of property 'a'", {"whole number"}, 1},
+    {"minimum string", O "{\"a\":{\"type\":\"integer\",\"minimum\":\"0\"}}}", "s.json:1:64: error: minimum of property 'a' of tool 't' must be a number, not a string '0'", {0}, 1},
+    {"exclusiveMinimum draft-04", O "{\"a\":{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":true}}}", "s.json:1:85: error: exclusiveMinimum of property 'a' of tool 't' is a boolean (the draft-04 form)", {"exclusiveMinimum: <number>"}, 1},
+    {"format number", O "{\"a\":{\"type\":\"string\",\"format\":1}}}", "s.json:1:62: error: format of property 'a' of tool 't' must be a string", {0}, 1},
+    {"anyOf empty", O "{\"a\":{\"anyOf\":[]}}}", "s.json:1:45: error: anyOf of property 'a' of tool 't' must be a non-empty list of schemas", {0}, 1},
+    {"anyOf branch bad", O "{\"a\":{\"anyOf\":[{\"type\":\"string\",\"pattern\":\"x\"}]}}}", "s.json:1:63: error: keyword 'pattern' (in property 'a (anyOf 1)' of tool 't') is not supported", {0}, 1},
+
+    /* ---- contradictions ----------------------------------------------------- */
+    {"minimum > maximum", O "{\"n\":{\"type\":\"integer\",\"minimum\":10,\"maximum\":5}}}", "s.json:1:64: error: minimum (10) of property 'n' of tool 't' is greater than maximum (5); no value fits", {0}, 1},
+    {"exclusive bounds meet", O "{\"n\":{\"type\":\"number\",\"exclusiveMinimum\":1,\"exclusiveMaximum\":1}}}", "s.json:1:72: error: exclusiveMinimum (1) of property 'n' of tool 't' is equal to exclusiveMaximum (1)", {0}, 1},
+    {"minLength > maxLength", O "{\"s\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":2}}}", "s.json:1:65: error: minLength (3) of property 's' of tool 't' is greater than its maxLength (2)", {0}, 1},
+    {"minItems > maxItems", O "{\"l\":{\"type\":\"array\",\"minItems\":3,\"maxItems\":2}}}", "s.json:1:63: error: minItems (3) of property 'l' of tool 't' is greater than its maxItems (2)", {0}, 1},
+
+    /* ---- enum ------------------------------------------------------------- */
+    {"enum of the wrong type", O "{\"p\":{\"type\":\"string\",\"enum\":[\"a\",2]}}}", "s.json:1:65: error: enum value 2 of property 'p' of tool 't' is an integer, but the type is string", {"quote it"}, 1},
+    {"enum strings for integer", O "{\"p\":{\"type\":\"integer\",\"enum\":[\"1\"]}}}", "s.json:1:62: error: enum value '1' of property 'p' of tool 't' is a string, but the type is integer", {"remove the quotes"}, 1},
+    {"enum boolean", O "{\"p\":{\"enum\":[true]}}}", "s.json:1:45: error: enum of property 'p' of tool 't' holds a boolean", {"type: boolean"}, 1},
+    {"enum float", O "{\"p\":{\"type\":\"number\",\"enum\":[1.5]}}}", "s.json:1:61: error: enum of property 'p' of tool 't' holds a number '1.5'", {0}, 1},
+    {"enum empty", O "{\"p\":{\"type\":\"string\",\"enum\":[]}}}", "s.json:1:60: error: enum of property 'p' of tool 't' must be a non-empty list", {0}, 1},
+    {"enum duplicate", O "{\"p\":{\"type\":\"string\",\"enum\":[\"a\",\"a\"]}}}", "s.json:1:65: error: enum value a is listed twice", {0}, 1},
+    {"enum C name clash", O "{\"p\":{\"type\":\"string\",\"enum\":[\"a-b\",\"a_b\"]}}}", "s.json:1:67: error: enum values 'a-b' and 'a_b' of property 'p' of tool 't' both become the C name 'a_b'", {0}, 1},
+
+    /* ---- defaults ----------------------------------------------------------- */
+    {"default wrong type", O "{\"n\":{\"type\":\"integer\",\"default\":\"5\"}}}", "s.json:1:64: error: default of property 'n' of tool 't' does not satisfy its own schema: the value must be an integer, got a string", {0}, 1},
+    {"default out of range", O "{\"n\":{\"type\":\"integer\",\"maximum\":10,\"default\":11}}}", "s.json:1:77: error: default of property 'n' of tool 't' does not satisfy its own schema: the value must be at most 10, got 11", {0}, 1},
+    {"default not in enum", O "{\"p\":{\"type\":\"string\",\"enum\":[\"low\",\"high\"],\"default\":\"normal\"}}}", "s.json:1:85: error: default of property 'p'", {"must be one of the enum values, got normal"}, 1},
+    {"default bad format", O "{\"d\":{\"type\":\"string\",\"format\":\"date\",\"default\":\"12/03/2026\"}}}", "s.json:1:79: error: default of property 'd'", {"must be a date (YYYY-MM-DD), got \"12/03/2026\""}, 1},
+    {"default too long", O "{\"s\":{\"type\":\"string\",\"maxLength\":2,\"default\":\"h\xc3\xa9l\"}}}", "s.json:1:77: error: default of property 's'", {"at most 2 characters, got 3"}, 1},
+    {"default object missing required", O "{\"o\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\"}},\"required\":[\"x\"],\"default\":{}}}}", "s.json:1:117: error: default of property 'o'", {"/x is required"}, 1},
+    {"default array item", O "{\"l\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"default\":[1,\"2\"]}}}", "s.json:1:89: error: default of property 'l'", {"/1 must be an integer, got a string"}, 1},
+    {"default extra member", O "{\"o\":{\"type\":\"object\",\"additionalProperties\":false,\"default\":{\"z\":1}}}}", "s.json:1:92: error: default of property 'o'", {"/z is not a declared property"}, 1},
+    {"default 2.5 for integer", O "{\"n\":{\"type\":\"integer\",\"default\":2.5}}}", "s.json:1:64: error: default of property 'n'", {"must be an integer, got a number"}, 1},
+
+    /* ---- C names ------------------------------------------------------------ */
+    {"C name clash", O "{\"a-b\":{},\"a_b\":{}}}", "s.json:1:41: error: properties 'a-b' and 'a_b' of the parameters of tool 't' both become the C name 'a_b'", {"rename one"}, 1},
+    {"C name clash with keyword mapping", O "{\"for\":{},\"for_\":{}}}", "s.json:1:41: error: properties 'for' and 'for_'", {"'for_'"}, 1},
+
+    /* ---- depth -------------------------------------------------------------- */
+    {"nine levels", O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":{}}}}}}}}}}}}}}}}}",
+     "s.json:1:281: error: property 'a.a.a.a.a.a.a.a' of tool 't' is nested 9 levels deep; schemas nest at most 8 levels", {0}, 1},
+
+    /* ---- several problems, all reported -------------------------------------- */
+    {"every problem reported", O "{\"a\":{\"type\":\"strng\"},\"b\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":1},\"c\":{\"pattern\":\"x\"}},\"required\":[\"d\"]}",
+     "s.json:1:44: error: unknown type 'strng'", {0}, 4},
+
+    /* ---- JSON text ------------------------------------------------------------ */
+    {"JSON duplicate key", "{\"type\":\"object\",\n \"properties\":{\"a\":{},\n \"a\":{}}}", "s.json:3:2: error: duplicate key 'a'; keep one", {0}, 1},
+    {"JSON syntax", "{\"type\":\"object\",}", "s.json:1:18: error: JSON syntax: expected a string key", {0}, 1},
+};
+
+START_TEST(test_bad_case)
+{
+    const bad_case *c = &bad_cases[_i];
+    sfix s;
+    char *text;
+    toolgov__snode *n;
+    size_t k;
+
+    sfix_open(&s);
+    n = sfix_compile(&s, c->json, &text);
+    ck_assert_msg(n == NULL, "%s: compiled, expected errors", c->what);
+    ck_assert_msg(strncmp(text, c->first, strlen(c->first)) == 0,
+                  "%s: first diagnostic\n  got:      %s\n  expected: %s", c->what, text, c->first);
+    for (k = 0; k < 3 && c->words[k]; k++) {
+        const char *eol = strchr(text, '\n');
+        ck_assert_msg(memmem(text, eol ? (size_t)(eol - text) : strlen(text), c->words[k],
+                             strlen(c->words[k])) != NULL,
+                      "%s: '%s' not in: %s", c->what, c->words[k], text);
+    }
+    ck_assert_msg(s.d.errors == c->errors, "%s: %zu errors, expected %zu:\n%s", c->what,
+                  s.d.errors, c->errors, text);
+    free(text);
+    sfix_close(&s);
+}
+END_TEST
+
+/* ---- what a good schema compiles to ----------------------------------------- */
+
+static const char reminder[] =
+    "{\"type\":\"object\",\"properties\":{"
+    "\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200,\"description\":\"What.\"},"
+    "\"date\":{\"type\":\"string\",\"format\":\"date\"},"
+    "\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"normal\",\"high\"],\"default\":\"normal\"},"
+    "\"minutes_before\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1440,\"default\":0},"
+    "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":10},"
+    "\"where\":{\"type\":\"object\",\"properties\":{\"lat\":{\"type\":\"number\"}}},"
+    "\"extra\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]},"
+    "\"any\":{},"
+    "\"flag\":{\"type\":\"boolean\"},"
+    "\"list\":{\"type\":\"array\"}"
+    "},\"required\":[\"title\",\"date\"],\"additionalProperties\":false,"
+    "\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$comment\":\"c\"}";
+
+START_TEST(test_good_model)
+{
+    sfix s;
+    char *text;
+    toolgov__snode *n;
+    const char *canon;
+    size_t len;
+
+    sfix_open(&s);
+    n = sfix_compile(&s, reminder, &text);
+    ck_assert_msg(n != NULL, "%s", text);
+    ck_assert_str_eq(text, "");
+    ck_assert_int_eq(n->type, TOOLGOV_S_OBJECT);
+    ck_assert_int_eq(n->additional, 0);
+    ck_assert_uint_eq(n->prop_count, 10);
+    ck_assert_str_eq(n->props[0].name, "title");
+    ck_assert_int_eq(n->props[0].required, 1);
+    ck_assert_int_eq(n->props[0].schema->type, TOOLGOV_S_STRING);
+    ck_assert_uint_eq(n->props[0].schema->min_length.v, 1);
+    ck_assert_uint_eq(n->props[0].schema->max_length.v, 200);
+    ck_assert_str_eq(n->props[0].schema->description, "What.");
+    ck_assert_int_eq(n->props[1].schema->format, TOOLGOV_F_DATE);
+    ck_assert_int_eq(n->props[1].required, 1);
+    ck_assert_int_eq(n->props[2].required, 0);
+    ck_assert_ptr_nonnull(n->props[2].schema->enum_vals);
+    ck_assert_str_eq(n->props[2].schema->enum_c_names[2], "high");
+    ck_assert_ptr_nonnull(n->props[2].schema->default_val);
+    ck_assert_int_eq(n->props[3].schema->type, TOOLGOV_S_INTEGER);
+    ck_assert_int_eq(n->props[3].schema->minimum.is_int, 1);
+    ck_assert_int_eq(n->props[3].schema->maximum.i, 1440);
+    ck_assert_int_eq(n->props[4].schema->type, TOOLGOV_S_ARRAY);
+    ck_assert_int_eq(n->props[4].schema->items->type, TOOLGOV_S_STRING);
+    ck_assert_uint_eq(n->props[4].schema->max_items.v, 10);
+    ck_assert_int_eq(n->props[5].schema->type, TOOLGOV_S_OBJECT);
+    ck_assert_int_eq(n->props[5].schema->props[0].schema->type, TOOLGOV_S_NUMBER);
+    ck_assert_int_eq(n->props[6].schema->type, TOOLGOV_S_RAW);
+    ck_assert_uint_eq(n->props[6].schema->any_of_count, 2);
+    ck_assert_uint_eq(n->props[6].schema->any_of[1]->types, TOOLGOV_T_NULL);
+    ck_assert_int_eq(n->props[7].schema->type, TOOLGOV_S_RAW);
+    ck_assert_int_eq(n->props[8].schema->type, TOOLGOV_S_BOOLEAN);
+    ck_assert_int_eq(n->props[9].schema->type, TOOLGOV_S_ARRAY);
+    ck_assert_int_eq(n->props[9].schema->items->type, TOOLGOV_S_RAW);
+
+    ck_assert_int_eq(toolgov__schema_text(&s.cx, n, &canon, &len), 0);
+    ck_assert_str_eq(canon, reminder);
+    ck_assert_uint_eq(len, strlen(reminder));
+    ck_assert_int_eq(toolgov__schema_text(&s.cx, NULL, &canon, &len), 0);
+    ck_assert_str_eq(canon, "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}");
+    free(text);
+    sfix_close(&s);
+}
+END_TEST
+
+/* Raw values still get their keywords checked, and a type list is raw. */
+START_TEST(test_raw_forms)
+{
+    static const char *const good[] = {
+        O "{\"a\":{\"type\":[\"string\",\"null\"],\"maxLength\":3}}}",
+        O "{\"a\":{\"type\":\"null\"}}}",
+        O "{\"a\":{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"string\",\"format\":\"date\"}]}}}",
+        O "{\"a\":{\"type\":[\"integer\",\"null\"],\"enum\":[1,2,null],\"default\":null}}}",
+        O "{\"a\":{\"description\":\"anything\",\"default\":{\"x\":[1,2]}}}}",
+        O "{\"a\":{\"type\":\"string\",\"format\":\"hostname\"}}}",
+        O "{\"a\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":1e3,\"default\":0.5}}}",
+        O "{\"a\":{\"type\":\"integer\",\"default\":2.0}}}",
+        O "{\"a\":{\"type\":\"object\",\"examples\":[{\"x\":1}],\"title\":\"T\"}}}",
+        "{\"type\":\"object\"}",
+    };
+    size_t i;
+    for (i = 0; i < sizeof good / sizeof *good; i++) {
+        sfix s;
+        char *text;
+        toolgov__snode *n;
+        sfix_open(&s);
+        n = sfix_compile(&s, good[i], &text);
+        ck_assert_msg(n != NULL, "%s: %s", good[i], text);
+        free(text);
+        sfix_close(&s);
+    }
+}
+END_TEST
+
+START_TEST(test_c_names)
+{
+    static const char *const cases[][2] = {
+        {"title", "title"}, {"a-b", "a_b"}, {"a--b", "a_b"}, {"2fa", "p2fa"}, {"", "p"},
+        {"-", "p"}, {"_id", "_id"}, {"_Id", "p_Id"}, {"default", "default_"},
+        {"class", "class_"}, {"has", "has_"}, {"unix", "unix_"}, {"errno", "errno_"},
+        {"caf\xc3\xa9", "caf_"}, {"$schema", "_schema"}, {"x y", "x_y"}, {"NULL", "NULL_"},
+        {"bool", "bool_"}, {"typeof", "typeof_"},
+    };
+    sfix s;
+    size_t i;
+    sfix_open(&s);
+    for (i = 0; i < sizeof cases / sizeof *cases; i++)
+        ck_assert_str_eq(toolgov__c_name(&s.cx, cases[i][0], strlen(cases[i][0])), cases[i][1]);
+    sfix_close(&s);
+}
+END_TEST
+
+START_TEST(test_int64)
+{
+    static const struct {
+        const char *s;
+        int ok;
+        int64_t v;
+    } cases[] = {
+        {"0", 1, 0}, {"-0", 1, 0}, {"2", 1, 2}, {"2.0", 1, 2}, {"2.5", 0, 0}, {"1e2", 1, 100},
+        {"2.50e1", 1, 25}, {"1E-1", 0, 0}, {"100e-2", 1, 1}, {"9223372036854775807", 1, INT64_MAX},
+        {"-9223372036854775808", 1, INT64_MIN}, {"9223372036854775808", 0, 0},
+        {"1e400", 0, 0}, {"0.000", 1, 0}, {"01", 0, 0}, {"1.", 0, 0}, {"-", 0, 0},
+        {"92233720368547758070e-1", 1, INT64_MAX},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int64_t v = -7;
+        int ok = toolgov__json_int64(cases[i].s, strlen(cases[i].s), &v);
+        ck_assert_msg(ok == cases[i].ok, "%s: %d", cases[i].s, ok);
+        if (ok)
+            ck_assert_msg(v == cases[i].v, "%s: %lld", cases[i].s, (long long)v);
+    }
+}
+END_TEST
+
+START_TEST(test_formats)
+{
+    static const struct {
+        toolgov__sformat f;
+        const char *s;
+        int ok;
+    } cases[] = {
+        {TOOLGOV_F_DATE, "2026-03-12", 1}, {TOOLGOV_F_DATE, "2026-02-29", 0},
+        {TOOLGOV_F_DATE, "2024-02-29", 1}, {TOOLGOV_F_DATE, "1900-02-29", 0},
+        {TOOLGOV_F_DATE, "2000-02-29", 1}, {TOOLGOV_F_DATE, "12/03/2026", 0},
+        {TOOLGOV_F_DATE, "2026-13-01", 0}, {TOOLGOV_F_DATE, "2026-3-1", 0},
+        {TOOLGOV_F_TIME, "09:30", 1}, {TOOLGOV_F_TIME, "09:30:15", 1},
+        {TOOLGOV_F_TIME, "09:30:15.25Z", 1}, {TOOLGOV_F_TIME, "09:30+02:00", 1},
+        {TOOLGOV_F_TIME, "24:00", 0}, {TOOLGOV_F_TIME, "9:30", 0}, {TOOLGOV_F_TIME, "09:60", 0},
+        {TOOLGOV_F_DATE_TIME, "2026-03-12T09:30:00Z", 1},
+        {TOOLGOV_F_DATE_TIME, "2026-03-12t09:30:00.5-05:00", 1},
+        {TOOLGOV_F_DATE_TIME, "2026-03-12T09:30Z", 0},
+        {TOOLGOV_F_DATE_TIME, "2026-03-12T09:30:00", 0},
+        {TOOLGOV_F_DATE_TIME, "2026-03-12", 0},
+        {TOOLGOV_F_EMAIL, "a@b.co", 1}, {TOOLGOV_F_EMAIL, "a@b", 0}, {TOOLGOV_F_EMAIL, "@b.co", 0},
+        {TOOLGOV_F_EMAIL, "a b@c.de", 0}, {TOOLGOV_F_EMAIL, "a@@b.co", 0},
+        {TOOLGOV_F_URI, "https://example.com/x?y=1", 1}, {TOOLGOV_F_URI, "mailto:a@b.c", 1},
+        {TOOLGOV_F_URI, "example.com", 0}, {TOOLGOV_F_URI, "https://a b", 0},
+        {TOOLGOV_F_URI, "1http://x", 0}, {TOOLGOV_F_OTHER, "anything", 1},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof *cases; i++)
+        ck_assert_msg(toolgov__format_ok(cases[i].f, cases[i].s, strlen(cases[i].s)) ==
+                          cases[i].ok,
+                      "%d %s", cases[i].f, cases[i].s);
+}
+END_TEST
+
+/* The canonical text escapes what JSON needs and nothing else. */
+START_TEST(test_canonical_escapes)
+{
+    sfix s;
+    char *text;
+    toolgov__snode *n;
+    const char *canon;
+    size_t len;
+    sfix_open(&s);
+    n = sfix_compile(&s, "{ \"type\" : \"object\",\n \"description\": \"a\\\"b\\\\c\\u0001\\n/\\u00e9\\ud83d\\ude00\" }", &text);
+    ck_assert_msg(n != NULL, "%s", text);
+    ck_assert_int_eq(toolgov__schema_text(&s.cx, n, &canon, &len), 0);
+    ck_assert_str_eq(canon, "{\"type\":\"object\",\"description\":\"a\\\"b\\\\c\\u0001\\n/\xc3\xa9\xf0\x9f\x98\x80\"}");
+    free(text);
+    sfix_close(&s);
+}
+END_TEST
+
+/* An error cap stops the formatting but not the counting. */
+START_TEST(test_error_cap)
+{
+    sfix s;
+    char *text;
+    sfix_open(&s);
+    s.d.max_errors = 1;
+    ck_assert_ptr_null(sfix_compile(&s, O "{\"a\":{\"pattern\":1},\"b\":{\"propertys\":1},\"c\":{\"type\":\"x\"}}}", &text));
+    ck_assert_uint_eq(s.d.errors, 3);
+    free(text);
+    sfix_close(&s);
+}
+END_TEST
+
+static Suite *schema_suite(void)
+{
+    Suite *s = suite_create("schema");
+    TCase *tc = tcase_create("core");
+    tcase_add_loop_test(tc, test_bad_case, 0, (int)(sizeof bad_cases / sizeof *bad_cases));
+    tcase_add_test(tc, test_good_model);
+    tcase_add_test(tc, test_raw_forms);
+    tcase_add_test(tc, test_c_names);
+    tcase_add_test(tc, test_int64);
+    tcase_add_test(tc, test_formats);
+    tcase_add_test(tc, test_canonical_escapes);
+    tcase_add_test(tc, test_error_cap);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(schema_suite());
+    int failed;
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
