@@ -190,7 +190,7 @@ const toolgov__jmember *toolgov__jv_find(const toolgov__jval *object, const char
 
 /* ---- numbers ------------------------------------------------------------- */
 
-int toolgov__json_number_ok(const char *s, size_t len)
+int toolgov__jtext_number_ok(const char *s, size_t len)
 {
     size_t i = 0;
     if (i < len && s[i] == '-')
@@ -228,7 +228,7 @@ int toolgov__json_number_ok(const char *s, size_t len)
 
 /* Exact decimal arithmetic on the digits: "2.50e1" is 25, "2.5" is not an
 ** integer, "9223372036854775808" does not fit. */
-int toolgov__json_int64(const char *s, size_t len, int64_t *out)
+int toolgov__jtext_int64(const char *s, size_t len, int64_t *out)
 {
     char digits[64];
     size_t nd = 0, i = 0;
@@ -236,7 +236,7 @@ int toolgov__json_int64(const char *s, size_t len, int64_t *out)
     int neg = 0, nonzero = 0;
     uint64_t mag = 0, limit;
 
-    if (!toolgov__json_number_ok(s, len))
+    if (!toolgov__jtext_number_ok(s, len))
         return 0;
     if (s[i] == '-') {
         neg = 1;
@@ -336,12 +336,12 @@ static const char *const reserved_names[] = {
     "complex", "concept", "const", "const_cast", "consteval", "constexpr", "constinit",
     "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else",
     "enum", "errno", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
-    "has", "i386", "if", "imaginary", "inline", "int", "linux", "long", "mutable", "namespace",
+    "has", "i386", "if", "imaginary", "inline", "int", "int64_t", "linux", "long", "mutable", "namespace",
     "new", "noexcept", "noreturn", "not", "not_eq", "nullptr", "offsetof", "operator", "or",
     "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires",
-    "restrict", "return", "short", "signed", "sizeof", "static", "static_assert",
+    "restrict", "return", "short", "signed", "size_t", "sizeof", "static", "static_assert",
     "static_cast", "stderr", "stdin", "stdout", "struct", "switch", "template", "this",
-    "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "typeof",
+    "thread_local", "throw", "toolgov_array", "toolgov_str", "true", "try", "typedef", "typeid", "typename", "typeof",
     "typeof_unqual", "union", "unix", "unsigned", "using", "va_arg", "va_copy", "va_end",
     "va_start", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
 
@@ -629,7 +629,7 @@ static const char *const kw_names[KW_COUNT] = {
 /* The JSON types a keyword applies to (0: every type). */
 static const unsigned kw_applies[KW_COUNT] = {
     0, TOOLGOV_T_OBJECT, TOOLGOV_T_OBJECT, TOOLGOV_T_OBJECT, 0, 0, 0, 0,
-    TOOLGOV_T_STRING | TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER | TOOLGOV_T_NULL,
+    TOOLGOV_T_STRING | TOOLGOV_T_INTEGER | TOOLGOV_T_NULL,
     TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER, TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER,
     TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER, TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER,
     TOOLGOV_T_STRING, TOOLGOV_T_STRING, TOOLGOV_T_ARRAY, TOOLGOV_T_ARRAY, TOOLGOV_T_ARRAY,
@@ -758,7 +758,7 @@ static int count_value(toolgov__schema_ctx *cx, const toolgov__snode *n, const c
 {
     int64_t i;
     char l[320], q[TOOLGOV_SHOW_MAX];
-    if (v->kind != TOOLGOV_J_NUMBER || !toolgov__json_int64(v->text, v->len, &i) || i < 0) {
+    if (v->kind != TOOLGOV_J_NUMBER || !toolgov__jtext_int64(v->text, v->len, &i) || i < 0) {
         err_at(cx, v->at, "%s of %s must be a whole number of 0 or more, not %s%s%s%s", kw,
                label(l, cx, n), jkind_name(v),
                v->kind == TOOLGOV_J_NUMBER || v->kind == TOOLGOV_J_STRING ? " '" : "",
@@ -794,7 +794,7 @@ static int bound_value(toolgov__schema_ctx *cx, const toolgov__snode *n, const c
         return -1;
     }
     out->given = 1;
-    out->is_int = toolgov__json_int64(v->text, v->len, &out->i);
+    out->is_int = toolgov__jtext_int64(v->text, v->len, &out->i);
     out->d = number_value(v->text, v->len);
     out->text = v->text;
     out->at = v->at;
@@ -1020,7 +1020,7 @@ static int jv_equal(const toolgov__jval *a, const toolgov__jval *b)
         return a->boolean == b->boolean;
     case TOOLGOV_J_NUMBER: {
         int64_t x, y;
-        if (toolgov__json_int64(a->text, a->len, &x) && toolgov__json_int64(b->text, b->len, &y))
+        if (toolgov__jtext_int64(a->text, a->len, &x) && toolgov__jtext_int64(b->text, b->len, &y))
             return x == y;
         return number_value(a->text, a->len) == number_value(b->text, b->len);
     }
@@ -1061,7 +1061,7 @@ static void compile_enum(toolgov__schema_ctx *cx, toolgov__snode *n, const toolg
         int64_t iv;
         unsigned t = e->kind == TOOLGOV_J_STRING ? TOOLGOV_T_STRING
                      : e->kind == TOOLGOV_J_NULL ? TOOLGOV_T_NULL
-                     : e->kind == TOOLGOV_J_NUMBER && toolgov__json_int64(e->text, e->len, &iv)
+                     : e->kind == TOOLGOV_J_NUMBER && toolgov__jtext_int64(e->text, e->len, &iv)
                          ? TOOLGOV_T_INTEGER
                          : 0;
         if (!t) {
@@ -1286,8 +1286,6 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
         unsigned applies = kw_applies[k];
         if (!kw[k] || !applies || !n->types || (applies & n->types))
             continue;
-        if (k == KW_ENUM && (n->types & TOOLGOV_T_NUMBER))
-            continue;
         err_at(cx, kw[k]->at, "%s applies to %s, and %s is %s; remove it or change the type",
                kw_names[k], applies_name(k), label(l, cx, n), types_name(n->types));
         kw[k] = NULL;
@@ -1369,6 +1367,11 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
         ip->node.depth = depth + 1;
         ip->node.additional = 1;
         n->items = &ip->node;
+    }
+    if (kw[KW_ANY_OF] && kw[KW_ONE_OF]) {
+        err_at(cx, kw[KW_ONE_OF]->at, "%s has both anyOf and oneOf; use one of them (list "
+                                      "every alternative in it)", label(l, cx, n));
+        kw[KW_ONE_OF] = NULL;
     }
     if (kw[KW_ANY_OF])
         compile_branches(cx, n, kw[KW_ANY_OF]->val, REL_ANY, depth);
@@ -1516,7 +1519,7 @@ static unsigned jtype_of(const toolgov__jval *v, int64_t *iv)
     case TOOLGOV_J_BOOL:
         return TOOLGOV_T_BOOLEAN;
     case TOOLGOV_J_NUMBER:
-        return toolgov__json_int64(v->text, v->len, iv) ? TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER
+        return toolgov__jtext_int64(v->text, v->len, iv) ? TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER
                                                         : TOOLGOV_T_NUMBER;
     case TOOLGOV_J_STRING:
         return TOOLGOV_T_STRING;
@@ -1536,7 +1539,7 @@ static const char *check_bounds(toolgov__schema_ctx *cx, const toolgov__snode *n
     toolgov__sbound x;
     char q[TOOLGOV_SHOW_MAX];
     memset(&x, 0, sizeof x);
-    x.is_int = toolgov__json_int64(v->text, v->len, &x.i);
+    x.is_int = toolgov__jtext_int64(v->text, v->len, &x.i);
     x.d = number_value(v->text, v->len);
     if (!x.is_int && !isfinite(x.d))
         return why(cx, p, "must be a finite number, got %s", toolgov__text_show(q, v->text, v->len));
@@ -1794,7 +1797,7 @@ static void put_json(sbuf *b, const toolgov__jval *v)
     }
 }
 
-int toolgov__json_write(toolgov__schema_ctx *cx, const toolgov__jval *v, char **out,
+int toolgov__jtext_write(toolgov__schema_ctx *cx, const toolgov__jval *v, char **out,
                         size_t *len, size_t *cap)
 {
     sbuf b;
@@ -1822,7 +1825,7 @@ int toolgov__schema_text(toolgov__schema_ctx *cx, const toolgov__snode *root, co
         *out_len = sizeof NO_PARAMETERS - 1;
         return 0;
     }
-    if (toolgov__json_write(cx, root->src, &data, &len, &cap))
+    if (toolgov__jtext_write(cx, root->src, &data, &len, &cap))
         return -1;
     *out = data;
     *out_len = len;

@@ -6,7 +6,7 @@
 **
 ** Two layers. A JSON value tree (toolgov__jval) is what a reader produces:
 ** the manifest's YAML walk builds it from libyaml events under `parameters:`,
-** toolgov__json_parse() builds it from JSON text, and tests or fuzzers may
+** toolgov__jtext_parse() builds it from JSON text, and tests or fuzzers may
 ** build it directly with the toolgov__jv_* calls. Every value and object key
 ** carries the line:column it came from. toolgov__schema_compile() then checks
 ** the tree against the subset and yields a toolgov__snode tree: one node per
@@ -38,6 +38,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "manifest.h"
+#include <toolgov/args.h>
 
 /* Deepest nesting of schemas (the root object is level 1; each step into
 ** properties, items, anyOf or oneOf adds one). */
@@ -99,17 +100,17 @@ const toolgov__jmember *toolgov__jv_find(const toolgov__jval *object, const char
                                          size_t len);
 
 /* Whether the len bytes at s are a number in RFC 8259's grammar. */
-int toolgov__json_number_ok(const char *s, size_t len);
+int toolgov__jtext_number_ok(const char *s, size_t len);
 
 /* Parse JSON text (RFC 8259, UTF-8; duplicate keys refused) into *out with
 ** 1-based line:column marks counted in characters. 0, or -1 after reporting every problem found (parsing stops
 ** at the first syntax error). */
-int toolgov__json_parse(toolgov__schema_ctx *cx, const char *text, size_t len,
+int toolgov__jtext_parse(toolgov__schema_ctx *cx, const char *text, size_t len,
                         toolgov__jval **out);
 
 /* Append the canonical JSON text of v to the arena-backed string *out (NULL
 ** at first), *len its length. 0, or -1 when out of memory. */
-int toolgov__json_write(toolgov__schema_ctx *cx, const toolgov__jval *v, char **out,
+int toolgov__jtext_write(toolgov__schema_ctx *cx, const toolgov__jval *v, char **out,
                         size_t *len, size_t *cap);
 
 /* ---- compiled schema ----------------------------------------------------- */
@@ -234,7 +235,7 @@ int toolgov__format_ok(toolgov__sformat f, const char *s, size_t len);
 
 /* Exact integer value of a JSON number text, when it is one that fits
 ** int64_t ("2", "2.0", "1e2"): 1 and *out; else 0. */
-int toolgov__json_int64(const char *s, size_t len, int64_t *out);
+int toolgov__jtext_int64(const char *s, size_t len, int64_t *out);
 
 /* A C identifier for the JSON name s[0..len): bytes outside [A-Za-z0-9_]
 ** become '_', runs of '_' become one, a leading digit or a leading '_'
@@ -242,5 +243,37 @@ int toolgov__json_int64(const char *s, size_t len, int64_t *out);
 ** and a C or C++ keyword, a name a standard header defines as a macro, or
 ** "has" gets a '_' after it. In the arena; NULL when out of memory. */
 const char *toolgov__c_name(toolgov__schema_ctx *cx, const char *s, size_t len);
+
+/* ---- tables and canonical values (schema_tables.c) ------------------------ */
+
+/* The canonical JSON text of v, valid under n (SPEC section 9): declared
+** properties in schema order with defaults filled, then other members sorted
+** by key; integers exact; numbers in their shortest round-trip form; raw
+** values with object keys sorted and number texts as written. In the
+** arena. 0, or -1 when out of memory. */
+int toolgov__schema_canonical_value(toolgov__schema_ctx *cx, const toolgov__snode *n,
+                                    const toolgov__jval *v, const char **out, size_t *out_len);
+
+/* d in the shortest text that reads back as d, laid out as ECMAScript's
+** Number::toString (1e+21, 100, 0.000001, 1.5e-7; -0 as "-0"). */
+void toolgov__jtext_put_double(char out[32], double d);
+
+/* Whether a property gets a presence flag in the `has` struct: optional and
+** without a default. */
+int toolgov__schema_has_flag(const toolgov__sprop *p);
+
+/* Bounds of an integer node as int64 (minimum 0.5 is 1, exclusiveMinimum 3
+** is 4), and of a number node as doubles with TOOLGOV_ARG_F_* flags. */
+void toolgov__schema_int_bounds(const toolgov__snode *n, int *has_min, int64_t *min,
+                                int *has_max, int64_t *max);
+void toolgov__schema_num_bounds(const toolgov__snode *n, unsigned *flags, double *min,
+                                double *max);
+
+/* The runtime's descriptor tables for a compiled root (an object node),
+** built in the arena, with the argument struct laid out as the generated C
+** declares it (root->struct_size bytes). For tests and fuzzers that decode
+** with random schemas. 0, or -1 when out of memory. */
+int toolgov__schema_tables(toolgov__schema_ctx *cx, const toolgov__snode *root,
+                           const toolgov_arg_schema **out);
 
 #endif /* TOOLGOV_GEN_SCHEMA_H */

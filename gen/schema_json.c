@@ -387,7 +387,7 @@ static toolgov__jval *value(jp *p, unsigned depth)
             p->i++;
         k = p->i - start;
         p->i = start;
-        if (k == 0 || !toolgov__json_number_ok((const char *)p->s + start, k)) {
+        if (k == 0 || !toolgov__jtext_number_ok((const char *)p->s + start, k)) {
             fail(p, k ? "malformed number" : "unexpected character; expected a value");
             return NULL;
         }
@@ -398,7 +398,7 @@ static toolgov__jval *value(jp *p, unsigned depth)
     }
 }
 
-int toolgov__json_parse(toolgov__schema_ctx *cx, const char *text, size_t len,
+int toolgov__jtext_parse(toolgov__schema_ctx *cx, const char *text, size_t len,
                         toolgov__jval **out)
 {
     jp p;

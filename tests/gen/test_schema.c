@@ -12,6 +12,8 @@
 
 #include "schema.h"
 
+#include "../args/fixture_reminder.h"
+
 typedef struct sfix {
     toolgov__arena arena;
     toolgov__diag d;
@@ -41,7 +43,7 @@ static toolgov__snode *sfix_compile(sfix *s, const char *json, char **text)
     toolgov__jval *v = NULL;
     toolgov__snode *n = NULL;
     toolgov__mark at = {1, 1};
-    if (toolgov__json_parse(&s->cx, json, strlen(json), &v) == 0)
+    if (toolgov__jtext_parse(&s->cx, json, strlen(json), &v) == 0)
         (void)toolgov__schema_compile(&s->cx, v, at, &n);
     fflush(s->f);
     *text = strdup(s->buf ? s->buf : "");
@@ -131,7 +133,9 @@ static const bad_case bad_cases[] = {
     {"enum of the wrong type", O "{\"p\":{\"type\":\"string\",\"enum\":[\"a\",2]}}}", "s.json:1:65: error: enum value 2 of property 'p' of tool 't' is an integer, but the type is string", {"quote it"}, 1},
     {"enum strings for integer", O "{\"p\":{\"type\":\"integer\",\"enum\":[\"1\"]}}}", "s.json:1:62: error: enum value '1' of property 'p' of tool 't' is a string, but the type is integer", {"remove the quotes"}, 1},
     {"enum boolean", O "{\"p\":{\"enum\":[true]}}}", "s.json:1:45: error: enum of property 'p' of tool 't' holds a boolean", {"type: boolean"}, 1},
-    {"enum float", O "{\"p\":{\"type\":\"number\",\"enum\":[1.5]}}}", "s.json:1:61: error: enum of property 'p' of tool 't' holds a number '1.5'", {0}, 1},
+    {"enum float", O "{\"p\":{\"enum\":[1.5]}}}", "s.json:1:45: error: enum of property 'p' of tool 't' holds a number '1.5'", {0}, 1},
+    {"enum on number", O "{\"p\":{\"type\":\"number\",\"enum\":[1]}}}", "s.json:1:53: error: enum applies to strings and integers, and property 'p' of tool 't' is number", {0}, 1},
+    {"anyOf and oneOf", O "{\"p\":{\"anyOf\":[{}],\"oneOf\":[{}]}}}", "s.json:1:50: error: property 'p' of tool 't' has both anyOf and oneOf", {0}, 1},
     {"enum empty", O "{\"p\":{\"type\":\"string\",\"enum\":[]}}}", "s.json:1:60: error: enum of property 'p' of tool 't' must be a non-empty list", {0}, 1},
     {"enum duplicate", O "{\"p\":{\"type\":\"string\",\"enum\":[\"a\",\"a\"]}}}", "s.json:1:65: error: enum value a is listed twice", {0}, 1},
     {"enum C name clash", O "{\"p\":{\"type\":\"string\",\"enum\":[\"a-b\",\"a_b\"]}}}", "s.json:1:67: error: enum values 'a-b' and 'a_b' of property 'p' of tool 't' both become the C name 'a_b'", {0}, 1},
@@ -296,7 +300,9 @@ START_TEST(test_c_names)
         {"-", "p"}, {"_id", "_id"}, {"_Id", "p_Id"}, {"default", "default_"},
         {"class", "class_"}, {"has", "has_"}, {"unix", "unix_"}, {"errno", "errno_"},
         {"caf\xc3\xa9", "caf_"}, {"$schema", "_schema"}, {"x y", "x_y"}, {"NULL", "NULL_"},
-        {"bool", "bool_"}, {"typeof", "typeof_"},
+        {"bool", "bool_"}, {"typeof", "typeof_"}, {"size_t", "size_t_"}, {"int64_t", "int64_t_"},
+        {"toolgov_str", "toolgov_str_"}, {"sizeof", "sizeof_"}, {"xor_eq", "xor_eq_"},
+        {"EOF", "EOF_"}, {"_Bool", "p_Bool"},
     };
     sfix s;
     size_t i;
@@ -323,7 +329,7 @@ START_TEST(test_int64)
     size_t i;
     for (i = 0; i < sizeof cases / sizeof *cases; i++) {
         int64_t v = -7;
-        int ok = toolgov__json_int64(cases[i].s, strlen(cases[i].s), &v);
+        int ok = toolgov__jtext_int64(cases[i].s, strlen(cases[i].s), &v);
         ck_assert_msg(ok == cases[i].ok, "%s: %d", cases[i].s, ok);
         if (ok)
             ck_assert_msg(v == cases[i].v, "%s: %lld", cases[i].s, (long long)v);
@@ -396,6 +402,116 @@ START_TEST(test_error_cap)
 }
 END_TEST
 
+/* SPEC 9's create_reminder, compiled and laid out in memory, gives exactly
+** the tables decoder's hand-written fixture holds (tests/args). */
+static const char spec_reminder[] =
+    "{\"type\":\"object\",\"properties\":{"
+    "\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},"
+    "\"date\":{\"type\":\"string\",\"format\":\"date\"},"
+    "\"time\":{\"type\":\"string\",\"format\":\"time\"},"
+    "\"note\":{\"type\":\"string\"},"
+    "\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"normal\",\"high\"],\"default\":\"normal\"},"
+    "\"minutes_before\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1440,\"default\":0},"
+    "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":10}"
+    "},\"required\":[\"title\",\"date\",\"time\"],\"additionalProperties\":false}";
+
+static void same_node(const toolgov_arg_schema *a, const toolgov_arg_schema *b, const char *what)
+{
+    size_t i;
+    ck_assert_msg(a->kind == b->kind, "%s: kind %d vs %d", what, a->kind, b->kind);
+    ck_assert_msg(a->flags == b->flags, "%s: flags %u vs %u", what, a->flags, b->flags);
+    ck_assert_uint_eq(a->min_len, b->min_len);
+    ck_assert_uint_eq(a->max_len, b->max_len);
+    ck_assert_int_eq(a->format, b->format);
+    ck_assert_int_eq(a->int_min, b->int_min);
+    ck_assert_int_eq(a->int_max, b->int_max);
+    ck_assert_uint_eq(a->str_enum_count, b->str_enum_count);
+    for (i = 0; i < a->str_enum_count; i++)
+        ck_assert_str_eq(a->str_enum[i], b->str_enum[i]);
+    ck_assert_uint_eq(a->int_enum_count, b->int_enum_count);
+    ck_assert_uint_eq(a->item_size, b->item_size);
+    ck_assert_uint_eq(a->min_items, b->min_items);
+    ck_assert_uint_eq(a->max_items, b->max_items);
+    ck_assert_int_eq(a->items == NULL, b->items == NULL);
+    if (a->items)
+        same_node(a->items, b->items, what);
+    ck_assert_uint_eq(a->field_count, b->field_count);
+    ck_assert_uint_eq(a->struct_size, b->struct_size);
+    ck_assert_uint_eq(a->types, b->types);
+    ck_assert_uint_eq(a->alt_count, b->alt_count);
+    for (i = 0; i < a->field_count; i++) {
+        const toolgov_arg_field *x = &a->fields[i], *y = &b->fields[i];
+        ck_assert_str_eq(x->name, y->name);
+        ck_assert_uint_eq(x->name_len, y->name_len);
+        ck_assert_msg(x->offset == y->offset, "%s: offset %zu vs %zu", x->name, x->offset,
+                      y->offset);
+        ck_assert_msg(x->has_offset == y->has_offset, "%s: has %zu vs %zu", x->name,
+                      x->has_offset, y->has_offset);
+        ck_assert_int_eq(x->required, y->required);
+        ck_assert_int_eq(x->default_json == NULL, y->default_json == NULL);
+        if (x->default_json)
+            ck_assert_str_eq(x->default_json, y->default_json);
+        same_node(x->schema, y->schema, x->name);
+    }
+}
+
+START_TEST(test_tables_match_fixture)
+{
+    sfix s;
+    char *text;
+    toolgov__snode *n;
+    const toolgov_arg_schema *t;
+    sfix_open(&s);
+    n = sfix_compile(&s, spec_reminder, &text);
+    ck_assert_msg(n != NULL, "%s", text);
+    ck_assert_int_eq(toolgov__schema_tables(&s.cx, n, &t), 0);
+    same_node(t, &reminder_schema, "root");
+    free(text);
+    sfix_close(&s);
+}
+END_TEST
+
+/* Canonical values: schema order, defaults filled, extras sorted, exact
+** integers, shortest doubles, raw values sorted with number texts kept. */
+START_TEST(test_canonical_values)
+{
+    static const char *const cases[][3] = {
+        {O "{\"b\":{\"type\":\"integer\"},\"a\":{\"type\":\"number\",\"default\":0.10}}}",
+         "{\"z\":1,\"b\":2.0,\"y\":{\"d\":1.50,\"c\":[1e2]}}",
+         "{\"b\":2,\"a\":0.1,\"y\":{\"c\":[1e2],\"d\":1.50},\"z\":1}"},
+        {O "{\"n\":{\"type\":\"number\"}}}", "{\"n\":1e300}", "{\"n\":1e+300}"},
+        {O "{\"n\":{\"type\":\"number\"}}}", "{\"n\":1e20}", "{\"n\":100000000000000000000}"},
+        {O "{\"n\":{\"type\":\"number\"}}}", "{\"n\":1e21}", "{\"n\":1e+21}"},
+        {O "{\"n\":{\"type\":\"number\"}}}", "{\"n\":0.000001}", "{\"n\":0.000001}"},
+        {O "{\"n\":{\"type\":\"number\"}}}", "{\"n\":1.5e-7}", "{\"n\":1.5e-7}"},
+        {O "{\"n\":{\"type\":\"number\"}}}", "{\"n\":100.0}", "{\"n\":100}"},
+        {O "{\"n\":{\"type\":\"number\"}}}", "{\"n\":-123.456e2}", "{\"n\":-12345.6}"},
+        {O "{\"n\":{\"type\":\"number\"}}}", "{\"n\":5e-324}", "{\"n\":5e-324}"},
+        {O "{\"n\":{\"type\":\"number\"}}}", "{\"n\":0.30000000000000004}", "{\"n\":0.30000000000000004}"},
+        {O "{\"n\":{\"type\":\"number\"}}}", "{\"n\":-0}", "{\"n\":-0}"},
+        {O "{\"l\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}}}", "{\"l\":[1.0,-0,3e0]}", "{\"l\":[1,0,3]}"},
+        {O "{\"o\":{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\",\"default\":\"x\"}}}}}", "{\"o\":{}}", "{\"o\":{\"k\":\"x\"}}"},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+        sfix s;
+        char *text;
+        toolgov__snode *n;
+        toolgov__jval *v;
+        const char *out;
+        size_t len;
+        sfix_open(&s);
+        n = sfix_compile(&s, cases[i][0], &text);
+        ck_assert_msg(n != NULL, "%s", text);
+        ck_assert_int_eq(toolgov__jtext_parse(&s.cx, cases[i][1], strlen(cases[i][1]), &v), 0);
+        ck_assert_int_eq(toolgov__schema_canonical_value(&s.cx, n, v, &out, &len), 0);
+        ck_assert_str_eq(out, cases[i][2]);
+        free(text);
+        sfix_close(&s);
+    }
+}
+END_TEST
+
 static Suite *schema_suite(void)
 {
     Suite *s = suite_create("schema");
@@ -408,6 +524,8 @@ static Suite *schema_suite(void)
     tcase_add_test(tc, test_formats);
     tcase_add_test(tc, test_canonical_escapes);
     tcase_add_test(tc, test_error_cap);
+    tcase_add_test(tc, test_tables_match_fixture);
+    tcase_add_test(tc, test_canonical_values);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,660 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** schema_tables.c: a compiled schema (schema.h) as the runtime's descriptor
+** tables (toolgov/args.h), built in memory, and the canonical JSON text of a
+** value under a schema (SPEC section 9), which the tables carry for defaults.
+**
+** The in-memory tables lay out the argument struct exactly as the generated
+** C declares it (properties in schema order, each at its natural alignment,
+** then the `has` struct of presence flags), so tests and fuzzers can decode
+** into a buffer of struct_size bytes with random schemas and no compiler.
+** Generated code takes its offsets from offsetof() instead; the layout rule
+** is the same (tests/gen/test_schema.c compares both on the SPEC example).
+*/
+#include "schema.h"
+
+#include <math.h>
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <toolgov/args.h>
+
+/* ---- canonical values ---------------------------------------------------- */
+
+typedef struct cbuf {
+    toolgov__schema_ctx *cx;
+    char *data;
+    size_t len, cap;
+    int oom;
+} cbuf;
+
+static void cput(cbuf *b, const char *s, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->cap - b->len < n + 1) {
+        size_t ncap = b->cap ? b->cap : 64;
+        char *nd;
+        while (ncap - b->len < n + 1)
+            ncap *= 2;
+        nd = toolgov__arena_alloc(b->cx->arena, ncap);
+        if (!nd) {
+            b->oom = 1;
+            return;
+        }
+        if (b->len)
+            memcpy(nd, b->data, b->len);
+        b->data = nd;
+        b->cap = ncap;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+static void cput_string(cbuf *b, const char *s, size_t n)
+{
+    char *out = NULL;
+    size_t len = 0, cap = 0;
+    toolgov__jval v;
+    memset(&v, 0, sizeof v);
+    v.kind = TOOLGOV_J_STRING;
+    v.text = s;
+    v.len = n;
+    if (toolgov__jtext_write(b->cx, &v, &out, &len, &cap)) {
+        b->oom = 1;
+        return;
+    }
+    cput(b, out, len);
+}
+
+/* The shortest digits that strtod reads back as d (%.*e, precision 0..16),
+** laid out as ECMAScript's Number::toString (RFC 8785 does the same): plain
+** digits for 1e-6 <= |d| < 1e21, else d[.ddd]e+N / e-N; -0 stays "-0".
+** The runtime's canonical writer spells doubles the same way. */
+void toolgov__jtext_put_double(char out[32], double d)
+{
+    char e[40], dig[20];
+    int prec, k = 0, exp10, n, i;
+    char *o = out;
+    const char *p;
+    if (d == 0) {
+        if (signbit(d))
+            memcpy(out, "-0", 3);
+        else
+            memcpy(out, "0", 2);
+        return;
+    }
+    for (prec = 0; prec <= 16; prec++) {
+        snprintf(e, sizeof e, "%.*e", prec, d);
+        if (strtod(e, NULL) == d)
+            break;
+    }
+    p = e;
+    if (*p == '-') {
+        *o++ = '-';
+        p++;
+    }
+    for (; *p && *p != 'e'; p++)
+        if (*p >= '0' && *p <= '9')
+            dig[k++] = *p;
+    while (k > 1 && dig[k - 1] == '0')
+        k--;
+    exp10 = (int)strtol(p + 1, NULL, 10);
+    n = exp10 + 1; /* d = 0.dig * 10^n */
+    if (k <= n && n <= 21) {
+        memcpy(o, dig, (size_t)k);
+        o += k;
+        for (i = k; i < n; i++)
+            *o++ = '0';
+    } else if (0 < n && n <= 21) {
+        memcpy(o, dig, (size_t)n);
+        o += n;
+        *o++ = '.';
+        memcpy(o, dig + n, (size_t)(k - n));
+        o += k - n;
+    } else if (-6 < n && n <= 0) {
+        *o++ = '0';
+        *o++ = '.';
+        for (i = 0; i < -n; i++)
+            *o++ = '0';
+        memcpy(o, dig, (size_t)k);
+        o += k;
+    } else {
+        *o++ = dig[0];
+        if (k > 1) {
+            *o++ = '.';
+            memcpy(o, dig + 1, (size_t)(k - 1));
+            o += k - 1;
+        }
+        o += snprintf(o, 8, "e%c%d", n - 1 < 0 ? '-' : '+', n - 1 < 0 ? 1 - n : n - 1);
+    }
+    *o = '\0';
+}
+
+static int member_cmp(const void *a, const void *b)
+{
+    const toolgov__jmember *x = *(const toolgov__jmember *const *)a;
+    const toolgov__jmember *y = *(const toolgov__jmember *const *)b;
+    size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
+    int c = memcmp(x->key, y->key, n);
+    if (c)
+        return c;
+    return x->key_len < y->key_len ? -1 : x->key_len > y->key_len;
+}
+
+/* Members of v in byte order of their keys, skipping those `skip` says are
+** declared; written as ,"k":value with raw canonical values. */
+static void put_value(cbuf *b, const toolgov__snode *n, const toolgov__jval *v);
+
+static void put_sorted_members(cbuf *b, const toolgov__jval *v, const toolgov__snode *declared,
+                               int first)
+{
+    const toolgov__jmember **order;
+    size_t i, k = 0;
+    if (!v->count)
+        return;
+    order = malloc(v->count * sizeof *order);
+    if (!order) {
+        b->oom = 1;
+        return;
+    }
+    for (i = 0; i < v->count; i++) {
+        size_t j;
+        int known = 0;
+        for (j = 0; declared && j < declared->prop_count; j++)
+            if (declared->props[j].name_len == v->members[i].key_len &&
+                !memcmp(declared->props[j].name, v->members[i].key, v->members[i].key_len))
+                known = 1;
+        if (!known)
+            order[k++] = &v->members[i];
+    }
+    qsort(order, k, sizeof *order, member_cmp);
+    for (i = 0; i < k; i++) {
+        if (!first)
+            cput(b, ",", 1);
+        first = 0;
+        cput_string(b, order[i]->key, order[i]->key_len);
+        cput(b, ":", 1);
+        put_value(b, NULL, order[i]->val);
+    }
+    free(order);
+}
+
+static void put_value(cbuf *b, const toolgov__snode *n, const toolgov__jval *v)
+{
+    size_t i;
+    int typed = n && n->type != TOOLGOV_S_RAW;
+    switch (v->kind) {
+    case TOOLGOV_J_NULL:
+        cput(b, "null", 4);
+        return;
+    case TOOLGOV_J_BOOL:
+        if (v->boolean)
+            cput(b, "true", 4);
+        else
+            cput(b, "false", 5);
+        return;
+    case TOOLGOV_J_STRING:
+        cput_string(b, v->text, v->len);
+        return;
+    case TOOLGOV_J_NUMBER:
+        if (typed && n->type == TOOLGOV_S_INTEGER) {
+            int64_t x;
+            char t[24];
+            if (toolgov__jtext_int64(v->text, v->len, &x)) {
+                snprintf(t, sizeof t, "%lld", (long long)x);
+                cput(b, t, strlen(t));
+                return;
+            }
+        } else if (typed && n->type == TOOLGOV_S_NUMBER) {
+            char t[32];
+            toolgov__jtext_put_double(t, strtod(v->text, NULL));
+            cput(b, t, strlen(t));
+            return;
+        }
+        cput(b, v->text, v->len);
+        return;
+    case TOOLGOV_J_ARRAY:
+        cput(b, "[", 1);
+        for (i = 0; i < v->count; i++) {
+            if (i)
+                cput(b, ",", 1);
+            put_value(b, typed && n->type == TOOLGOV_S_ARRAY ? n->items : NULL, v->items[i]);
+        }
+        cput(b, "]", 1);
+        return;
+    default:
+        break;
+    }
+    cput(b, "{", 1);
+    if (typed && n->type == TOOLGOV_S_OBJECT) {
+        int first = 1;
+        for (i = 0; i < n->prop_count; i++) {
+            const toolgov__sprop *p = &n->props[i];
+            const toolgov__jmember *m = toolgov__jv_find(v, p->name, p->name_len);
+            const toolgov__jval *pv = m ? m->val : p->schema->default_val;
+            if (!pv)
+                continue;
+            if (!first)
+                cput(b, ",", 1);
+            first = 0;
+            cput_string(b, p->name, p->name_len);
+            cput(b, ":", 1);
+            put_value(b, p->schema, pv);
+        }
+        put_sorted_members(b, v, n, first);
+    } else {
+        put_sorted_members(b, v, NULL, 1);
+    }
+    cput(b, "}", 1);
+}
+
+int toolgov__schema_canonical_value(toolgov__schema_ctx *cx, const toolgov__snode *n,
+                                    const toolgov__jval *v, const char **out, size_t *out_len)
+{
+    cbuf b;
+    memset(&b, 0, sizeof b);
+    b.cx = cx;
+    put_value(&b, n, v);
+    if (b.oom) {
+        cx->oom = 1;
+        return -1;
+    }
+    *out = b.data ? b.data : "";
+    *out_len = b.len;
+    return 0;
+}
+
+/* ---- layout -------------------------------------------------------------- */
+
+typedef struct layout {
+    size_t size, align;
+} layout;
+
+static size_t align_up(size_t v, size_t a)
+{
+    return (v + a - 1) / a * a;
+}
+
+int toolgov__schema_has_flag(const toolgov__sprop *p)
+{
+    return !p->required && !p->schema->default_val;
+}
+
+static layout object_layout(const toolgov__snode *n, size_t *offsets, size_t *has_offsets);
+
+/* How a typed node is stored in its parent struct. */
+static layout storage(const toolgov__snode *n)
+{
+    layout l;
+    switch (n->type) {
+    case TOOLGOV_S_STRING:
+        if (n->enum_vals) {
+            l.size = sizeof(int);
+            l.align = alignof(int);
+        } else {
+            l.size = sizeof(toolgov_str);
+            l.align = alignof(toolgov_str);
+        }
+        return l;
+    case TOOLGOV_S_INTEGER:
+        l.size = sizeof(int64_t);
+        l.align = alignof(int64_t);
+        return l;
+    case TOOLGOV_S_NUMBER:
+        l.size = sizeof(double);
+        l.align = alignof(double);
+        return l;
+    case TOOLGOV_S_BOOLEAN:
+        l.size = sizeof(bool);
+        l.align = alignof(bool);
+        return l;
+    case TOOLGOV_S_ARRAY:
+        l.size = sizeof(toolgov_array);
+        l.align = alignof(toolgov_array);
+        return l;
+    case TOOLGOV_S_OBJECT:
+        return object_layout(n, NULL, NULL);
+    default:
+        l.size = sizeof(toolgov_str);
+        l.align = alignof(toolgov_str);
+        return l;
+    }
+}
+
+/* The generated struct: each property in order, then `struct { bool ...; }
+** has` when some property has a presence flag; `char unused_` when the
+** struct would otherwise be empty. */
+static layout object_layout(const toolgov__snode *n, size_t *offsets, size_t *has_offsets)
+{
+    layout r;
+    size_t off = 0, i, flags = 0;
+    r.align = 1;
+    for (i = 0; i < n->prop_count; i++) {
+        layout m = storage(n->props[i].schema);
+        off = align_up(off, m.align);
+        if (offsets)
+            offsets[i] = off;
+        off += m.size;
+        if (m.align > r.align)
+            r.align = m.align;
+    }
+    for (i = 0; i < n->prop_count; i++) {
+        if (!toolgov__schema_has_flag(&n->props[i])) {
+            if (has_offsets)
+                has_offsets[i] = TOOLGOV_ARG_NO_HAS;
+            continue;
+        }
+        off = align_up(off, alignof(bool));
+        if (has_offsets)
+            has_offsets[i] = off;
+        off += sizeof(bool);
+        flags++;
+    }
+    if (n->prop_count == 0 && flags == 0)
+        off = 1; /* char unused_ */
+    if (alignof(bool) > r.align)
+        r.align = alignof(bool);
+    r.size = align_up(off, r.align);
+    return r;
+}
+
+/* ---- descriptor tables ---------------------------------------------------- */
+
+static toolgov_arg_format arg_format(toolgov__sformat f)
+{
+    switch (f) {
+    case TOOLGOV_F_DATE:
+        return TOOLGOV_FORMAT_DATE;
+    case TOOLGOV_F_TIME:
+        return TOOLGOV_FORMAT_TIME;
+    case TOOLGOV_F_DATE_TIME:
+        return TOOLGOV_FORMAT_DATE_TIME;
+    case TOOLGOV_F_EMAIL:
+        return TOOLGOV_FORMAT_EMAIL;
+    case TOOLGOV_F_URI:
+        return TOOLGOV_FORMAT_URI;
+    default:
+        return TOOLGOV_FORMAT_NONE;
+    }
+}
+
+/* Integer bounds: every bound the node gives, tightened to the integers it
+** admits (minimum 0.5 is 1, exclusiveMinimum 3 is 4), clamped to int64. */
+static double floor_(double d)
+{
+    double t = (double)(long long)d;
+    return t > d ? t - 1 : t;
+}
+
+void toolgov__schema_int_bounds(const toolgov__snode *n, int *has_min, int64_t *min,
+                                int *has_max, int64_t *max)
+{
+    *has_min = *has_max = 0;
+    *min = *max = 0;
+#define TIGHTEN(b, excl, is_min)                                                          \
+    do {                                                                                  \
+        int64_t v_;                                                                       \
+        if (!(b).given)                                                                   \
+            break;                                                                        \
+        if ((b).is_int) {                                                                 \
+            v_ = (b).i;                                                                   \
+            if (excl) {                                                                   \
+                if (is_min ? v_ == INT64_MAX : v_ == INT64_MIN)                           \
+                    v_ = is_min ? INT64_MAX : INT64_MIN; /* nothing fits; decode refuses */ \
+                else                                                                      \
+                    v_ += is_min ? 1 : -1;                                                \
+            }                                                                             \
+        } else if ((b).d <= -9.2233720368547758e18) {                                     \
+            v_ = INT64_MIN;                                                               \
+            if (is_min)                                                                   \
+                break;                                                                    \
+        } else if ((b).d >= 9.2233720368547758e18) {                                      \
+            v_ = INT64_MAX;                                                               \
+            if (!is_min)                                                                  \
+                break;                                                                    \
+        } else {                                                                          \
+            double f_ = floor_((b).d);                                                    \
+            v_ = is_min ? (int64_t)f_ + 1 : (int64_t)f_;                                  \
+            if (!is_min && excl && f_ == (b).d)                                           \
+                v_ -= 1;                                                                  \
+        }                                                                                 \
+        if (is_min) {                                                                     \
+            if (!*has_min || v_ > *min)                                                   \
+                *min = v_;                                                                \
+            *has_min = 1;                                                                 \
+        } else {                                                                          \
+            if (!*has_max || v_ < *max)                                                   \
+                *max = v_;                                                                \
+            *has_max = 1;                                                                 \
+        }                                                                                 \
+    } while (0)
+    TIGHTEN(n->minimum, 0, 1);
+    TIGHTEN(n->exclusive_minimum, 1, 1);
+    TIGHTEN(n->maximum, 0, 0);
+    TIGHTEN(n->exclusive_maximum, 1, 0);
+#undef TIGHTEN
+}
+
+/* Number bounds: the tighter of the inclusive and the exclusive one. */
+void toolgov__schema_num_bounds(const toolgov__snode *n, unsigned *flags, double *min,
+                                double *max)
+{
+    *min = *max = 0;
+    if (n->minimum.given) {
+        *flags |= TOOLGOV_ARG_F_HAS_MIN;
+        *min = n->minimum.d;
+    }
+    if (n->exclusive_minimum.given &&
+        (!n->minimum.given || n->exclusive_minimum.d >= n->minimum.d)) {
+        *flags |= TOOLGOV_ARG_F_HAS_MIN | TOOLGOV_ARG_F_EXCL_MIN;
+        *min = n->exclusive_minimum.d;
+    }
+    if (n->maximum.given) {
+        *flags |= TOOLGOV_ARG_F_HAS_MAX;
+        *max = n->maximum.d;
+    }
+    if (n->exclusive_maximum.given &&
+        (!n->maximum.given || n->exclusive_maximum.d <= n->maximum.d)) {
+        *flags |= TOOLGOV_ARG_F_HAS_MAX | TOOLGOV_ARG_F_EXCL_MAX;
+        *max = n->exclusive_maximum.d;
+    }
+}
+
+typedef struct tb {
+    toolgov__schema_ctx *cx;
+    int oom;
+} tb;
+
+static void *talloc(tb *t, size_t n)
+{
+    void *p = toolgov__arena_alloc(t->cx->arena, n ? n : 1);
+    if (!p)
+        t->oom = 1;
+    else
+        memset(p, 0, n ? n : 1);
+    return p;
+}
+
+static void fill(tb *t, toolgov_arg_schema *o, const toolgov__snode *n, int validate_only);
+
+static void fill_fields(tb *t, toolgov_arg_schema *o, const toolgov__snode *n, int validate_only)
+{
+    toolgov_arg_field *f;
+    size_t *offs, *hoffs, i;
+    toolgov_arg_schema *nodes;
+    layout l;
+    if (!n->prop_count && validate_only)
+        return;
+    f = talloc(t, n->prop_count * sizeof *f);
+    nodes = talloc(t, n->prop_count * sizeof *nodes);
+    offs = talloc(t, (n->prop_count + 1) * sizeof *offs);
+    hoffs = talloc(t, (n->prop_count + 1) * sizeof *hoffs);
+    if (t->oom)
+        return;
+    l = object_layout(n, offs, hoffs);
+    for (i = 0; i < n->prop_count; i++) {
+        const toolgov__sprop *p = &n->props[i];
+        fill(t, &nodes[i], p->schema, validate_only);
+        f[i].name = p->name;
+        f[i].name_len = p->name_len;
+        f[i].schema = &nodes[i];
+        f[i].offset = validate_only ? 0 : offs[i];
+        f[i].has_offset = validate_only ? TOOLGOV_ARG_NO_HAS : hoffs[i];
+        f[i].required = p->required;
+        f[i].default_json = NULL;
+        if (p->schema->default_val) {
+            const char *txt;
+            size_t len;
+            if (toolgov__schema_canonical_value(t->cx, p->schema, p->schema->default_val, &txt,
+                                                &len))
+                t->oom = 1;
+            else
+                f[i].default_json = txt;
+        }
+    }
+    o->fields = f;
+    o->field_count = n->prop_count;
+    o->struct_size = validate_only ? 0 : l.size;
+}
+
+static void fill_enum(tb *t, toolgov_arg_schema *o, const toolgov__snode *n)
+{
+    size_t i, ns = 0, ni = 0;
+    const char **s;
+    int64_t *iv;
+    if (!n->enum_vals)
+        return;
+    s = talloc(t, n->enum_vals->count * sizeof *s);
+    iv = talloc(t, n->enum_vals->count * sizeof *iv);
+    if (t->oom)
+        return;
+    for (i = 0; i < n->enum_vals->count; i++) {
+        const toolgov__jval *e = n->enum_vals->items[i];
+        if (e->kind == TOOLGOV_J_STRING)
+            s[ns++] = e->text;
+        else if (e->kind == TOOLGOV_J_NUMBER && toolgov__jtext_int64(e->text, e->len, &iv[ni]))
+            ni++;
+        else if (e->kind == TOOLGOV_J_NULL)
+            o->flags |= TOOLGOV_ARG_F_ENUM_NULL;
+    }
+    o->str_enum = ns ? s : NULL;
+    o->str_enum_count = ns;
+    o->int_enum = ni ? iv : NULL;
+    o->int_enum_count = ni;
+}
+
+static void fill(tb *t, toolgov_arg_schema *o, const toolgov__snode *n, int validate_only)
+{
+    memset(o, 0, sizeof *o);
+    o->max_len = TOOLGOV_ARG_UNBOUNDED;
+    o->max_items = TOOLGOV_ARG_UNBOUNDED;
+    o->min_len = n->min_length.given ? (size_t)n->min_length.v : 0;
+    if (n->max_length.given)
+        o->max_len = n->max_length.v >= (uint64_t)TOOLGOV_ARG_UNBOUNDED
+                         ? TOOLGOV_ARG_UNBOUNDED - 1
+                         : (size_t)n->max_length.v;
+    o->format = arg_format(n->format);
+    o->min_items = n->min_items.given ? (size_t)n->min_items.v : 0;
+    if (n->max_items.given)
+        o->max_items = n->max_items.v >= (uint64_t)TOOLGOV_ARG_UNBOUNDED
+                           ? TOOLGOV_ARG_UNBOUNDED - 1
+                           : (size_t)n->max_items.v;
+    switch (n->type) {
+    case TOOLGOV_S_STRING:
+        o->kind = n->enum_vals ? TOOLGOV_ARG_STRING_ENUM : TOOLGOV_ARG_STRING;
+        fill_enum(t, o, n);
+        return;
+    case TOOLGOV_S_INTEGER: {
+        int hmin, hmax;
+        o->kind = n->enum_vals ? TOOLGOV_ARG_INTEGER_ENUM : TOOLGOV_ARG_INTEGER;
+        toolgov__schema_int_bounds(n, &hmin, &o->int_min, &hmax, &o->int_max);
+        o->flags |= (hmin ? TOOLGOV_ARG_F_HAS_MIN : 0u) | (hmax ? TOOLGOV_ARG_F_HAS_MAX : 0u);
+        fill_enum(t, o, n);
+        return;
+    }
+    case TOOLGOV_S_NUMBER:
+        o->kind = TOOLGOV_ARG_NUMBER;
+        toolgov__schema_num_bounds(n, &o->flags, &o->num_min, &o->num_max);
+        return;
+    case TOOLGOV_S_BOOLEAN:
+        o->kind = TOOLGOV_ARG_BOOLEAN;
+        return;
+    case TOOLGOV_S_ARRAY: {
+        toolgov_arg_schema *it = talloc(t, sizeof *it);
+        o->kind = TOOLGOV_ARG_ARRAY;
+        if (!it)
+            return;
+        fill(t, it, n->items, validate_only);
+        o->items = it;
+        o->item_size = validate_only ? 0 : storage(n->items).size;
+        return;
+    }
+    case TOOLGOV_S_OBJECT:
+        o->kind = TOOLGOV_ARG_OBJECT;
+        if (!n->additional)
+            o->flags |= TOOLGOV_ARG_F_CLOSED;
+        fill_fields(t, o, n, validate_only);
+        return;
+    default:
+        break;
+    }
+    /* Raw: every keyword applies to the instance types it concerns; what
+    ** sits under it is validated only. */
+    o->kind = TOOLGOV_ARG_RAW;
+    o->types = n->types;
+    toolgov__schema_num_bounds(n, &o->flags, &o->num_min, &o->num_max);
+    {
+        int hmin, hmax;
+        toolgov__schema_int_bounds(n, &hmin, &o->int_min, &hmax, &o->int_max);
+    }
+    if (n->enum_vals) {
+        o->flags |= TOOLGOV_ARG_F_HAS_ENUM;
+        fill_enum(t, o, n);
+    }
+    if (!n->additional)
+        o->flags |= TOOLGOV_ARG_F_CLOSED;
+    if (n->items && n->items->src) {
+        toolgov_arg_schema *it = talloc(t, sizeof *it);
+        if (!it)
+            return;
+        fill(t, it, n->items, 1);
+        o->items = it;
+    }
+    fill_fields(t, o, n, 1);
+    if (n->any_of_count || n->one_of_count) {
+        size_t i, c = n->any_of_count ? n->any_of_count : n->one_of_count;
+        toolgov__snode *const *alts = n->any_of_count ? n->any_of : n->one_of;
+        toolgov_arg_schema *a = talloc(t, c * sizeof *a);
+        if (!a)
+            return;
+        for (i = 0; i < c; i++)
+            fill(t, &a[i], alts[i], 1);
+        o->alts = a;
+        o->alt_count = c;
+        if (n->one_of_count)
+            o->flags |= TOOLGOV_ARG_F_ONE_OF;
+    }
+}
+
+int toolgov__schema_tables(toolgov__schema_ctx *cx, const toolgov__snode *root,
+                           const toolgov_arg_schema **out)
+{
+    tb t;
+    toolgov_arg_schema *o;
+    t.cx = cx;
+    t.oom = 0;
+    *out = NULL;
+    o = talloc(&t, sizeof *o);
+    if (o)
+        fill(&t, o, root, 0);
+    if (t.oom) {
+        cx->oom = 1;
+        return -1;
+    }
+    *out = o;
+    return 0;
+}
