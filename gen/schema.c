@@ -147,7 +147,7 @@ static int grow(toolgov__schema_ctx *cx, void **arr, size_t *cap, size_t count, 
 int toolgov__jv_push(toolgov__schema_ctx *cx, toolgov__jval *array, toolgov__jval *item)
 {
     void *p = array->items;
-    if (grow(cx, &p, &array->cap_, array->count, sizeof *array->items))
+    if (grow(cx, &p, &array->cap_, array->count, sizeof(toolgov__jval *)))
         return -1;
     array->items = p;
     array->items[array->count++] = item;
@@ -1146,7 +1146,7 @@ static void compile_branches(toolgov__schema_ctx *cx, toolgov__snode *n, const t
                label(l, cx, n), v->kind == TOOLGOV_J_ARRAY ? "an empty list" : jkind_name(v));
         return;
     }
-    out = alloc(cx, v->count * sizeof *out);
+    out = alloc(cx, v->count * sizeof(toolgov__snode *));
     if (!out)
         return;
     for (i = 0; i < v->count; i++) {

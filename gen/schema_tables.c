@@ -76,7 +76,7 @@ static void cput_string(cbuf *b, const char *s, size_t n)
 ** The runtime's canonical writer spells doubles the same way. */
 void toolgov__jtext_put_double(char out[32], double d)
 {
-    char e[40], dig[20];
+    char e[40], dig[20] = {0};
     int prec, k = 0, exp10, n, i;
     char *o = out;
     const char *p;
@@ -109,7 +109,7 @@ void toolgov__jtext_put_double(char out[32], double d)
         o += k;
         for (i = k; i < n; i++)
             *o++ = '0';
-    } else if (0 < n && n <= 21) {
+    } else if (0 < n && n < k) {
         memcpy(o, dig, (size_t)n);
         o += n;
         *o++ = '.';
@@ -156,7 +156,7 @@ static void put_sorted_members(cbuf *b, const toolgov__jval *v, const toolgov__s
     size_t i, k = 0;
     if (!v->count)
         return;
-    order = malloc(v->count * sizeof *order);
+    order = malloc(v->count * sizeof(const toolgov__jmember *));
     if (!order) {
         b->oom = 1;
         return;
@@ -171,7 +171,7 @@ static void put_sorted_members(cbuf *b, const toolgov__jval *v, const toolgov__s
         if (!known)
             order[k++] = &v->members[i];
     }
-    qsort(order, k, sizeof *order, member_cmp);
+    qsort(order, k, sizeof(const toolgov__jmember *), member_cmp);
     for (i = 0; i < k; i++) {
         if (!first)
             cput(b, ",", 1);
@@ -390,53 +390,44 @@ static double floor_(double d)
     return t > d ? t - 1 : t;
 }
 
+/* Fold one bound into [*min, *max] as the int64 range it admits. */
+static void tighten(const toolgov__sbound *b, int excl, int is_min, int *has, int64_t *out)
+{
+    int64_t v;
+    if (!b->given)
+        return;
+    if (b->is_int) {
+        v = b->i;
+        if (excl && is_min)
+            v = v == INT64_MAX ? INT64_MAX : v + 1; /* at INT64_MAX nothing fits */
+        else if (excl)
+            v = v == INT64_MIN ? INT64_MIN : v - 1;
+    } else if (b->d <= -9.2233720368547758e18) {
+        if (is_min)
+            return; /* below every int64: no bound */
+        v = INT64_MIN;
+    } else if (b->d >= 9.2233720368547758e18) {
+        if (!is_min)
+            return;
+        v = INT64_MAX;
+    } else {
+        double f = floor_(b->d); /* b->d is not an integer here */
+        v = is_min ? (int64_t)f + 1 : (int64_t)f;
+    }
+    if (!*has || (is_min ? v > *out : v < *out))
+        *out = v;
+    *has = 1;
+}
+
 void toolgov__schema_int_bounds(const toolgov__snode *n, int *has_min, int64_t *min,
                                 int *has_max, int64_t *max)
 {
     *has_min = *has_max = 0;
     *min = *max = 0;
-#define TIGHTEN(b, excl, is_min)                                                          \
-    do {                                                                                  \
-        int64_t v_;                                                                       \
-        if (!(b).given)                                                                   \
-            break;                                                                        \
-        if ((b).is_int) {                                                                 \
-            v_ = (b).i;                                                                   \
-            if (excl) {                                                                   \
-                if (is_min ? v_ == INT64_MAX : v_ == INT64_MIN)                           \
-                    v_ = is_min ? INT64_MAX : INT64_MIN; /* nothing fits; decode refuses */ \
-                else                                                                      \
-                    v_ += is_min ? 1 : -1;                                                \
-            }                                                                             \
-        } else if ((b).d <= -9.2233720368547758e18) {                                     \
-            v_ = INT64_MIN;                                                               \
-            if (is_min)                                                                   \
-                break;                                                                    \
-        } else if ((b).d >= 9.2233720368547758e18) {                                      \
-            v_ = INT64_MAX;                                                               \
-            if (!is_min)                                                                  \
-                break;                                                                    \
-        } else {                                                                          \
-            double f_ = floor_((b).d);                                                    \
-            v_ = is_min ? (int64_t)f_ + 1 : (int64_t)f_;                                  \
-            if (!is_min && excl && f_ == (b).d)                                           \
-                v_ -= 1;                                                                  \
-        }                                                                                 \
-        if (is_min) {                                                                     \
-            if (!*has_min || v_ > *min)                                                   \
-                *min = v_;                                                                \
-            *has_min = 1;                                                                 \
-        } else {                                                                          \
-            if (!*has_max || v_ < *max)                                                   \
-                *max = v_;                                                                \
-            *has_max = 1;                                                                 \
-        }                                                                                 \
-    } while (0)
-    TIGHTEN(n->minimum, 0, 1);
-    TIGHTEN(n->exclusive_minimum, 1, 1);
-    TIGHTEN(n->maximum, 0, 0);
-    TIGHTEN(n->exclusive_maximum, 1, 0);
-#undef TIGHTEN
+    tighten(&n->minimum, 0, 1, has_min, min);
+    tighten(&n->exclusive_minimum, 1, 1, has_min, min);
+    tighten(&n->maximum, 0, 0, has_max, max);
+    tighten(&n->exclusive_maximum, 1, 0, has_max, max);
 }
 
 /* Number bounds: the tighter of the inclusive and the exclusive one. */

@@ -512,6 +512,46 @@ START_TEST(test_canonical_values)
 }
 END_TEST
 
+/* Integer bounds admit the integers of the written range. */
+START_TEST(test_int_bounds)
+{
+    static const struct {
+        const char *kw;
+        int has_min, has_max;
+        int64_t min, max;
+    } cases[] = {
+        {"\"minimum\":0.5,\"maximum\":2.5", 1, 1, 1, 2},
+        {"\"exclusiveMinimum\":3,\"exclusiveMaximum\":7", 1, 1, 4, 6},
+        {"\"exclusiveMinimum\":2.5,\"exclusiveMaximum\":7.5", 1, 1, 3, 7},
+        {"\"minimum\":1,\"exclusiveMinimum\":1", 1, 0, 2, 0},
+        {"\"minimum\":-1e30,\"maximum\":1e30", 0, 0, 0, 0},
+        {"\"minimum\":-2.5", 1, 0, -2, 0},
+        {"\"maximum\":-2.5", 0, 1, 0, -3},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char json[256];
+        sfix s;
+        char *text;
+        toolgov__snode *n;
+        int hmin, hmax;
+        int64_t mn, mx;
+        snprintf(json, sizeof json, O "{\"n\":{\"type\":\"integer\",%s}}}", cases[i].kw);
+        sfix_open(&s);
+        n = sfix_compile(&s, json, &text);
+        ck_assert_msg(n != NULL, "%s", text);
+        toolgov__schema_int_bounds(n->props[0].schema, &hmin, &mn, &hmax, &mx);
+        ck_assert_msg(hmin == cases[i].has_min && hmax == cases[i].has_max, "%s", cases[i].kw);
+        if (hmin)
+            ck_assert_int_eq(mn, cases[i].min);
+        if (hmax)
+            ck_assert_int_eq(mx, cases[i].max);
+        free(text);
+        sfix_close(&s);
+    }
+}
+END_TEST
+
 static Suite *schema_suite(void)
 {
     Suite *s = suite_create("schema");
@@ -526,6 +566,7 @@ static Suite *schema_suite(void)
     tcase_add_test(tc, test_error_cap);
     tcase_add_test(tc, test_tables_match_fixture);
     tcase_add_test(tc, test_canonical_values);
+    tcase_add_test(tc, test_int_bounds);
     suite_add_tcase(s, tc);
     return s;
 }
