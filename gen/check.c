@@ -23,6 +23,7 @@
 #include "check_cmd.h"
 #include "diag.h"
 #include "drift.h"
+#include "fileio.h"
 #include "manifest.h"
 #include "scan.h"
 
@@ -84,82 +85,21 @@ static int dropped(const char *a)
     return 0;
 }
 
-/* Make and Ninja read the same escapes: a space and '#' take a backslash,
-** '$' doubles. */
-static void put_dep_path(FILE *f, const char *p)
-{
-    for (; *p; p++) {
-        if (*p == ' ' || *p == '#' || *p == '\\')
-            fputc('\\', f);
-        else if (*p == '$')
-            fputc('$', f);
-        fputc(*p, f);
-    }
-}
-
-/* Make and Ninja (and CMake's depfile transform) drop "dir/.." by text, which
-** is wrong when dir is a symbolic link: libclang names libstdc++'s headers
-** "/../lib/gcc/<triple>/12/../../../../include/c++/12/string", which the
-** kernel resolves through /lib -> usr/lib to /usr/include/..., but which
-** read as text names /include/..., a file that does not exist, so the check
-** would never be up to date. Such a name is written resolved. */
-static void put_dep_file(FILE *f, const char *p)
-{
-    if (strstr(p, "/../") || strstr(p, "/./")) {
-        char *real = realpath(p, NULL);
-        if (real) {
-            put_dep_path(f, real);
-            free(real);
-            return;
-        }
-    }
-    put_dep_path(f, p);
-}
-
-/* Write `stamp: manifest files...` to path.tmp and rename it over path,
-** so a reader never sees half a depfile. */
+/* The depfile (fileio writes it): the stamp depends on the manifest and on
+** every file the scan read. */
 static int write_depfile(const char *path, const char *stamp, const char *manifest,
                          const toolgov__scan *s)
 {
-    size_t n = strlen(path) + 5;
-    char *tmp = malloc(n);
-    if (!tmp)
+    const char **deps = malloc((s->file_count + 1) * sizeof *deps);
+    int rc;
+    if (!deps)
         return TOOLGOV_ENOMEM;
-    snprintf(tmp, n, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    int rc = 0;
-    if (!f) {
-        rc = TOOLGOV_EFAIL;
-        goto out;
-    }
-    put_dep_path(f, stamp);
-    fputs(":", f);
-    fputs(" \\\n  ", f);
-    put_dep_path(f, manifest);
-    for (size_t i = 0; i < s->file_count; i++) {
-        fputs(" \\\n  ", f);
-        put_dep_file(f, s->files[i]);
-    }
-    fputs("\n", f);
-    if (ferror(f))
-        rc = TOOLGOV_EFAIL;
-    if (fclose(f) != 0)
-        rc = TOOLGOV_EFAIL;
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = TOOLGOV_EFAIL;
-    if (rc != 0)
-        unlink(tmp);
-out:
-    free(tmp);
+    deps[0] = manifest;
+    for (size_t i = 0; i < s->file_count; i++)
+        deps[i + 1] = s->files[i];
+    rc = toolgov__fileio_write_depfile(path, stamp, deps, s->file_count + 1);
+    free(deps);
     return rc;
-}
-
-static int touch(const char *path)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return TOOLGOV_EFAIL;
-    return fclose(f) == 0 ? 0 : TOOLGOV_EFAIL;
 }
 
 /* libclang finds its builtin headers (stddef.h, stdarg.h) next to itself;
@@ -356,7 +296,7 @@ int toolgov__check_main(int argc, char **argv)
         toolgov__diag_error(&d, depfile, 0, 0, "cannot write the depfile");
 
     if (toolgov__diag_finish(&d) == 0) {
-        if (stamp && touch(stamp) < 0) {
+        if (stamp && toolgov__fileio_touch(stamp) < 0) {
             fprintf(stderr, "%s: error: cannot write the stamp file\n", stamp);
             goto out;
         }

@@ -1,6 +1,6 @@
 /*
-** codegen.h: render a validated manifest as C (SPEC section 2) and write the
-** two files atomically, only when their content changed.
+** codegen.h: render a validated manifest as C (SPEC section 2). Writing the
+** files is fileio's job (generate.h joins the two).
 **
 ** The rendering is pure: the same manifest gives the same bytes, with no
 ** time and no directory in them. docs/generated-code.md describes the output.
@@ -29,10 +29,5 @@ void toolgov__buf_free(toolgov__buf *b);
 /* Render <name>.toolgov.h into *h and <name>.toolgov.c into *c (both
 ** initialized by the caller and appended to). 0, or TOOLGOV_ENOMEM. */
 int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__manifest *m);
-
-/* Render both files, then write them into out_dir (created if missing).
-** Nothing is written unless both rendered. 0, or a negative TOOLGOV_E*
-** code after reporting to d. */
-int toolgov__generate(const toolgov__manifest *m, const char *out_dir, toolgov__diag *d);
 
 #endif /* TOOLGOV_GEN_CODEGEN_H */

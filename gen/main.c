@@ -28,6 +28,8 @@
 #include "codegen.h"
 #include "diag.h"
 #include "export.h"
+#include "fileio.h"
+#include "generate.h"
 #include "manifest.h"
 
 #ifndef TOOLGOV_GEN_VERSION
@@ -103,19 +105,6 @@ static int parse_count(const char *s, size_t *out)
     return 0;
 }
 
-static int touch(const char *path)
-{
-    int fd = open(path, O_WRONLY | O_CREAT, 0666);
-    int rc = 0;
-    if (fd < 0)
-        return -1;
-    if (futimens(fd, NULL) != 0)
-        rc = -1;
-    if (close(fd) != 0)
-        rc = -1;
-    return rc;
-}
-
 /* Replace this process with toolgov-gen-check: first the one beside this
 ** executable (/proc/self/exe, else argv[0]'s directory), else one on PATH.
 ** Returns only when none could be run. */
@@ -171,7 +160,7 @@ static int cmd_generate(const char *manifest, const char *out_dir, const char *e
     }
     if (!failed && toolgov__generate(m, out_dir, d) != 0)
         failed = 1;
-    if (!failed && stamp && touch(stamp) != 0) {
+    if (!failed && stamp && toolgov__fileio_touch(stamp) != 0) {
         toolgov__diag_error(d, stamp, 0, 0, "cannot update the stamp file: %s", strerror(errno));
         failed = 1;
     }

@@ -22,19 +22,17 @@
 ** duplicates through a hash table, keyword checks are binary searches, and
 ** edit-distance suggestions run only after an error.
 */
-#define _POSIX_C_SOURCE 200809L /* fileno */
 #include "manifest.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <yaml.h>
 
 #include "arena.h"
+#include "fileio.h"
 #include "names.h"
 #include "reader.h"
 #include "text.h"
@@ -821,75 +819,13 @@ out:
 
 toolgov__manifest *toolgov__manifest_load(const char *path, toolgov__diag *d)
 {
-    FILE *f;
-    struct stat st;
-    char *buf = NULL;
-    size_t len = 0, cap;
-    toolgov__manifest *m = NULL;
-    toolgov__mark first = {1, 1};
-
-    memset(&st, 0, sizeof st);
-
-    f = fopen(path, "rb");
-    if (!f) {
-        toolgov__diag_error(d, path, 0, 0, "cannot open the manifest: %s", strerror(errno));
+    char *buf;
+    size_t len;
+    toolgov__manifest *m;
+    if (toolgov__fileio_read_manifest(&buf, &len, path, d))
         return NULL;
-    }
-    if (fstat(fileno(f), &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            toolgov__diag_error(d, path, 0, 0, "is a directory, not a manifest file");
-            goto out;
-        }
-        if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > TOOLGOV_MANIFEST_MAX_BYTES) {
-            toolgov__diag_error(d, path, first.line, first.col,
-                                "the manifest is %llu bytes; the limit is 16 MiB (%u bytes)",
-                                (unsigned long long)st.st_size, TOOLGOV_MANIFEST_MAX_BYTES);
-            goto out;
-        }
-    }
-    /* Read at most one byte past the cap, so a pipe or a growing file is
-    ** refused the same way as a big regular file. */
-    cap = (S_ISREG(st.st_mode) ? (size_t)st.st_size : 65536) + 1;
-    if (cap > TOOLGOV_MANIFEST_MAX_BYTES + 1)
-        cap = TOOLGOV_MANIFEST_MAX_BYTES + 1;
-    buf = malloc(cap);
-    if (!buf) {
-        toolgov__diag_error(d, path, 0, 0, "out of memory while reading the manifest");
-        goto out;
-    }
-    for (;;) {
-        size_t n = fread(buf + len, 1, cap - len, f), ncap;
-        char *nb;
-        len += n;
-        if (len > TOOLGOV_MANIFEST_MAX_BYTES) {
-            toolgov__diag_error(d, path, first.line, first.col,
-                                "the manifest is more than 16 MiB (%u bytes); the limit is 16 MiB",
-                                TOOLGOV_MANIFEST_MAX_BYTES);
-            goto out;
-        }
-        if (len < cap) {
-            if (n == 0 || feof(f) || ferror(f))
-                break;
-            continue;
-        }
-        /* Full and not over the limit: cap <= the limit, so it grows. */
-        ncap = cap * 2 > TOOLGOV_MANIFEST_MAX_BYTES + 1 ? TOOLGOV_MANIFEST_MAX_BYTES + 1 : cap * 2;
-        nb = realloc(buf, ncap);
-        if (!nb) {
-            toolgov__diag_error(d, path, 0, 0, "out of memory while reading the manifest");
-            goto out;
-        }
-        buf = nb;
-        cap = ncap;
-    }
-    if (ferror(f)) {
-        toolgov__diag_error(d, path, 0, 0, "cannot read the manifest: %s", strerror(errno));
-        goto out;
-    }
-    m = toolgov__manifest_load_mem(path, buf, len, d);
-out:
+    m = toolgov__manifest_load_mem(strcmp(path, "-") == 0 ? "<stdin>" : path, buf, len, d);
     free(buf);
-    fclose(f);
     return m;
 }
 

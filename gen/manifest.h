@@ -16,10 +16,10 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "fileio.h" /* TOOLGOV_MANIFEST_MAX_BYTES */
 #include "names.h"
 #include <toolgov/toolgov.h>
 
-#define TOOLGOV_MANIFEST_MAX_BYTES (16u * 1024u * 1024u)
 #define TOOLGOV_DESCRIPTION_MAX 1024u
 #define TOOLGOV_GUIDANCE_MAX 4096u
 

@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "codegen.h"
+#include "generate.h"
 #include "diag.h"
 #include "failalloc.h"
 #include "manifest.h"

@@ -94,8 +94,17 @@ static inline void tg_rm_rf(const char *dir)
 /* Run argv (argv[0] a path) with stdout and stderr captured into malloc'd
 ** strings; kill it after timeout_s seconds. Returns the exit status, or
 ** 128+signal when it died, or -1 on timeout. */
+static inline int tg_run_in(char *const argv[], const char *stdin_path, char **out_stdout,
+                            char **out_stderr, unsigned timeout_s);
 static inline int tg_run(char *const argv[], char **out_stdout, char **out_stderr,
                          unsigned timeout_s)
+{
+    return tg_run_in(argv, NULL, out_stdout, out_stderr, timeout_s);
+}
+
+/* The same with standard input read from stdin_path (NULL: inherited). */
+static inline int tg_run_in(char *const argv[], const char *stdin_path, char **out_stdout,
+                            char **out_stderr, unsigned timeout_s)
 {
     char outp[] = "/tmp/toolgov-gen-out-XXXXXX", errp[] = "/tmp/toolgov-gen-err-XXXXXX";
     int fo = mkstemp(outp), fe = mkstemp(errp), status = 0;
@@ -108,6 +117,12 @@ static inline int tg_run(char *const argv[], char **out_stdout, char **out_stder
     if (pid == 0) {
         dup2(fo, 1);
         dup2(fe, 2);
+        if (stdin_path) {
+            int fi = open(stdin_path, O_RDONLY);
+            if (fi < 0)
+                _exit(126);
+            dup2(fi, 0);
+        }
         execv(argv[0], argv);
         _exit(127);
     }

@@ -101,6 +101,29 @@ static time_t mtime_of(const char *p)
     return st.st_mtime;
 }
 
+/* "validate -" reads the manifest from standard input and names it
+** <stdin> in diagnostics. */
+START_TEST(test_validate_stdin)
+{
+    char *good = write_in("good.yaml", calendar_yaml);
+    char *bad = write_in("bad.yaml", "name: calendar\nprovides: [tool]\ntools:\n  x:\n"
+                                     "    effect: wirte\n    description: d\n");
+    char *argv[] = {(char *)TOOLGOV_GEN_EXE, (char *)"validate", (char *)"-", NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(tg_run_in(argv, good, &out, &err, 60), 0);
+    ck_assert_str_eq(err, "");
+    free(out);
+    free(err);
+    ck_assert_int_eq(tg_run_in(argv, bad, &out, &err, 60), 1);
+    ck_assert_str_eq(err, "<stdin>:5:13: error: unknown effect 'wirte' for tool 'x'; did you "
+                          "mean 'write'? (expected read, write or destructive)\n");
+    free(out);
+    free(err);
+    free(good);
+    free(bad);
+}
+END_TEST
+
 START_TEST(test_version_and_help)
 {
     char *out, *err;
@@ -598,6 +621,7 @@ int main(void)
     int failed;
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_validate_stdin);
     tcase_add_test(tc, test_version_and_help);
     tcase_add_loop_test(tc, test_misuse, 0, (int)(sizeof misuse_cases / sizeof misuse_cases[0]));
     tcase_add_test(tc, test_check_dispatch);
