@@ -9,11 +9,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "export.h"
 
+#include "fileio.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define EXIT_MISUSE 2
 
@@ -245,32 +246,6 @@ int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest 
     return 0;
 }
 
-/* Write `len` bytes to `path` through a temporary file beside it and a
-** rename, so a reader never sees half a file. 0, or -1 with errno set. */
-static int write_file(const char *path, const char *text, size_t len)
-{
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    FILE *f;
-    int rc = -1, saved;
-    if (!tmp)
-        return -1;
-    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-    f = fopen(tmp, "wb");
-    if (f) {
-        int ok = fwrite(text, 1, len, f) == len;
-        ok = fclose(f) == 0 && ok;
-        if (ok && rename(tmp, path) == 0)
-            rc = 0;
-    }
-    saved = errno;
-    if (rc != 0)
-        remove(tmp);
-    free(tmp);
-    errno = saved;
-    return rc;
-}
-
 static int misuse(const char *fmt, const char *arg)
 {
     fputs("toolgov-gen: export: ", stderr);
@@ -329,10 +304,14 @@ int toolgov__export_main(int argc, char **argv, toolgov__diag *d)
         toolgov__diag_error(d, manifest, 0, 0, "out of memory");
         rc = 1;
     } else if (out_path) {
-        if (write_file(out_path, text, len) != 0) {
-            toolgov__diag_error(d, out_path, 0, 0, "cannot write the export: %s", strerror(errno));
+        /* Through fileio: staged beside the target, renamed into place, and
+        ** left alone when the content is the same. */
+        toolgov__out_file f;
+        f.path = out_path;
+        f.data = text;
+        f.len = len;
+        if (toolgov__fileio_replace(&f, 1, d) != 0)
             rc = 1;
-        }
     } else if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
         toolgov__diag_error(d, "<stdout>", 0, 0, "cannot write the export: %s", strerror(errno));
         rc = 1;

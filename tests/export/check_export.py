@@ -129,7 +129,7 @@ def main():
         (["--manifest", m, "--format", "mcp", "--bogus"], 2, "unknown argument '--bogus'"),
         (["--manifest", os.path.join(src, "tests/export/missing.yaml"), "--format", "mcp"], 1, "missing.yaml"),
         (["--manifest", m, "--format", "mcp", "--out", "/nonexistent/dir/x.json"], 1,
-         "/nonexistent/dir/x.json: error: cannot write the export"),
+         "/nonexistent/dir/x.json: error: "),
     ]:
         p = run(a.gen, "export", *args)
         err = p.stderr.decode("utf-8", "replace")
