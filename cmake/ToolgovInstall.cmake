@@ -74,3 +74,21 @@ configure_file("${PROJECT_SOURCE_DIR}/cmake/toolgov.pc.in"
                "${PROJECT_BINARY_DIR}/toolgov.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/toolgov.pc"
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig ${_toolgov_component})
+
+# The manual pages, with the version filled in: toolgov-gen(1) with the
+# generator, toolgov-manifest(5) always.
+set(_toolgov_man_pages toolgov-manifest.5)
+if(TARGET toolgov-gen)
+  list(APPEND _toolgov_man_pages toolgov-gen.1)
+endif()
+foreach(_toolgov_page IN LISTS _toolgov_man_pages)
+  configure_file("${PROJECT_SOURCE_DIR}/man/${_toolgov_page}.in"
+                 "${PROJECT_BINARY_DIR}/man/${_toolgov_page}" @ONLY)
+  string(REGEX REPLACE ".*\\.([1-9])$" "\\1" _toolgov_section "${_toolgov_page}")
+  install(FILES "${PROJECT_BINARY_DIR}/man/${_toolgov_page}"
+    DESTINATION ${CMAKE_INSTALL_MANDIR}/man${_toolgov_section} ${_toolgov_component})
+endforeach()
+
+# The licence travels with every installed copy (MIT asks for it).
+install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION ${CMAKE_INSTALL_DOCDIR}
+  ${_toolgov_component})

@@ -61,7 +61,7 @@ static const char usage_text[] =
     "  --version        show the version\n"
     "\n"
     "Diagnostics are FILE:LINE:COL: error: ...; exit status 0 ok, 1 errors, 2 misuse.\n"
-    "The manifest format is described in docs/manifest.md.\n";
+    "Manuals: man toolgov-gen (this program), man 5 toolgov-manifest (the manifest format).\n";
 
 static int misuse(const char *fmt, const char *arg)
 {

@@ -86,7 +86,7 @@ cp -R "$toolgov/tests/build/projects/weather" "$src"
 cp -R "$src" "$src.orig"
 # A snapshot of what an outside project needs of toolgov, so an edit in the
 # working tree while the test runs cannot turn a no-op build into work.
-for part in CMakeLists.txt cmake gen runtime schema; do
+for part in CMakeLists.txt LICENSE cmake gen man runtime schema; do
   cp -R "$toolgov/$part" "$work/toolgov/$part"
 done
 toolgov=$work/toolgov

@@ -54,7 +54,7 @@ expect_noop() {
 rm -rf "$work"
 mkdir -p "$work/toolgov"
 cp -R "$toolgov/tests/build/projects/mixed" "$src"
-for part in CMakeLists.txt cmake gen runtime; do
+for part in CMakeLists.txt LICENSE cmake gen man runtime; do
   cp -R "$toolgov/$part" "$work/toolgov/$part"
 done
 

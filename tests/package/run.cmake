@@ -18,6 +18,7 @@ endfunction()
 
 step("install" ${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
 foreach(f bin/toolgov-gen include/toolgov/toolgov.h lib/pkgconfig/toolgov.pc
+          share/man/man1/toolgov-gen.1 share/man/man5/toolgov-manifest.5 share/doc/toolgov/LICENSE
           lib/cmake/toolgov/toolgovConfig.cmake lib/cmake/toolgov/ToolgovAddPlugin.cmake)
   if(NOT EXISTS "${prefix}/${f}")
     message(FATAL_ERROR "installed tree lacks ${f}")

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: MIT
+# CPack: `cpack` in a build tree makes a Debian package and a .tar.gz of
+# everything `cmake --install` installs (runtime, headers, toolgov-gen and
+# toolgov-gen-check, the CMake package, toolgov.pc, the manual pages, the
+# manifest schema). Included by the top-level CMakeLists.txt only when
+# toolgov is the top-level project.
+#
+#   cmake --build build && (cd build && cpack)       # both
+#   (cd build && cpack -G DEB)                        # one
+#
+# The .deb installs under /usr and is a development package: with the static
+# libtoolgov.a it carries, what a program linking it needs is a dependency
+# too. TOOLGOV_DEB_DEPENDS lists the Debian packages it depends on; append
+# to it (before this file is included) when the runtime or the generator
+# gains a library.
+set(CPACK_PACKAGE_NAME "toolgov")
+set(CPACK_PACKAGE_VENDOR "The toolgov authors")
+set(CPACK_PACKAGE_CONTACT "The toolgov authors <maintainers@users.noreply.a-seed-c4548a96.example>")
+set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "Manifest-declared tool effects for C agent hosts")
+set(CPACK_PACKAGE_DESCRIPTION
+    "toolgov lets a C program that gives an LLM agent tools from plugins know, for every tool, whether it reads, writes or destroys something of the user's. A YAML manifest declares each tool's effect; toolgov-gen generates the C tables and a libclang drift check fails the build when handlers and manifest disagree; libtoolgov gates every call at run time.")
+set(CPACK_RESOURCE_FILE_LICENSE "${PROJECT_SOURCE_DIR}/LICENSE")
+set(CPACK_PACKAGE_FILE_NAME "toolgov-${PROJECT_VERSION}-${CMAKE_SYSTEM_NAME}-${CMAKE_SYSTEM_PROCESSOR}")
+set(CPACK_GENERATOR "DEB;TGZ")
+set(CPACK_SOURCE_GENERATOR "")
+set(CPACK_STRIP_FILES OFF)
+
+# Debian: the packaging prefix is /usr whatever CMAKE_INSTALL_PREFIX is.
+set(CPACK_DEBIAN_PACKAGE_NAME "toolgov")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
+set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
+if(NOT DEFINED TOOLGOV_DEB_DEPENDS)
+  set(TOOLGOV_DEB_DEPENDS "libc6")
+endif()
+if(TARGET toolgov-gen)
+  # toolgov-gen reads YAML; toolgov-gen-check loads libclang of the LLVM it
+  # was built with.
+  list(APPEND TOOLGOV_DEB_DEPENDS "libyaml-0-2" "libclang1-${TOOLGOV_LLVM_VERSION}")
+endif()
+list(REMOVE_DUPLICATES TOOLGOV_DEB_DEPENDS)
+string(REPLACE ";" ", " CPACK_DEBIAN_PACKAGE_DEPENDS "${TOOLGOV_DEB_DEPENDS}")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cmake (>= 3.16), pkg-config, gcc | c-compiler")
+
+include(CPack)

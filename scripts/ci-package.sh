@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# ci-package.sh: the packages, as a user gets them. Makes the .deb and the
+# .tar.gz with cpack in a build tree, extracts the .deb with dpkg-deb -x into
+# a temporary directory (nothing is installed on the machine), and builds and
+# runs the outside project tests/package/project against that tree through
+# find_package(), a pkg-config host, and the manual pages through man -M.
+#
+#   scripts/ci-package.sh [BUILD_DIR]     default: build (./dev.sh test's)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bld=${1:-build}
+
+if [ ! -f "$bld/CMakeCache.txt" ]; then
+  cmake -S . -B "$bld" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+fi
+cmake --build "$bld" -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
+rm -f "$bld"/toolgov_*.deb "$bld"/toolgov-*.tar.gz
+(cd "$bld" && cpack -G "DEB;TGZ" >/dev/null)
+deb=$(ls "$bld"/toolgov_*.deb)
+tgz=$(ls "$bld"/toolgov-*.tar.gz)
+echo "ci-package: made $(basename "$deb") ($(stat -c %s "$deb") bytes), $(basename "$tgz")"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "ci-package: FAIL: $*" >&2; exit 1; }
+
+# Its dependencies: named, and present here (so the build below is what a
+# user who installed the .deb with apt gets).
+depends=$(dpkg-deb -f "$deb" Depends)
+for want in libyaml-0-2 libclang1-; do
+  case ", $depends" in *", $want"*) ;; *) fail "Depends lacks $want: $depends" ;; esac
+done
+for p in $(printf '%s' "$depends" | tr ',' '\n' | sed 's/(.*)//; s/ //g'); do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+    fail "the package depends on $p, which is not installed here"
+done
+
+dpkg-deb -x "$deb" "$tmp/root"
+usr=$tmp/root/usr
+for f in bin/toolgov-gen bin/toolgov-gen-check include/toolgov/toolgov.h \
+         share/man/man1/toolgov-gen.1 share/man/man5/toolgov-manifest.5 \
+         share/doc/toolgov/LICENSE; do
+  [ -f "$usr/$f" ] || fail "the .deb lacks /usr/$f"
+done
+ls "$usr"/lib/*/cmake/toolgov/toolgovConfig.cmake "$usr"/lib/cmake/toolgov/toolgovConfig.cmake \
+  >/dev/null 2>&1 || true
+
+# find_package() against the extracted tree.
+cmake -S tests/package/project -B "$tmp/project" -G Ninja \
+      -DCMAKE_PREFIX_PATH="$usr" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "configure"; }
+cmake --build "$tmp/project" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "build"; }
+grep -q "toolgov: checking notes" "$tmp/log" || fail "the drift check did not run"
+out=$("$tmp/project/notes_host")
+[ "$out" = "notes_find effect=0 notes_add effect=1 confirm=0 owner=notes" ] ||
+  fail "notes_host printed: $out"
+
+# pkg-config against the extracted tree: relocated, flags and generator path.
+pcdir=$(dirname "$(find "$usr" -name toolgov.pc | head -n 1)")
+gen=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=toolgov_gen toolgov)
+case $gen in "$usr"/*) ;; *) fail ".pc toolgov_gen is '$gen', outside the tree" ;; esac
+[ "$("$gen" --version)" = "toolgov-gen $(PKG_CONFIG_PATH=$pcdir pkg-config --modversion toolgov)" ] ||
+  fail "toolgov-gen --version and the .pc's version differ"
+printf '#include <toolgov/toolgov.h>\n#include <stdio.h>\nint main(void){puts(toolgov_version());return 0;}\n' >"$tmp/pc.c"
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Werror "$tmp/pc.c" -o "$tmp/pc" \
+   $(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs toolgov)
+[ "$("$tmp/pc")" = "$(PKG_CONFIG_PATH=$pcdir pkg-config --modversion toolgov)" ] ||
+  fail "toolgov_version() differs from the .pc's version"
+
+# The manual pages, as man finds them.
+# (Captured first: grep -q closing the pipe early would fail it under pipefail.)
+page=$(MANPAGER=cat man -M "$usr/share/man" toolgov-gen 2>/dev/null || true)
+grep -Eq "toolgov-gen +- +generate" <<<"$page" || fail "man toolgov-gen does not show the page"
+page=$(MANPAGER=cat man -M "$usr/share/man" 5 toolgov-manifest 2>/dev/null || true)
+grep -Eq "toolgov-manifest +- +the YAML file" <<<"$page" ||
+  fail "man 5 toolgov-manifest does not show the page"
+
+# The .tar.gz holds the same tree.
+listing=$(tar -tzf "$tgz")
+grep -q '/bin/toolgov-gen$' <<<"$listing" || fail "the .tar.gz lacks bin/toolgov-gen"
+echo "ci-package: the .deb's contents build and run the outside project (find_package, pkg-config, man)"
