@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(gcc g++ clang cmake ninja-build pkg-config libyaml-dev libclang-14-dev
+PACKAGES=(gcc g++ clang cmake ninja-build pkg-config libyaml-dev libsodium-dev libclang-14-dev
           check valgrind libclang-rt-14-dev python3-jsonschema python3-yaml)
 
 deps() {

@@ -25,7 +25,7 @@ FUZZ_DIR=${FUZZ_DIR:-$ROOT/build-fuzz}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
-PACKAGES=(gcc clang cmake ninja-build pkg-config libyaml-dev libclang-14-dev check
+PACKAGES=(gcc clang cmake ninja-build pkg-config libyaml-dev libsodium-dev libclang-14-dev check
           valgrind cppcheck clang-tidy libclang-rt-14-dev python3)
 
 say() { printf '== hardening: %s ==\n' "$*"; }

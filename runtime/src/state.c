@@ -1,31 +1,69 @@
 /*
 ** state.c: saving a run's state as text and restoring it.
 **
-** The text is line-oriented and self-delimiting; byte strings (tool names,
-** arguments, outputs) are written as <length>:<bytes>, so arguments and
-** outputs travel unchanged whatever they contain:
+** The text is line-oriented and self-delimiting; byte strings (plugin and
+** tool names, arguments, outputs) are written as <length>:<bytes>, so
+** arguments and outputs travel unchanged whatever they contain. A tool is
+** named by its plugin and its name (the plugin is empty for the core's
+** built-ins):
 **
-**   toolgov-run 1
+**   toolgov-run 2
 **   policy <16 hex digits: the policy fingerprint>
 **   confirm pending|given|refused
 **   first 0|1
 **   end none|answered_directly|host
 **   answer -|<index of the held result the run ended on>
-**   approval <n>:<tool> <n>:<args>            (zero or more)
-**   held <n>:<tool> <n>:<args> <n>:<output>   (zero or more)
-**   sum <16 hex digits: FNV-1a 64 of every byte before this line>
+**   approval <n>:<plugin> <n>:<tool> <n>:<args>            (zero or more)
+**   held <n>:<plugin> <n>:<tool> <n>:<args> <n>:<output>   (zero or more)
+**   mac <64 hex digits>
 **
-** Restoring checks the checksum first, then parses the whole text into a
-** scratch state, checks it against the run's policy, and only then swaps it
-** in: a failure at any point frees the scratch state and leaves the run as
-** it was.
+** The mac is keyed BLAKE2b-256 (libsodium's crypto_generichash) of every
+** byte before its line, under the host's toolgov_state_key: only a holder
+** of the key can make a text restore accepts. Restoring checks the mac
+** first, in constant time, over the whole text, before reading any field;
+** then parses the whole text into a scratch state, checks it against the
+** run's policy, and only then swaps it in: a failure at any point frees the
+** scratch state and leaves the run as it was.
 */
 #include <string.h>
 
+#include <sodium.h>
+
 #include "internal.h"
 
-#define STATE_MAGIC "toolgov-run 1\n"
-#define SUM_LINE_LEN 21 /* "sum " + 16 hex + "\n" */
+#define STATE_MAGIC "toolgov-run 2\n"
+#define MAC_BYTES crypto_generichash_BYTES           /* 32 */
+#define MAC_LINE_LEN (4 + 2 * MAC_BYTES + 1)         /* "mac " + 64 hex + "\n" */
+
+#if TOOLGOV_STATE_KEY_BYTES < crypto_generichash_KEYBYTES_MIN ||                     \
+    TOOLGOV_STATE_KEY_BYTES > crypto_generichash_KEYBYTES_MAX
+#error "TOOLGOV_STATE_KEY_BYTES is not a BLAKE2b key length"
+#endif
+
+/* libsodium's own initialisation: idempotent and thread-safe, and needed
+** before its first use. */
+static int crypto_ready(void)
+{
+    return sodium_init() >= 0;
+}
+
+int toolgov_state_key_generate(toolgov_state_key *out)
+{
+    if (!out)
+        return TOOLGOV_EINVAL;
+    if (!crypto_ready())
+        return TOOLGOV_EFAIL;
+    randombytes_buf(out->bytes, sizeof out->bytes);
+    return 0;
+}
+
+/* The state's mac over text[0, len). */
+static void state_mac(unsigned char mac[MAC_BYTES], const toolgov_state_key *key,
+                      const char *text, size_t len)
+{
+    crypto_generichash(mac, MAC_BYTES, (const unsigned char *)text, len, key->bytes,
+                       sizeof key->bytes);
+}
 
 static const char *confirm_word(toolgov_confirmation c)
 {
@@ -37,17 +75,17 @@ static const char *confirm_word(toolgov_confirmation c)
     return "pending";
 }
 
-/* The checksum covers bytes that may not fit in the caller's buffer, so
-** every byte goes both to the buffer and into the running hash. */
+/* The mac covers bytes that may not fit in the caller's buffer, so every
+** byte goes both to the buffer and into the running mac. */
 typedef struct sink {
     toolgov__out *o;
-    uint64_t h;
+    crypto_generichash_state h;
 } sink;
 
 static void emit(sink *k, const char *s, size_t n)
 {
     toolgov__out_put(k->o, s, n);
-    k->h = toolgov__fnv64(k->h, s, n);
+    crypto_generichash_update(&k->h, (const unsigned char *)s, n);
 }
 
 static void emit_str(sink *k, const char *s)
@@ -82,17 +120,33 @@ static void emit_bytes(sink *k, const char *s, size_t n)
     emit(k, s, n);
 }
 
-int toolgov_run_save(char *out, size_t size, size_t *needed, const toolgov_run *run)
+/* A pooled tool as "<n>:<plugin> <n>:<tool>". */
+static void emit_tool(sink *k, const toolgov_registry *reg, size_t idx)
 {
+    const toolgov__tool *t = &reg->tools[idx];
+    const char *plugin = t->plugin ? t->plugin->name : "";
+
+    emit_bytes(k, plugin, strlen(plugin));
+    emit(k, " ", 1);
+    emit_bytes(k, t->name, t->name_len);
+}
+
+int toolgov_run_save(char *out, size_t size, size_t *needed, const toolgov_run *run,
+                     const toolgov_state_key *key)
+{
+    unsigned char mac[MAC_BYTES];
+    char hex[2 * MAC_BYTES + 1];
     toolgov__out o;
     sink k;
     size_t i;
 
-    if (!run || (!out && size))
+    if (!run || !key || (!out && size))
         return TOOLGOV_EINVAL;
+    if (!crypto_ready())
+        return TOOLGOV_EFAIL;
     toolgov__out_init(&o, out, size);
     k.o = &o;
-    k.h = TOOLGOV__FNV64_INIT;
+    crypto_generichash_init(&k.h, key->bytes, sizeof key->bytes, MAC_BYTES);
     emit_str(&k, STATE_MAGIC "policy ");
     emit_hex(&k, run->pol->fingerprint);
     emit_str(&k, "\nconfirm ");
@@ -107,29 +161,30 @@ int toolgov_run_save(char *out, size_t size, size_t *needed, const toolgov_run *
     emit_str(&k, "\n");
     for (i = 0; i < run->st.napprovals; i++) {
         const toolgov__approval *p = &run->st.approvals[i];
-        const char *name = run->reg->tools[p->idx].spec->name;
 
         emit_str(&k, "approval ");
-        emit_bytes(&k, name, strlen(name));
+        emit_tool(&k, run->reg, p->idx);
         emit_str(&k, " ");
         emit_bytes(&k, p->args, p->args_len);
         emit_str(&k, "\n");
     }
     for (i = 0; i < run->st.nheld; i++) {
         const toolgov__held *h = &run->st.held[i];
-        const char *name = run->reg->tools[h->idx].spec->name;
 
         emit_str(&k, "held ");
-        emit_bytes(&k, name, strlen(name));
+        emit_tool(&k, run->reg, h->idx);
         emit_str(&k, " ");
         emit_bytes(&k, h->args, h->args_len);
         emit_str(&k, " ");
         emit_bytes(&k, h->out ? h->out : "", h->out_len);
         emit_str(&k, "\n");
     }
-    toolgov__out_str(&o, "sum ");
-    toolgov__out_hex64(&o, k.h);
+    crypto_generichash_final(&k.h, mac, MAC_BYTES);
+    sodium_bin2hex(hex, sizeof hex, mac, MAC_BYTES);
+    toolgov__out_str(&o, "mac ");
+    toolgov__out_put(&o, hex, 2 * MAC_BYTES);
     toolgov__out_put(&o, "\n", 1);
+    sodium_memzero(&k.h, sizeof k.h);
     return toolgov__out_finish(&o, needed);
 }
 
@@ -198,15 +253,26 @@ static int bytes(cursor *c, const char **s, size_t *n)
     return 1;
 }
 
-/* A pooled tool named by <n>:<name>; -1 when unknown. */
+/* A pooled tool named by "<n>:<plugin> <n>:<tool>"; -1 when no tool of
+** that name is in the pool or it belongs to another plugin. */
 static long tool_field(cursor *c, const toolgov_registry *reg)
 {
-    const char *s;
-    size_t n;
+    const char *p, *s;
+    size_t pn, n;
+    const toolgov__tool *t;
+    long idx;
 
-    if (!bytes(c, &s, &n) || n == 0 || memchr(s, '\0', n))
+    if (!bytes(c, &p, &pn) || !lit(c, " ") || !bytes(c, &s, &n) || n == 0 ||
+        memchr(s, '\0', n))
         return -1;
-    return toolgov__registry_index(reg, s, n);
+    idx = toolgov__registry_index(reg, s, n);
+    if (idx < 0)
+        return -1;
+    t = &reg->tools[idx];
+    if (t->plugin ? strlen(t->plugin->name) != pn || memcmp(t->plugin->name, p, pn) != 0
+                  : pn != 0)
+        return -1;
+    return idx;
 }
 
 static int word(cursor *c, const char *const *words, int count, int *out)
@@ -321,31 +387,46 @@ static int parse(toolgov__run_state *st, cursor *c, const toolgov_run *run)
     return 0;
 }
 
-int toolgov_run_restore(toolgov_run *run, const char *text, size_t len)
+/* Is the last line of text a mac of everything before it under key?
+** Compared in constant time; a malformed line is simply not a match. */
+static int mac_matches(const char *text, size_t len, const toolgov_state_key *key)
+{
+    unsigned char want[MAC_BYTES], got[MAC_BYTES];
+    const char *line = text + len - MAC_LINE_LEN;
+    size_t n = 0;
+    int ok;
+
+    if (memcmp(line, "mac ", 4) != 0 || line[MAC_LINE_LEN - 1] != '\n')
+        return 0;
+    if (sodium_hex2bin(got, sizeof got, line + 4, 2 * MAC_BYTES, NULL, &n, NULL) != 0 ||
+        n != MAC_BYTES)
+        return 0;
+    state_mac(want, key, text, len - MAC_LINE_LEN);
+    ok = crypto_verify_32(want, got) == 0;
+    sodium_memzero(want, sizeof want);
+    return ok;
+}
+
+int toolgov_run_restore(toolgov_run *run, const char *text, size_t len,
+                        const toolgov_state_key *key)
 {
     const toolgov_allocator *a;
     toolgov__run_state st;
     cursor c;
-    cursor sc;
-    uint64_t sum;
     int rc;
 
-    if (!run || (!text && len) || run->busy)
+    if (!run || !key || (!text && len) || run->busy)
         return TOOLGOV_EINVAL;
-    if (len < sizeof STATE_MAGIC - 1 + SUM_LINE_LEN)
-        return TOOLGOV_ESTATE;
-    sc.p = text + len - SUM_LINE_LEN;
-    sc.end = text + len;
-    if (!lit(&sc, "sum ") || !hex64(&sc, &sum) || !lit(&sc, "\n"))
-        return TOOLGOV_ESTATE;
-    if (toolgov__fnv64(TOOLGOV__FNV64_INIT, text, len - SUM_LINE_LEN) != sum)
+    if (!crypto_ready())
+        return TOOLGOV_EFAIL;
+    if (len < sizeof STATE_MAGIC - 1 + MAC_LINE_LEN || !mac_matches(text, len, key))
         return TOOLGOV_ESTATE;
 
     a = &run->reg->alloc;
     memset(&st, 0, sizeof st);
     st.answer = -1;
     c.p = text;
-    c.end = text + len - SUM_LINE_LEN;
+    c.end = text + len - MAC_LINE_LEN;
     rc = parse(&st, &c, run);
     if (rc < 0) {
         toolgov__run_state_free(a, &st);

@@ -12,6 +12,10 @@
 
 #include "fixture.h"
 
+/* The key run state is saved and restored under. */
+static const toolgov_state_key state_key = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                                             1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}};
+
 static fx_alloc_state st;
 static toolgov_allocator hook = {fx_alloc, &st};
 
@@ -90,11 +94,11 @@ static int scenario(void)
               toolgov_run_invoke(NULL, run, "digest", "{\"d\":1}"), 0);
     STEP(0, toolgov_run_invoke(NULL, run, "digest", "{\"d\":1}")); /* replay */
     STEP(0, toolgov_run_invoke(NULL, run, "purge", "{\"all\":true}"));
-    STEP(0, toolgov_run_save(saved, sizeof saved, &len, run));
+    STEP(0, toolgov_run_save(saved, sizeof saved, &len, run, &state_key));
     STEP(0, toolgov_run_new(&run2, pol, NULL));
     STEP(0, toolgov_run_approve(run2, "purge", "{\"x\":2}"));
     UNCHANGED(toolgov_run_pending_approvals(run2), toolgov_run_pending_approvals(run2),
-              toolgov_run_restore(run2, saved, len), 0);
+              toolgov_run_restore(run2, saved, len, &state_key), 0);
     ck_assert_uint_eq(toolgov_run_pending_approvals(run2), 1);
     STEP(0, toolgov_shortlist_new(&sl, reg, 4));
     STEP(0, toolgov_shortlist_add_skill(sl, "skill_one"));

@@ -26,6 +26,10 @@
 #include "failalloc.h"
 #include "fuzz_runtime_fixture.h"
 
+/* The key run state is saved and restored under. */
+static const toolgov_state_key state_key = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                                             1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}};
+
 extern void *__libc_realloc(void *ptr, size_t size);
 extern void __libc_free(void *ptr);
 
@@ -92,9 +96,9 @@ static int scenario(const toolgov_allocator *alloc)
     STEP(0, toolgov_run_approve(run, "wipe", "{}"));
     STEP(0, toolgov_run_invoke(&oc, run, "digest", "{\"d\":1}"));
     STEP(0, toolgov_run_invoke(&oc, run, "digest", "{\"d\":1}"));
-    STEP(0, toolgov_run_save(buf, sizeof buf, &len, run));
+    STEP(0, toolgov_run_save(buf, sizeof buf, &len, run, &state_key));
     STEP(0, toolgov_run_new(&run2, pol, NULL));
-    STEP(0, toolgov_run_restore(run2, buf, len));
+    STEP(0, toolgov_run_restore(run2, buf, len, &state_key));
     STEP(0, toolgov_run_invoke(&oc, run2, "wipe", "{}"));
     STEP(0, toolgov_shortlist_new(&sl, reg, 3));
     STEP(0, toolgov_shortlist_add_skill(sl, "skill_one"));
@@ -186,7 +190,7 @@ START_TEST(test_hot_paths_allocate_nothing)
     ok &= toolgov_shortlist_select(sl, ranking, 3) == 0;
     ok &= toolgov_prompt_render(buf, sizeof buf, NULL, pol, loop_tools, 4) == 0;
     ok &= toolgov_drift_render_text(buf, sizeof buf, NULL, reg, pol) == 0;
-    ok &= toolgov_run_save(buf, sizeof buf, &len, run) == 0;
+    ok &= toolgov_run_save(buf, sizeof buf, &len, run, &state_key) == 0;
     failalloc_disarm();
     ck_assert_int_eq(ok, 1);
     ck_assert_msg(failalloc_attempts() == 0, "%lu allocations on paths that promise none",

@@ -2,10 +2,11 @@
 ** fuzz_state.c: libFuzzer target for restoring a run's saved state (the
 ** pause/resume text of run.h).
 **
-** Each input is tried twice: as is (so the checksum and fingerprint checks
-** themselves are fuzzed), and "fixed up", with the policy line's fingerprint
-** set to the fixture's and a correct checksum line appended, so the parser
-** behind those checks sees mutated text instead of stopping at the sum.
+** Each input is tried twice: as is (so the mac and fingerprint checks
+** themselves are fuzzed; a mutated text essentially never carries a valid
+** mac), and "fixed up": the policy line's fingerprint set to the fixture's
+** and the text sealed with the test key (fuzz_test_key), so the parser behind
+** those checks sees mutated text instead of stopping at the mac.
 ** Invariants: a refused restore leaves the run exactly as it was (its saved
 ** text is unchanged); an accepted one saves to a text that restores into a
 ** fresh run and saves again to the same bytes; the gate then answers every
@@ -17,18 +18,29 @@
 
 #include "fuzz_runtime_fixture.h"
 
-#define FNV_INIT 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
+#include <sodium.h>
 
-static unsigned long long fnv64(const char *p, size_t n)
+/* The key every state in this harness is sealed and restored with. */
+static const toolgov_state_key fuzz_test_key = {{
+    0x74, 0x6f, 0x6f, 0x6c, 0x67, 0x6f, 0x76, 0x2d, 0x66, 0x75, 0x7a, 0x7a,
+    0x2d, 0x6b, 0x65, 0x79, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
+    0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f}};
+
+/* Append "mac <hex>\n" sealing fixed[0, body) with the test key, the way
+** toolgov_run_save does (keyed BLAKE2b-256); returns the new length. */
+static size_t seal(char *fixed, size_t body)
 {
-    unsigned long long h = FNV_INIT;
-    size_t i;
-    for (i = 0; i < n; i++) {
-        h ^= (unsigned char)p[i];
-        h *= FNV_PRIME;
-    }
-    return h;
+    unsigned char mac[crypto_generichash_BYTES];
+    char hex[2 * crypto_generichash_BYTES + 1];
+
+    FUZZ_CHECK(sodium_init() >= 0);
+    crypto_generichash(mac, sizeof mac, (const unsigned char *)fixed, body,
+                       fuzz_test_key.bytes, sizeof fuzz_test_key.bytes);
+    sodium_bin2hex(hex, sizeof hex, mac, sizeof mac);
+    memcpy(fixed + body, "mac ", 4);
+    memcpy(fixed + body + 4, hex, 2 * sizeof mac);
+    fixed[body + 4 + 2 * sizeof mac] = '\n';
+    return body + 4 + 2 * sizeof mac + 1;
 }
 
 /* Save into a fresh malloc'd buffer; *len gets its length. */
@@ -36,11 +48,11 @@ static char *save(const toolgov_run *run, size_t *len)
 {
     size_t need = 0;
     char *buf;
-    int rc = toolgov_run_save(NULL, 0, &need, run);
+    int rc = toolgov_run_save(NULL, 0, &need, run, &fuzz_test_key);
     FUZZ_CHECK(rc == 0 || rc == TOOLGOV_ENOSPC);
     buf = malloc(need + 1);
     FUZZ_CHECK(buf != NULL);
-    FUZZ_CHECK(toolgov_run_save(buf, need + 1, len, run) == 0);
+    FUZZ_CHECK(toolgov_run_save(buf, need + 1, len, run, &fuzz_test_key) == 0);
     FUZZ_CHECK(*len == need);
     /* No check for NUL bytes: held outputs are byte strings and may carry
     ** one (toolgov_result_set takes any bytes), which the <n>:<bytes>
@@ -82,7 +94,7 @@ static void try_restore(const char *text, size_t len)
 
     FUZZ_CHECK(toolgov_run_new(&run, fixture_pol, NULL) == 0);
     before = save(run, &before_len);
-    rc = toolgov_run_restore(run, text, len);
+    rc = toolgov_run_restore(run, text, len, &fuzz_test_key);
     FUZZ_CHECK(rc == 0 || rc == TOOLGOV_ESTATE || rc == TOOLGOV_ENOMEM);
     after = save(run, &after_len);
     if (rc != 0) {
@@ -91,7 +103,7 @@ static void try_restore(const char *text, size_t len)
         char *third;
         size_t third_len;
         FUZZ_CHECK(toolgov_run_new(&again, fixture_pol, NULL) == 0);
-        FUZZ_CHECK(toolgov_run_restore(again, after, after_len) == 0);
+        FUZZ_CHECK(toolgov_run_restore(again, after, after_len, &fuzz_test_key) == 0);
         third = save(again, &third_len);
         FUZZ_CHECK(third_len == after_len && memcmp(third, after, after_len) == 0);
         free(third);
@@ -109,16 +121,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *text = (const char *)data;
     char *fixed;
     size_t body = size, n;
-    const char *sum, *pol;
+    const char *mac, *pol;
 
     fixture_init();
     try_restore(text, size);
 
-    /* Fixed up: drop a trailing sum line, set the fingerprint, add a sum. */
-    sum = size >= 4 ? memmem(text, size, "\nsum ", 5) : NULL;
-    if (sum != NULL)
-        body = (size_t)(sum - text) + 1;
-    fixed = malloc(body + 32);
+    /* Fixed up: drop a trailing mac line, set the fingerprint, seal. */
+    mac = size >= 4 ? memmem(text, size, "\nmac ", 5) : NULL;
+    if (mac != NULL)
+        body = (size_t)(mac - text) + 1;
+    fixed = malloc(body + 4 + 2 * crypto_generichash_BYTES + 1);
     FUZZ_CHECK(fixed != NULL);
     memcpy(fixed, text, body);
     pol = memmem(fixed, body, "policy ", 7);
@@ -127,8 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(hex, sizeof hex, "%016llx", toolgov_policy_fingerprint(fixture_pol));
         memcpy((char *)pol + 7, hex, 16);
     }
-    n = body;
-    n += (size_t)snprintf(fixed + n, 32, "sum %016llx\n", fnv64(fixed, body));
+    n = seal(fixed, body);
     try_restore(fixed, n);
     free(fixed);
     return 0;

@@ -4,16 +4,28 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "fixture_run.h"
+
+/* The host's key in these tests, and another one. */
+static const toolgov_state_key test_key = {{
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+    17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32}};
+static const toolgov_state_key other_key = {{
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+    17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 33}};
+
+#define MAC_LINE_LEN 69 /* "mac " + 64 hex digits + "\n" */
 
 static char *save(const toolgov_run *run, size_t *len)
 {
     size_t need = 0;
     char *buf;
 
-    ck_assert_int_eq(toolgov_run_save(NULL, 0, &need, run), TOOLGOV_ENOSPC);
+    ck_assert_int_eq(toolgov_run_save(NULL, 0, &need, run, &test_key), TOOLGOV_ENOSPC);
     buf = malloc(need + 1);
-    ck_assert_int_eq(toolgov_run_save(buf, need + 1, len, run), 0);
+    ck_assert_int_eq(toolgov_run_save(buf, need + 1, len, run, &test_key), 0);
     ck_assert_uint_eq(*len, need);
     return buf;
 }
@@ -40,11 +52,11 @@ START_TEST(round_trip_in_a_fresh_run)
     env_open(&a, NULL);
     busy_run(&a);
     text = save(a.run, &len);
-    ck_assert_int_eq(strncmp(text, "toolgov-run 1\n", 14), 0);
+    ck_assert_int_eq(strncmp(text, "toolgov-run 2\n", 14), 0);
 
     /* "Another process": a registry and policy built anew. */
     env_open(&b, NULL);
-    ck_assert_int_eq(toolgov_run_restore(b.run, text, len), 0);
+    ck_assert_int_eq(toolgov_run_restore(b.run, text, len, &test_key), 0);
     ck_assert_int_eq(toolgov_run_confirmation(b.run), TOOLGOV_CONFIRMATION_GIVEN);
     ck_assert_uint_eq(toolgov_run_pending_approvals(b.run), 2);
     /* Saving the restored run gives the same bytes. */
@@ -80,7 +92,7 @@ START_TEST(round_trip_refused_and_ended)
     ck_assert_int_eq(toolgov_run_confirm(a.run, 0), 0);
     text = save(a.run, &len);
     env_open(&b, NULL);
-    ck_assert_int_eq(toolgov_run_restore(b.run, text, len), 0);
+    ck_assert_int_eq(toolgov_run_restore(b.run, text, len, &test_key), 0);
     ck_assert_int_eq(toolgov_run_gate(b.run, "make_note", "{}"), TOOLGOV_GATE_REFUSE);
     free(text);
     env_close(&a);
@@ -91,7 +103,7 @@ START_TEST(round_trip_refused_and_ended)
     ck_assert_int_eq(toolgov_run_end_reason(a.run), TOOLGOV_END_ANSWERED_DIRECTLY);
     text = save(a.run, &len);
     env_open(&b, NULL);
-    ck_assert_int_eq(toolgov_run_restore(b.run, text, len), 0);
+    ck_assert_int_eq(toolgov_run_restore(b.run, text, len, &test_key), 0);
     ck_assert_int_eq(toolgov_run_end_reason(b.run), TOOLGOV_END_ANSWERED_DIRECTLY);
     ck_assert_str_eq(toolgov_run_answer(b.run, &alen), "digest {}");
     ck_assert_int_eq(toolgov_run_invoke(NULL, b.run, "lookup", "{}"), TOOLGOV_EENDED);
@@ -108,7 +120,7 @@ static void assert_rejected(env *b, const char *text, size_t len, const char *be
     char *now;
     size_t now_len;
 
-    ck_assert_int_eq(toolgov_run_restore(b->run, text, len), TOOLGOV_ESTATE);
+    ck_assert_int_eq(toolgov_run_restore(b->run, text, len, &test_key), TOOLGOV_ESTATE);
     now = save(b->run, &now_len);
     ck_assert_uint_eq(now_len, before_len);
     ck_assert_mem_eq(now, before, now_len);
@@ -136,13 +148,15 @@ START_TEST(truncated_and_altered_text_rejected)
         memcpy(copy, text, len);
         copy[i] ^= 0x01;
         assert_rejected(&b, copy, len, before, before_len);
+        copy[i] ^= 0x01 ^ 0xa5;
+        assert_rejected(&b, copy, len, before, before_len);
     }
     /* Appended bytes. */
     memcpy(copy, text, len);
     copy[len] = '\n';
     assert_rejected(&b, copy, len + 1, before, before_len);
-    ck_assert_int_eq(toolgov_run_restore(b.run, NULL, 5), TOOLGOV_EINVAL);
-    ck_assert_int_eq(toolgov_run_restore(NULL, text, len), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_run_restore(b.run, NULL, 5, &test_key), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_run_restore(NULL, text, len, &test_key), TOOLGOV_EINVAL);
     free(copy);
     free(text);
     free(before);
@@ -151,9 +165,7 @@ START_TEST(truncated_and_altered_text_rejected)
 }
 END_TEST
 
-/* Text with a valid checksum but contents that do not make sense: the
-** checksum is recomputed the way the runtime does, so only the parser and
-** the consistency checks stand between it and the run. */
+/* The old unkeyed checksum (FNV-1a 64), which anyone can recompute. */
 static unsigned long long fnv(const char *s, size_t n)
 {
     unsigned long long h = 0xcbf29ce484222325ull;
@@ -166,15 +178,29 @@ static unsigned long long fnv(const char *s, size_t n)
     return h;
 }
 
+/* Text with a valid mac under `key` but contents that may not make sense:
+** the mac is computed the way the runtime does (keyed BLAKE2b-256), so only
+** the parser and the consistency checks stand between it and the run. */
+static char *sealed_with(const char *body, size_t n, const toolgov_state_key *key,
+                         size_t *len)
+{
+    unsigned char mac[crypto_generichash_BYTES];
+    char *s = malloc(n + MAC_LINE_LEN + 1);
+
+    ck_assert_int_ge(sodium_init(), 0);
+    crypto_generichash(mac, sizeof mac, (const unsigned char *)body, n, key->bytes,
+                       sizeof key->bytes);
+    memcpy(s, body, n);
+    memcpy(s + n, "mac ", 4);
+    sodium_bin2hex(s + n + 4, 2 * sizeof mac + 1, mac, sizeof mac);
+    s[n + MAC_LINE_LEN - 1] = '\n';
+    *len = n + MAC_LINE_LEN;
+    return s;
+}
+
 static char *sealed(const char *body, size_t *len)
 {
-    size_t n = strlen(body);
-    char *s = malloc(n + 22);
-
-    memcpy(s, body, n);
-    snprintf(s + n, 22, "sum %016llx\n", fnv(body, n));
-    *len = n + 21;
-    return s;
+    return sealed_with(body, strlen(body), &test_key, len);
 }
 
 START_TEST(foreign_and_inconsistent_text_rejected)
@@ -185,24 +211,27 @@ START_TEST(foreign_and_inconsistent_text_rejected)
     char fp[17];
     unsigned k;
     const char *bad_bodies[] = {
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\n",
-        "toolgov-run 1\npolicy %s\nconfirm maybe\nfirst 0\nend none\nanswer -\n",
-        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 2\nend none\nanswer -\n",
-        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend answered_directly\nanswer -\n",
-        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 1\nend none\nanswer 0\n",
-        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 1\nend answered_directly\nanswer 0\n",
-        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 6:lookup 2:{}\n",
-        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 4:nope 2:{}\n",
-        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 5:purge 9:{}\n",
-        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 05:purge 2:{}\n",
-        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 6:lookup 2:{} 1:x\n",
-        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 6:digest 2:{}\n",
-        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nextra\n",
-        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -",
-        ("toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\n"
-         "held 6:digest 2:{} 99999999999999999999:x\n"),
+        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\n",
+        "toolgov-run 2\npolicy %s\nconfirm maybe\nfirst 0\nend none\nanswer -\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 2\nend none\nanswer -\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend answered_directly\nanswer -\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 1\nend none\nanswer 0\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 1\nend answered_directly\nanswer 0\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 5:alpha 6:lookup 2:{}\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 5:alpha 4:nope 2:{}\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 5:alpha 5:purge 9:{}\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 5:alpha 05:purge 2:{}\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 5:alpha 6:lookup 2:{} 1:x\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 5:alpha 6:digest 2:{}\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nextra\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -",
+        ("toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\n"
+         "held 5:alpha 6:digest 2:{} 99999999999999999999:x\n"),
+        /* a tool named under a plugin that does not own it */
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 4:beta 5:purge 2:{}\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 0: 5:purge 2:{}\n",
         /* a result in hand means a tool ran: the first tool cannot still be ahead */
-        "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 6:digest 2:{} 1:x\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 5:alpha 6:digest 2:{} 1:x\n",
     };
 
     env_open(&a, NULL);
@@ -221,10 +250,10 @@ START_TEST(foreign_and_inconsistent_text_rejected)
     /* The good skeleton is accepted, so the rejections below are about
     ** what each body changes. */
     snprintf(body, sizeof body,
-             "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\n", fp);
+             "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\n", fp);
     s = sealed(body, &slen);
-    ck_assert_int_eq(toolgov_run_restore(other.run, s, slen), TOOLGOV_ESTATE);
-    ck_assert_int_eq(toolgov_run_restore(b.run, s, slen), 0);
+    ck_assert_int_eq(toolgov_run_restore(other.run, s, slen, &test_key), TOOLGOV_ESTATE);
+    ck_assert_int_eq(toolgov_run_restore(b.run, s, slen, &test_key), 0);
     ck_assert_int_eq(toolgov_run_confirmation(b.run), TOOLGOV_CONFIRMATION_GIVEN);
     free(s);
     free(before);
@@ -234,7 +263,7 @@ START_TEST(foreign_and_inconsistent_text_rejected)
     for (k = 0; k < sizeof bad_bodies / sizeof bad_bodies[0]; k++) {
         snprintf(body, sizeof body, bad_bodies[k], fp);
         s = sealed(body, &slen);
-        ck_assert_msg(toolgov_run_restore(b.run, s, slen) == TOOLGOV_ESTATE, "body %u accepted", k);
+        ck_assert_msg(toolgov_run_restore(b.run, s, slen, &test_key) == TOOLGOV_ESTATE, "body %u accepted", k);
         assert_rejected(&b, s, slen, before, before_len);
         free(s);
     }
@@ -243,6 +272,76 @@ START_TEST(foreign_and_inconsistent_text_rejected)
     env_close(&a);
     env_close(&b);
     env_close(&other);
+}
+END_TEST
+
+/* The attacks the mac is there for: someone who can edit the stored text
+** turns "confirm pending" into "confirm given" or adds an approval, then
+** re-seals it with the old public checksum, or with a key of their own. */
+START_TEST(forged_text_rejected)
+{
+    env a, b;
+    char *text, *before, *body, *s, *p;
+    size_t len, before_len, body_len, slen;
+    char sum[32];
+
+    env_open(&a, NULL);
+    text = save(a.run, &len);
+    ck_assert_ptr_nonnull(strstr(text, "confirm pending\n"));
+    env_open(&b, NULL);
+    before = save(b.run, &before_len);
+
+    /* The body with the user's answer forged and an approval planted. */
+    body = malloc(len + 64);
+    p = strstr(text, "confirm pending\n");
+    body_len = (size_t)(p - text);
+    memcpy(body, text, body_len);
+    memcpy(body + body_len, "confirm given\n", 14);
+    memcpy(body + body_len + 14, p + 16, len - MAC_LINE_LEN - (size_t)(p + 16 - text));
+    body_len = len - MAC_LINE_LEN - 2;
+    memcpy(body + body_len, "approval 5:alpha 5:purge 2:{}\n", 30);
+    body_len += 30;
+
+    /* Re-sealed with the public checksum, in both the old and new layouts. */
+    s = malloc(body_len + 64);
+    memcpy(s, body, body_len);
+    snprintf(sum, sizeof sum, "sum %016llx\n", fnv(body, body_len));
+    memcpy(s + body_len, sum, 21);
+    assert_rejected(&b, s, body_len + 21, before, before_len);
+    memcpy(s, "toolgov-run 1\n", 14);
+    snprintf(sum, sizeof sum, "sum %016llx\n", fnv(s, body_len));
+    memcpy(s + body_len, sum, 21);
+    assert_rejected(&b, s, body_len + 21, before, before_len);
+    free(s);
+
+    /* Sealed with another key: refused; with the host's key it would pass. */
+    s = sealed_with(body, body_len, &other_key, &slen);
+    assert_rejected(&b, s, slen, before, before_len);
+    free(s);
+    s = sealed_with(body, body_len, &test_key, &slen);
+    ck_assert_int_eq(toolgov_run_restore(b.run, s, slen, &test_key), 0);
+    ck_assert_int_eq(toolgov_run_confirmation(b.run), TOOLGOV_CONFIRMATION_GIVEN);
+    free(s);
+
+    /* The run's own text under another key is refused too. */
+    ck_assert_int_eq(toolgov_run_restore(a.run, text, len, &other_key), TOOLGOV_ESTATE);
+    ck_assert_int_eq(toolgov_run_restore(a.run, text, len, NULL), TOOLGOV_EINVAL);
+    free(body);
+    free(before);
+    free(text);
+    env_close(&a);
+    env_close(&b);
+}
+END_TEST
+
+START_TEST(keys_are_generated_at_random)
+{
+    toolgov_state_key k1, k2;
+
+    ck_assert_int_eq(toolgov_state_key_generate(&k1), 0);
+    ck_assert_int_eq(toolgov_state_key_generate(&k2), 0);
+    ck_assert_int_ne(memcmp(k1.bytes, k2.bytes, sizeof k1.bytes), 0);
+    ck_assert_int_eq(toolgov_state_key_generate(NULL), TOOLGOV_EINVAL);
 }
 END_TEST
 
@@ -270,7 +369,7 @@ static int save_to_file(const char *path)
     bad |= toolgov_run_approve(run, "purge", "{\"a\":1}") != 0;
     bad |= toolgov_run_invoke(NULL, run, "lookup", "{}") != 0;
     bad |= toolgov_run_invoke(NULL, run, "tidy", "{}") != 0;
-    bad |= toolgov_run_save(text, sizeof text, &len, run) != 0;
+    bad |= toolgov_run_save(text, sizeof text, &len, run, &test_key) != 0;
     toolgov_run_free(run);
     toolgov_policy_free(pol);
     toolgov_registry_free(reg);
@@ -316,7 +415,7 @@ START_TEST(restore_in_another_process)
     ck_assert_uint_gt(len, 0);
 
     env_open(&b, NULL);
-    ck_assert_int_eq(toolgov_run_restore(b.run, text, len), 0);
+    ck_assert_int_eq(toolgov_run_restore(b.run, text, len, &test_key), 0);
     ck_assert_int_eq(toolgov_run_confirmation(b.run), TOOLGOV_CONFIRMATION_GIVEN);
     ck_assert_int_eq(toolgov_run_invoke(&oc, b.run, "purge", "{\"a\":1}"), 0);
     ck_assert_int_eq(toolgov_run_invoke(&oc, b.run, "tidy", "{}"), 0);
@@ -333,13 +432,13 @@ START_TEST(save_buffer_contract)
     size_t need = 0, need2 = 0;
 
     env_open(&a, NULL);
-    ck_assert_int_eq(toolgov_run_save(small, sizeof small, &need, a.run), TOOLGOV_ENOSPC);
+    ck_assert_int_eq(toolgov_run_save(small, sizeof small, &need, a.run, &test_key), TOOLGOV_ENOSPC);
     ck_assert_uint_eq(strlen(small), sizeof small - 1);
     ck_assert_int_eq(strncmp(small, "toolgov-r", 9), 0);
-    ck_assert_int_eq(toolgov_run_save(NULL, 0, &need2, a.run), TOOLGOV_ENOSPC);
+    ck_assert_int_eq(toolgov_run_save(NULL, 0, &need2, a.run, &test_key), TOOLGOV_ENOSPC);
     ck_assert_uint_eq(need, need2);
-    ck_assert_int_eq(toolgov_run_save(NULL, 5, &need2, a.run), TOOLGOV_EINVAL);
-    ck_assert_int_eq(toolgov_run_save(small, 5, &need2, NULL), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_run_save(NULL, 5, &need2, a.run, &test_key), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_run_save(small, 5, &need2, NULL, &test_key), TOOLGOV_EINVAL);
     env_close(&a);
 }
 END_TEST
@@ -362,6 +461,8 @@ int main(int argc, char **argv)
     tcase_add_test(tc, round_trip_refused_and_ended);
     tcase_add_test(tc, truncated_and_altered_text_rejected);
     tcase_add_test(tc, foreign_and_inconsistent_text_rejected);
+    tcase_add_test(tc, forged_text_rejected);
+    tcase_add_test(tc, keys_are_generated_at_random);
     tcase_add_test(tc, save_buffer_contract);
     tcase_add_test(tc, restore_in_another_process);
     suite_add_tcase(s, tc);

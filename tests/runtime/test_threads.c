@@ -10,6 +10,10 @@
 
 #include "fixture.h"
 
+/* The key the runs' state is saved and restored under. */
+static const toolgov_state_key key = {{7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+                                       7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7}};
+
 #define THREADS 6
 #define ROUNDS 200
 
@@ -53,9 +57,9 @@ static void *work(void *arg)
                (i % 2 ? 0 : TOOLGOV_EREFUSED));
         EXPECT(toolgov_run_approve(run, "purge", args) == 0);
         EXPECT(toolgov_run_invoke(NULL, run, "digest", args) == 0);
-        EXPECT(toolgov_run_save(state, sizeof state, &len, run) == 0);
+        EXPECT(toolgov_run_save(state, sizeof state, &len, run, &key) == 0);
         EXPECT(toolgov_run_new(&resumed, pol, &w->counts) == 0);
-        EXPECT(toolgov_run_restore(resumed, state, len) == 0);
+        EXPECT(toolgov_run_restore(resumed, state, len, &key) == 0);
         EXPECT(toolgov_run_invoke(&oc, resumed, "digest", args) == 0 &&
                oc.gate == TOOLGOV_GATE_REPLAY);
         EXPECT(toolgov_run_invoke(NULL, resumed, "purge", args) == 0);

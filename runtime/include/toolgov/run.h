@@ -33,9 +33,10 @@
 ** Pause and resume: toolgov_run_save() writes the run's state (confirmation
 ** given or refused, approvals not yet used, results in hand, whether the
 ** first tool ran, how the run ended) as compact text tagged with a format
-** version, the policy's fingerprint and a checksum; toolgov_run_restore()
-** reads it into a fresh run of an equivalent policy, possibly in another
-** process. Bad, truncated, altered or foreign text is refused with
+** version and the policy's fingerprint, authenticated with a keyed mac
+** under a key only the host holds; toolgov_run_restore() reads it into a
+** fresh run of an equivalent policy, possibly in another process. Bad,
+** truncated, altered, forged or foreign text is refused whole with
 ** TOOLGOV_ESTATE and the run is left exactly as it was.
 **
 ** Re-entry: a handler or the evaluator may read its run (gate, confirmation)
@@ -191,23 +192,44 @@ TOOLGOV_EXTERN toolgov_end_reason toolgov_run_end_reason(const toolgov_run *run)
 ** *len (when not NULL); NULL otherwise. Borrowed from the run. */
 TOOLGOV_EXTERN const char *toolgov_run_answer(const toolgov_run *run, size_t *len);
 
-/* Write the run's state as text (see the header comment). Names, arguments
-** and held outputs are stored length-prefixed and byte for byte, so a held
-** output that contains a NUL puts one in the text: keep *needed bytes, and
-** do not treat the text as a C string.
+/* The secret that authenticates saved run state: 32 random bytes the host
+** makes once (toolgov_state_key_generate) and keeps where the saved text
+** cannot be read or changed by whoever may alter that text. A text saved
+** under one key is restored only under the same key. */
+#define TOOLGOV_STATE_KEY_BYTES 32
+typedef struct toolgov_state_key {
+    unsigned char bytes[TOOLGOV_STATE_KEY_BYTES];
+} toolgov_state_key;
+
+/* Fill *out with a new key from the system's secure random source
+** (libsodium's randombytes). 0, TOOLGOV_EINVAL, or TOOLGOV_EFAIL when the
+** crypto library cannot start. */
+TOOLGOV_EXTERN int toolgov_state_key_generate(toolgov_state_key *out);
+
+/* Write the run's state as text (see the header comment), authenticated
+** with a keyed BLAKE2b mac under `key`. Tools are named by (plugin, tool).
+** Names, arguments and held outputs are stored length-prefixed and byte for
+** byte, so a held output that contains a NUL puts one in the text: keep
+** *needed bytes, and do not treat the text as a C string.
 ** Buffer contract like snprintf: at most `size` bytes including a NUL go to
 ** `out`, *needed gets the full length without the NUL. 0, TOOLGOV_ENOSPC
-** (cut short) or TOOLGOV_EINVAL. Allocates nothing. */
+** (cut short), TOOLGOV_EINVAL or TOOLGOV_EFAIL (crypto library). Allocates
+** nothing. */
 TOOLGOV_EXTERN int toolgov_run_save(char *out, size_t size, size_t *needed,
-                                    const toolgov_run *run);
+                                    const toolgov_run *run, const toolgov_state_key *key);
 
 /* Replace the state of `run` with the saved one. `text` is `len` bytes and
-** borrowed for the call. The run must come from a policy with the same
-** fingerprint (same tools, effects and confirm-once set) as the saved one.
-** TOOLGOV_ESTATE for text that is malformed, truncated, altered, of another
-** version or of another policy; TOOLGOV_ENOMEM; in every failure case the
+** borrowed for the call. The whole text's mac is checked under `key`, in
+** constant time, before any field is read: a text not sealed with this key,
+** or changed in any byte, or cut short, is refused. The run must come from a
+** policy with the same fingerprint (same tools, effects and confirm-once
+** set) as the saved one, and every tool the text names must be in the pool
+** under the same plugin. TOOLGOV_ESTATE for text that is malformed,
+** truncated, altered, not sealed with `key`, of another version or of
+** another policy; TOOLGOV_ENOMEM; TOOLGOV_EINVAL; in every failure case the
 ** run is unchanged. */
-TOOLGOV_EXTERN int toolgov_run_restore(toolgov_run *run, const char *text, size_t len);
+TOOLGOV_EXTERN int toolgov_run_restore(toolgov_run *run, const char *text, size_t len,
+                                       const toolgov_state_key *key);
 
 #ifdef __cplusplus
 }
