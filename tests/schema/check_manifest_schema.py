@@ -52,7 +52,7 @@ INEXPRESSIBLE = [
      "one bound compared with another"),
     (r"default of .* does not satisfy its own schema|^default of property", "a default checked against its own schema"),
     (r"both become the C name", "C names are the generator's"),
-    (r"nested (more|deeper) than", "the depth of nested schemas"),
+    (r"is nested \d+ levels deep", "the depth of nested schemas"),
 ]
 INEXPRESSIBLE = [(re.compile(p), why) for p, why in INEXPRESSIBLE]
 
@@ -158,6 +158,7 @@ def main():
     ap.add_argument("--schema", required=True)
     ap.add_argument("--gen", required=True)
     ap.add_argument("--dump", required=True)
+    ap.add_argument("--dump-schema", required=True)
     ap.add_argument("--source-dir", required=True)
     ap.add_argument("--work-dir", required=True)
     a = ap.parse_args()
@@ -188,6 +189,24 @@ def main():
             name, what = line.rstrip("\n").split("\t", 1)
             with open(os.path.join(a.work_dir, name), "rb") as g:
                 cases.append(("rule case '%s'" % what, g.read()))
+
+    # The parameters rule cases (tests/gen/test_schema.c), each as the
+    # parameters of one tool, once the generator reads parameters: in a
+    # manifest (until then it refuses the key, and the cases say nothing).
+    probe = os.path.join(a.work_dir, "probe.yaml")
+    with open(probe, "w", encoding="utf-8") as f:
+        f.write("name: p\nprovides: [tool]\ntools:\n  t:\n    effect: read\n    description: x\n"
+                "    parameters: {type: object, properties: {a: {type: string}}}\n")
+    if gen_verdict(a.gen, probe)[0]:
+        subprocess.run([a.dump_schema, a.work_dir], check=True)
+        with open(os.path.join(a.work_dir, "schema-index.tsv"), encoding="utf-8") as f:
+            for line in f:
+                name, what = line.rstrip("\n").split("\t", 1)
+                with open(os.path.join(a.work_dir, name), "rb") as g:
+                    cases.append(("parameters case '%s'" % what, g.read()))
+    else:
+        print("note: toolgov-gen does not read parameters: yet; the parameters rule cases are skipped")
+    os.remove(probe)
 
     failed = 0
     counts = {"accepted by both": 0, "refused by both": 0,
