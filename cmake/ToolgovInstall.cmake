@@ -82,6 +82,11 @@ if(TARGET toolgov-gen)
   list(APPEND _toolgov_man_pages toolgov-gen.1)
 endif()
 foreach(_toolgov_page IN LISTS _toolgov_man_pages)
+  # Build tests configure partial copies of the tree (no man/); the
+  # man_pages and package tests see to it that the real tree has them.
+  if(NOT EXISTS "${PROJECT_SOURCE_DIR}/man/${_toolgov_page}.in")
+    continue()
+  endif()
   configure_file("${PROJECT_SOURCE_DIR}/man/${_toolgov_page}.in"
                  "${PROJECT_BINARY_DIR}/man/${_toolgov_page}" @ONLY)
   string(REGEX REPLACE ".*\\.([1-9])$" "\\1" _toolgov_section "${_toolgov_page}")
@@ -90,5 +95,7 @@ foreach(_toolgov_page IN LISTS _toolgov_man_pages)
 endforeach()
 
 # The licence travels with every installed copy (MIT asks for it).
-install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION ${CMAKE_INSTALL_DOCDIR}
-  ${_toolgov_component})
+if(EXISTS "${PROJECT_SOURCE_DIR}/LICENSE")
+  install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION ${CMAKE_INSTALL_DOCDIR}
+    ${_toolgov_component})
+endif()
