@@ -2,16 +2,28 @@
 #
 # _toolgov_add_drift_check(<target> <name> <manifest> <gen> <gen_target> <sources>...)
 #
-# Runs `toolgov-gen check` over the C sources of plugin <name> as part of
-# building <target> (the plugin's own library, or the existing target it was
-# attached to with TARGET), with that target's own include directories, compile
-# definitions, C (and C++) standard, the parse-affecting compile options and
-# the same from the directory's CMAKE_C_FLAGS[_<CONFIG>]. They are read
-# through generator expressions at generate time, so
-# target_include_directories()/target_compile_definitions() calls made after
-# toolgov_add_plugin() are followed too. Warning flags are
-# never passed (clang may reject gcc's, and -Werror would turn a warning in a
-# header into a failed check).
+# Runs `toolgov-gen check` over the C and C++ sources of plugin <name> as
+# part of building <target> (the plugin's own library, or the existing target
+# it was attached to with TARGET), each source with the arguments its own
+# compile gets that change how code parses: the target's include
+# directories, compile definitions and options (usage requirements of linked
+# libraries included), its language's standard, the directory's
+# CMAKE_C_FLAGS/CMAKE_CXX_FLAGS[_<CONFIG>], and the source's own
+# COMPILE_DEFINITIONS, COMPILE_OPTIONS, INCLUDE_DIRECTORIES and COMPILE_FLAGS.
+# A source is checked when its LANGUAGE is C or CXX (the same decision CMake
+# makes to compile it; headers and assembly in SOURCES are skipped), and is
+# parsed as that language.
+#
+# The arguments are written per language by file(GENERATE) into response
+# files (<name>.check-C.rsp, <name>.check-CXX.rsp) that the check reads:
+# file(GENERATE) evaluates generator expressions once per language, so
+# $<COMPILE_LANGUAGE:...> and $<COMPILE_LANG_AND_ID:...> in any of those
+# properties are decided as for the compile (a custom command would
+# evaluate them as false). The source properties and LANGUAGE are read when
+# the calling directory is done (CMake 3.19+), so set_source_files_properties()
+# and target_*() calls made after toolgov_add_plugin() count. Warning flags
+# are never passed (clang may reject gcc's, and -Werror would turn a warning
+# in a header into a failed check).
 #
 # The check writes a depfile of every file libclang read and touches a stamp
 # on success. The stamp is a source of the target (so the command belongs to
@@ -20,8 +32,8 @@
 # generator's own ordering of a target's custom commands does this), so a
 # drift stops the build before anything of the plugin compiles, before a
 # link error about a missing handler could appear. It re-runs when a source, a header
-# it read, the manifest, the generated header or toolgov-gen changes, and
-# never on a no-op rebuild.
+# it read, the manifest, the generated header, a response file (the flags
+# changed) or toolgov-gen changes, and never on a no-op rebuild.
 #
 # This file is included by ToolgovAddPlugin.cmake; include() opens a policy
 # scope, and functions remember the policies in force where they are
@@ -85,19 +97,27 @@ function(_toolgov_drift_check_filter out flags)
   set(${out} "${keep}" PARENT_SCOPE)
 endfunction()
 
-# Record the directory's C flags on the plugin target for the check. Run at
-# the call and again when the directory is done (CMake 3.19+), since the
-# compile uses the value CMAKE_C_FLAGS has at the end of the directory.
+# Record the directory's C and C++ flags on the plugin target for the
+# check (TOOLGOV_CHECK_CFLAGS[_<CONFIG>], TOOLGOV_CHECK_CXXFLAGS[_<CONFIG>]).
+# Run at the call and again when the directory is done (CMake 3.19+), since
+# the compile uses the value the flags have at the end of the directory.
 function(_toolgov_drift_check_cflags tgt)
-  _toolgov_drift_check_filter(common "${CMAKE_C_FLAGS}")
-  set_property(TARGET ${tgt} PROPERTY TOOLGOV_CHECK_CFLAGS "${common}")
   set(configs ${CMAKE_CONFIGURATION_TYPES} ${CMAKE_BUILD_TYPE}
       Debug Release RelWithDebInfo MinSizeRel)
   list(REMOVE_DUPLICATES configs)
-  foreach(c IN LISTS configs)
-    string(TOUPPER "${c}" c)
-    _toolgov_drift_check_filter(f "${CMAKE_C_FLAGS_${c}}")
-    set_property(TARGET ${tgt} PROPERTY TOOLGOV_CHECK_CFLAGS_${c} "${f}")
+  foreach(lang C CXX)
+    if(lang STREQUAL "C")
+      set(prop TOOLGOV_CHECK_CFLAGS)
+    else()
+      set(prop TOOLGOV_CHECK_CXXFLAGS)
+    endif()
+    _toolgov_drift_check_filter(common "${CMAKE_${lang}_FLAGS}")
+    set_property(TARGET ${tgt} PROPERTY ${prop} "${common}")
+    foreach(c IN LISTS configs)
+      string(TOUPPER "${c}" c)
+      _toolgov_drift_check_filter(f "${CMAKE_${lang}_FLAGS_${c}}")
+      set_property(TARGET ${tgt} PROPERTY ${prop}_${c} "${f}")
+    endforeach()
   endforeach()
 endfunction()
 
@@ -119,6 +139,118 @@ function(_toolgov_drift_check_cxx_std out tgt)
     PARENT_SCOPE)
 endfunction()
 
+# The parse-affecting options of a list, as a generator expression.
+set(_TOOLGOV_CHECK_OPTION_REGEX
+  "^(-std=|-[DUI].|-isystem.|-iquote.|-idirafter.|-include.|-imacros.|-f(no-)?(un)?signed-char$|-fshort-(enums|wchar)$|SHELL:(-[DUI]|-isystem|-iquote|-idirafter|-include|-imacros)[ \t])")
+
+# The content of one language's response file: for each source of that
+# language, a line "--toolgov-source=<path>" then its arguments one per
+# line. Evaluated by file(GENERATE) with COMPILE_LANGUAGE set to <lang>.
+function(_toolgov_drift_check_rsp out tgt name lang)
+  set(nl "\n")
+  set(inc "$<TARGET_PROPERTY:${tgt},INCLUDE_DIRECTORIES>")
+  set(defs "$<TARGET_PROPERTY:${tgt},COMPILE_DEFINITIONS>")
+  set(opts "$<TARGET_PROPERTY:${tgt},COMPILE_OPTIONS>")
+  if(lang STREQUAL "C")
+    set(std "$<TARGET_PROPERTY:${tgt},C_STANDARD>")
+    set(ext "$<TARGET_PROPERTY:${tgt},C_EXTENSIONS>")
+    set(std_flag
+      "$<$<BOOL:${std}>:-std=$<IF:$<OR:$<STREQUAL:${ext},>,$<BOOL:${ext}>>,gnu,c>$<IF:$<STREQUAL:${std},23>,2x,${std}>>")
+    set(flags_prop TOOLGOV_CHECK_CFLAGS)
+    set(x "c")
+  else()
+    _toolgov_drift_check_cxx_std(std_flag ${tgt})
+    set(flags_prop TOOLGOV_CHECK_CXXFLAGS)
+    set(x "c++")
+  endif()
+  # The directory's flags string first, as on the compiler's command line.
+  set(common
+    "$<JOIN:$<TARGET_PROPERTY:${tgt},${flags_prop}>,${nl}>"
+    "$<JOIN:$<TARGET_PROPERTY:${tgt},${flags_prop}_$<UPPER_CASE:$<CONFIG>>>,${nl}>"
+    "${std_flag}"
+    "$<$<BOOL:${inc}>:-I$<JOIN:${inc},${nl}-I>>"
+    "$<$<BOOL:${defs}>:-D$<JOIN:${defs},${nl}-D>>"
+    "$<JOIN:$<FILTER:${opts},INCLUDE,${_TOOLGOV_CHECK_OPTION_REGEX}>,${nl}>")
+  list(JOIN common "${nl}" common)
+  get_target_property(units ${tgt} TOOLGOV_CHECK_UNITS_${name}_${lang})
+  set(text "")
+  foreach(u IN LISTS units)
+    # The source's own properties, read as they are now (at the end of the
+    # directory from CMake 3.19); generator expressions in them are
+    # evaluated with the rest.
+    set(own "")
+    get_source_file_property(v "${u}" INCLUDE_DIRECTORIES)
+    if(v)
+      string(REPLACE ";" "${nl}-I" v "${v}")
+      list(APPEND own "-I${v}")
+    endif()
+    get_source_file_property(v "${u}" COMPILE_DEFINITIONS)
+    if(v)
+      string(REPLACE ";" "${nl}-D" v "${v}")
+      list(APPEND own "-D${v}")
+    endif()
+    get_source_file_property(v "${u}" COMPILE_OPTIONS)
+    if(v)
+      list(APPEND own "$<JOIN:$<FILTER:${v},INCLUDE,${_TOOLGOV_CHECK_OPTION_REGEX}>,${nl}>")
+    endif()
+    get_source_file_property(v "${u}" COMPILE_FLAGS)
+    if(v)
+      _toolgov_drift_check_filter(f "${v}")
+      list(JOIN f "${nl}" f)
+      list(APPEND own "${f}")
+    endif()
+    list(JOIN own "${nl}" own)
+    string(APPEND text "--toolgov-source=${u}${nl}-x${nl}${x}${nl}${common}${nl}${own}${nl}")
+  endforeach()
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+# Decide which SOURCES of plugin <name> (on target <tgt>) are checked, by
+# their LANGUAGE, and write the response files. Run at the call and again
+# when the directory is done (CMake 3.19+): LANGUAGE and the source
+# properties may be set later.
+function(_toolgov_drift_check_sources tgt name)
+  get_target_property(srcs ${tgt} TOOLGOV_CHECK_REQUESTED_${name})
+  get_target_property(rsp_dir ${tgt} TOOLGOV_GENERATED_DIR_${name})
+  set(units_C "")
+  set(units_CXX "")
+  foreach(src IN LISTS srcs)
+    get_source_file_property(lang "${src}" LANGUAGE)
+    if(lang STREQUAL "C" OR lang STREQUAL "CXX")
+      list(APPEND units_${lang} "${src}")
+    endif()
+  endforeach()
+  if(NOT units_C AND NOT units_CXX)
+    message(FATAL_ERROR
+      "toolgov_add_plugin(${name}): SOURCES lists no C or C++ source for the drift "
+      "check to read (expected the .c files defining the handlers; a source counts "
+      "by its LANGUAGE, C or CXX)")
+  endif()
+  set_target_properties(${tgt} PROPERTIES
+    TOOLGOV_CHECK_UNITS_${name}_C "${units_C}" TOOLGOV_CHECK_UNITS_${name}_CXX "${units_CXX}")
+  set(target_arg "")
+  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.19)
+    set(target_arg TARGET ${tgt})
+  endif()
+  get_property(done TARGET ${tgt} PROPERTY TOOLGOV_CHECK_RSP_WRITTEN_${name})
+  get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+  foreach(lang C CXX)
+    if(NOT lang IN_LIST langs)
+      continue()
+    endif()
+    _toolgov_drift_check_rsp(text ${tgt} ${name} ${lang})
+    # file(GENERATE) takes one content per output, so the content is a
+    # property that the second run (at the end of the directory) replaces.
+    set_property(TARGET ${tgt} PROPERTY TOOLGOV_CHECK_RSP_${name}_${lang} "${text}")
+    if(NOT done)
+      file(GENERATE OUTPUT "${rsp_dir}/${name}.check-${lang}.rsp"
+        CONTENT "$<GENEX_EVAL:$<TARGET_PROPERTY:${tgt},TOOLGOV_CHECK_RSP_${name}_${lang}>>"
+        CONDITION "$<COMPILE_LANGUAGE:${lang}>" ${target_arg})
+    endif()
+  endforeach()
+  set_property(TARGET ${tgt} PROPERTY TOOLGOV_CHECK_RSP_WRITTEN_${name} ON)
+endfunction()
+
 function(_toolgov_add_drift_check tgt name manifest gen gen_target)
   get_target_property(out_dir ${tgt} TOOLGOV_GENERATED_DIR_${name})
   set(gen_h "${out_dir}/${name}.toolgov.h")
@@ -127,9 +259,10 @@ function(_toolgov_add_drift_check tgt name manifest gen gen_target)
   set(depfile "${out_dir}/${name}.check.d")
   get_filename_component(manifest_name "${manifest}" NAME)
 
-  # Only translation units are parsed; headers listed in SOURCES are read
-  # through the sources that include them.
-  set(units "")
+  # Only translation units are parsed (a source whose LANGUAGE is C or
+  # CXX); headers listed in SOURCES are read through the sources that
+  # include them.
+  set(requested "")
   foreach(src IN LISTS ARGN)
     if(src MATCHES "\\$<")
       # Silently leaving it out would report its handlers as missing.
@@ -140,27 +273,28 @@ function(_toolgov_add_drift_check tgt name manifest gen gen_target)
         "source that defines no handler with target_sources(${tgt} ...)")
     endif()
     get_filename_component(abs "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-    if(abs MATCHES "\\.(c|cc|cpp|cxx|C|m)$")
-      list(APPEND units "${abs}")
-    endif()
+    list(APPEND requested "${abs}")
   endforeach()
-  if(NOT units)
-    message(FATAL_ERROR
-      "toolgov_add_plugin(${name}): SOURCES lists no C source for the drift "
-      "check to read (expected .c files defining the handlers)")
-  endif()
+  set_target_properties(${tgt} PROPERTIES TOOLGOV_CHECK_REQUESTED_${name} "${requested}")
 
   _toolgov_drift_check_cflags(${tgt})
+  _toolgov_drift_check_sources(${tgt} ${name})
   if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.19) # DEFER is new in 3.19
-    # DEFER evaluates its arguments when the call runs: put the name in now.
+    # DEFER evaluates its arguments when the call runs: put the names in now.
     cmake_language(EVAL CODE "cmake_language(DEFER CALL _toolgov_drift_check_cflags [[${tgt}]])")
+    cmake_language(EVAL CODE
+      "cmake_language(DEFER CALL _toolgov_drift_check_sources [[${tgt}]] [[${name}]])")
   endif()
-  _toolgov_drift_check_flags(flags ${tgt})
-  foreach(u IN LISTS units)
-    if(u MATCHES "\\.(cc|cpp|cxx|C)$")
-      _toolgov_drift_check_cxx_std(cxx_std ${tgt})
-      list(INSERT flags 1 "${cxx_std}")
-      break()
+  get_target_property(units_c ${tgt} TOOLGOV_CHECK_UNITS_${name}_C)
+  get_target_property(units_cxx ${tgt} TOOLGOV_CHECK_UNITS_${name}_CXX)
+  set(units ${units_c} ${units_cxx})
+  set(rsp_files "")
+  set(rsp_args "")
+  get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+  foreach(lang C CXX)
+    if(lang IN_LIST langs)
+      list(APPEND rsp_files "${out_dir}/${name}.check-${lang}.rsp")
+      list(APPEND rsp_args "@${out_dir}/${name}.check-${lang}.rsp")
     endif()
   endforeach()
 
@@ -199,8 +333,9 @@ function(_toolgov_add_drift_check tgt name manifest gen gen_target)
     OUTPUT "${stamp}"
     COMMAND "${gen}" check --manifest "${manifest}" --depfile "${depfile}"
             --stamp "${stamp}"
-            -- ${flags} ${units}
-    DEPENDS "${manifest}" "${gen_h}" ${units} ${gen_target} "${gen}" ${check_deps}
+            -- ${rsp_args}
+    DEPENDS "${manifest}" "${gen_h}" ${requested} ${rsp_files} ${gen_target} "${gen}"
+            ${check_deps}
     ${deps_args}
     COMMENT "toolgov: checking ${name} against ${manifest_name}"
     COMMAND_EXPAND_LISTS
@@ -215,6 +350,6 @@ function(_toolgov_add_drift_check tgt name manifest gen gen_target)
     # a target's compiles after its custom commands, as do Visual Studio
     # and Xcode.
   else()
-    set_property(SOURCE ${units} "${gen_c}" APPEND PROPERTY OBJECT_DEPENDS "${stamp}")
+    set_property(SOURCE ${requested} "${gen_c}" APPEND PROPERTY OBJECT_DEPENDS "${stamp}")
   endif()
 endfunction()

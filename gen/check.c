@@ -10,8 +10,9 @@
 ** report. A stamp from an earlier success is removed on failure, so a build
 ** system never mistakes a failed check for a passed one.
 */
-#define _XOPEN_SOURCE 700 /* strdup, rename, unlink; realpath is XSI in glibc */
+#define _XOPEN_SOURCE 700 /* strdup, getline, rename, unlink; realpath is XSI in glibc */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +106,7 @@ static int write_depfile(const char *path, const char *stamp, const char *manife
 /* libclang finds its builtin headers (stddef.h, stdarg.h) next to itself;
 ** when it cannot (a relocated install), the resource directory found at
 ** configure time is passed, unless the caller gave one. */
-static int want_resource_dir(char **args, size_t nargs)
+static int want_resource_dir(const char *const *args, size_t nargs)
 {
 #ifdef TOOLGOV_CLANG_RESOURCE_DIR
     struct stat st;
@@ -120,25 +121,58 @@ static int want_resource_dir(char **args, size_t nargs)
 #endif
 }
 
+/* The words after "--", as the command gives them or read from response
+** files, sorted into common compiler arguments, sources, and the arguments
+** of one source (a "--toolgov-source=PATH" group). Every array grows as
+** needed; owned[] holds the strings made here. */
+typedef struct tail {
+    const char **words;
+    size_t nwords, wcap;
+    char **owned;
+    size_t nowned, ocap;
+    const char **args, **sargs, **sources;
+    size_t nargs, nsargs, nsources;
+    size_t *sfirst, *scount; /* per source: its arguments in sargs */
+} tail;
+
+static int push(const char ***arr, size_t *n, size_t *cap, const char *v)
+{
+    if (*n == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 64;
+        const char **a = realloc((void *)*arr, ncap * sizeof *a);
+        if (!a)
+            return TOOLGOV_ENOMEM;
+        *arr = a;
+        *cap = ncap;
+    }
+    (*arr)[(*n)++] = v;
+    return 0;
+}
+
+static char *keep(tail *t, char *w)
+{
+    if (!w || push((const char ***)&t->owned, &t->nowned, &t->ocap, w) < 0) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
 /* CMake passes an option of two words as one item "SHELL:-include cfg.h"
 ** (a list of two would be de-duplicated apart). Split such an item into
 ** words at blanks, quotes grouping as in a shell; everything else is one
-** word. The words are malloc'd into *owned (freed by the caller) and
-** appended to words. 0 or TOOLGOV_ENOMEM. */
-static int split_item(const char *a, char **words, size_t *nwords, char **owned,
-                      size_t *nowned)
+** word. 0 or TOOLGOV_ENOMEM. */
+static int add_item(tail *t, const char *a)
 {
-    if (strncmp(a, "SHELL:", 6) != 0) {
-        words[(*nwords)++] = (char *)a;
-        return 0;
-    }
+    if (strncmp(a, "SHELL:", 6) != 0)
+        return push(&t->words, &t->nwords, &t->wcap, a);
     const char *p = a + 6;
     for (;;) {
         while (*p == ' ' || *p == '\t')
             p++;
         if (!*p)
             return 0;
-        char *w = malloc(strlen(p) + 1), *o = w;
+        char *w = keep(t, malloc(strlen(p) + 1)), *o = w;
         if (!w)
             return TOOLGOV_ENOMEM;
         char quote = 0;
@@ -151,9 +185,130 @@ static int split_item(const char *a, char **words, size_t *nwords, char **owned,
                 *o++ = *p;
         }
         *o = '\0';
-        owned[(*nowned)++] = w;
-        words[(*nwords)++] = w;
+        if (push(&t->words, &t->nwords, &t->wcap, w) < 0)
+            return TOOLGOV_ENOMEM;
     }
+}
+
+/* An item "@FILE": FILE's lines are items. A line that is only -D, -U or
+** -I is a list element a generator expression left empty: dropped (it
+** would take the next line as its value). Returns 0, TOOLGOV_ENOMEM, or
+** TOOLGOV_EFAIL after printing why the file cannot be read. */
+static int add_response_file(tail *t, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "%s: error: cannot read this response file: %s\n", path,
+                strerror(errno));
+        return TOOLGOV_EFAIL;
+    }
+    int rc = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = '\0';
+        if (n == 0 || strcmp(line, "-D") == 0 || strcmp(line, "-U") == 0 ||
+            strcmp(line, "-I") == 0)
+            continue;
+        char *w = keep(t, strdup(line));
+        rc = w ? add_item(t, w) : TOOLGOV_ENOMEM;
+    }
+    if (rc == 0 && ferror(f)) {
+        fprintf(stderr, "%s: error: cannot read this response file: %s\n", path,
+                strerror(errno));
+        rc = TOOLGOV_EFAIL;
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+#define SOURCE_GROUP "--toolgov-source="
+
+/* Room for one more source's argument range. */
+static int grow_ranges(tail *t, size_t *ncap)
+{
+    if (t->nsources < *ncap)
+        return 0;
+    size_t nc = *ncap ? *ncap * 2 : 16;
+    size_t *f = realloc(t->sfirst, nc * sizeof *f);
+    if (!f)
+        return TOOLGOV_ENOMEM;
+    t->sfirst = f;
+    size_t *c = realloc(t->scount, nc * sizeof *c);
+    if (!c)
+        return TOOLGOV_ENOMEM;
+    t->scount = c;
+    *ncap = nc;
+    return 0;
+}
+
+/* Sort the words into arguments and sources (see tail). */
+static int sort_words(tail *t)
+{
+    size_t acap = 0, scap = 0, srccap = 0, ncap = 0;
+    long group = -1; /* the source whose arguments follow, or -1 */
+    for (size_t w = 0; w < t->nwords; w++) {
+        const char *a = t->words[w];
+        int rc = 0;
+        if (strncmp(a, SOURCE_GROUP, sizeof SOURCE_GROUP - 1) == 0) {
+            a += sizeof SOURCE_GROUP - 1;
+            if (grow_ranges(t, &ncap) < 0)
+                return TOOLGOV_ENOMEM;
+            group = (long)t->nsources;
+            t->sfirst[group] = t->nsargs;
+            t->scount[group] = 0;
+            rc = push(&t->sources, &t->nsources, &srccap, a);
+            if (rc < 0)
+                return rc;
+            continue;
+        }
+        int drop = dropped(a);
+        if (drop) {
+            w += (size_t)drop - 1;
+            continue;
+        }
+        if (a[0] == '-' && a[1]) {
+            int two = takes_value(a) && w + 1 < t->nwords;
+            for (int k = 0; k <= two && rc == 0; k++) {
+                const char *v = t->words[w + (size_t)k];
+                if (group >= 0) {
+                    rc = push(&t->sargs, &t->nsargs, &scap, v);
+                    t->scount[group]++;
+                } else {
+                    rc = push(&t->args, &t->nargs, &acap, v);
+                }
+            }
+            w += (size_t)two;
+            if (rc < 0)
+                return rc;
+            continue;
+        }
+        /* A plain source ends any group: its arguments are the common ones. */
+        if (grow_ranges(t, &ncap) < 0)
+            return TOOLGOV_ENOMEM;
+        group = -1;
+        t->sfirst[t->nsources] = 0;
+        t->scount[t->nsources] = 0;
+        if (push(&t->sources, &t->nsources, &srccap, a) < 0)
+            return TOOLGOV_ENOMEM;
+    }
+    return 0;
+}
+
+static void tail_free(tail *t)
+{
+    for (size_t k = 0; k < t->nowned; k++)
+        free(t->owned[k]);
+    free(t->owned);
+    free((void *)t->words);
+    free((void *)t->args);
+    free((void *)t->sargs);
+    free((void *)t->sources);
+    free(t->sfirst);
+    free(t->scount);
 }
 
 int toolgov__check_main(int argc, char **argv)
@@ -162,8 +317,8 @@ int toolgov__check_main(int argc, char **argv)
     size_t max_errors = DEFAULT_MAX_ERRORS;
     unsigned jobs = 0;
     int i = 1, status = 1;
-    char **args = NULL, **sources = NULL, **words = NULL, **owned = NULL;
-    size_t nargs = 0, nsources = 0, nwords = 0, nowned = 0;
+    tail t;
+    const char *const **source_args = NULL;
     toolgov__manifest *m = NULL;
     toolgov__scan *s = NULL;
     toolgov__diag d;
@@ -212,53 +367,46 @@ int toolgov__check_main(int argc, char **argv)
 
     /* Everything after "--": compiler arguments, and the sources, which are
     ** the arguments that are neither options nor an option's value. */
-    {
-        /* A SHELL: item has at most one word per two bytes. */
-        size_t cap = 0;
-        for (int k = i; k < argc; k++)
-            cap += strncmp(argv[k], "SHELL:", 6) == 0 ? strlen(argv[k]) / 2 + 1 : 1;
-        words = calloc(cap + 1, sizeof *words);
-        owned = calloc(cap + 1, sizeof *owned);
-        args = calloc(cap + 3, sizeof *args);
-        sources = calloc(cap + 1, sizeof *sources);
-        if (!words || !owned || !args || !sources) {
+    memset(&t, 0, sizeof t);
+    for (; i < argc; i++) {
+        int rc = argv[i][0] == '@' && argv[i][1] ? add_response_file(&t, argv[i] + 1)
+                                                   : add_item(&t, argv[i]);
+        if (rc == TOOLGOV_EFAIL)
+            goto out;
+        if (rc < 0) {
             fputs("toolgov-gen: check: out of memory\n", stderr);
             goto out;
         }
-        for (; i < argc; i++) {
-            if (split_item(argv[i], words, &nwords, owned, &nowned) < 0) {
-                fputs("toolgov-gen: check: out of memory\n", stderr);
-                goto out;
-            }
-        }
     }
-    for (size_t w = 0; w < nwords; w++) {
-        const char *a = words[w];
-        int drop = dropped(a);
-        if (drop) {
-            w += (size_t)drop - 1;
-            continue;
-        }
-        if (a[0] == '-' && a[1]) {
-            args[nargs++] = words[w];
-            if (takes_value(a) && w + 1 < nwords)
-                args[nargs++] = words[++w];
-            continue;
-        }
-        sources[nsources++] = words[w];
+    if (sort_words(&t) < 0) {
+        fputs("toolgov-gen: check: out of memory\n", stderr);
+        goto out;
     }
-    if (nsources == 0) {
+    if (t.nsources == 0) {
         status = usage_error("%s", "no SOURCES after '--'");
         goto out;
     }
+    {
+        size_t acap = t.nargs;
 #ifdef TOOLGOV_CLANG_RESOURCE_DIR
-    if (want_resource_dir(args, nargs)) {
-        args[nargs++] = "-resource-dir";
-        args[nargs++] = TOOLGOV_CLANG_RESOURCE_DIR;
-    }
+        if (want_resource_dir(t.args, t.nargs) &&
+            (push(&t.args, &t.nargs, &acap, "-resource-dir") < 0 ||
+             push(&t.args, &t.nargs, &acap, TOOLGOV_CLANG_RESOURCE_DIR) < 0)) {
+            fputs("toolgov-gen: check: out of memory\n", stderr);
+            goto out;
+        }
 #else
-    (void)want_resource_dir;
+        (void)want_resource_dir;
+        (void)acap;
 #endif
+    }
+    source_args = calloc(t.nsources, sizeof *source_args);
+    if (!source_args) {
+        fputs("toolgov-gen: check: out of memory\n", stderr);
+        goto out;
+    }
+    for (size_t k = 0; k < t.nsources; k++)
+        source_args[k] = t.sargs ? t.sargs + t.sfirst[k] : NULL;
 
     toolgov__diag_init(&d, stderr, max_errors);
     m = toolgov__manifest_load(manifest_path, &d);
@@ -267,9 +415,8 @@ int toolgov__check_main(int argc, char **argv)
         goto out;
     }
 
-    toolgov__scan_opts so = { m->name, jobs };
-    int rc = toolgov__scan_run(&s, (const char *const *)args, nargs,
-                               (const char *const *)sources, nsources, &so);
+    toolgov__scan_opts so = { m->name, jobs, source_args, t.scount };
+    int rc = toolgov__scan_run(&s, t.args, t.nargs, t.sources, t.nsources, &so);
     if (rc < 0) {
         /* toolgov-gen does not link the runtime (toolgov_strerror). */
         toolgov__diag_error(&d, manifest_path, 0, 0, "drift check failed: %s",
@@ -308,11 +455,7 @@ out:
         unlink(stamp);
     toolgov__scan_free(s);
     toolgov__manifest_free(m);
-    free(args);
-    free(sources);
-    for (size_t k = 0; k < nowned; k++)
-        free(owned[k]);
-    free(owned);
-    free(words);
+    free((void *)source_args);
+    tail_free(&t);
     return status;
 }

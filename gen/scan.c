@@ -914,16 +914,68 @@ typedef struct run {
     priv *p;
     const argset *as;
     const char *const *sources;
+    const toolgov__scan_opts *opts;
 } run;
+
+/* The language a source's own "-x" names: 1 C, 2 C++, 0 none given. */
+static int own_language(const char *const *args, size_t n)
+{
+    int lang = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *v = NULL;
+        if (strcmp(args[i], "-x") == 0 && i + 1 < n)
+            v = args[++i];
+        else if (strncmp(args[i], "-x", 2) == 0)
+            v = args[i] + 2;
+        if (v)
+            lang = strncmp(v, "c++", 3) == 0 ? 2 : strcmp(v, "c") == 0 ? 1 : lang;
+    }
+    return lang;
+}
+
+/* Source i's own arguments (none when the caller gave none). */
+static const char *const *own_args(const run *r, size_t i, size_t *n)
+{
+    *n = 0;
+    if (!r->opts || !r->opts->source_args || !r->opts->source_nargs || !r->opts->source_args[i])
+        return NULL;
+    *n = r->opts->source_nargs[i];
+    return r->opts->source_args[i];
+}
+
+/* Is source i parsed as C++: its own -x, else its extension. */
+static int source_is_cxx(const run *r, size_t i)
+{
+    size_t nown;
+    const char *const *own = own_args(r, i, &nown);
+    int lang = own_language(own, nown);
+    return lang ? lang == 2 : is_cxx_source(r->sources[i]);
+}
 
 static enum CXErrorCode parse_one(void *ud, CXIndex index, size_t i, CXTranslationUnit *tu)
 {
     run *r = ud;
     const char *source = r->sources[i];
-    int cxx = is_cxx_source(source);
-    return clang_parseTranslationUnit2(index, source, cxx ? r->as->cxx : r->as->c,
-                                       cxx ? r->as->ncxx : r->as->nc, NULL, 0, PARSE_OPTIONS,
-                                       tu);
+    size_t nown;
+    const char *const *own = own_args(r, i, &nown);
+    int cxx = source_is_cxx(r, i);
+    const char **common = cxx ? r->as->cxx : r->as->c;
+    size_t ncommon = (size_t)(cxx ? r->as->ncxx : r->as->nc);
+    if (nown == 0)
+        return clang_parseTranslationUnit2(index, source, common, (int)ncommon, NULL, 0,
+                                           PARSE_OPTIONS, tu);
+    if (nown > (size_t)INT_MAX - ncommon)
+        return CXError_InvalidArguments;
+    const char **all = malloc((ncommon + nown) * sizeof *all);
+    if (!all)
+        return CXError_Failure;
+    if (ncommon)
+        memcpy((void *)all, (const void *)common, ncommon * sizeof *all);
+    memcpy((void *)(all + ncommon), (const void *)own, nown * sizeof *all);
+    enum CXErrorCode ec = clang_parseTranslationUnit2(
+        index, source, all, (int)(ncommon + nown), NULL, 0, PARSE_OPTIONS, tu);
+    free((void *)all);
+    return ec;
 }
 
 /* Take one parsed unit into the scan and dispose of it. */
@@ -943,8 +995,7 @@ static int take_unit(void *ud, size_t i, CXTranslationUnit tu, enum CXErrorCode 
         rc = add_parse_failure(&c, r->sources[i], ec);
     } else {
         CXCursor root = clang_getTranslationUnitCursor(tu);
-        c.cxx = clang_getCursorLanguage(root) == CXLanguage_CPlusPlus ||
-                is_cxx_source(r->sources[i]);
+        c.cxx = source_is_cxx(r, i);
         rc = collect_diags(&c, tu);
         if (rc == 0)
             clang_getInclusions(tu, visit_inclusion, &c);
@@ -1011,7 +1062,7 @@ int toolgov__scan_run(toolgov__scan **out, const char *const *args, size_t nargs
         rc = argset_init(&as, args, (int)nargs);
         if (rc < 0)
             goto out;
-        run r = { s, p, &as, sources };
+        run r = { s, p, &as, sources, opts };
         rc = toolgov__parse_pool_run(nsources, jobs, parse_one, take_unit, &r);
         argset_free(&as);
     }

@@ -128,6 +128,10 @@ typedef struct toolgov__scan_opts {
     unsigned jobs;      /* sources parsed at once on worker threads (0: one
                         ** per online CPU, at most 8; 1: no threads); the
                         ** result does not depend on it */
+    const char *const *const *source_args; /* NULL, or per source: arguments
+                        ** of that source only, after the common ones (its
+                        ** own definitions, a -x, its language's -std=) */
+    const size_t *source_nargs; /* their counts (with source_args) */
 } toolgov__scan_opts;
 
 /* Parse `sources` with the compiler arguments `args` (include dirs,

@@ -85,6 +85,16 @@ expect_stop ev_shared \
 expect_stop ev_forged \
   "$src/ev_forged.c:13:5: error: 'ev_forged_helper' carries the handler mark of tool 'ok', but the handler of 'ok' in plugin 'ev_forged' is 'ev_forged_tool_ok'"
 
+expect_stop ev_flags \
+  "$src/ev_flags_b.c:5:1: error: handler for tool 'hidden_b' is not declared in the manifest of plugin 'ev_flags'" \
+  "$src/ev_flags_c.cpp:4:1: error: handler for tool 'hidden_c' is not declared in the manifest of plugin 'ev_flags'" \
+  "$src/ev_flags_d.c++:3:1: error: handler for tool 'hidden_d' is not declared in the manifest of plugin 'ev_flags'" \
+  "$src/ev_flags_e.c:5:1: error: handler for tool 'hidden_e' is not declared in the manifest of plugin 'ev_flags'"
+step="ev_flags: the per-source handler is seen"
+if grep -q "tool 'ok' is declared but" "$out"; then
+  fail "the handler enabled by a per-source definition was not seen"
+fi
+
 if [ "$failures" -ne 0 ]; then
   printf '%d step(s) failed\n' "$failures"
   exit 1

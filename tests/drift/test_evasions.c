@@ -153,6 +153,44 @@ START_TEST(address_taken_registration_is_a_warning)
 }
 END_TEST
 
+START_TEST(per_source_arguments_reach_only_their_source)
+{
+    char rsp[400];
+    setup_manifest(demo_a);
+    snprintf(rsp, sizeof rsp, "%s/args.rsp", dir);
+    /* As CMake writes it: one argument per line, a bare -D where a
+    ** generator expression left a definition empty. */
+    write_file(rsp, "--toolgov-source=" EV "per_source.c\n-x\nc\n-D\n-DPER_SOURCE_ON=1\n\n");
+    char at[410];
+    snprintf(at, sizeof at, "@%s", rsp);
+    ck_assert_int_eq(CHECK(at), 0);
+    ck_assert_str_eq(errbuf, "");
+    /* The same source without its group: the handler does not exist. */
+    ck_assert_int_eq(CHECK(EV "per_source.c"), 1);
+    expect_line(manifest);
+    ck_assert_ptr_nonnull(strstr(errbuf, "tool 'alpha' is declared but no source"));
+    /* A group's arguments end at the next plain source. */
+    write_file(rsp, "--toolgov-source=" EV "per_source.c\n-DPER_SOURCE_ON=1\n" EV
+                    "per_source.c\n");
+    ck_assert_int_eq(CHECK(at), 0);
+    unlink(rsp);
+    /* A missing response file fails the check. */
+    ck_assert_int_eq(CHECK(at), 1);
+    expect_line(rsp);
+    ck_assert_ptr_nonnull(strstr(errbuf, "cannot read this response file"));
+}
+END_TEST
+
+START_TEST(a_source_group_chooses_its_language)
+{
+    /* A .c file compiled as C++ (CMake's LANGUAGE CXX) is parsed as C++. */
+    setup_manifest(demo_abc);
+    ck_assert_int_eq(CHECK("--toolgov-source=" EV "members_as_c.c", "-x", "c++", "-std=c++17"),
+                     1);
+    ck_assert_ptr_nonnull(strstr(errbuf, "toolgov_register_tool() names tool 'in_ctor'"));
+}
+END_TEST
+
 Suite *evasion_suite(void);
 Suite *evasion_suite(void)
 {
@@ -168,6 +206,8 @@ Suite *evasion_suite(void)
     tcase_add_test(tc, hand_written_marks_are_errors);
     tcase_add_test(tc, handler_in_a_header_of_two_sources_is_reported_at_both);
     tcase_add_test(tc, address_taken_registration_is_a_warning);
+    tcase_add_test(tc, per_source_arguments_reach_only_their_source);
+    tcase_add_test(tc, a_source_group_chooses_its_language);
     suite_add_tcase(s, tc);
     return s;
 }

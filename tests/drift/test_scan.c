@@ -27,8 +27,8 @@ static const char *const args[] = {
 #define NARGS (sizeof args / sizeof *args)
 
 /* The data sources are plugin "demo" (data/demo.toolgov.h). */
-static const toolgov__scan_opts opts1 = { "demo", 1 };
-static const toolgov__scan_opts opts4 = { "demo", 4 };
+static const toolgov__scan_opts opts1 = { "demo", 1, NULL, NULL };
+static const toolgov__scan_opts opts4 = { "demo", 4, NULL, NULL };
 
 static toolgov__scan *scan_files(const char *const *sources, size_t n)
 {

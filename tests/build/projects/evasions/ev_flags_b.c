@@ -1,0 +1,10 @@
+#include "ev_flags.toolgov.h"
+#include "ev_flags_b_switch.h"
+
+#if EV_FLAGS_B && EV_FLAGS_B_FROM_INCLUDE
+TOOLGOV_HANDLER(hidden_b, call, out)
+{
+    (void)call;
+    return toolgov_result_printf(out, "b");
+}
+#endif

@@ -1,0 +1,10 @@
+#include "ev_flags.toolgov.h"
+
+/* A .c source compiled as C++ (LANGUAGE CXX): parsed as C++ too. */
+#ifdef __cplusplus
+TOOLGOV_HANDLER(hidden_e, call, out)
+{
+    (void)call;
+    return toolgov_result_printf(out, "e");
+}
+#endif

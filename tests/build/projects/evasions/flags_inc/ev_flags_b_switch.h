@@ -1,0 +1,1 @@
+#define EV_FLAGS_B_FROM_INCLUDE 1
