@@ -35,6 +35,9 @@ set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
 if(NOT DEFINED TOOLGOV_DEB_DEPENDS)
   set(TOOLGOV_DEB_DEPENDS "libc6")
 endif()
+# The static libtoolgov.a leaves libsodium (saved-state authentication) to
+# the program that links it: its link library and .pc file.
+list(APPEND TOOLGOV_DEB_DEPENDS "libsodium-dev")
 if(TARGET toolgov-gen)
   # toolgov-gen reads YAML; toolgov-gen-check loads libclang of the LLVM it
   # was built with.

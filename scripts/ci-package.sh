@@ -28,7 +28,7 @@ fail() { echo "ci-package: FAIL: $*" >&2; exit 1; }
 # Its dependencies: named, and present here (so the build below is what a
 # user who installed the .deb with apt gets).
 depends=$(dpkg-deb -f "$deb" Depends)
-for want in libyaml-0-2 libclang1-; do
+for want in libyaml-0-2 libclang1- libsodium-dev; do
   case ", $depends" in *", $want"*) ;; *) fail "Depends lacks $want: $depends" ;; esac
 done
 for p in $(printf '%s' "$depends" | tr ',' '\n' | sed 's/(.*)//; s/ //g'); do
