@@ -26,9 +26,13 @@
 #include "drift.h"
 #include "fileio.h"
 #include "manifest.h"
+#include "opts.h"
 #include "scan.h"
 
 #define DEFAULT_MAX_ERRORS 50
+#ifndef TOOLGOV_GEN_VERSION
+#define TOOLGOV_GEN_VERSION "unknown"
+#endif
 
 static const char usage_text[] =
     "usage: toolgov-gen check --manifest FILE [--depfile FILE --stamp FILE]\n"
@@ -322,6 +326,15 @@ int toolgov__check_main(int argc, char **argv)
     toolgov__manifest *m = NULL;
     toolgov__scan *s = NULL;
     toolgov__diag d;
+    size_t jobs_n = 0;
+    char err[TOOLGOV_OPT_ERR_MAX];
+    const toolgov__opt opts[] = {
+        {"--manifest", TOOLGOV_OPT_TEXT_EMPTY, &manifest_path, NULL, 0},
+        {"--depfile", TOOLGOV_OPT_TEXT_EMPTY, &depfile, NULL, 0},
+        {"--stamp", TOOLGOV_OPT_TEXT_EMPTY, &stamp, NULL, 0},
+        {"--max-errors", TOOLGOV_OPT_COUNT, NULL, &max_errors, 0},
+        {"--jobs", TOOLGOV_OPT_COUNT, NULL, &jobs_n, 64},
+    };
 
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -329,37 +342,22 @@ int toolgov__check_main(int argc, char **argv)
             i++;
             break;
         }
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        if (toolgov__opt_is_help(a)) {
             fputs(usage_text, stdout);
             return 0;
         }
-        const char **slot = strcmp(a, "--manifest") == 0  ? &manifest_path
-                            : strcmp(a, "--depfile") == 0 ? &depfile
-                            : strcmp(a, "--stamp") == 0   ? &stamp
-                                                          : NULL;
-        int is_max = strcmp(a, "--max-errors") == 0, is_jobs = strcmp(a, "--jobs") == 0;
-        if (slot || is_max || is_jobs) {
-            if (i + 1 >= argc)
-                return usage_error("%s needs a value", a);
-            const char *v = argv[++i];
-            if (slot) {
-                *slot = v;
-            } else {
-                char *end;
-                unsigned long long n = strtoull(v, &end, 10);
-                if (!*v || *end || v[0] == '-' || (is_jobs && n > 64))
-                    return usage_error(is_jobs ? "--jobs wants a number from 0 to 64, not '%s'"
-                                               : "--max-errors wants a number, not '%s'",
-                                       v);
-                if (is_jobs)
-                    jobs = (unsigned)n;
-                else
-                    max_errors = (size_t)n;
-            }
-            continue;
+        if (toolgov__opt_is_version(a)) {
+            printf("toolgov-gen-check %s\n", TOOLGOV_GEN_VERSION);
+            return 0;
         }
+        int r = toolgov__opt_take(opts, sizeof opts / sizeof *opts, argc, argv, &i, err);
+        if (r < 0)
+            return usage_error("%s", err);
+        if (r > 0)
+            continue;
         return usage_error("unknown option '%s' (compiler arguments go after '--')", a);
     }
+    jobs = (unsigned)jobs_n;
     if (!manifest_path)
         return usage_error("%s", "--manifest FILE is required");
     if (depfile && !stamp)

@@ -17,6 +17,8 @@
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) on Linux */
 #include "codegen.h"
 
+#include "contract.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -386,7 +388,7 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
         for (i = 0; i < m->tool_count; i++) {
             PUTL(b, "int ");
             put(b, n, nl);
-            PUTL(b, "_tool_");
+            PUTL(b, TOOLGOV_HANDLER_INFIX);
             put(b, m->tools[i].name, nm->len[i]);
             PUTL(b, "(const toolgov_call *call, toolgov_result *out);\n");
         }
@@ -420,12 +422,12 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
          "#endif\n"
          "#if defined(__clang__)\n"
          "#define TOOLGOV_HANDLER(tool, call, out) \\\n"
-         "    TOOLGOV_HANDLER_LINKAGE_ __attribute__((annotate(\"toolgov:tool:\" #tool))) \\\n"
-         "    int %s_tool_##tool(const toolgov_call *call, toolgov_result *out)\n"
+         "    TOOLGOV_HANDLER_LINKAGE_ __attribute__((annotate(\"" TOOLGOV_ANNOTATION_PREFIX "\" #tool))) \\\n"
+         "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, toolgov_result *out)\n"
          "#else\n"
          "#define TOOLGOV_HANDLER(tool, call, out) \\\n"
          "    TOOLGOV_HANDLER_LINKAGE_ \\\n"
-         "    int %s_tool_##tool(const toolgov_call *call, toolgov_result *out)\n"
+         "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, toolgov_result *out)\n"
          "#endif\n\n",
          n, n);
     puts_(b, "#endif /* ");
@@ -479,7 +481,7 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
 
     /* Strings too long for one literal, as arrays the table points to. */
     for (i = 0; i < m->tool_count; i++) {
-        const toolgov__tool *t = &m->tools[i];
+        const toolgov__tool_decl *t = &m->tools[i];
         if (t->description_len > LITERAL_MAX) {
             putf(b, "static const char %s_description_%zu[] = {", n, i);
             put_char_array(b, t->description, t->description_len);
@@ -497,7 +499,7 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
         put_upper(b, n);
         puts_(b, "_TOOL_COUNT] = {\n");
         for (i = 0; i < m->tool_count; i++) {
-            const toolgov__tool *t = &m->tools[i];
+            const toolgov__tool_decl *t = &m->tools[i];
             PUTL(b, "    { \"");
             put(b, t->name, nm->len[i]); /* an identifier: nothing to escape */
             PUTL(b, "\",\n      ");
@@ -547,7 +549,7 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
             put(b, nm->upper[i], nm->upper_len[i]);
             PUTL(b, "].description, ");
             put(b, n, nl);
-            PUTL(b, "_tool_");
+            PUTL(b, TOOLGOV_HANDLER_INFIX);
             put(b, tn, tl);
             PUTL(b, ");\n"
                     "    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)\n"
@@ -609,7 +611,7 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
     ** still outgrow the estimate; reserve() then doubles as usual. */
     size_t nl = strlen(m->name), hs = 4096, cs = 4096, i;
     for (i = 0; i < m->tool_count; i++) {
-        const toolgov__tool *t = &m->tools[i];
+        const toolgov__tool_decl *t = &m->tools[i];
         size_t tl = strlen(t->name);
         hs += 3 * tl + 3 * nl + 96;
         cs += 5 * tl + 6 * nl + t->description_len + t->description_len / 4 + t->guidance_len +

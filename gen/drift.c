@@ -11,6 +11,8 @@
 
 #include "drift.h"
 
+#include "contract.h"
+
 /* A handler's place for a diagnostic: the file can only be missing when
 ** libclang gave no location, which it does not do for a definition. */
 static const char *file_or(const char *file, const char *fallback)
@@ -36,10 +38,10 @@ static void note_how_to_declare(const toolgov__manifest *m, toolgov__diag *d,
 ** NULL when out of memory. */
 static char *handler_symbol(const char *plugin, const char *tool)
 {
-    size_t n = strlen(plugin) + strlen(tool) + sizeof "_tool_";
+    size_t n = toolgov__handler_symbol(NULL, 0, plugin, tool) + 1;
     char *r = malloc(n);
     if (r)
-        snprintf(r, n, "%s_tool_%s", plugin, tool);
+        toolgov__handler_symbol(r, n, plugin, tool);
     return r;
 }
 
@@ -292,18 +294,18 @@ size_t toolgov__drift_compare(const toolgov__manifest *m, const toolgov__scan *s
     for (size_t t = 0; t < nt; t++) {
         if (handler_of[t])
             continue;
-        const toolgov__tool *tl = &m->tools[t];
+        const toolgov__tool_decl *tl = &m->tools[t];
         toolgov__diag_error(d, m->path, tl->at.line, tl->at.col,
                             "tool '%s' is declared but no source of plugin '%s' "
                             "defines its handler; define it with "
-                            "'TOOLGOV_HANDLER(%s, call, out) { ... }'",
+                            "'" TOOLGOV_HANDLER_MACRO "(%s, call, out) { ... }'",
                             tl->name, m->name, tl->name);
         /* The handler's symbol, defined without the macro: say where. */
         const toolgov__handler *plain = find_plain(s, symbol[t]);
         if (plain)
             toolgov__diag_note(d, file_or(plain->at.file, m->path), plain->at.line,
                                plain->at.col,
-                               "'%s' is defined here without TOOLGOV_HANDLER(), so the "
+                               "'%s' is defined here without " TOOLGOV_HANDLER_MACRO "(), so the "
                                "check cannot tell it is the handler; define it with the "
                                "macro",
                                plain->function);

@@ -191,7 +191,7 @@ int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest 
 
     puts_(&c, f == TOOLGOV_EXPORT_MCP ? "{\"tools\":[" : f == TOOLGOV_EXPORT_JSON_SCHEMA ? "{" : "[");
     for (i = 0; i < m->tool_count; i++) {
-        const toolgov__tool *t = &m->tools[i];
+        const toolgov__tool_decl *t = &m->tools[i];
         const char *schema = tool_schema(m, i);
         if (i)
             puts_(&c, ",");

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -151,37 +152,45 @@ int toolgov__fileio_mkdirs(const char *dir, toolgov__diag *d)
 
 /* ---- atomic replacement -------------------------------------------------- */
 
-/* 1 when the file at `path` holds exactly data[0..len); 0 otherwise (absent,
-** different, unreadable: in every such case it gets written). A size that
-** differs answers without reading. */
-static int same_content(const char *path, const char *data, size_t len)
+/* Compare an open file with data[0..len) by reading it (when it cannot be
+** mapped). */
+static int same_by_reading(int fd, const char *data, size_t len)
 {
     char chunk[65536];
     size_t off = 0;
-    ssize_t n;
-    struct stat st;
-    int same = 1, fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return 0;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (unsigned long long)st.st_size != len) {
-        close(fd);
-        return 0;
-    }
-    while ((n = read(fd, chunk, sizeof chunk)) != 0) {
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            same = 0;
-            break;
-        }
-        if (off + (size_t)n > len || memcmp(chunk, data + off, (size_t)n) != 0) {
-            same = 0;
-            break;
-        }
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n == 0 && off == len;
+        if (off + (size_t)n > len || memcmp(chunk, data + off, (size_t)n) != 0)
+            return 0;
         off += (size_t)n;
     }
-    if (off != len)
-        same = 0;
+}
+
+/* 1 when the file at `path` holds exactly data[0..len); 0 otherwise (absent,
+** different, unreadable: in every such case it gets written). A size that
+** differs answers without reading; an equal size is compared through a
+** read-only mapping, so the pages are not copied out of the page cache. */
+static int same_content(const char *path, const char *data, size_t len)
+{
+    struct stat st;
+    int same = 0, fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size == len) {
+        void *map = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+        if (len == 0) {
+            same = 1;
+        } else if (map != MAP_FAILED) {
+            same = memcmp(map, data, len) == 0;
+            munmap(map, len);
+        } else {
+            same = same_by_reading(fd, data, len);
+        }
+    }
     close(fd);
     return same;
 }

@@ -31,6 +31,7 @@
 #include "fileio.h"
 #include "generate.h"
 #include "manifest.h"
+#include "opts.h"
 
 #ifndef TOOLGOV_GEN_VERSION
 #define TOOLGOV_GEN_VERSION "unknown"
@@ -71,40 +72,6 @@ static int misuse(const char *fmt, const char *arg)
     return EXIT_MISUSE;
 }
 
-/* Match "--opt VALUE" or "--opt=VALUE" at argv[*i]. 1 matched (value in
-** *out, *i advanced past it), 0 not this option, -1 value missing. */
-static int take_opt(int argc, char **argv, int *i, const char *opt, const char **out)
-{
-    size_t n = strlen(opt);
-    const char *a = argv[*i];
-    if (strncmp(a, opt, n) != 0)
-        return 0;
-    if (a[n] == '=') {
-        *out = a + n + 1;
-        return 1;
-    }
-    if (a[n] != '\0')
-        return 0;
-    if (*i + 1 >= argc)
-        return -1;
-    *out = argv[++*i];
-    return 1;
-}
-
-static int parse_count(const char *s, size_t *out)
-{
-    char *end;
-    unsigned long long v;
-    if (!s || !*s || *s == '-' || *s == '+')
-        return -1;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno || *end != '\0' || v > (unsigned long long)((size_t)-1))
-        return -1;
-    *out = (size_t)v;
-    return 0;
-}
-
 /* Replace this process with toolgov-gen-check: first the one beside this
 ** executable (/proc/self/exe, else argv[0]'s directory), else one on PATH.
 ** Returns only when none could be run. */
@@ -118,7 +85,7 @@ static int exec_check(char **av, const char *argv0)
         self[n] = '\0';
         have_dir = 1;
     } else if (strchr(argv0, '/') && strlen(argv0) < sizeof self) {
-        strcpy(self, argv0);
+        memcpy(self, argv0, strlen(argv0) + 1);
         have_dir = 1;
     }
     if (have_dir) {
@@ -175,25 +142,37 @@ int main(int argc, char **argv)
     const char *cmd = NULL, *manifest = NULL, *out_dir = NULL, *expect = NULL, *stamp = NULL;
     const char *max_arg = NULL;
     char **files;
+    char err[TOOLGOV_OPT_ERR_MAX], max_buf[32];
     int nfiles = 0, i, r, rc, end_of_opts = 0;
     toolgov__diag d;
+    /* Options of every command, and those of generate. */
+    const toolgov__opt common[] = {
+        {"--max-errors", TOOLGOV_OPT_COUNT, NULL, &max_errors, 0},
+    };
+    const toolgov__opt gen_opts[] = {
+        {"--manifest", TOOLGOV_OPT_TEXT, &manifest, NULL, 0},
+        {"--out-dir", TOOLGOV_OPT_TEXT, &out_dir, NULL, 0},
+        {"--expect-name", TOOLGOV_OPT_TEXT, &expect, NULL, 0},
+        {"--stamp", TOOLGOV_OPT_TEXT, &stamp, NULL, 0},
+    };
 
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        if (toolgov__opt_is_help(a)) {
             fputs(usage_text, stdout);
             return 0;
         }
-        if (!strcmp(a, "--version")) {
+        if (toolgov__opt_is_version(a)) {
             printf("toolgov-gen %s\n", TOOLGOV_GEN_VERSION);
             return 0;
         }
-        r = take_opt(argc, argv, &i, "--max-errors", &max_arg);
+        r = toolgov__opt_take(common, 1, argc, argv, &i, err);
         if (r < 0)
-            return misuse("%s needs a number", a);
+            return misuse("%s", err);
         if (r > 0) {
-            if (parse_count(max_arg, &max_errors))
-                return misuse("--max-errors needs a non-negative number, not '%s'", max_arg);
+            /* Passed on to the drift check. */
+            snprintf(max_buf, sizeof max_buf, "%zu", max_errors);
+            max_arg = max_buf;
             continue;
         }
         if (a[0] == '-')
@@ -255,48 +234,26 @@ int main(int argc, char **argv)
             end_of_opts = 1;
             continue;
         }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        if (toolgov__opt_is_help(a)) {
             fputs(usage_text, stdout);
             rc = 0;
             goto out;
         }
-        if ((r = take_opt(argc, argv, &i, "--max-errors", &max_arg)) != 0) {
-            if (r < 0) {
-                rc = misuse("%s needs a number", a);
-                goto out;
-            }
-            if (parse_count(max_arg, &max_errors)) {
-                rc = misuse("--max-errors needs a non-negative number, not '%s'", max_arg);
-                goto out;
-            }
+        if (toolgov__opt_is_version(a)) {
+            printf("toolgov-gen %s\n", TOOLGOV_GEN_VERSION);
+            rc = 0;
+            goto out;
+        }
+        r = toolgov__opt_take(common, 1, argc, argv, &i, err);
+        if (r == 0 && !strcmp(cmd, "generate"))
+            r = toolgov__opt_take(gen_opts, sizeof gen_opts / sizeof *gen_opts, argc, argv, &i,
+                                  err);
+        if (r < 0) {
+            rc = misuse("%s", err);
+            goto out;
+        }
+        if (r > 0)
             continue;
-        }
-        if (!strcmp(cmd, "generate")) {
-            static const char *const names[] = {"--manifest", "--out-dir", "--expect-name",
-                                                "--stamp"};
-            const char **slots[4];
-            int k, matched = 0;
-            slots[0] = &manifest;
-            slots[1] = &out_dir;
-            slots[2] = &expect;
-            slots[3] = &stamp;
-            for (k = 0; k < 4 && !matched; k++) {
-                r = take_opt(argc, argv, &i, names[k], slots[k]);
-                if (r < 0) {
-                    rc = misuse("%s needs an argument", names[k]);
-                    goto out;
-                }
-                if (r > 0) {
-                    if (!**slots[k]) {
-                        rc = misuse("%s needs a non-empty argument", names[k]);
-                        goto out;
-                    }
-                    matched = 1;
-                }
-            }
-            if (matched)
-                continue;
-        }
         rc = misuse("unknown option '%s'", a);
         goto out;
     }

@@ -314,7 +314,7 @@ static int text_value(loader *L, const char *what, const char *tool, size_t limi
 }
 
 /* The current event is the MAPPING_START of tool `t`'s body. */
-static int parse_tool(loader *L, toolgov__tool *t)
+static int parse_tool(loader *L, toolgov__tool_decl *t)
 {
     tool_seen s;
     int r;
@@ -435,7 +435,7 @@ static int parse_tools(loader *L)
     char q[SHOW_MAX];
 
     for (;;) {
-        toolgov__tool *t;
+        toolgov__tool_decl *t;
         const char *name;
         size_t len;
         uint32_t h;
@@ -474,7 +474,7 @@ static int parse_tools(loader *L)
             /* The one array that grows large: realloc (which can extend in
             ** place or remap) instead of arena copies left behind. */
             size_t ncap = L->tools_cap ? L->tools_cap * 2 : 64;
-            toolgov__tool *nt = ncap <= SIZE_MAX / sizeof *nt
+            toolgov__tool_decl *nt = ncap <= SIZE_MAX / sizeof *nt
                                     ? realloc(m->tools, ncap * sizeof *nt)
                                     : NULL;
             if (!nt) {

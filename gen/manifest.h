@@ -23,7 +23,7 @@
 #define TOOLGOV_DESCRIPTION_MAX 1024u
 #define TOOLGOV_GUIDANCE_MAX 4096u
 
-typedef struct toolgov__tool {
+typedef struct toolgov__tool_decl {
     const char *name;          /* the key under tools: */
     toolgov__mark at;          /* where the key is */
     toolgov_effect effect;
@@ -36,7 +36,7 @@ typedef struct toolgov__tool {
     size_t guidance_len;
     int pinned;
     int answers_directly;
-} toolgov__tool;
+} toolgov__tool_decl;
 
 typedef struct toolgov__manifest {
     const char *path;          /* as given on the command line */
@@ -45,7 +45,7 @@ typedef struct toolgov__manifest {
     const char **provides;
     toolgov__mark *provides_at;
     size_t provides_count;
-    toolgov__tool *tools;      /* in manifest order */
+    toolgov__tool_decl *tools;      /* in manifest order */
     size_t tool_count;
     void *arena_;              /* private */
 } toolgov__manifest;

@@ -461,7 +461,7 @@ static void handle_function(ctx *c, CXCursor fn, enum CXCursorKind kind)
     const char *tool = annotation_of(c, fn);
     /* A definition without the annotation matters only when it looks like
     ** a handler written without the macro: it lets the report say so. */
-    if (c->oom || (!tool && (kind != CXCursor_FunctionDecl || !strstr(spelling, "_tool_"))))
+    if (c->oom || (!tool && (kind != CXCursor_FunctionDecl || !strstr(spelling, TOOLGOV_HANDLER_INFIX))))
         goto out;
     unsigned flags = TOOLGOV__HANDLER_DEFINITION;
     if (is_plain_function(fn, kind))

@@ -52,8 +52,10 @@
 
 #include <stddef.h>
 
+#include "contract.h"
+
 /* The annotation prefix the handler macro writes; the tool name follows. */
-#define TOOLGOV_SCAN_ANNOTATION "toolgov:tool:"
+#define TOOLGOV_SCAN_ANNOTATION TOOLGOV_ANNOTATION_PREFIX /* contract.h */
 
 typedef struct toolgov__loc {
     const char *file; /* as clang opened it (absolute when given absolute) */

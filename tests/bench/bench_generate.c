@@ -25,7 +25,7 @@
 #include "diag.h"
 #include "manifest.h"
 
-#define TOOLS 10000
+#include "bench_manifest.h"
 
 /* CPU time of this thread, not wall time: on a shared machine a wall clock
 ** charges other processes' time slices to whichever step was running. */
@@ -46,32 +46,6 @@ static double median(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* A manifest like a large real one: every key kind, varied effects. */
-static char *build_manifest(size_t *out_len)
-{
-    size_t cap = 200u * TOOLS + 256, o = 0, i;
-    char *y = malloc(cap);
-    if (!y)
-        return NULL;
-    o += (size_t)snprintf(y + o, cap - o, "name: bench\nprovides:\n  - tool\ntools:\n");
-    for (i = 0; i < TOOLS; i++) {
-        const char *effect = i % 4 == 0 ? "write" : i % 4 == 1 ? "destructive" : "read";
-        o += (size_t)snprintf(y + o, cap - o,
-                              "  tool_%05zu:\n"
-                              "    effect: %s\n"
-                              "%s"
-                              "    description: Tool %zu looks up one kind of record for the "
-                              "user and says what it found.\n"
-                              "%s",
-                              i, effect, i % 4 == 0 ? "    confirm: never\n" : "", i,
-                              i % 10 == 0 ? "    pinned: true\n    guidance: Prefer this tool "
-                                            "for the first question of a run.\n"
-                                          : "");
-    }
-    *out_len = o;
-    return y;
 }
 
 static size_t bare_parse(const char *y, size_t len)

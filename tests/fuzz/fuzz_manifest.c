@@ -37,7 +37,7 @@ static void check_manifest(const toolgov__manifest *m)
     size_t i, j;
     FUZZ_CHECK(is_name(m->name));
     for (i = 0; i < m->tool_count; i++) {
-        const toolgov__tool *t = &m->tools[i];
+        const toolgov__tool_decl *t = &m->tools[i];
         FUZZ_CHECK(is_name(t->name));
         FUZZ_CHECK(t->description != NULL && t->guidance != NULL);
         FUZZ_CHECK(t->description_len > 0 && t->description_len <= TOOLGOV_DESCRIPTION_MAX);

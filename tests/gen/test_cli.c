@@ -142,6 +142,47 @@ START_TEST(test_version_and_help)
     ck_assert_ptr_nonnull(strstr(out, "usage: toolgov-gen"));
     free(out);
     free(err);
+    /* -V is --version, before or after the command. */
+    ck_assert_int_eq(gen(&out, &err, "-V", NULL), 0);
+    ck_assert_str_eq(out, "toolgov-gen 0.1.0\n");
+    free(out);
+    free(err);
+    ck_assert_int_eq(gen(&out, &err, "validate", "-V", NULL), 0);
+    ck_assert_str_eq(out, "toolgov-gen 0.1.0\n");
+    free(out);
+    free(err);
+    /* The drift check's program answers --version too. */
+    ck_assert_int_eq(gen(&out, &err, "check", "--version", NULL), 0);
+    ck_assert_str_eq(out, "toolgov-gen-check 0.1.0\n");
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* One parser: both programs take --opt=V and --opt V alike. */
+START_TEST(test_option_forms)
+{
+    char *out, *err, *m = write_in("calendar.yaml", calendar_yaml), *o = path_in("out");
+    char *mo = malloc(strlen(m) + 16), *oo = malloc(strlen(o) + 16);
+    ck_assert_ptr_nonnull(mo);
+    ck_assert_ptr_nonnull(oo);
+    snprintf(mo, strlen(m) + 16, "--manifest=%s", m);
+    snprintf(oo, strlen(o) + 16, "--out-dir=%s", o);
+    ck_assert_int_eq(gen(&out, &err, "--max-errors=5", "generate", mo, oo, NULL), 0);
+    free(out);
+    free(err);
+    ck_assert_int_eq(gen(&out, &err, "check", mo, "--jobs=65", "--", "x.c", NULL), 2);
+    ck_assert_ptr_nonnull(strstr(err, "--jobs wants a number from 0 to 64, not '65'"));
+    free(out);
+    free(err);
+    ck_assert_int_eq(gen(&out, &err, "generate", "--manifest=", oo, NULL), 2);
+    ck_assert_ptr_nonnull(strstr(err, "--manifest needs a non-empty value"));
+    free(out);
+    free(err);
+    free(mo);
+    free(oo);
+    free(m);
+    free(o);
 }
 END_TEST
 
@@ -623,6 +664,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_validate_stdin);
     tcase_add_test(tc, test_version_and_help);
+    tcase_add_test(tc, test_option_forms);
     tcase_add_loop_test(tc, test_misuse, 0, (int)(sizeof misuse_cases / sizeof misuse_cases[0]));
     tcase_add_test(tc, test_check_dispatch);
     tcase_add_test(tc, test_check_parse_failures);
