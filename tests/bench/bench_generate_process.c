@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** bench_generate_process.c: `toolgov-gen generate` as a whole process
+** against a bare libyaml event parse of the same manifest as a process
+** (SPEC section 8: at most 1.3 times), paired, medians.
+**
+**   bench_generate_process TOOLGOV_GEN [RUNS]      (default 21)
+**   bench_generate_process --bare FILE             (the bare parse itself)
+**
+** The 10,000-tool manifest of bench_generate is written to a scratch
+** directory. Each round runs, back to back: this program with --bare (read
+** the file, parse every event, exit), `toolgov-gen generate` into a new
+** output directory (both files written), `toolgov-gen generate` into the
+** directory of the previous round (content unchanged: read back and
+** compared, nothing written) and `toolgov-gen validate`. Each is timed as
+** a process from fork to exit, by the wall clock and by its CPU time
+** (user + system, from wait4); the ratio to the bare parse is taken per
+** round and the median ratio printed. Benchmarks print; nothing asserts.
+*/
+#define _DEFAULT_SOURCE /* wait4, mkdtemp */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <yaml.h>
+
+#include "bench_manifest.h"
+
+static int bare(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    yaml_parser_t p;
+    yaml_event_t ev;
+    int done = 0;
+    if (!f || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
+        return 1;
+    buf = malloc((size_t)n + 1);
+    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
+        return 1;
+    fclose(f);
+    if (!yaml_parser_initialize(&p))
+        return 1;
+    yaml_parser_set_input_string(&p, (const unsigned char *)buf, (size_t)n);
+    while (!done) {
+        if (!yaml_parser_parse(&p, &ev))
+            return 1;
+        done = ev.type == YAML_STREAM_END_EVENT;
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&p);
+    free(buf);
+    return 0;
+}
+
+typedef struct sample {
+    double wall_ms, cpu_ms;
+} sample;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static sample run(char *const argv[])
+{
+    sample s = {-1, -1};
+    struct rusage ru;
+    int status;
+    double t0 = now_ms();
+    pid_t pid = fork();
+    if (pid < 0)
+        return s;
+    if (pid == 0) {
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "bench: %s failed\n", argv[0]);
+        exit(1);
+    }
+    s.wall_ms = now_ms() - t0;
+    s.cpu_ms = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+               (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+    return s;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+enum { BARE, COLD, WARM, VALIDATE, KINDS };
+
+int main(int argc, char **argv)
+{
+    static const char *const what[KINDS] = {
+        "bare libyaml parse (process)", "generate, new output dir",
+        "generate, output unchanged", "validate"};
+    char dir[] = "/tmp/toolgov-bench-XXXXXX", path[256], out[256], prev[256];
+    size_t runs, len, r, k;
+    char *y;
+    double *ms[KINDS][2], *ratio[KINDS][2];
+    FILE *f;
+
+    if (argc == 3 && strcmp(argv[1], "--bare") == 0)
+        return bare(argv[2]);
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_generate_process TOOLGOV_GEN [RUNS]\n");
+        return 2;
+    }
+    runs = argc > 2 ? (size_t)strtoul(argv[2], NULL, 10) : 21;
+    y = build_manifest(&len);
+    if (!y || runs == 0 || !mkdtemp(dir))
+        return 1;
+    snprintf(path, sizeof path, "%s/bench.yaml", dir);
+    f = fopen(path, "wb");
+    if (!f || fwrite(y, 1, len, f) != len || fclose(f) != 0)
+        return 1;
+    for (k = 0; k < KINDS; k++)
+        for (int c = 0; c < 2; c++) {
+            ms[k][c] = calloc(runs, sizeof(double));
+            ratio[k][c] = calloc(runs, sizeof(double));
+            if (!ms[k][c] || !ratio[k][c])
+                return 1;
+        }
+    prev[0] = '\0';
+    /* Round 0 warms the page cache and is not counted. */
+    for (r = 0; r <= runs; r++) {
+        char *bare_argv[] = {argv[0], (char *)"--bare", path, NULL};
+        char *cold_argv[] = {argv[1], (char *)"generate", (char *)"--manifest", path,
+                             (char *)"--out-dir", out, NULL};
+        char *warm_argv[] = {argv[1], (char *)"generate", (char *)"--manifest", path,
+                             (char *)"--out-dir", prev, NULL};
+        char *val_argv[] = {argv[1], (char *)"validate", path, NULL};
+        sample s[KINDS];
+        snprintf(out, sizeof out, "%s/out%zu", dir, r);
+        s[BARE] = run(bare_argv);
+        s[COLD] = run(cold_argv);
+        s[WARM] = prev[0] ? run(warm_argv) : run(cold_argv);
+        s[VALIDATE] = run(val_argv);
+        snprintf(prev, sizeof prev, "%s", out);
+        if (r == 0)
+            continue;
+        for (k = 0; k < KINDS; k++) {
+            ms[k][0][r - 1] = s[k].wall_ms;
+            ms[k][1][r - 1] = s[k].cpu_ms;
+            ratio[k][0][r - 1] = s[k].wall_ms / s[BARE].wall_ms;
+            ratio[k][1][r - 1] = s[k].cpu_ms > 0 && s[BARE].cpu_ms > 0
+                                     ? s[k].cpu_ms / s[BARE].cpu_ms
+                                     : 0;
+        }
+    }
+    printf("manifest: %d tools, %zu bytes; %zu paired runs, each a process "
+           "(medians; ratio = median of per-round ratios to the bare parse)\n",
+           TOOLS, len, runs);
+    printf("%-32s %10s %8s %10s %8s\n", "", "wall ms", "ratio", "cpu ms", "ratio");
+    for (k = 0; k < KINDS; k++)
+        printf("%-32s %10.2f %7.2fx %10.2f %7.2fx\n", what[k], median(ms[k][0], runs),
+               median(ratio[k][0], runs), median(ms[k][1], runs), median(ratio[k][1], runs));
+    printf("target: generate <= 1.30x the bare parse\n");
+    {
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "bench: could not remove %s\n", dir);
+    }
+    for (k = 0; k < KINDS; k++)
+        for (int c = 0; c < 2; c++) {
+            free(ms[k][c]);
+            free(ratio[k][c]);
+        }
+    free(y);
+    return 0;
+}
