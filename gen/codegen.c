@@ -118,6 +118,26 @@ static void put_size(toolgov__buf *b, size_t v)
     put(b, tmp + sizeof tmp - n, n);
 }
 
+/* printf into the buffer: one vsnprintf into a small array, a second one
+** straight into the buffer for long text. */
+static void vputf(toolgov__buf *b, const char *fmt, va_list ap)
+{
+    va_list again;
+    int n;
+    char small[512];
+    va_copy(again, ap);
+    n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n < 0) {
+        b->oom = 1;
+    } else if ((size_t)n < sizeof small) {
+        put(b, small, (size_t)n);
+    } else if (reserve(b, (size_t)n + 1) == 0) {
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, again);
+        b->len += (size_t)n;
+    }
+    va_end(again);
+}
+
 static void putf(toolgov__buf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -126,25 +146,9 @@ static void putf(toolgov__buf *b, const char *fmt, ...)
 static void putf(toolgov__buf *b, const char *fmt, ...)
 {
     va_list ap;
-    int n;
-    char small[512];
     va_start(ap, fmt);
-    n = vsnprintf(small, sizeof small, fmt, ap);
+    vputf(b, fmt, ap);
     va_end(ap);
-    if (n < 0) {
-        b->oom = 1;
-        return;
-    }
-    if ((size_t)n < sizeof small) {
-        put(b, small, (size_t)n);
-        return;
-    }
-    if (reserve(b, (size_t)n + 1))
-        return;
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
 }
 
 /* The spelling of each byte inside a string literal; built once. */
@@ -243,6 +247,29 @@ static void put_char_array(toolgov__buf *b, const char *s, size_t n)
         put(b, ",", 1);
     }
     puts_(b, "\n    0\n};\n");
+}
+
+void toolgov__buf_put(toolgov__buf *b, const char *s, size_t n)
+{
+    put(b, s, n);
+}
+
+void toolgov__buf_printf(toolgov__buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vputf(b, fmt, ap);
+    va_end(ap);
+}
+
+void toolgov__buf_literal(toolgov__buf *b, const char *s, size_t n, const char *indent)
+{
+    put_literal(b, s, n, indent);
+}
+
+void toolgov__buf_char_array(toolgov__buf *b, const char *s, size_t n)
+{
+    put_char_array(b, s, n);
 }
 
 static void put_upper(toolgov__buf *b, const char *s)

@@ -35,6 +35,8 @@
 #include "fileio.h"
 #include "names.h"
 #include "reader.h"
+#include "schema.h"
+#include "schema_c.h"
 #include "text.h"
 
 /* ------------------------------------------------------------------------ */
@@ -221,8 +223,9 @@ static const char *const root_keys[] = {"name", "provides", "tools"};
 enum { RK_NAME, RK_PROVIDES, RK_TOOLS, RK_COUNT };
 
 static const char *const tool_keys[] = {"effect", "confirm", "description",
-                                        "guidance", "pinned", "answers_directly"};
-enum { TK_EFFECT, TK_CONFIRM, TK_DESCRIPTION, TK_GUIDANCE, TK_PINNED, TK_ANSWERS, TK_COUNT };
+                                        "guidance", "pinned", "answers_directly", "parameters"};
+enum { TK_EFFECT, TK_CONFIRM, TK_DESCRIPTION, TK_GUIDANCE, TK_PINNED, TK_ANSWERS, TK_PARAMETERS,
+       TK_COUNT };
 
 static const char *const effect_words[] = {"read", "write", "destructive"};
 static const char *const confirm_words[] = {"once", "never"};
@@ -313,6 +316,85 @@ static int text_value(loader *L, const char *what, const char *tool, size_t limi
     return 0;
 }
 
+/* The key `parameters` of tool t is current: read its value (a JSON Schema
+** of the subset in schema.h) and compile it into t->params. Problems are
+** reported and leave t->params NULL; -1 only when reading must stop. */
+static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat)
+{
+    toolgov__schema_ctx cx;
+    toolgov__jval *v = NULL;
+    toolgov__snode *n = NULL;
+    int r;
+
+    if (next(L))
+        return -1;
+    cx.arena = &L->priv->arena;
+    cx.d = L->r.d;
+    cx.path = L->r.path;
+    cx.tool = t->name;
+    cx.oom = 0;
+    t->params_at = kat;
+    r = toolgov__schema_read_yaml(&cx, &L->r, &v);
+    if (r < 0 || cx.oom) {
+        if (cx.oom)
+            toolgov__reader_oom(&L->r);
+        return -1;
+    }
+    if (r > 0)
+        return 0;
+    if (v->kind == TOOLGOV_J_NULL) {
+        err_at(L, v->at, "parameters of tool '%s' is empty; give a schema such as {type: object, "
+                         "properties: {...}}, or remove parameters: for a tool without arguments",
+               t->name);
+        return 0;
+    }
+    if (toolgov__schema_compile(&cx, v, kat, &n) == 0)
+        t->params = n;
+    if (cx.oom) {
+        toolgov__reader_oom(&L->r);
+        return -1;
+    }
+    return 0;
+}
+
+/* The generated C names of all tools' parameters, checked together (one
+** plugin's header holds them all). */
+static void check_c_names(loader *L)
+{
+    toolgov__manifest *m = L->m;
+    toolgov__schema_ctx cx;
+    const char **tools;
+    const toolgov__snode **roots;
+    toolgov__mark *ats;
+    size_t i, with = 0;
+    for (i = 0; i < m->tool_count; i++)
+        with += m->tools[i].params != NULL;
+    if (!with)
+        return;
+    tools = malloc(m->tool_count * sizeof(const char *));
+    roots = malloc(m->tool_count * sizeof(const toolgov__snode *));
+    ats = malloc(m->tool_count * sizeof(toolgov__mark));
+    cx.arena = &L->priv->arena;
+    cx.d = L->r.d;
+    cx.path = L->r.path;
+    cx.tool = NULL;
+    cx.oom = 0;
+    if (!tools || !roots || !ats) {
+        toolgov__mark none = {0, 0};
+        err_at(L, none, "out of memory while loading the manifest");
+    } else {
+        for (i = 0; i < m->tool_count; i++) {
+            tools[i] = m->tools[i].name;
+            roots[i] = m->tools[i].params;
+            ats[i] = m->tools[i].params_at;
+        }
+        (void)toolgov__schema_c_names(&cx, m->name, m->tool_count, tools, roots, ats);
+    }
+    free(tools);
+    free(roots);
+    free(ats);
+}
+
 /* The current event is the MAPPING_START of tool `t`'s body. */
 static int parse_tool(loader *L, toolgov__tool_decl *t)
 {
@@ -346,6 +428,11 @@ static int parse_tool(loader *L, toolgov__tool_decl *t)
         }
         s.given[k] = 1;
         s.at[k] = kat;
+        if (k == TK_PARAMETERS) {
+            if (parse_parameters(L, t, kat))
+                return -1;
+            continue;
+        }
         r = scalar_value(L, tool_keys[k], t->name);
         if (r < 0)
             return -1;
@@ -808,6 +895,8 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
         goto out;
     parse_stream(&L);
     toolgov__reader_close(&L.r);
+    if (d->errors == errors_before)
+        check_c_names(&L);
 
 out:
     if (d->errors != errors_before) {

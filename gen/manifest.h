@@ -23,6 +23,8 @@
 #define TOOLGOV_DESCRIPTION_MAX 1024u
 #define TOOLGOV_GUIDANCE_MAX 4096u
 
+struct toolgov__snode; /* schema.h: a compiled `parameters:` */
+
 typedef struct toolgov__tool_decl {
     const char *name;          /* the key under tools: */
     toolgov__mark at;          /* where the key is */
@@ -36,6 +38,8 @@ typedef struct toolgov__tool_decl {
     size_t guidance_len;
     int pinned;
     int answers_directly;
+    const struct toolgov__snode *params; /* compiled parameters; NULL: none */
+    toolgov__mark params_at;   /* where the parameters: key is */
 } toolgov__tool_decl;
 
 typedef struct toolgov__manifest {

@@ -1200,16 +1200,34 @@ static void unknown_keyword(toolgov__schema_ctx *cx, const toolgov__snode *n,
                     hint = kw_names[i];
             }
     }
-    if (hint)
+    if (hint) {
         err_at(cx, m->at, "unknown keyword '%s' in %s; did you mean '%s'?", q, label(l, cx, n),
                hint);
-    else
+        return;
+    }
+    if (m->val->kind == TOOLGOV_J_NULL) {
+        size_t i;
+        for (i = 0; i < m->key_len; i++)
+            if (!(ident_char((unsigned char)m->key[i]) || m->key[i] == '$'))
+                break;
+        if (i < m->key_len) {
+            /* {description: The day, YYYY-MM-DD.}: the comma ended the
+            ** value and the rest became a key of its own. */
+            err_at(cx, m->at, "unknown keyword '%s' in %s; inside { } a comma ends a value, so "
+                              "text after a comma reads as a new key: put the text before it in "
+                              "quotes",
+                   q, label(l, cx, n));
+            return;
+        }
+    }
+    {
         err_at(cx, m->at, "unknown keyword '%s' in %s; a schema takes type, properties, "
                           "required, additionalProperties, description, title, examples, "
                           "default, enum, minimum, maximum, exclusiveMinimum, exclusiveMaximum, "
                           "minLength, maxLength, items, minItems, maxItems, format, anyOf, "
                           "oneOf, $schema and $comment",
                q, label(l, cx, n));
+    }
 }
 
 static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval *v,
@@ -1576,10 +1594,12 @@ static const char *check(toolgov__schema_ctx *cx, const toolgov__snode *n,
             if (jv_equal(n->enum_vals->items[i], v))
                 break;
         if (i == n->enum_vals->count)
-            return why(cx, p, "must be one of the enum values, got %s",
+            return why(cx, p, "must be one of the enum values, got %s%s%s",
+                       v->kind == TOOLGOV_J_STRING ? "\"" : "",
                        v->kind == TOOLGOV_J_STRING || v->kind == TOOLGOV_J_NUMBER
                            ? toolgov__text_show(q, v->text, v->len)
-                           : jkind_name(v));
+                           : jkind_name(v),
+                       v->kind == TOOLGOV_J_STRING ? "\"" : "");
     }
     switch (v->kind) {
     case TOOLGOV_J_STRING: {

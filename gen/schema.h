@@ -244,6 +244,18 @@ int toolgov__jtext_int64(const char *s, size_t len, int64_t *out);
 ** "has" gets a '_' after it. In the arena; NULL when out of memory. */
 const char *toolgov__c_name(toolgov__schema_ctx *cx, const char *s, size_t len);
 
+/* ---- reading YAML (schema_yaml.c) ---------------------------------------- */
+
+struct toolgov__reader;
+
+/* Read the YAML node whose first event is the reader's current one (the
+** value of `parameters:`) into *out, leaving its last event current. 0 with
+** a tree (values that could not be read, such as aliases, are reported and
+** left out); 1 when the node itself could not be read (reported, *out
+** NULL); -1 when the event stream cannot go on (reported). */
+int toolgov__schema_read_yaml(toolgov__schema_ctx *cx, struct toolgov__reader *src,
+                              toolgov__jval **out);
+
 /* ---- tables and canonical values (schema_tables.c) ------------------------ */
 
 /* The canonical JSON text of v, valid under n (SPEC section 9): declared

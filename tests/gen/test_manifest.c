@@ -127,7 +127,7 @@ static const bad_case bad_cases[] = {
     {"unknown tool key, close", T "  t:\n    effect: read\n    descripton: x\n", 0,
      "m.yaml:6:5: error: unknown key 'descripton' in tool 't'; did you mean 'description'?", {0}, 2},
     {"unknown tool key, far", T "  t:\n    effect: read\n    description: x\n    timeout: 3\n", 0,
-     "m.yaml:7:5: error: unknown key 'timeout' in tool 't'; expected effect, confirm, description, guidance, pinned or answers_directly", {0}, 1},
+     "m.yaml:7:5: error: unknown key 'timeout' in tool 't'; expected effect, confirm, description, guidance, pinned, answers_directly or parameters", {0}, 1},
     {"duplicate tool key", T "  t:\n    effect: read\n    effect: write\n    description: x\n", 0,
      "m.yaml:6:5: error: duplicate key 'effect' in tool 't'; keep one", {0}, 1},
 

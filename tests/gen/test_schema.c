@@ -11,6 +11,7 @@
 #include "gen_test_util.h"
 
 #include "schema.h"
+#include "schema_c.h"
 
 #include "../args/fixture_reminder.h"
 
@@ -143,7 +144,7 @@ static const bad_case bad_cases[] = {
     /* ---- defaults ----------------------------------------------------------- */
     {"default wrong type", O "{\"n\":{\"type\":\"integer\",\"default\":\"5\"}}}", "s.json:1:64: error: default of property 'n' of tool 't' does not satisfy its own schema: the value must be an integer, got a string", {0}, 1},
     {"default out of range", O "{\"n\":{\"type\":\"integer\",\"maximum\":10,\"default\":11}}}", "s.json:1:77: error: default of property 'n' of tool 't' does not satisfy its own schema: the value must be at most 10, got 11", {0}, 1},
-    {"default not in enum", O "{\"p\":{\"type\":\"string\",\"enum\":[\"low\",\"high\"],\"default\":\"normal\"}}}", "s.json:1:85: error: default of property 'p'", {"must be one of the enum values, got normal"}, 1},
+    {"default not in enum", O "{\"p\":{\"type\":\"string\",\"enum\":[\"low\",\"high\"],\"default\":\"normal\"}}}", "s.json:1:85: error: default of property 'p'", {"must be one of the enum values, got \"normal\""}, 1},
     {"default bad format", O "{\"d\":{\"type\":\"string\",\"format\":\"date\",\"default\":\"12/03/2026\"}}}", "s.json:1:79: error: default of property 'd'", {"must be a date (YYYY-MM-DD), got \"12/03/2026\""}, 1},
     {"default too long", O "{\"s\":{\"type\":\"string\",\"maxLength\":2,\"default\":\"h\xc3\xa9l\"}}}", "s.json:1:77: error: default of property 's'", {"at most 2 characters, got 3"}, 1},
     {"default object missing required", O "{\"o\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\"}},\"required\":[\"x\"],\"default\":{}}}}", "s.json:1:117: error: default of property 'o'", {"/x is required"}, 1},
@@ -552,6 +553,167 @@ START_TEST(test_int_bounds)
 }
 END_TEST
 
+/* ---- through a manifest's YAML ------------------------------------------------ */
+
+#define M "name: p\nprovides: [tool]\ntools:\n  t:\n    effect: read\n    description: d\n    parameters:\n"
+
+typedef struct yaml_case {
+    const char *what;
+    const char *yaml;
+    const char *first;
+    const char *words[2];
+    size_t errors;
+} yaml_case;
+
+static const yaml_case yaml_cases[] = {
+    {"comma in a flow mapping", M "      type: object\n      properties:\n        date: {type: string, description: The day, YYYY-MM-DD.}\n",
+     "m.yaml:10:52: error: unknown keyword 'YYYY-MM-DD.' in property 'date' of tool 't'; inside { } a comma ends a value", {"put the text before it in quotes"}, 1},
+    {"hex number", M "      type: object\n      properties:\n        n: {type: integer, maximum: 0x10}\n",
+     "m.yaml:10:37: error: '0x10' is a YAML number that JSON cannot hold as written", {"quote it"}, 1},
+    {"leading-dot number", M "      type: object\n      properties:\n        n: {type: number, minimum: .5}\n",
+     "m.yaml:10:36: error: '.5' is a YAML number", {0}, 1},
+    {"anchor kept, the rest still checked", M "      type: object\n      properties:\n        a: &x {type: strng}\n",
+     "m.yaml:10:12: error: YAML anchor '&x' is not allowed", {0}, 2},
+    {"alias as a schema", M "      type: object\n      properties:\n        a: {type: string}\n        b: *a\n",
+     "m.yaml:11:12: error: YAML alias '*a' is not allowed", {0}, 1},
+    {"duplicate key", M "      type: object\n      type: object\n",
+     "m.yaml:9:7: error: duplicate key 'type'; keep one", {0}, 1},
+    {"duplicate property", M "      type: object\n      properties:\n        a: {}\n        a: {}\n",
+     "m.yaml:11:9: error: duplicate key 'a'; keep one", {0}, 1},
+    {"parameters empty", M "", "m.yaml:7:16: error: parameters of tool 't' is empty", {"remove parameters:"}, 1},
+    {"parameters a scalar", M "      object\n", "m.yaml:8:7: error: the schema of the parameters of tool 't' must be a mapping", {"not a string"}, 1},
+    {"parameters a sequence", M "      - type\n", "m.yaml:8:7: error: the schema of the parameters of tool 't' must be a mapping", {"not a sequence"}, 1},
+    {"complex key", M "      type: object\n      ? [a]\n      : 1\n", "m.yaml:9:9: error: a key under parameters is a collection", {0}, 1},
+    {"quoted number is a string", M "      type: object\n      properties:\n        n: {type: integer, minimum: \"1\"}\n",
+     "m.yaml:10:37: error: minimum of property 'n' of tool 't' must be a number, not a string '1'", {0}, 1},
+    {"yes is a string", M "      type: object\n      properties:\n        b: {type: boolean, default: yes}\n",
+     "m.yaml:10:37: error: default of property 'b' of tool 't' does not satisfy its own schema: the value must be boolean, got a string", {0}, 1},
+    {"NUL escape", M "      type: object\n      description: \"a\\0\"\n",
+     "m.yaml:9:20: error: a string under parameters contains a NUL character", {0}, 1},
+    {"C names clash across tools", "name: p\nprovides: [tool]\ntools:\n  a:\n    effect: read\n    description: d\n    parameters: {type: object, properties: {b_c: {type: string, enum: [x]}}}\n"
+     "  a_b:\n    effect: read\n    description: d\n    parameters: {type: object, properties: {c: {type: string, enum: [y]}}}\n",
+     "m.yaml:11:45: error: this gives the generated C name 'p_Enum_a_b_c', which something else in the manifest gives too", {"rename one"}, 1},
+    {"C names: enum constant against a type", "name: p\nprovides: [tool]\ntools:\n  a:\n    effect: read\n    description: d\n    parameters:\n"
+     "      type: object\n      properties:\n        x: {type: string, enum: [y_z]}\n        x_y: {type: string, enum: [z]}\n",
+     "m.yaml:11:36: error: this gives the generated C name 'p_Enum_a_x_y_z'", {0}, 1},
+};
+
+START_TEST(test_yaml_case)
+{
+    const yaml_case *c = &yaml_cases[_i];
+    char *text;
+    size_t errors, k;
+    toolgov__manifest *m = tg_load(c->yaml, strlen(c->yaml), &text, &errors);
+    ck_assert_msg(m == NULL, "%s: loaded, expected errors", c->what);
+    ck_assert_msg(strncmp(text, c->first, strlen(c->first)) == 0,
+                  "%s: first diagnostic\n  got:      %s\n  expected: %s", c->what, text, c->first);
+    for (k = 0; k < 2 && c->words[k]; k++) {
+        const char *eol = strchr(text, '\n');
+        ck_assert_msg(memmem(text, eol ? (size_t)(eol - text) : strlen(text), c->words[k],
+                             strlen(c->words[k])) != NULL,
+                      "%s: '%s' not in: %s", c->what, c->words[k], text);
+    }
+    ck_assert_msg(errors == c->errors, "%s: %zu errors, expected %zu:\n%s", c->what, errors,
+                  c->errors, text);
+    free(text);
+}
+END_TEST
+
+/* SPEC 9's example, as a manifest: compiled, with its canonical text. */
+START_TEST(test_yaml_spec_example)
+{
+    static const char yaml[] =
+        "name: calendar\nprovides: [tool]\ntools:\n"
+        "  create_reminder:\n    effect: write\n    description: Create one reminder.\n"
+        "    parameters:\n      type: object\n      properties:\n"
+        "        title:    {type: string, minLength: 1, maxLength: 200, description: What to remind about.}\n"
+        "        date:     {type: string, format: date, description: \"The day, YYYY-MM-DD.\"}\n"
+        "        time:     {type: string, format: time, description: \"The time of day, HH:MM.\"}\n"
+        "        note:     {type: string}\n"
+        "        priority: {type: string, enum: [low, normal, high], default: normal}\n"
+        "        minutes_before: {type: integer, minimum: 0, maximum: 1440, default: 0}\n"
+        "        tags:     {type: array, items: {type: string}, maxItems: 10}\n"
+        "      required: [title, date, time]\n      additionalProperties: false\n"
+        "  no_args:\n    effect: read\n    description: Nothing to give.\n";
+    char *text;
+    size_t errors;
+    toolgov__manifest *m = tg_load(yaml, strlen(yaml), &text, &errors);
+    toolgov__arena a;
+    toolgov__diag d;
+    toolgov__schema_ctx cx;
+    const char *canon;
+    size_t len;
+    ck_assert_msg(m != NULL, "%s", text);
+    ck_assert_ptr_nonnull(m->tools[0].params);
+    ck_assert_ptr_null(m->tools[1].params);
+    ck_assert_uint_eq(m->tools[0].params_at.line, 7);
+    ck_assert_uint_eq(m->tools[0].params_at.col, 5);
+    ck_assert_uint_eq(m->tools[0].params->prop_count, 7);
+    toolgov__arena_init(&a);
+    toolgov__diag_init(&d, stderr, 0);
+    cx.arena = &a;
+    cx.d = &d;
+    cx.path = "m.yaml";
+    cx.tool = NULL;
+    cx.oom = 0;
+    ck_assert_int_eq(toolgov__schema_text(&cx, m->tools[0].params, &canon, &len), 0);
+    ck_assert_str_eq(canon,
+        "{\"type\":\"object\",\"properties\":{"
+        "\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200,\"description\":\"What to remind about.\"},"
+        "\"date\":{\"type\":\"string\",\"format\":\"date\",\"description\":\"The day, YYYY-MM-DD.\"},"
+        "\"time\":{\"type\":\"string\",\"format\":\"time\",\"description\":\"The time of day, HH:MM.\"},"
+        "\"note\":{\"type\":\"string\"},"
+        "\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"normal\",\"high\"],\"default\":\"normal\"},"
+        "\"minutes_before\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1440,\"default\":0},"
+        "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":10}},"
+        "\"required\":[\"title\",\"date\",\"time\"],\"additionalProperties\":false}");
+    toolgov__arena_free(&a);
+    toolgov__manifest_free(m);
+    free(text);
+}
+END_TEST
+
+/* The C renderers: the struct members and the table rows of the SPEC
+** example (the generated code is compiled by the golden tests). */
+START_TEST(test_c_render)
+{
+    sfix s;
+    char *text, *h, *c;
+    toolgov__snode *n;
+    toolgov__buf hb, cb;
+    sfix_open(&s);
+    n = sfix_compile(&s, spec_reminder, &text);
+    ck_assert_msg(n != NULL, "%s", text);
+    toolgov__buf_init(&hb);
+    toolgov__buf_init(&cb);
+    ck_assert_int_eq(toolgov__schema_c_types(&hb, "cal", "create_reminder", n), 0);
+    ck_assert_int_eq(toolgov__schema_c_tables(&cb, &s.cx, "cal", "create_reminder", n), 0);
+    ck_assert_int_eq(toolgov__schema_c_types(&hb, "cal", "none", NULL), 0);
+    h = strndup(hb.data, hb.len);
+    c = strndup(cb.data, cb.len);
+    ck_assert_ptr_nonnull(strstr(h, "typedef enum cal_Enum_create_reminder_priority {\n"
+                                    "    cal_Enum_create_reminder_priority_low = 0,\n"));
+    ck_assert_ptr_nonnull(strstr(h, "    toolgov_str title;\n"));
+    ck_assert_ptr_nonnull(strstr(h, "    cal_Enum_create_reminder_priority priority;\n"
+                                    "    int64_t minutes_before;\n"
+                                    "    struct { const toolgov_str *items; size_t count; } tags;\n"
+                                    "    struct {\n        bool note;\n        bool tags;\n    } has;"));
+    ck_assert_ptr_nonnull(strstr(h, "typedef toolgov_no_args cal_Args_none;"));
+    ck_assert_ptr_nonnull(strstr(c, "offsetof(cal_Args_create_reminder, tags.items), "
+                                    "offsetof(cal_Args_create_reminder, has.tags), 0, NULL }"));
+    ck_assert_ptr_nonnull(strstr(c, "offsetof(cal_Args_create_reminder, priority), "
+                                    "TOOLGOV_ARG_NO_HAS, 0, \"\\\"normal\\\"\" }"));
+    ck_assert_ptr_nonnull(strstr(c, "static const toolgov_arg_schema cal_Params_create_reminder = {\n"
+                                    "    TOOLGOV_ARG_OBJECT, TOOLGOV_ARG_F_CLOSED,"));
+    free(h);
+    free(c);
+    toolgov__buf_free(&hb);
+    toolgov__buf_free(&cb);
+    free(text);
+    sfix_close(&s);
+}
+END_TEST
+
 static Suite *schema_suite(void)
 {
     Suite *s = suite_create("schema");
@@ -567,6 +729,9 @@ static Suite *schema_suite(void)
     tcase_add_test(tc, test_tables_match_fixture);
     tcase_add_test(tc, test_canonical_values);
     tcase_add_test(tc, test_int_bounds);
+    tcase_add_loop_test(tc, test_yaml_case, 0, (int)(sizeof yaml_cases / sizeof *yaml_cases));
+    tcase_add_test(tc, test_yaml_spec_example);
+    tcase_add_test(tc, test_c_render);
     suite_add_tcase(s, tc);
     return s;
 }

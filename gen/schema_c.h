@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** schema_c.h: a tool's compiled parameters (schema.h) rendered as C: the
+** argument struct and its types for the generated header, the descriptor
+** tables of toolgov/args.h for the generated C file, and the check that the
+** C names of one plugin do not clash (docs/generated-code.md).
+**
+** Ownership: buffers and nodes are borrowed for the call.
+*/
+#ifndef TOOLGOV_GEN_SCHEMA_C_H
+#define TOOLGOV_GEN_SCHEMA_C_H
+
+#include "codegen.h"
+#include "schema.h"
+
+/* The string enums, nested structs and the argument struct
+** <plugin>_Args_<tool> of one tool, inner types first; for root NULL (no
+** parameters) a typedef of toolgov_no_args. 0, or -1 when out of memory. */
+int toolgov__schema_c_types(toolgov__buf *b, const char *plugin, const char *tool,
+                            const toolgov__snode *root);
+
+/* The static const descriptor tables of one tool, ending with the root node
+** `static const toolgov_arg_schema <plugin>_Params_<tool>`; nothing for
+** root NULL. 0, or -1 when out of memory. */
+int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_ctx *cx, const char *plugin,
+                             const char *tool, const toolgov__snode *root);
+
+/* One typedef per string enum that fails to compile where the enum is not
+** int-sized (the decoder stores an int; -fshort-enums would break it). */
+int toolgov__schema_c_enum_checks(toolgov__buf *b, const char *plugin, const char *tool,
+                                  const toolgov__snode *root);
+
+/* Report (at the property or enum value) every generated type or enum
+** constant name that two places of one plugin's parameters produce. roots[i]
+** NULL: tool i has no parameters. 0, or -1 after reporting. */
+int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t count,
+                            const char *const *tools, const toolgov__snode *const *roots,
+                            const toolgov__mark *ats);
+
+#endif /* TOOLGOV_GEN_SCHEMA_C_H */
