@@ -52,7 +52,7 @@ expect_stop() {
 rm -rf "$work"
 mkdir -p "$work/toolgov"
 cp -R "$toolgov/tests/build/projects/evasions" "$src"
-for part in CMakeLists.txt cmake gen runtime; do
+for part in CMakeLists.txt LICENSE cmake gen man runtime schema; do
   cp -R "$toolgov/$part" "$work/toolgov/$part"
 done
 
