@@ -388,20 +388,43 @@ void toolgov__out_json_str(toolgov__out *o, const char *s)
 void toolgov__out_line_str(toolgov__out *o, const char *s)
 {
     static const char digits[] = "0123456789abcdef";
-    const char *run = s;
+    const unsigned char *p = (const unsigned char *)s, *run = p;
 
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        char x[4];
+    while (*p) {
+        unsigned c = *p;
+        size_t n = 1, xn = 0;
+        char x[6];
 
-        if (c >= 0x20 && c != 0x7f)
-            continue;
-        x[0] = '\\'; x[1] = 'x'; x[2] = digits[c >> 4]; x[3] = digits[c & 15];
-        toolgov__out_put(o, run, (size_t)(s - run));
-        toolgov__out_put(o, x, 4);
-        run = s + 1;
+        if (c == '\\') {
+            x[0] = '\\';
+            x[1] = '\\';
+            xn = 2;
+        } else if (c < 0x20 || c == 0x7f || (c >= 0x80 && (n = utf8_seq(p)) == 0)) {
+            /* C0, DEL, or a byte that is not UTF-8 (a raw 8-bit CSI, say) */
+            n = 1;
+            x[0] = '\\'; x[1] = 'x'; x[2] = digits[c >> 4]; x[3] = digits[c & 15];
+            xn = 4;
+        } else if (n > 1) {
+            unsigned cp = n == 2 ? (c & 0x1f) << 6 | (p[1] & 0x3f)
+                          : n == 3 ? (c & 0x0f) << 12 | (p[1] & 0x3fu) << 6 | (p[2] & 0x3f)
+                                   : 0;
+
+            /* C1 controls and the Unicode line and paragraph separators */
+            if ((cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029) {
+                x[0] = '\\'; x[1] = 'u';
+                x[2] = digits[cp >> 12]; x[3] = digits[(cp >> 8) & 15];
+                x[4] = digits[(cp >> 4) & 15]; x[5] = digits[cp & 15];
+                xn = 6;
+            }
+        }
+        if (xn) {
+            toolgov__out_put(o, (const char *)run, (size_t)(p - run));
+            toolgov__out_put(o, x, xn);
+            run = p + n;
+        }
+        p += n;
     }
-    toolgov__out_put(o, run, (size_t)(s - run));
+    toolgov__out_put(o, (const char *)run, (size_t)(p - run));
 }
 
 int toolgov__out_finish(toolgov__out *o, size_t *needed)

@@ -161,6 +161,10 @@ int toolgov__drift_mount_failed(const toolgov_allocator *a, toolgov__rows *rows,
                         "plugin %s was generated for toolgov ABI %u but this runtime "
                         "is ABI %d: regenerate it with this toolgov-gen",
                         plugin->name, plugin->abi_version, TOOLGOV_ABI_VERSION);
+    if (err == TOOLGOV_EEXIST)
+        return rows_add(a, rows, &proto,
+                        "plugin %s is already mounted: the second mount is refused",
+                        plugin->name);
     return rows_add(a, rows, &proto,
                     "plugin %s was not mounted: its register function failed: %s",
                     plugin->name, toolgov_strerror(err));

@@ -110,8 +110,11 @@ void toolgov__out_hex64(toolgov__out *o, unsigned long long v);
 ** that are not well-formed UTF-8 written as \ufffd, so the text is always
 ** valid JSON. */
 void toolgov__out_json_str(toolgov__out *o, const char *s);
-/* Text for a one-line record: control bytes (and DEL) written as \xNN, so
-** a name with a line break cannot start a line of its own. */
+/* Text for a one-line record: C0 control bytes, DEL and bytes that are not
+** UTF-8 written as \xNN, C1 controls (U+0080..U+009F) and U+2028/U+2029 as
+** \uXXXX, a backslash as two, so a name with a line break (or a terminal
+** escape) cannot start a line of its own and a literal "\x0a" cannot pass
+** for an escape. */
 void toolgov__out_line_str(toolgov__out *o, const char *s);
 /* NUL-terminate, store *needed, return 0 or TOOLGOV_ENOSPC. */
 int toolgov__out_finish(toolgov__out *o, size_t *needed);

@@ -144,7 +144,10 @@ int toolgov_policy_set_override(toolgov_policy *pol, const char *text)
             continue;
         k = toolgov__registry_index(pol->reg, item, len);
         if (k >= 0 && (size_t)k < pol->ntools) {
-            once[k] = 1;
+            /* A destructive tool is gated by per-call approval; naming it
+            ** here adds nothing, so it never enters the set. */
+            if (pol->reg->tools[k].effect != TOOLGOV_EFFECT_DESTRUCTIVE)
+                once[k] = 1;
         } else if ((rc = toolgov__drift_override_unknown(a, &rows, item, len)) < 0) {
             goto fail;
         }
@@ -182,9 +185,18 @@ int toolgov_policy_is_confirm_once(const toolgov_policy *pol, const char *name)
     return k >= 0 && toolgov__policy_once(pol, (size_t)k);
 }
 
+/* The set as the gate sees it: the policy's flags, then every tool
+** mounted after the policy was made that asks once by its manifest. */
 size_t toolgov_policy_confirm_once_count(const toolgov_policy *pol)
 {
-    return pol ? pol->once_count : 0;
+    size_t n, k;
+
+    if (!pol)
+        return 0;
+    n = pol->once_count;
+    for (k = pol->ntools; k < pol->reg->count; k++)
+        n += toolgov__policy_once(pol, k) != 0;
+    return n;
 }
 
 const char *toolgov_policy_confirm_once_at(const toolgov_policy *pol, size_t i)
@@ -193,8 +205,8 @@ const char *toolgov_policy_confirm_once_at(const toolgov_policy *pol, size_t i)
 
     if (!pol)
         return NULL;
-    for (k = 0; k < pol->ntools; k++) {
-        if (pol->once[k] && i-- == 0)
+    for (k = 0; k < pol->reg->count; k++) {
+        if (toolgov__policy_once(pol, k) && i-- == 0)
             return pol->reg->tools[k].spec->name;
     }
     return NULL;

@@ -153,7 +153,14 @@ int toolgov_prompt_render(char *out, size_t size, size_t *needed,
     toolgov__out o;
     int any_once = 0, first = 1;
 
-    if (!pol || (!out && size) || (n && !tools))
+    if (!out && size)
+        return TOOLGOV_EINVAL;
+    /* Every failure leaves an empty string, never the caller's old bytes. */
+    if (size)
+        out[0] = '\0';
+    if (needed)
+        *needed = 0;
+    if (!pol || (n && !tools))
         return TOOLGOV_EINVAL;
     reg = pol->reg;
     for (i = 0; i < n; i++) {
@@ -162,13 +169,8 @@ int toolgov_prompt_render(char *out, size_t size, size_t *needed,
         if (!tools[i])
             return TOOLGOV_EINVAL;
         k = toolgov__registry_index(reg, tools[i], strlen(tools[i]));
-        if (k < 0) {
-            if (size)
-                out[0] = '\0';
-            if (needed)
-                *needed = 0;
+        if (k < 0)
             return TOOLGOV_ENOENT;
-        }
         if (fast) {
             pos[i] = (size_t)k;
             key[i] = (uint64_t)k << 8 | i;

@@ -320,6 +320,20 @@ static int valid_plugin(const toolgov_plugin *plugin)
     return 1;
 }
 
+/* A plugin of that name already has tools in the pool. */
+static int already_mounted(const toolgov_registry *reg, const toolgov_plugin *plugin)
+{
+    size_t i;
+
+    for (i = TOOLGOV__BUILTIN_COUNT; i < reg->count; i++) {
+        const toolgov_plugin *p = reg->tools[i].plugin;
+
+        if (p && (p == plugin || strcmp(p->name, plugin->name) == 0))
+            return 1;
+    }
+    return 0;
+}
+
 int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
                            void *plugin_ctx)
 {
@@ -337,6 +351,10 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
     }
     if (!valid_plugin(plugin))
         return TOOLGOV_EINVAL;
+    if (already_mounted(reg, plugin)) {
+        rc = toolgov__drift_mount_failed(&reg->alloc, &reg->rows, plugin, TOOLGOV_EEXIST);
+        return rc < 0 ? rc : TOOLGOV_EEXIST;
+    }
 
     count0 = reg->count;
     nrows0 = reg->rows.n;
@@ -427,9 +445,9 @@ const char *toolgov_registry_owner(const toolgov_registry *reg, const char *name
     if (!reg || !name)
         return NULL;
     k = toolgov__registry_index(reg, name, strlen(name));
-    if (k < 0 || !reg->tools[k].plugin)
+    if (k < 0)
         return NULL;
-    return reg->tools[k].plugin->name;
+    return reg->tools[k].plugin ? reg->tools[k].plugin->name : TOOLGOV__CORE_OWNER;
 }
 
 size_t toolgov_registry_count(const toolgov_registry *reg)

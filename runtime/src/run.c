@@ -208,6 +208,43 @@ toolgov_gate toolgov_run_gate(const toolgov_run *run, const char *tool, const ch
     return v.gate;
 }
 
+static size_t count_approvals(const toolgov__run_state *st, size_t idx, const char *args,
+                              size_t args_len)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < st->napprovals; i++) {
+        const toolgov__approval *p = &st->approvals[i];
+
+        n += p->idx == idx && p->args_len == args_len &&
+             memcmp(p->args, args, args_len) == 0;
+    }
+    return n;
+}
+
+static int same_call(const toolgov_proposed_call *a, const toolgov_proposed_call *b)
+{
+    return a->tool && b->tool && strcmp(a->tool, b->tool) == 0 &&
+           strcmp(a->args ? a->args : "{}", b->args ? b->args : "{}") == 0;
+}
+
+/* "One approval lets one call run" within a batch: call i, allowed by an
+** approval, still needs one when the identical calls before it in the batch
+** would use up every matching approval first. */
+static void batch_uses_approval(toolgov__verdict *v, const toolgov_run *run,
+                                const toolgov_proposed_call *calls, size_t i)
+{
+    const char *args = calls[i].args ? calls[i].args : "{}";
+    size_t j, before = 0;
+
+    if (v->gate != TOOLGOV_GATE_ALLOW || v->approval < 0)
+        return;
+    for (j = 0; j < i; j++)
+        before += same_call(&calls[j], &calls[i]);
+    if (before >= count_approvals(&run->st, (size_t)v->idx, args, strlen(args)))
+        verdict(v, TOOLGOV_GATE_NEEDS_APPROVAL, TOOLGOV__REFUSAL_NONE);
+}
+
 int toolgov_run_gate_batch(toolgov_gate *out, toolgov_gate *per_call,
                            size_t *confirm_idx, size_t *confirm_count,
                            const toolgov_run *run,
@@ -221,10 +258,12 @@ int toolgov_run_gate_batch(toolgov_gate *out, toolgov_gate *per_call,
     for (i = 0; i < n; i++) {
         toolgov__verdict v;
 
-        if (calls[i].tool)
+        if (calls[i].tool) {
             gate_named(&v, run, calls[i].tool, calls[i].args);
-        else
+            batch_uses_approval(&v, run, calls, i);
+        } else {
             verdict(&v, TOOLGOV_GATE_REFUSE, TOOLGOV__REFUSAL_UNKNOWN);
+        }
         if (per_call)
             per_call[i] = v.gate;
         if (v.gate != TOOLGOV_GATE_REPLAY)
@@ -428,6 +467,18 @@ static int end_if_answered(toolgov_run *run, int first, const toolgov_call *call
     return ends;
 }
 
+/* The code for each reason of a refusal: an ended run, a name the pool
+** does not have (a plugin not mounted, say), a write after the user's no. */
+static int refuse(toolgov_outcome *out, toolgov__refusal why)
+{
+    int rc = why == TOOLGOV__REFUSAL_ENDED     ? TOOLGOV_EENDED
+             : why == TOOLGOV__REFUSAL_UNKNOWN ? TOOLGOV_ENOENT
+                                               : TOOLGOV_EREFUSED;
+
+    outcome(out, TOOLGOV_GATE_REFUSE, 0, rc, NULL, 0, 0);
+    return rc;
+}
+
 /* A call the gate did not allow: the result in hand for a replay, or the
 ** code that says what the host must do. Nothing runs. */
 static int answer_without_running(toolgov_outcome *out, const toolgov_run *run,
@@ -450,12 +501,7 @@ static int answer_without_running(toolgov_outcome *out, const toolgov_run *run,
     case TOOLGOV_GATE_REFUSE:
         break;
     }
-    if (v->refusal == TOOLGOV__REFUSAL_ENDED) {
-        outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EENDED, NULL, 0, 0);
-        return TOOLGOV_EENDED;
-    }
-    outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EREFUSED, NULL, 0, 0);
-    return TOOLGOV_EREFUSED;
+    return refuse(out, v->refusal);
 }
 
 /* Run a call the gate allowed. Anything the run must remember about it (a

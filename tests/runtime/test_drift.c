@@ -40,7 +40,7 @@ static const char golden_text[] =
     "gamma: provides_nothing: plugin gamma says provides: tool but no tool of it is in the pool\n"
     "gamma: mount_failed: plugin gamma was generated for toolgov ABI 99 but this runtime is ABI 1: "
     "regenerate it with this toolgov-gen\n"
-    "override: override_unknown: TOOLGOV_CONFIRM_ONCE_TOOLS names \"quoted\\name\", which matches "
+    "override: override_unknown: TOOLGOV_CONFIRM_ONCE_TOOLS names \"quoted\\\\name\", which matches "
     "no tool in the pool; check the spelling or remove it\n";
 
 static const char golden_json[] =
@@ -223,6 +223,27 @@ START_TEST(text_rows_stay_one_line)
 }
 END_TEST
 
+/* Beyond C0: C1 controls (8-bit CSI among them), U+0085, U+2028 and U+2029
+** would break or restyle a line on some terminals, and a literal backslash
+** must not read like an escape. */
+START_TEST(text_escapes_c1_separators_and_backslash)
+{
+    char buf[4096];
+
+    ck_assert_int_eq(toolgov_policy_set_override(
+                         pol, "a\xc2\x9b" "31m,b\xe2\x80\xa8" "c,d\xe2\x80\xa9,e\\x0a,f\xc2\x85"),
+                     0);
+    ck_assert_int_eq(toolgov_drift_render_text(buf, sizeof buf, NULL, NULL, pol), 0);
+    ck_assert_ptr_nonnull(strstr(buf, "names a\\u009b31m, which"));
+    ck_assert_ptr_nonnull(strstr(buf, "names b\\u2028c, which"));
+    ck_assert_ptr_nonnull(strstr(buf, "names d\\u2029, which"));
+    ck_assert_ptr_nonnull(strstr(buf, "names e\\\\x0a, which"));
+    ck_assert_ptr_nonnull(strstr(buf, "names f\\u0085, which"));
+    ck_assert_ptr_null(strstr(buf, "\xc2\x9b"));
+    ck_assert_ptr_null(strstr(buf, "\xe2\x80\xa8"));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("drift");
@@ -238,6 +259,7 @@ int main(void)
     tcase_add_test(tc, json_escapes_control_bytes);
     tcase_add_test(tc, json_is_utf8_whatever_the_names);
     tcase_add_test(tc, text_rows_stay_one_line);
+    tcase_add_test(tc, text_escapes_c1_separators_and_backslash);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -60,8 +60,9 @@ static const struct {
     {"make_note,make_note", DERIVED, ""},
     {"memory_forget", "memory_forget,promote_recommendation,propose_skill_from_sandbox,"
                       "invoke_pending_action,make_note", ""},
+    /* a destructive tool is gated by approval and never enters the set */
     {"purge", "promote_recommendation,propose_skill_from_sandbox,invoke_pending_action,"
-              "make_note,purge", ""},
+              "make_note", ""},
     {"make note", DERIVED, "make note"},
 };
 

@@ -139,8 +139,10 @@ START_TEST(buffer_contract_and_errors)
     ck_assert_int_eq(toolgov_prompt_render(buf, sizeof buf, &need, pol, bad, 2), TOOLGOV_ENOENT);
     ck_assert_str_eq(buf, "");
     ck_assert_uint_eq(need, 0);
+    strcpy(buf, "junk");
     ck_assert_int_eq(toolgov_prompt_render(buf, sizeof buf, &need, pol, with_null, 2),
                      TOOLGOV_EINVAL);
+    ck_assert_str_eq(buf, ""); /* never left as it was (uninitialised for a caller) */
     ck_assert_int_eq(toolgov_prompt_render(buf, sizeof buf, &need, NULL, bad, 1), TOOLGOV_EINVAL);
     ck_assert_int_eq(toolgov_prompt_render(NULL, 5, &need, pol, bad, 1), TOOLGOV_EINVAL);
     ck_assert_int_eq(toolgov_prompt_render(buf, sizeof buf, &need, pol, NULL, 0), 0);

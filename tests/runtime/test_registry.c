@@ -35,7 +35,7 @@ START_TEST(builtins_declared_in_code)
         ck_assert_int_eq(s->effect, builtin_table[i].effect);
         ck_assert_int_eq(s->confirm, builtin_table[i].confirm);
         ck_assert_ptr_eq(toolgov_registry_at(reg, i), s);
-        ck_assert_ptr_null(toolgov_registry_owner(reg, builtin_table[i].name));
+        ck_assert_str_eq(toolgov_registry_owner(reg, builtin_table[i].name), "core");
         ck_assert_str_eq(s->guidance, "");
     }
     ck_assert_ptr_null(toolgov_registry_at(reg, 9));
@@ -85,7 +85,7 @@ START_TEST(refusals_leave_rows)
     /* lookup stays alpha's, ask_user the core's. */
     ck_assert_ptr_eq(toolgov_registry_find(reg, "lookup"), &fx_alpha_tools[0]);
     ck_assert_str_eq(toolgov_registry_owner(reg, "lookup"), "alpha");
-    ck_assert_ptr_null(toolgov_registry_owner(reg, "ask_user"));
+    ck_assert_str_eq(toolgov_registry_owner(reg, "ask_user"), "core");
 
     ck_assert_uint_eq(toolgov_drift_count(reg, NULL), 4);
     r = toolgov_drift_at(reg, NULL, 0);
@@ -416,6 +416,41 @@ START_TEST(result_buffer_functions)
 }
 END_TEST
 
+/* Mounting the same plugin twice refuses the second mount as a whole, with
+** one row, not a duplicate row per tool and a false "provides nothing". */
+START_TEST(second_mount_of_a_plugin_refused)
+{
+    toolgov_registry *reg = NULL;
+    size_t rows, count;
+    const toolgov_drift_row *r;
+
+    ck_assert_int_eq(toolgov_registry_new(&reg, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(reg, &fx_alpha, NULL), 0);
+    rows = toolgov_drift_count(reg, NULL);
+    count = toolgov_registry_count(reg);
+    ck_assert_int_eq(toolgov_registry_mount(reg, &fx_alpha, NULL), TOOLGOV_EEXIST);
+    ck_assert_uint_eq(toolgov_drift_count(reg, NULL), rows + 1);
+    ck_assert_uint_eq(toolgov_registry_count(reg), count);
+    r = toolgov_drift_at(reg, NULL, rows);
+    ck_assert_int_eq(r->kind, TOOLGOV_DRIFT_MOUNT_FAILED);
+    ck_assert_int_eq(r->err, TOOLGOV_EEXIST);
+    ck_assert_str_eq(r->message, "plugin alpha is already mounted: the second mount is refused");
+    toolgov_registry_free(reg);
+}
+END_TEST
+
+/* Built-ins have one owner name everywhere: "core". */
+START_TEST(builtin_owner_is_core)
+{
+    toolgov_registry *reg = fx_registry(NULL, NULL);
+
+    ck_assert_str_eq(toolgov_registry_owner(reg, "ask_user"), "core");
+    ck_assert_str_eq(toolgov_registry_owner(reg, "lookup"), "alpha");
+    ck_assert_ptr_null(toolgov_registry_owner(reg, "nope"));
+    toolgov_registry_free(reg);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("registry");
@@ -435,6 +470,8 @@ int main(void)
     tcase_add_test(tc, ten_thousand_tools_all_found);
     tcase_add_test(tc, strerror_every_code);
     tcase_add_test(tc, result_buffer_functions);
+    tcase_add_test(tc, second_mount_of_a_plugin_refused);
+    tcase_add_test(tc, builtin_owner_is_core);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -208,7 +208,7 @@ START_TEST(invoke_never_runs_when_gate_says_no)
     ck_assert_int_eq(oc.gate, TOOLGOV_GATE_NEEDS_APPROVAL);
     ck_assert_int_eq(oc.executed, 0);
     /* REFUSE: unknown tool */
-    ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "nope", "{}"), TOOLGOV_EREFUSED);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "nope", "{}"), TOOLGOV_ENOENT);
     ck_assert_int_eq(oc.gate, TOOLGOV_GATE_REFUSE);
     ck_assert_int_eq(e.counts.total, 0);
     /* REFUSE: after a no */
@@ -553,6 +553,87 @@ START_TEST(late_mount_is_never_less_careful)
 }
 END_TEST
 
+/* The confirm-once set's count and listing include a confirm-once write
+** mounted after the policy was made, since the gate asks for it. */
+START_TEST(late_mount_counted_in_the_set)
+{
+    env e;
+    size_t n, i;
+    int listed = 0;
+
+    env_open(&e, NULL);
+    n = toolgov_policy_confirm_once_count(e.pol);
+    ck_assert_int_eq(toolgov_registry_mount(e.reg, &late_plugin, NULL), 0);
+    ck_assert_uint_eq(toolgov_policy_confirm_once_count(e.pol), n + 1);
+    for (i = 0; i < n + 1; i++)
+        listed |= strcmp(toolgov_policy_confirm_once_at(e.pol, i), "late_write") == 0;
+    ck_assert_int_eq(listed, 1);
+    ck_assert_ptr_null(toolgov_policy_confirm_once_at(e.pol, n + 1));
+    env_close(&e);
+}
+END_TEST
+
+/* A destructive tool named in the override is not in the confirm-once set
+** (it is gated by approval), so it is neither reported nor counted. */
+START_TEST(destructive_never_in_the_set)
+{
+    env plain, e;
+    size_t i;
+
+    env_open(&plain, NULL);
+    env_open(&e, "purge");
+    ck_assert_int_eq(toolgov_policy_is_confirm_once(e.pol, "purge"), 0);
+    ck_assert_uint_eq(toolgov_policy_confirm_once_count(e.pol),
+                      toolgov_policy_confirm_once_count(plain.pol));
+    for (i = 0; i < toolgov_policy_confirm_once_count(e.pol); i++)
+        ck_assert_str_ne(toolgov_policy_confirm_once_at(e.pol, i), "purge");
+    ck_assert_int_eq(toolgov_run_gate(e.run, "purge", "{}"), TOOLGOV_GATE_NEEDS_APPROVAL);
+    env_close(&plain);
+    env_close(&e);
+}
+END_TEST
+
+/* An unknown tool is not "refused by the effect policy": it has its own
+** code, which says what a host that forgot a mount needs to hear. */
+START_TEST(unknown_tool_has_its_own_code)
+{
+    env e;
+    toolgov_outcome oc;
+
+    env_open(&e, NULL);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "not_mounted", "{}"), TOOLGOV_ENOENT);
+    ck_assert_int_eq(oc.gate, TOOLGOV_GATE_REFUSE);
+    ck_assert_int_eq(oc.executed, 0);
+    ck_assert_ptr_nonnull(strstr(toolgov_strerror(TOOLGOV_ENOENT), "mounted"));
+    ck_assert_int_eq(toolgov_run_confirm(e.run, 0), 0);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "make_note", "{}"), TOOLGOV_EREFUSED);
+    env_close(&e);
+}
+END_TEST
+
+/* One approval lets one call run, in a batch too: two identical destructive
+** calls with one approval are not both ALLOW. */
+START_TEST(batch_counts_approvals_used_up)
+{
+    env e;
+    toolgov_proposed_call calls[] = {{"purge", "{}"}, {"purge", "{}"}, {"purge", "{\"x\":1}"}};
+    toolgov_gate all, per[3];
+
+    env_open(&e, NULL);
+    ck_assert_int_eq(toolgov_run_approve(e.run, "purge", "{}"), 0);
+    ck_assert_int_eq(toolgov_run_gate_batch(&all, per, NULL, NULL, e.run, calls, 2), 0);
+    ck_assert_int_eq(per[0], TOOLGOV_GATE_ALLOW);
+    ck_assert_int_eq(per[1], TOOLGOV_GATE_NEEDS_APPROVAL);
+    ck_assert_int_eq(all, TOOLGOV_GATE_NEEDS_APPROVAL);
+    ck_assert_int_eq(toolgov_run_approve(e.run, "purge", "{}"), 0);
+    ck_assert_int_eq(toolgov_run_approve(e.run, "purge", "{\"x\":1}"), 0);
+    ck_assert_int_eq(toolgov_run_gate_batch(&all, per, NULL, NULL, e.run, calls, 3), 0);
+    ck_assert_int_eq(all, TOOLGOV_GATE_ALLOW);
+    ck_assert_int_eq(per[1], TOOLGOV_GATE_ALLOW);
+    env_close(&e);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("run");
@@ -573,6 +654,10 @@ int main(void)
     tcase_add_test(tc, positive_handler_return_is_an_error);
     tcase_add_test(tc, handler_cannot_reenter_its_run);
     tcase_add_test(tc, late_mount_is_never_less_careful);
+    tcase_add_test(tc, late_mount_counted_in_the_set);
+    tcase_add_test(tc, destructive_never_in_the_set);
+    tcase_add_test(tc, unknown_tool_has_its_own_code);
+    tcase_add_test(tc, batch_counts_approvals_used_up);
     suite_add_tcase(s, tc);
     tc = tcase_create("answers_directly");
     tcase_add_test(tc, first_tool_answers_directly_ends_run);

@@ -75,8 +75,10 @@ TOOLGOV_EXTERN const toolgov_drift_row *toolgov_drift_at(const toolgov_registry 
 /* Render the panel as text, one row a line:
 **   "<plugin>: <kind>: <message>\n"  (override rows say "override" for plugin)
 ** and "no drift\n" when there is no row. A control byte in a name (a line
-** break in a name computed at run time, say) is written as \xNN, so a row
-** never spills onto a second line. Writes at most `size` bytes into
+** break in a name computed at run time, say) or a byte that is not UTF-8 is
+** written as \xNN, a C1 control or U+2028/U+2029 as \uXXXX and a backslash
+** as two, so a row never spills onto a second line, never carries a
+** terminal escape, and a literal "\x0a" never reads like an escaped byte. Writes at most `size` bytes into
 ** `out` including a terminating NUL (out may be NULL when size is 0) and
 ** stores in *needed (when not NULL) the length the whole text needs, without
 ** the NUL. Returns 0, TOOLGOV_ENOSPC when the text was cut short (out still

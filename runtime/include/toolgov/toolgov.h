@@ -58,7 +58,7 @@ TOOLGOV_EXTERN const char *toolgov_version(void);
 #define TOOLGOV_ERRNO_MAP(X)                                                   \
     X(EINVAL, -1, "invalid argument")                                          \
     X(ENOMEM, -2, "out of memory")                                             \
-    X(ENOENT, -3, "no such tool")                                              \
+    X(ENOENT, -3, "no such tool in the pool (is its plugin mounted?)")                                              \
     X(EEXIST, -4, "a tool of that name is already in the pool")                \
     X(EUNDECLARED, -5, "tool is not declared in the plugin's manifest")        \
     X(EABI, -6, "plugin was generated for another toolgov ABI version")        \
@@ -216,7 +216,9 @@ TOOLGOV_EXTERN void toolgov_registry_free(toolgov_registry *reg);
 /* Mount a plugin: run its register function against an API bound to its
 ** manifest table. `plugin` must outlive the registry. Refused registrations
 ** do not fail the mount (they leave drift rows); the mount fails only with
-** TOOLGOV_EABI (wrong ABI version, nothing registered), TOOLGOV_EINVAL, or
+** TOOLGOV_EABI (wrong ABI version, nothing registered), TOOLGOV_EEXIST (a
+** plugin of that name is already mounted: one drift row, nothing
+** registered), TOOLGOV_EINVAL, or
 ** TOOLGOV_ENOMEM (the registry is then left as it was before the call). The
 ** register function's own negative return is passed through, also after
 ** rolling the registry back. */
@@ -234,8 +236,9 @@ TOOLGOV_EXTERN int toolgov_registry_bind_builtin(toolgov_registry *reg, const ch
 TOOLGOV_EXTERN const toolgov_tool_spec *toolgov_registry_find(const toolgov_registry *reg,
                                                               const char *name);
 
-/* The plugin a pooled tool came from (its manifest name), or NULL for a
-** built-in or an unknown name. Borrowed. */
+/* The plugin a pooled tool came from (its manifest name), "core" for a
+** built-in (the owner drift rows name too), or NULL for an unknown name.
+** Borrowed. */
 TOOLGOV_EXTERN const char *toolgov_registry_owner(const toolgov_registry *reg, const char *name);
 
 /* Number of tools in the pool, and the i-th in registration order (built-ins
