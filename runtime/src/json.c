@@ -1,0 +1,1087 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** json.c: strict JSON reader, scratch arena, growable buffer and canonical
+** writer (see json.h for the contract).
+**
+** The reader makes one pass to bound its output: a JSON text of n bytes has
+** at most 1 + (number of ',', ':', '[' and '{') values, and its unescaped
+** strings fit in n bytes (an escape never decodes longer than itself, and a
+** string's closing quote pays for its NUL). So the node array and the
+** string bytes are each one arena allocation, and the second pass, a small
+** state machine with an explicit stack of open containers, never grows
+** anything.
+*/
+#include "json.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- arena ---- */
+
+struct toolgov__chunk {
+    toolgov__chunk *next;
+    size_t size; /* usable bytes after the header */
+    size_t used;
+};
+
+/* The chunk header rounded up so the data after it is max-aligned. */
+#define ALIGN_ 16u
+#define CHUNK_HDR_ ((sizeof(toolgov__chunk) + ALIGN_ - 1) & ~(size_t)(ALIGN_ - 1))
+#define MIN_CHUNK_ 4096u
+
+void toolgov__arena_init(toolgov__arena *a, const toolgov_allocator *alloc)
+{
+    a->alloc = alloc;
+    a->chunks = NULL;
+    a->used = 0;
+    a->peak = 0;
+}
+
+static toolgov__chunk *chunk_new(toolgov__arena *a, size_t size)
+{
+    toolgov__chunk *c;
+
+    if (size > SIZE_MAX - CHUNK_HDR_)
+        return NULL;
+    c = toolgov__alloc(a->alloc, CHUNK_HDR_ + size);
+    if (!c)
+        return NULL;
+    c->next = NULL;
+    c->size = size;
+    c->used = 0;
+    return c;
+}
+
+void *toolgov__arena_alloc(toolgov__arena *a, size_t n)
+{
+    toolgov__chunk *c = a->chunks;
+    size_t need;
+    char *p;
+
+    if (n > SIZE_MAX / 2)
+        return NULL;
+    need = (n + ALIGN_ - 1) & ~(size_t)(ALIGN_ - 1);
+    if (need == 0)
+        need = ALIGN_;
+    if (!c || c->size - c->used < need) {
+        size_t size = c ? c->size * 2 : MIN_CHUNK_;
+
+        if (size < need)
+            size = need;
+        if (size < MIN_CHUNK_)
+            size = MIN_CHUNK_;
+        c = chunk_new(a, size);
+        if (!c)
+            return NULL;
+        c->next = a->chunks;
+        a->chunks = c;
+    }
+    p = (char *)c + CHUNK_HDR_ + c->used;
+    c->used += need;
+    a->used += need;
+    if (a->used > a->peak)
+        a->peak = a->used;
+    return p;
+}
+
+static void chunks_free(toolgov__arena *a, toolgov__chunk *c)
+{
+    while (c) {
+        toolgov__chunk *next = c->next;
+
+        toolgov__free(a->alloc, c, CHUNK_HDR_ + c->size);
+        c = next;
+    }
+}
+
+void toolgov__arena_reset(toolgov__arena *a)
+{
+    toolgov__chunk *c = a->chunks;
+
+    a->used = 0;
+    if (!c)
+        return;
+    if (!c->next && c->size >= a->peak) {
+        c->used = 0;
+        return;
+    }
+    /* Several chunks (or one too small): replace them by one of the peak
+    ** size, so the same work next time fits without allocating. */
+    chunks_free(a, c);
+    a->chunks = chunk_new(a, a->peak < MIN_CHUNK_ ? MIN_CHUNK_ : a->peak);
+}
+
+void toolgov__arena_free(toolgov__arena *a)
+{
+    chunks_free(a, a->chunks);
+    a->chunks = NULL;
+    a->used = 0;
+    a->peak = 0;
+}
+
+/* ---- growable buffer ---- */
+
+void toolgov__buf_init(toolgov__buf *b, const toolgov_allocator *alloc)
+{
+    b->alloc = alloc;
+    b->ptr = NULL;
+    b->len = 0;
+    b->cap = 0;
+    b->failed = 0;
+}
+
+void toolgov__buf_clear(toolgov__buf *b)
+{
+    b->len = 0;
+    b->failed = 0;
+}
+
+void toolgov__buf_free(toolgov__buf *b)
+{
+    toolgov__free(b->alloc, b->ptr, b->cap);
+    toolgov__buf_init(b, b->alloc);
+}
+
+static int buf_room(toolgov__buf *b, size_t n)
+{
+    size_t cap;
+    char *p;
+
+    if (b->failed)
+        return 0;
+    if (b->cap - b->len > n)
+        return 1;
+    if (n > SIZE_MAX / 4 - b->len) {
+        b->failed = 1;
+        return 0;
+    }
+    cap = b->cap ? b->cap : 256;
+    while (cap - b->len <= n)
+        cap *= 2;
+    p = toolgov__realloc(b->alloc, b->ptr, b->cap, cap);
+    if (!p) {
+        b->failed = 1;
+        return 0;
+    }
+    b->ptr = p;
+    b->cap = cap;
+    return 1;
+}
+
+void toolgov__buf_put(toolgov__buf *b, const char *s, size_t n)
+{
+    if (n && buf_room(b, n)) {
+        memcpy(b->ptr + b->len, s, n);
+        b->len += n;
+    }
+}
+
+void toolgov__buf_putc(toolgov__buf *b, char c)
+{
+    if (buf_room(b, 1))
+        b->ptr[b->len++] = c;
+}
+
+void toolgov__buf_puts(toolgov__buf *b, const char *s)
+{
+    toolgov__buf_put(b, s, strlen(s));
+}
+
+int toolgov__buf_finish(toolgov__buf *b)
+{
+    if (!buf_room(b, 0))
+        return TOOLGOV_ENOMEM;
+    b->ptr[b->len] = '\0';
+    return 0;
+}
+
+/* ---- reader ---- */
+
+typedef struct parser {
+    const unsigned char *s;   /* start of the text */
+    const unsigned char *p;   /* next byte */
+    const unsigned char *e;   /* end of the text */
+    toolgov__json *nodes;
+    size_t n;
+    char *sbuf;               /* string bytes, filled front to back */
+    size_t slen;
+    toolgov__arena *a;
+    toolgov__json_error *err;
+    unsigned flags;
+} parser;
+
+static int fail(parser *ps, const unsigned char *at, const char *msg)
+{
+    ps->err->msg = msg;
+    ps->err->pos = (size_t)(at - ps->s);
+    ps->err->key = NULL;
+    return TOOLGOV_EINVAL;
+}
+
+static void skip_ws(parser *ps)
+{
+    const unsigned char *p = ps->p, *e = ps->e;
+
+    while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+        p++;
+    ps->p = p;
+}
+
+static size_t new_node(parser *ps, unsigned char type)
+{
+    toolgov__json *n = &ps->nodes[ps->n];
+
+    n->type = type;
+    n->is_int = 0;
+    n->len = 0;
+    n->end = (uint32_t)ps->n + 1;
+    n->pos = (uint32_t)(ps->p - ps->s);
+    n->u.str = NULL;
+    return ps->n++;
+}
+
+/* Length of the well-formed UTF-8 sequence at p (Unicode Table 3-7), or 0. */
+static size_t utf8_len(const unsigned char *p, const unsigned char *e)
+{
+    unsigned c = p[0];
+    unsigned lo = 0x80, hi = 0xBF;
+    size_t n, i;
+
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else
+        return 0;
+    if ((size_t)(e - p) < n)
+        return 0;
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (i = 2; i < n; i++)
+        if (p[i] < 0x80 || p[i] > 0xBF)
+            return 0;
+    return n;
+}
+
+static int hex4(const unsigned char *p, const unsigned char *e, unsigned *out)
+{
+    unsigned v = 0;
+    int i;
+
+    if (e - p < 4)
+        return 0;
+    for (i = 0; i < 4; i++) {
+        unsigned c = p[i];
+
+        v <<= 4;
+        if (c >= '0' && c <= '9')
+            v |= c - '0';
+        else if (c >= 'a' && c <= 'f')
+            v |= c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F')
+            v |= c - 'A' + 10;
+        else
+            return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+static char *put_utf8(char *o, unsigned cp)
+{
+    if (cp < 0x80) {
+        *o++ = (char)cp;
+    } else if (cp < 0x800) {
+        *o++ = (char)(0xC0 | (cp >> 6));
+        *o++ = (char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        *o++ = (char)(0xE0 | (cp >> 12));
+        *o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+        *o++ = (char)(0x80 | (cp & 0x3F));
+    } else {
+        *o++ = (char)(0xF0 | (cp >> 18));
+        *o++ = (char)(0x80 | ((cp >> 12) & 0x3F));
+        *o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+        *o++ = (char)(0x80 | (cp & 0x3F));
+    }
+    return o;
+}
+
+/* A string starting at the opening quote under ps->p. */
+static int parse_string(parser *ps)
+{
+    const unsigned char *p = ps->p + 1, *e = ps->e;
+    size_t idx = new_node(ps, TOOLGOV__JSON_STRING);
+    char *start = ps->sbuf + ps->slen, *o = start;
+
+    for (;;) {
+        const unsigned char *run = p;
+        unsigned c;
+
+        while (p < e && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+            p++;
+        memcpy(o, run, (size_t)(p - run));
+        o += p - run;
+        if (p == e)
+            return fail(ps, ps->p, "unterminated string");
+        c = *p;
+        if (c == '"')
+            break;
+        if (c < 0x20)
+            return fail(ps, p, "control character in a string (escape it)");
+        if (c >= 0x80) {
+            size_t k = utf8_len(p, e);
+
+            if (!k)
+                return fail(ps, p, "invalid UTF-8 in a string");
+            memcpy(o, p, k);
+            o += k;
+            p += k;
+            continue;
+        }
+        /* backslash */
+        if (e - p < 2)
+            return fail(ps, p, "unterminated string");
+        switch (p[1]) {
+        case '"': *o++ = '"'; break;
+        case '\\': *o++ = '\\'; break;
+        case '/': *o++ = '/'; break;
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'n': *o++ = '\n'; break;
+        case 'r': *o++ = '\r'; break;
+        case 't': *o++ = '\t'; break;
+        case 'u': {
+            unsigned cp, lo;
+
+            if (!hex4(p + 2, e, &cp))
+                return fail(ps, p, "\\u must be followed by four hex digits");
+            if (cp >= 0xDC00 && cp <= 0xDFFF)
+                return fail(ps, p, "lone low surrogate in a \\u escape");
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                if (e - p < 12 || p[6] != '\\' || p[7] != 'u' ||
+                    !hex4(p + 8, e, &lo) || lo < 0xDC00 || lo > 0xDFFF)
+                    return fail(ps, p, "high surrogate in a \\u escape not followed by a low one");
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                p += 6;
+            }
+            o = put_utf8(o, cp);
+            p += 6;
+            continue;
+        }
+        default:
+            return fail(ps, p, "invalid escape in a string");
+        }
+        p += 2;
+    }
+    *o = '\0';
+    ps->nodes[idx].u.str = start;
+    ps->nodes[idx].len = (uint32_t)(o - start);
+    ps->slen += (size_t)(o - start) + 1;
+    ps->p = p + 1;
+    return 0;
+}
+
+static int is_digit(unsigned c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static int parse_number(parser *ps)
+{
+    const unsigned char *p = ps->p, *e = ps->e;
+    size_t idx = new_node(ps, TOOLGOV__JSON_NUMBER);
+    int is_int = 1;
+
+    if (*p == '-')
+        p++;
+    if (p == e || !is_digit(*p))
+        return fail(ps, p, "a number needs a digit here");
+    if (*p == '0') {
+        p++;
+        if (p < e && is_digit(*p))
+            return fail(ps, p, "a number may not have a leading zero");
+    } else {
+        while (p < e && is_digit(*p))
+            p++;
+    }
+    if (p < e && *p == '.') {
+        p++;
+        if (p == e || !is_digit(*p))
+            return fail(ps, p, "a number needs a digit after the decimal point");
+        while (p < e && is_digit(*p))
+            p++;
+        is_int = 0;
+    }
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < e && (*p == '+' || *p == '-'))
+            p++;
+        if (p == e || !is_digit(*p))
+            return fail(ps, p, "a number needs a digit in its exponent");
+        while (p < e && is_digit(*p))
+            p++;
+        is_int = 0;
+    }
+    ps->nodes[idx].is_int = (unsigned char)is_int;
+    ps->nodes[idx].u.str = (const char *)ps->p;
+    ps->nodes[idx].len = (uint32_t)(p - ps->p);
+    ps->p = p;
+    return 0;
+}
+
+static int parse_literal(parser *ps, const char *word, size_t n, unsigned char type)
+{
+    if ((size_t)(ps->e - ps->p) < n || memcmp(ps->p, word, n) != 0)
+        return fail(ps, ps->p, "unexpected character (expected a value)");
+    new_node(ps, type);
+    ps->p += n;
+    return 0;
+}
+
+int toolgov__json_keycmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+    int c = memcmp(a, b, alen < blen ? alen : blen);
+
+    if (c)
+        return c;
+    return alen < blen ? -1 : alen > blen;
+}
+
+static int key_cmp(const toolgov__json *nodes, uint32_t x, uint32_t y)
+{
+    return toolgov__json_keycmp(nodes[x].u.str, nodes[x].len, nodes[y].u.str,
+                                nodes[y].len);
+}
+
+/* Sort key indexes: insertion sort for the small objects tools send, a
+** bottom-up merge sort (stable, O(n log n)) through `tmp` for big ones. */
+static void sort_keys(const toolgov__json *nodes, uint32_t *k, uint32_t *tmp, size_t n)
+{
+    size_t width, i;
+
+    if (n <= 16 || !tmp) {
+        for (i = 1; i < n; i++) {
+            uint32_t v = k[i];
+            size_t j = i;
+
+            while (j > 0 && key_cmp(nodes, k[j - 1], v) > 0) {
+                k[j] = k[j - 1];
+                j--;
+            }
+            k[j] = v;
+        }
+        return;
+    }
+    for (width = 1; width < n; width *= 2) {
+        for (i = 0; i < n; i += 2 * width) {
+            size_t lo = i, mid = i + width < n ? i + width : n;
+            size_t hi = i + 2 * width < n ? i + 2 * width : n;
+            size_t a = lo, b = mid, o = lo;
+
+            while (a < mid && b < hi)
+                tmp[o++] = key_cmp(nodes, k[b], k[a]) < 0 ? k[b++] : k[a++];
+            while (a < mid)
+                tmp[o++] = k[a++];
+            while (b < hi)
+                tmp[o++] = k[b++];
+        }
+        memcpy(k, tmp, n * sizeof *k);
+    }
+}
+
+/* An object just closed: sort its keys and refuse a duplicate. */
+static int close_object(parser *ps, size_t idx)
+{
+    toolgov__json *obj = &ps->nodes[idx];
+    size_t n = obj->len, i, k = idx + 1;
+    uint32_t *keys, *tmp = NULL;
+
+    if (n == 0)
+        return 0;
+    keys = toolgov__arena_alloc(ps->a, n * sizeof *keys);
+    if (!keys)
+        return TOOLGOV_ENOMEM;
+    for (i = 0; i < n; i++) {
+        keys[i] = (uint32_t)k;
+        k = ps->nodes[k + 1].end;
+    }
+    if (n > 16) {
+        tmp = toolgov__arena_alloc(ps->a, n * sizeof *tmp);
+        if (!tmp)
+            return TOOLGOV_ENOMEM;
+    }
+    sort_keys(ps->nodes, keys, tmp, n);
+    for (i = 1; i < n && !(ps->flags & TOOLGOV__JSON_ALLOW_DUP); i++) {
+        if (key_cmp(ps->nodes, keys[i - 1], keys[i]) == 0) {
+            uint32_t later = keys[i - 1] > keys[i] ? keys[i - 1] : keys[i];
+
+            fail(ps, ps->s + ps->nodes[later].pos, "duplicate key");
+            ps->err->key = ps->nodes[later].u.str;
+            return TOOLGOV_EINVAL;
+        }
+    }
+    obj->u.sorted = keys;
+    return 0;
+}
+
+/* Upper bound of the number of values in the text (see the file comment). */
+static size_t count_bound(const unsigned char *p, size_t len)
+{
+    size_t n = 1, i;
+
+    for (i = 0; i < len; i++) {
+        unsigned c = p[i];
+
+        n += (c == ',') | (c == ':') | (c == '[') | (c == '{');
+    }
+    return n;
+}
+
+int toolgov__json_parse(toolgov__json_doc *out, toolgov__json_error *err,
+                        toolgov__arena *a, const char *text, size_t len,
+                        unsigned max_depth, size_t max_len, unsigned flags)
+{
+    parser ps;
+    uint32_t *stack;
+    unsigned depth = 0;
+    size_t nmax;
+    int rc;
+
+    if (!text) {
+        if (len)
+            return TOOLGOV_EINVAL;
+        text = "";
+    }
+    ps.s = ps.p = (const unsigned char *)text;
+    ps.e = ps.s + len;
+    ps.a = a;
+    ps.err = err;
+    ps.flags = flags;
+    ps.n = 0;
+    ps.slen = 0;
+    err->msg = NULL;
+    err->pos = 0;
+    err->key = NULL;
+    if (max_len > TOOLGOV__JSON_MAX_LEN)
+        max_len = TOOLGOV__JSON_MAX_LEN;
+    if (len > max_len)
+        return fail(&ps, ps.s, "text is longer than the limit");
+    if (max_depth == 0)
+        max_depth = 1;
+    if (len >= 3 && ps.s[0] == 0xEF && ps.s[1] == 0xBB && ps.s[2] == 0xBF)
+        return fail(&ps, ps.s, "byte order mark before the value");
+    nmax = count_bound(ps.s, len);
+    ps.nodes = toolgov__arena_alloc(a, nmax * sizeof *ps.nodes);
+    ps.sbuf = toolgov__arena_alloc(a, len + 1);
+    stack = toolgov__arena_alloc(a, max_depth * sizeof *stack);
+    if (!ps.nodes || !ps.sbuf || !stack)
+        return TOOLGOV_ENOMEM;
+
+    skip_ws(&ps);
+value:
+    if (ps.p == ps.e)
+        return fail(&ps, ps.p, len ? "unexpected end of text (expected a value)"
+                                   : "empty text (expected a value)");
+    switch (*ps.p) {
+    case '{':
+    case '[': {
+        int is_obj = *ps.p == '{';
+        size_t idx;
+
+        if (depth == max_depth)
+            return fail(&ps, ps.p, "nested deeper than the limit");
+        idx = new_node(&ps, is_obj ? TOOLGOV__JSON_OBJECT : TOOLGOV__JSON_ARRAY);
+        stack[depth++] = (uint32_t)idx;
+        ps.p++;
+        skip_ws(&ps);
+        if (ps.p < ps.e && *ps.p == (is_obj ? '}' : ']')) {
+            ps.p++;
+            depth--;
+            goto after;
+        }
+        ps.nodes[idx].len = 1;
+        if (is_obj)
+            goto key;
+        goto value;
+    }
+    case '"':
+        rc = parse_string(&ps);
+        break;
+    case 't':
+        rc = parse_literal(&ps, "true", 4, TOOLGOV__JSON_TRUE);
+        break;
+    case 'f':
+        rc = parse_literal(&ps, "false", 5, TOOLGOV__JSON_FALSE);
+        break;
+    case 'n':
+        rc = parse_literal(&ps, "null", 4, TOOLGOV__JSON_NULL);
+        break;
+    default:
+        if (*ps.p == '-' || is_digit(*ps.p))
+            rc = parse_number(&ps);
+        else if (*ps.p >= 0x80 && !utf8_len(ps.p, ps.e))
+            rc = fail(&ps, ps.p, "invalid UTF-8");
+        else
+            rc = fail(&ps, ps.p, "unexpected character (expected a value)");
+        break;
+    }
+    if (rc)
+        return rc;
+
+after:
+    for (;;) {
+        toolgov__json *top;
+
+        skip_ws(&ps);
+        if (depth == 0) {
+            if (ps.p != ps.e)
+                return fail(&ps, ps.p, "unexpected text after the value");
+            goto done;
+        }
+        top = &ps.nodes[stack[depth - 1]];
+        if (ps.p == ps.e)
+            return fail(&ps, ps.p, top->type == TOOLGOV__JSON_OBJECT
+                                       ? "unexpected end of text (expected ',' or '}')"
+                                       : "unexpected end of text (expected ',' or ']')");
+        if (*ps.p == ',') {
+            ps.p++;
+            skip_ws(&ps);
+            top->len++;
+            if (top->type == TOOLGOV__JSON_OBJECT)
+                goto key;
+            goto value;
+        }
+        if (*ps.p == (top->type == TOOLGOV__JSON_OBJECT ? '}' : ']')) {
+            size_t idx = stack[--depth];
+
+            ps.p++;
+            ps.nodes[idx].end = (uint32_t)ps.n;
+            if (ps.nodes[idx].type == TOOLGOV__JSON_OBJECT) {
+                rc = close_object(&ps, idx);
+                if (rc)
+                    return rc;
+            }
+            continue;
+        }
+        return fail(&ps, ps.p, top->type == TOOLGOV__JSON_OBJECT
+                                   ? "expected ',' or '}' after a member"
+                                   : "expected ',' or ']' after an element");
+    }
+
+key:
+    if (ps.p == ps.e || *ps.p != '"')
+        return fail(&ps, ps.p, "expected a member name in double quotes");
+    rc = parse_string(&ps);
+    if (rc)
+        return rc;
+    skip_ws(&ps);
+    if (ps.p == ps.e || *ps.p != ':')
+        return fail(&ps, ps.p, "expected ':' after a member name");
+    ps.p++;
+    skip_ws(&ps);
+    goto value;
+
+done:
+    /* Containers closed before their end was known have end set on close;
+    ** the root scalar's end is set by new_node. */
+    out->nodes = ps.nodes;
+    out->count = ps.n;
+    out->text = text;
+    out->len = len;
+    return 0;
+}
+
+long toolgov__json_get(const toolgov__json_doc *doc, size_t obj, const char *key,
+                       size_t klen)
+{
+    const toolgov__json *o = &doc->nodes[obj];
+    size_t lo = 0, hi;
+    long found = -1;
+
+    if (o->type != TOOLGOV__JSON_OBJECT || o->len == 0)
+        return -1;
+    hi = o->len;
+    /* The last of equal keys (only TOOLGOV__JSON_ALLOW_DUP has several):
+    ** the sort is stable, so that is the one the text gave last. */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint32_t k = o->u.sorted[mid];
+        int c = toolgov__json_keycmp(doc->nodes[k].u.str, doc->nodes[k].len, key, klen);
+
+        if (c == 0)
+            found = (long)k + 1;
+        if (c <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return found;
+}
+
+int toolgov__json_str_eq(const toolgov__json *n, const char *s, size_t len)
+{
+    return n->type == TOOLGOV__JSON_STRING && n->len == len &&
+           memcmp(n->u.str, s, len) == 0;
+}
+
+/* ---- numbers ---- */
+
+/* A number text taken apart: digits of the integer part [ip, ip + il) and
+** of the fraction [fp, fp + fl), the exponent (saturated), the sign. */
+typedef struct numparts {
+    const char *ip, *fp;
+    size_t il, fl;
+    long exp;
+    int neg;
+} numparts;
+
+static void split_number(const toolgov__json *n, numparts *np)
+{
+    const char *p = n->u.str, *e = p + n->len;
+
+    np->neg = 0;
+    np->fl = 0;
+    np->exp = 0;
+    if (p < e && *p == '-') {
+        np->neg = 1;
+        p++;
+    }
+    np->ip = p;
+    while (p < e && is_digit((unsigned char)*p))
+        p++;
+    np->il = (size_t)(p - np->ip);
+    np->fp = p;
+    if (p < e && *p == '.') {
+        np->fp = ++p;
+        while (p < e && is_digit((unsigned char)*p))
+            p++;
+        np->fl = (size_t)(p - np->fp);
+    }
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        int eneg = 0;
+        long v = 0;
+
+        p++;
+        if (*p == '+' || *p == '-')
+            eneg = *p++ == '-';
+        while (p < e && is_digit((unsigned char)*p)) {
+            if (v < 100000000L)
+                v = v * 10 + (*p - '0');
+            p++;
+        }
+        np->exp = eneg ? -v : v;
+    }
+}
+
+static int digit_at(const numparts *np, size_t k)
+{
+    return k < np->il ? np->ip[k] - '0' : np->fp[k - np->il] - '0';
+}
+
+/* The significant digits: first and last non-zero positions in the joined
+** integer and fraction digits, and the decimal exponent of the last one.
+** Returns 0 when the value is zero. */
+static int significant(const numparts *np, size_t *first, size_t *last, long *exp10)
+{
+    size_t total = np->il + np->fl, f = 0, l;
+
+    while (f < total && digit_at(np, f) == 0)
+        f++;
+    if (f == total)
+        return 0;
+    l = total - 1;
+    while (digit_at(np, l) == 0)
+        l--;
+    *first = f;
+    *last = l;
+    /* value = D * 10^(exp - fl + (total - 1 - l)) with D the digits f..l */
+    *exp10 = np->exp - (long)np->fl + (long)(total - 1 - l);
+    return 1;
+}
+
+int toolgov__json_int64(const toolgov__json *n, int64_t *out)
+{
+    numparts np;
+    size_t f, l, k;
+    long e10;
+    uint64_t v = 0, limit;
+
+    if (n->type != TOOLGOV__JSON_NUMBER)
+        return TOOLGOV_EINVAL;
+    split_number(n, &np);
+    if (!significant(&np, &f, &l, &e10)) {
+        *out = 0;
+        return 0;
+    }
+    if (e10 < 0 || (long)(l - f + 1) + e10 > 19)
+        return TOOLGOV_EINVAL;
+    for (k = f; k <= l; k++)
+        v = v * 10 + (uint64_t)digit_at(&np, k);
+    for (; e10 > 0; e10--)
+        v *= 10; /* at most 19 digits in all: no overflow of uint64 */
+    limit = np.neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    if (v > limit)
+        return TOOLGOV_EINVAL;
+    *out = np.neg ? (int64_t)(0 - v) : (int64_t)v;
+    if (np.neg && v == (uint64_t)INT64_MAX + 1)
+        *out = INT64_MIN;
+    return 0;
+}
+
+static const double pow10_exact[] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+};
+
+/* Significant digits handed to strtod: enough for correct rounding of any
+** double (the longest decimal a halfway case needs is 767 digits); the
+** rest only tells whether the tail is non-zero, which one sticky digit
+** keeps. */
+#define MAX_SIG_ 780
+
+int toolgov__json_double(const toolgov__json *n, double *out)
+{
+    numparts np;
+    size_t f, l, k, nd;
+    long e10;
+    double v;
+
+    if (n->type != TOOLGOV__JSON_NUMBER)
+        return TOOLGOV_EINVAL;
+    split_number(n, &np);
+    if (!significant(&np, &f, &l, &e10)) {
+        *out = np.neg ? -0.0 : 0.0;
+        return 0;
+    }
+    nd = l - f + 1;
+    if ((long)nd + e10 > 310)
+        return TOOLGOV_EINVAL; /* at least 1e310: beyond DBL_MAX */
+    if ((long)nd + e10 < -330) {
+        *out = np.neg ? -0.0 : 0.0;
+        return 0;
+    }
+    if (nd <= 15 && e10 >= -22 && e10 <= 22) {
+        /* Clinger's fast path: digits and power of ten both exact, so one
+        ** correctly rounded operation gives the correctly rounded value. */
+        uint64_t d = 0;
+
+        for (k = f; k <= l; k++)
+            d = d * 10 + (uint64_t)digit_at(&np, k);
+        v = (double)d;
+        v = e10 >= 0 ? v * pow10_exact[e10] : v / pow10_exact[-e10];
+    } else {
+        /* Digits and exponent with no decimal point, so the C library's
+        ** locale cannot change how the text reads. */
+        char buf[MAX_SIG_ + 32];
+        size_t o = 0;
+        int r;
+
+        for (k = f; k <= l && o < MAX_SIG_; k++)
+            buf[o++] = (char)('0' + digit_at(&np, k));
+        if (k <= l) {
+            buf[o++] = '1'; /* sticky: the dropped tail is non-zero (l is) */
+            e10 += (long)(l - k);
+        }
+        r = snprintf(buf + o, sizeof buf - o, "e%ld", e10);
+        if (r < 0 || (size_t)r >= sizeof buf - o)
+            return TOOLGOV_EINVAL;
+        v = strtod(buf, NULL);
+    }
+    if (isinf(v))
+        return TOOLGOV_EINVAL;
+    *out = np.neg ? -v : v;
+    return 0;
+}
+
+/* ---- canonical writer ---- */
+
+void toolgov__json_put_str(toolgov__buf *b, const char *s, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t i, run = 0;
+
+    toolgov__buf_putc(b, '"');
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char esc[6];
+        size_t en = 2;
+
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        toolgov__buf_put(b, s + run, i - run);
+        run = i + 1;
+        esc[0] = '\\';
+        switch (c) {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        default:
+            esc[1] = 'u';
+            esc[2] = '0';
+            esc[3] = '0';
+            esc[4] = hex[c >> 4];
+            esc[5] = hex[c & 15];
+            en = 6;
+            break;
+        }
+        toolgov__buf_put(b, esc, en);
+    }
+    toolgov__buf_put(b, s + run, len - run);
+    toolgov__buf_putc(b, '"');
+}
+
+void toolgov__json_put_int(toolgov__buf *b, int64_t v)
+{
+    char tmp[24];
+    size_t i = sizeof tmp;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+
+    do {
+        tmp[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        tmp[--i] = '-';
+    toolgov__buf_put(b, tmp + i, sizeof tmp - i);
+}
+
+/* Shortest digits of v > 0 that read back to v: digits into d (no point),
+** their count in *nd, and the decimal exponent of the first digit. */
+static void shortest_digits(double v, char *d, int *nd, int *exp10)
+{
+    char buf[40];
+    int lo = 1, hi = 17, p, best = 17;
+
+    /* If p digits round-trip, so do p + 1: binary search the least. */
+    while (lo <= hi) {
+        p = lo + (hi - lo) / 2;
+        snprintf(buf, sizeof buf, "%.*e", p - 1, v);
+        if (strtod(buf, NULL) == v) {
+            best = p;
+            hi = p - 1;
+        } else
+            lo = p + 1;
+    }
+    snprintf(buf, sizeof buf, "%.*e", best - 1, v);
+    {
+        /* d.ddde±XX, whatever the locale's decimal point looks like */
+        const char *s = buf;
+        int n = 0;
+
+        while (*s && *s != 'e') {
+            if (is_digit((unsigned char)*s))
+                d[n++] = *s;
+            s++;
+        }
+        while (n > 1 && d[n - 1] == '0')
+            n--;
+        *nd = n;
+        *exp10 = *s == 'e' ? (int)strtol(s + 1, NULL, 10) : 0;
+    }
+}
+
+void toolgov__json_put_double(toolgov__buf *b, double v)
+{
+    char d[24], out[48];
+    int nd, e, n, o = 0, i;
+
+    if (v == 0) {
+        toolgov__buf_puts(b, signbit(v) ? "-0" : "0");
+        return;
+    }
+    if (v < 0) {
+        out[o++] = '-';
+        v = -v;
+    }
+    shortest_digits(v, d, &nd, &e);
+    n = e + 1; /* ECMAScript's n: the point sits after n digits */
+    if (nd <= n && n <= 21) {
+        for (i = 0; i < nd; i++)
+            out[o++] = d[i];
+        for (; i < n; i++)
+            out[o++] = '0';
+    } else if (0 < n && n <= 21) {
+        for (i = 0; i < n; i++)
+            out[o++] = d[i];
+        out[o++] = '.';
+        for (; i < nd; i++)
+            out[o++] = d[i];
+    } else if (-6 < n && n <= 0) {
+        out[o++] = '0';
+        out[o++] = '.';
+        for (i = 0; i < -n; i++)
+            out[o++] = '0';
+        for (i = 0; i < nd; i++)
+            out[o++] = d[i];
+    } else {
+        out[o++] = d[0];
+        if (nd > 1) {
+            out[o++] = '.';
+            for (i = 1; i < nd; i++)
+                out[o++] = d[i];
+        }
+        o += snprintf(out + o, sizeof out - (size_t)o, "e%c%d", n - 1 < 0 ? '-' : '+',
+                      n - 1 < 0 ? 1 - n : n - 1);
+    }
+    toolgov__buf_put(b, out, (size_t)o);
+}
+
+void toolgov__json_put_value(toolgov__buf *b, const toolgov__json_doc *doc, size_t i)
+{
+    const toolgov__json *n = &doc->nodes[i];
+    size_t k;
+
+    switch (n->type) {
+    case TOOLGOV__JSON_NULL: toolgov__buf_put(b, "null", 4); break;
+    case TOOLGOV__JSON_FALSE: toolgov__buf_put(b, "false", 5); break;
+    case TOOLGOV__JSON_TRUE: toolgov__buf_put(b, "true", 4); break;
+    case TOOLGOV__JSON_NUMBER: toolgov__buf_put(b, n->u.str, n->len); break;
+    case TOOLGOV__JSON_STRING: toolgov__json_put_str(b, n->u.str, n->len); break;
+    case TOOLGOV__JSON_ARRAY:
+        toolgov__buf_putc(b, '[');
+        for (k = i + 1; k < n->end; k = doc->nodes[k].end) {
+            if (k != i + 1)
+                toolgov__buf_putc(b, ',');
+            toolgov__json_put_value(b, doc, k);
+        }
+        toolgov__buf_putc(b, ']');
+        break;
+    case TOOLGOV__JSON_OBJECT:
+        toolgov__buf_putc(b, '{');
+        for (k = 0; k < n->len; k++) {
+            uint32_t key = n->u.sorted[k];
+
+            if (k)
+                toolgov__buf_putc(b, ',');
+            toolgov__json_put_str(b, doc->nodes[key].u.str, doc->nodes[key].len);
+            toolgov__buf_putc(b, ':');
+            toolgov__json_put_value(b, doc, key + 1);
+        }
+        toolgov__buf_putc(b, '}');
+        break;
+    default:
+        break;
+    }
+}

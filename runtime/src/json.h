@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** json.h: the runtime's strict JSON reader (RFC 8259), its scratch arena
+** and the canonical JSON writer the argument decoder shares.
+**
+** Internal to libtoolgov (toolgov__ names), also for in-tree programs that
+** link the static runtime (the MCP server reads its JSON-RPC envelope with
+** it). Not installed, no ABI promise.
+**
+** Reader. toolgov__json_parse() reads one JSON text into a flat array of
+** nodes in document order (a "tape"): a container is followed by its
+** descendants, and every node records `end`, the index one past its last
+** descendant, so a value is skipped in O(1). An object's members are stored
+** as key node (a string) then value node. What is refused, beyond the
+** grammar: a byte order mark; any byte sequence that is not well-formed
+** UTF-8 (overlong forms, surrogates, code points above U+10FFFF, truncated
+** sequences), inside or outside strings; a \u escape that leaves a lone
+** surrogate; a duplicate key in one object (compared after unescaping),
+** unless the caller passes TOOLGOV__JSON_ALLOW_DUP (RFC 8259 only says
+** names SHOULD be unique; JSONTestSuite's y_object_duplicated_key cases
+** need the flag, tool arguments never get it);
+** nesting deeper than the caller's limit; a text longer than the caller's
+** limit. Numbers are checked against the grammar only: their range is the
+** consumer's business (toolgov__json_int64, toolgov__json_double), and
+** their text is kept as sent.
+**
+** Memory. Everything the reader produces lives in a toolgov__arena: a list
+** of chunks from the registry's allocator hook. Resetting the arena keeps
+** one chunk as large as the most the arena has held between two resets, so
+** once warm a parse-and-decode cycle allocates nothing. Nodes and string
+** bytes are valid until the arena's next reset or free; number nodes point
+** into the parsed text, which the caller keeps alive as long as the nodes.
+*/
+#ifndef TOOLGOV_JSON_H
+#define TOOLGOV_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "toolgov/toolgov.h"
+
+/* ---- arena ---- */
+
+typedef struct toolgov__chunk toolgov__chunk;
+
+typedef struct toolgov__arena {
+    const toolgov_allocator *alloc; /* borrowed; outlives the arena */
+    toolgov__chunk *chunks;         /* newest first */
+    size_t used;                    /* bytes handed out since the last reset */
+    size_t peak;                    /* the most `used` has been */
+} toolgov__arena;
+
+void toolgov__arena_init(toolgov__arena *a, const toolgov_allocator *alloc);
+/* n bytes aligned for any object type; NULL when the allocator fails (the
+** arena is unchanged). n 0 gives a valid unique pointer. */
+void *toolgov__arena_alloc(toolgov__arena *a, size_t n);
+/* Forget everything handed out. Keeps (or makes) one chunk of the peak size
+** so the next cycle of the same size allocates nothing; if making it fails
+** the arena is simply empty. */
+void toolgov__arena_reset(toolgov__arena *a);
+void toolgov__arena_free(toolgov__arena *a);
+
+/* ---- growable byte buffer (allocator hook, kept between uses) ---- */
+
+typedef struct toolgov__buf {
+    const toolgov_allocator *alloc;
+    char *ptr;   /* NULL until the first write */
+    size_t len;
+    size_t cap;
+    int failed;  /* an append ran out of memory; later appends are no-ops */
+} toolgov__buf;
+
+void toolgov__buf_init(toolgov__buf *b, const toolgov_allocator *alloc);
+void toolgov__buf_clear(toolgov__buf *b); /* len 0, failed 0, keeps memory */
+void toolgov__buf_free(toolgov__buf *b);
+void toolgov__buf_put(toolgov__buf *b, const char *s, size_t n);
+void toolgov__buf_putc(toolgov__buf *b, char c);
+void toolgov__buf_puts(toolgov__buf *b, const char *s);
+/* NUL-terminate (not counted in len); 0 or TOOLGOV_ENOMEM if any append or
+** this one failed. */
+int toolgov__buf_finish(toolgov__buf *b);
+
+/* ---- reader ---- */
+
+enum {
+    TOOLGOV__JSON_NULL = 1,
+    TOOLGOV__JSON_FALSE = 2,
+    TOOLGOV__JSON_TRUE = 3,
+    TOOLGOV__JSON_NUMBER = 4,
+    TOOLGOV__JSON_STRING = 5,
+    TOOLGOV__JSON_ARRAY = 6,
+    TOOLGOV__JSON_OBJECT = 7
+};
+
+typedef struct toolgov__json {
+    unsigned char type;     /* TOOLGOV__JSON_* */
+    unsigned char is_int;   /* number: no fraction and no exponent in the text */
+    uint32_t len;           /* string: bytes; number: text bytes; array:
+                            ** elements; object: members */
+    uint32_t end;           /* index one past this value's last node */
+    uint32_t pos;           /* offset of the value's first byte in the text */
+    union {
+        const char *str;        /* string: unescaped bytes + NUL (arena);
+                                ** number: its text (in the parsed text) */
+        const uint32_t *sorted; /* object: indexes of its key nodes, in
+                                ** byte order of the keys (arena) */
+    } u;
+} toolgov__json;
+
+typedef struct toolgov__json_doc {
+    const toolgov__json *nodes; /* nodes[0] is the root value */
+    size_t count;
+    const char *text;           /* the parsed text (borrowed) */
+    size_t len;
+} toolgov__json_doc;
+
+typedef struct toolgov__json_error {
+    const char *msg;   /* static, lowercase, e.g. "duplicate key" */
+    size_t pos;        /* byte offset where the problem is */
+    const char *key;   /* for "duplicate key": the key (arena), else NULL */
+} toolgov__json_error;
+
+/* Default bounds for callers without their own. */
+#define TOOLGOV__JSON_MAX_DEPTH 64
+#define TOOLGOV__JSON_MAX_LEN ((size_t)1 << 24)
+
+/* Flags of toolgov__json_parse. */
+#define TOOLGOV__JSON_ALLOW_DUP 0x1u /* keep duplicate keys (lookup finds
+                                     ** the last one) instead of refusing */
+
+/* Parse `len` bytes of `text` as one JSON value (leading and trailing
+** whitespace allowed). max_depth counts containers (a top-level array is
+** depth 1); max_len bounds len (and may not exceed TOOLGOV__JSON_MAX_LEN);
+** flags is 0 or TOOLGOV__JSON_ALLOW_DUP.
+** 0: *out is filled. TOOLGOV_EINVAL: the text is not accepted, *err says
+** where and why. TOOLGOV_ENOMEM. On failure the arena may hold partial
+** data (reset it). */
+int toolgov__json_parse(toolgov__json_doc *out, toolgov__json_error *err,
+                        toolgov__arena *a, const char *text, size_t len,
+                        unsigned max_depth, size_t max_len, unsigned flags);
+
+/* Index of the value of member `key` (klen bytes) in object node `obj`, or
+** -1 (also when `obj` is not an object). O(log members). */
+long toolgov__json_get(const toolgov__json_doc *doc, size_t obj,
+                       const char *key, size_t klen);
+
+/* The value of a number node as an exact int64: 0, or TOOLGOV_EINVAL when
+** the number is not an integer (2.5) or is outside int64 (1e400). 2.0,
+** 20e-1 and -0 are integers. */
+int toolgov__json_int64(const toolgov__json *n, int64_t *out);
+
+/* The value of a number node as a finite double (rounded to nearest):
+** 0, or TOOLGOV_EINVAL when it overflows to infinity. Tiny values round to
+** (signed) zero. */
+int toolgov__json_double(const toolgov__json *n, double *out);
+
+/* 1 when the two string nodes hold the same bytes. */
+int toolgov__json_str_eq(const toolgov__json *n, const char *s, size_t len);
+
+/* ---- canonical writer ---- */
+
+/* A JSON string in canonical form: quotes; \" \\ \b \f \n \r \t; other
+** bytes below 0x20 as \u00xx; everything else (including '/' and non-ASCII
+** UTF-8) as is. */
+void toolgov__json_put_str(toolgov__buf *b, const char *s, size_t len);
+/* An int64 in decimal. */
+void toolgov__json_put_int(toolgov__buf *b, int64_t v);
+/* A finite double in the shortest text that reads back to the same value,
+** laid out as ECMAScript's Number::toString (1e21 and above, and below
+** 1e-6, in exponent form: 1e+21, 1.5e-7; -0 is "-0"). */
+void toolgov__json_put_double(toolgov__buf *b, double v);
+/* Node `i` and its descendants in canonical form: object members sorted
+** by key bytes, no whitespace, strings as toolgov__json_put_str, number
+** texts as sent. */
+void toolgov__json_put_value(toolgov__buf *b, const toolgov__json_doc *doc,
+                             size_t i);
+
+/* Compare two keys as unsigned bytes, a shorter prefix first. */
+int toolgov__json_keycmp(const char *a, size_t alen, const char *b, size_t blen);
+
+#endif /* TOOLGOV_JSON_H */

@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** test_json.c: the strict JSON reader against JSONTestSuite (every y_
+** accepted, every n_ refused, each i_ as tests/data/JSONTestSuite/README.md
+** decides), and its number conversions and canonical writer case by case.
+*/
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+
+#define SUITE_DIR TOOLGOV_TESTDATA_DIR "/JSONTestSuite/test_parsing"
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+    n = ftell(f);
+    ck_assert_int_ge(n, 0);
+    rewind(f);
+    buf = malloc((size_t)n + 1);
+    ck_assert_ptr_nonnull(buf);
+    ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    buf[n] = '\0';
+    *len = (size_t)n;
+    return buf;
+}
+
+static int parse(toolgov__arena *a, toolgov__json_doc *doc, toolgov__json_error *err,
+                 const char *text, size_t len, unsigned flags)
+{
+    toolgov__arena_reset(a);
+    return toolgov__json_parse(doc, err, a, text, len, TOOLGOV__JSON_MAX_DEPTH,
+                               TOOLGOV__JSON_MAX_LEN, flags);
+}
+
+/* The y_ cases refused when duplicate keys are (tool arguments). */
+static int has_dup_key(const char *name)
+{
+    return strncmp(name, "y_object_duplicated_key", 23) == 0;
+}
+
+/* The i_ cases the reader accepts; every other i_ case is refused. */
+static const char *const accepted_i[] = {
+    "i_number_double_huge_neg_exp.json", "i_number_huge_exp.json",
+    "i_number_neg_int_huge_exp.json", "i_number_pos_double_huge_exp.json",
+    "i_number_real_neg_overflow.json", "i_number_real_pos_overflow.json",
+    "i_number_real_underflow.json", "i_number_too_big_neg_int.json",
+    "i_number_too_big_pos_int.json", "i_number_very_big_negative_int.json",
+};
+
+static int expect_accept(const char *name)
+{
+    size_t i;
+
+    if (name[0] == 'y')
+        return 1;
+    if (name[0] == 'n')
+        return 0;
+    for (i = 0; i < sizeof accepted_i / sizeof accepted_i[0]; i++)
+        if (strcmp(name, accepted_i[i]) == 0)
+            return 1;
+    return 0;
+}
+
+START_TEST(json_test_suite)
+{
+    DIR *d = opendir(SUITE_DIR);
+    struct dirent *ent;
+    toolgov__arena a, a2;
+    toolgov__buf b, b2;
+    int y = 0, n = 0, i = 0, dups = 0;
+
+    ck_assert_msg(d != NULL, "cannot open %s", SUITE_DIR);
+    toolgov__arena_init(&a, NULL);
+    toolgov__arena_init(&a2, NULL);
+    toolgov__buf_init(&b, NULL);
+    toolgov__buf_init(&b2, NULL);
+    while ((ent = readdir(d)) != NULL) {
+        char path[1024];
+        const char *name = ent->d_name;
+        toolgov__json_doc doc, doc2;
+        toolgov__json_error err;
+        size_t len;
+        char *text;
+        int rc, want;
+
+        if (name[0] == '.' || !strstr(name, ".json"))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", SUITE_DIR, name);
+        text = slurp(path, &len);
+        want = expect_accept(name);
+        rc = parse(&a, &doc, &err, text, len, TOOLGOV__JSON_ALLOW_DUP);
+        /* Without the flag the result is the same but for duplicate keys. */
+        if (want && has_dup_key(name)) {
+            ck_assert_int_eq(parse(&a2, &doc2, &err, text, len, 0), TOOLGOV_EINVAL);
+            ck_assert_str_eq(err.msg, "duplicate key");
+            dups++;
+        } else {
+            ck_assert_int_eq(parse(&a2, &doc2, &err, text, len, 0), rc);
+        }
+        rc = parse(&a, &doc, &err, text, len, TOOLGOV__JSON_ALLOW_DUP);
+        if (want) {
+            ck_assert_msg(rc == 0, "%s refused: %s at %zu", name,
+                          err.msg ? err.msg : "?", err.pos);
+            /* The canonical form reads back, and is a fixed point. */
+            toolgov__buf_clear(&b);
+            toolgov__json_put_value(&b, &doc, 0);
+            ck_assert_int_eq(toolgov__buf_finish(&b), 0);
+            toolgov__arena_reset(&a2);
+            ck_assert_msg(toolgov__json_parse(&doc2, &err, &a2, b.ptr, b.len, 64,
+                                              TOOLGOV__JSON_MAX_LEN,
+                                              TOOLGOV__JSON_ALLOW_DUP) == 0,
+                          "%s: canonical form refused: %s", name, b.ptr);
+            toolgov__buf_clear(&b2);
+            toolgov__json_put_value(&b2, &doc2, 0);
+            ck_assert_int_eq(toolgov__buf_finish(&b2), 0);
+            ck_assert_str_eq(b2.ptr, b.ptr);
+            ck_assert_uint_eq(doc2.count, doc.count);
+        } else {
+            ck_assert_msg(rc == TOOLGOV_EINVAL, "%s accepted (rc %d)", name, rc);
+            ck_assert_ptr_nonnull(err.msg);
+            ck_assert_uint_le(err.pos, len);
+        }
+        if (name[0] == 'y')
+            y++;
+        else if (name[0] == 'n')
+            n++;
+        else
+            i++;
+        free(text);
+    }
+    closedir(d);
+    toolgov__arena_free(&a);
+    toolgov__arena_free(&a2);
+    toolgov__buf_free(&b);
+    toolgov__buf_free(&b2);
+    ck_assert_int_eq(y, 95);
+    ck_assert_int_eq(n, 188);
+    ck_assert_int_eq(i, 35);
+    ck_assert_int_eq(dups, 2);
+}
+END_TEST
+
+/* Parse a NUL-terminated text with depth 4 and length 1000; 0 or the
+** code. err->key, which points into the freed arena, is cleared. */
+static int try_parse(const char *text, toolgov__json_error *err)
+{
+    toolgov__arena a;
+    toolgov__json_doc doc;
+    int rc;
+
+    toolgov__arena_init(&a, NULL);
+    rc = toolgov__json_parse(&doc, err, &a, text, strlen(text), 4, 1000, 0);
+    toolgov__arena_free(&a);
+    err->key = NULL;
+    return rc;
+}
+
+START_TEST(refusals_say_where_and_why)
+{
+    toolgov__json_error err;
+
+    {
+        toolgov__arena a;
+        toolgov__json_doc doc;
+        const char *t = "{\"a\":1,\"b\":2,\"a\":3}";
+
+        toolgov__arena_init(&a, NULL);
+        ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, t, strlen(t), 4, 100, 0),
+                         TOOLGOV_EINVAL);
+        ck_assert_str_eq(err.msg, "duplicate key");
+        ck_assert_str_eq(err.key, "a");
+        ck_assert_uint_eq(err.pos, 13);
+        toolgov__arena_free(&a);
+    }
+    /* Duplicates are found after unescaping. */
+    ck_assert_int_eq(try_parse("{\"a\":1,\"\\u0061\":2}", &err), TOOLGOV_EINVAL);
+    ck_assert_str_eq(err.msg, "duplicate key");
+    ck_assert_int_eq(try_parse("[[[[{}]]]]", &err), TOOLGOV_EINVAL);
+    ck_assert_str_eq(err.msg, "nested deeper than the limit");
+    ck_assert_uint_eq(err.pos, 4);
+    ck_assert_int_eq(try_parse("[[[{}]]]", &err), 0);
+    ck_assert_int_eq(try_parse("\xEF\xBB\xBF{}", &err), TOOLGOV_EINVAL);
+    ck_assert_str_eq(err.msg, "byte order mark before the value");
+    ck_assert_int_eq(try_parse("\"\xC3\"", &err), TOOLGOV_EINVAL);
+    ck_assert_str_eq(err.msg, "invalid UTF-8 in a string");
+    ck_assert_uint_eq(err.pos, 1);
+    ck_assert_int_eq(try_parse("\"\\ud800x\"", &err), TOOLGOV_EINVAL);
+    ck_assert_int_eq(try_parse("{\"a\" 1}", &err), TOOLGOV_EINVAL);
+    ck_assert_str_eq(err.msg, "expected ':' after a member name");
+    ck_assert_uint_eq(err.pos, 5);
+    ck_assert_int_eq(try_parse("", &err), TOOLGOV_EINVAL);
+    ck_assert_str_eq(err.msg, "empty text (expected a value)");
+    ck_assert_int_eq(try_parse("{} x", &err), TOOLGOV_EINVAL);
+    ck_assert_str_eq(err.msg, "unexpected text after the value");
+    ck_assert_uint_eq(err.pos, 3);
+}
+END_TEST
+
+START_TEST(size_is_bounded)
+{
+    toolgov__arena a;
+    toolgov__json_doc doc;
+    toolgov__json_error err;
+
+    toolgov__arena_init(&a, NULL);
+    ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, "[1,2]", 5, 8, 4, 0), TOOLGOV_EINVAL);
+    ck_assert_str_eq(err.msg, "text is longer than the limit");
+    ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, "[1,2]", 5, 8, 5, 0), 0);
+    toolgov__arena_free(&a);
+}
+END_TEST
+
+START_TEST(strings_unescape_to_utf8)
+{
+    toolgov__arena a;
+    toolgov__json_doc doc;
+    toolgov__json_error err;
+    const char *t = "[\"a\\u00e9\\ud83d\\ude00\\u0000z\\/\\n\"]";
+
+    toolgov__arena_init(&a, NULL);
+    ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, t, strlen(t), 8, 1000, 0), 0);
+    ck_assert_uint_eq(doc.count, 2);
+    ck_assert_int_eq(doc.nodes[1].type, TOOLGOV__JSON_STRING);
+    ck_assert_uint_eq(doc.nodes[1].len, 1 + 2 + 4 + 1 + 1 + 1 + 1);
+    ck_assert_int_eq(memcmp(doc.nodes[1].u.str, "a\xC3\xA9\xF0\x9F\x98\x80\0z/\n", 11), 0);
+    ck_assert_int_eq(doc.nodes[1].u.str[11], '\0');
+    toolgov__arena_free(&a);
+}
+END_TEST
+
+static int num(const char *text, int64_t *i, int *irc, double *d, int *drc)
+{
+    toolgov__arena a;
+    toolgov__json_doc doc;
+    toolgov__json_error err;
+    int rc;
+
+    toolgov__arena_init(&a, NULL);
+    rc = toolgov__json_parse(&doc, &err, &a, text, strlen(text), 8, 1000, 0);
+    if (rc == 0) {
+        *irc = toolgov__json_int64(&doc.nodes[0], i);
+        *drc = toolgov__json_double(&doc.nodes[0], d);
+    }
+    toolgov__arena_free(&a);
+    return rc;
+}
+
+START_TEST(integers_are_exact)
+{
+    static const struct { const char *text; int ok; int64_t v; } cases[] = {
+        {"2", 1, 2}, {"2.0", 1, 2}, {"20e-1", 1, 2}, {"-0", 1, 0}, {"0.0e5", 1, 0},
+        {"1e2", 1, 100}, {"1.5e1", 1, 15}, {"2.5", 0, 0}, {"1e400", 0, 0},
+        {"1e-400", 0, 0}, {"9223372036854775807", 1, INT64_MAX},
+        {"-9223372036854775808", 1, INT64_MIN}, {"9223372036854775808", 0, 0},
+        {"-9223372036854775809", 0, 0}, {"92233720368547758.07e2", 1, INT64_MAX},
+        {"100000000000000000000", 0, 0}, {"1.00000000000000000000000000", 1, 1},
+        {"0.1", 0, 0}, {"1e99999999999999999999", 0, 0},
+    };
+    size_t k;
+
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int64_t v = -7;
+        double d;
+        int irc = 99, drc;
+
+        ck_assert_int_eq(num(cases[k].text, &v, &irc, &d, &drc), 0);
+        ck_assert_msg((irc == 0) == cases[k].ok, "%s: rc %d", cases[k].text, irc);
+        if (cases[k].ok)
+            ck_assert_msg(v == cases[k].v, "%s: got %lld", cases[k].text, (long long)v);
+    }
+}
+END_TEST
+
+START_TEST(doubles_are_finite_and_correctly_rounded)
+{
+    static const struct { const char *text; int ok; double v; } cases[] = {
+        {"0.1", 1, 0.1}, {"-2.5e-3", 1, -2.5e-3}, {"1e308", 1, 1e308},
+        {"1.7976931348623157e308", 1, 1.7976931348623157e308},
+        {"1.8e308", 0, 0}, {"1e400", 0, 0}, {"-1e400", 0, 0}, {"1e-400", 1, 0.0},
+        {"123456789012345678901234567890", 1, 123456789012345678901234567890.0},
+        {"4.9406564584124654e-324", 1, 4.9406564584124654e-324},
+        {"2.2250738585072011e-308", 1, 2.2250738585072011e-308},
+        {"9007199254740993", 1, 9007199254740992.0},
+    };
+    size_t k;
+
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int64_t v;
+        double d = -1;
+        int irc, drc = 99;
+
+        ck_assert_int_eq(num(cases[k].text, &v, &irc, &d, &drc), 0);
+        ck_assert_msg((drc == 0) == cases[k].ok, "%s: rc %d", cases[k].text, drc);
+        if (cases[k].ok)
+            ck_assert_msg(d == cases[k].v, "%s: got %.17g", cases[k].text, d);
+    }
+}
+END_TEST
+
+static void put_double_is(double v, const char *want)
+{
+    toolgov__buf b;
+
+    toolgov__buf_init(&b, NULL);
+    toolgov__json_put_double(&b, v);
+    ck_assert_int_eq(toolgov__buf_finish(&b), 0);
+    ck_assert_str_eq(b.ptr, want);
+    ck_assert(strtod(b.ptr, NULL) == v);
+    toolgov__buf_free(&b);
+}
+
+START_TEST(doubles_print_shortest)
+{
+    put_double_is(0.1, "0.1");
+    put_double_is(1.5, "1.5");
+    put_double_is(100.0, "100");
+    put_double_is(-0.0, "-0");
+    put_double_is(0.0, "0");
+    put_double_is(1e21, "1e+21");
+    put_double_is(1e20, "100000000000000000000");
+    put_double_is(1.5e-7, "1.5e-7");
+    put_double_is(0.000001, "0.000001");
+    put_double_is(123.456, "123.456");
+    put_double_is(-2.5e-3, "-0.0025");
+    put_double_is(5e-324, "5e-324");
+    put_double_is(1.7976931348623157e308, "1.7976931348623157e+308");
+    put_double_is(0.1 + 0.2, "0.30000000000000004");
+}
+END_TEST
+
+START_TEST(canonical_sorts_keys_and_keeps_numbers)
+{
+    toolgov__arena a;
+    toolgov__json_doc doc;
+    toolgov__json_error err;
+    toolgov__buf b;
+    const char *t = " { \"b\" : [ 1.50 , -0 , 1E2 ] , \"a\\n\" : { \"z\" : null , \"\xC3\xA9\" : true ,"
+                    " \"y\" : \"\\u0001\\\"\" } , \"\" : false } ";
+
+    toolgov__arena_init(&a, NULL);
+    toolgov__buf_init(&b, NULL);
+    ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, t, strlen(t), 8, 1000, 0), 0);
+    toolgov__json_put_value(&b, &doc, 0);
+    ck_assert_int_eq(toolgov__buf_finish(&b), 0);
+    ck_assert_str_eq(b.ptr, "{\"\":false,\"a\\n\":{\"y\":\"\\u0001\\\"\",\"z\":null,"
+                            "\"\xC3\xA9\":true},\"b\":[1.50,-0,1E2]}");
+    ck_assert_int_eq(toolgov__json_get(&doc, 0, "b", 1), 1 + 1);
+    ck_assert_int_eq(doc.nodes[toolgov__json_get(&doc, 0, "", 0)].type, TOOLGOV__JSON_FALSE);
+    ck_assert_int_eq(toolgov__json_get(&doc, 0, "c", 1), -1);
+    toolgov__buf_free(&b);
+    toolgov__arena_free(&a);
+}
+END_TEST
+
+START_TEST(big_objects_sort_and_find_every_key)
+{
+    toolgov__arena a;
+    toolgov__json_doc doc;
+    toolgov__json_error err;
+    toolgov__buf t;
+    char key[16];
+    int k;
+
+    toolgov__arena_init(&a, NULL);
+    toolgov__buf_init(&t, NULL);
+    toolgov__buf_putc(&t, '{');
+    for (k = 0; k < 1000; k++) {
+        int n = snprintf(key, sizeof key, "%s\"k%d\":%d", k ? "," : "", (k * 7919) % 1000, k);
+
+        toolgov__buf_put(&t, key, (size_t)n);
+    }
+    toolgov__buf_putc(&t, '}');
+    ck_assert_int_eq(toolgov__buf_finish(&t), 0);
+    ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, t.ptr, t.len, 8, 1u << 20, 0), 0);
+    for (k = 0; k < 1000; k++) {
+        int n = snprintf(key, sizeof key, "k%d", k);
+
+        ck_assert_int_ge(toolgov__json_get(&doc, 0, key, (size_t)n), 0);
+    }
+    /* One duplicate among a thousand is found. */
+    memcpy(strstr(t.ptr, "\"k1\""), "\"k0\"", 4);
+    toolgov__arena_reset(&a);
+    ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, t.ptr, t.len, 8, 1u << 20, 0),
+                     TOOLGOV_EINVAL);
+    ck_assert_str_eq(err.msg, "duplicate key");
+    toolgov__buf_free(&t);
+    toolgov__arena_free(&a);
+}
+END_TEST
+
+START_TEST(arena_reuse_allocates_nothing_once_warm)
+{
+    toolgov__arena a;
+    toolgov__json_doc doc;
+    toolgov__json_error err;
+    const char *t = "{\"title\":\"Dentist\",\"tags\":[\"a\",\"b\",\"c\"],\"n\":5}";
+    toolgov__chunk *first;
+    int k;
+
+    toolgov__arena_init(&a, NULL);
+    for (k = 0; k < 3; k++) {
+        toolgov__arena_reset(&a);
+        ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, t, strlen(t), 8, 1000, 0), 0);
+    }
+    first = a.chunks;
+    for (k = 0; k < 100; k++) {
+        toolgov__arena_reset(&a);
+        ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, t, strlen(t), 8, 1000, 0), 0);
+        ck_assert_ptr_eq(a.chunks, first);
+    }
+    toolgov__arena_free(&a);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("json");
+    TCase *tc = tcase_create("reader");
+    SRunner *sr;
+    int failed;
+
+    tcase_add_test(tc, json_test_suite);
+    tcase_add_test(tc, refusals_say_where_and_why);
+    tcase_add_test(tc, size_is_bounded);
+    tcase_add_test(tc, strings_unescape_to_utf8);
+    tcase_add_test(tc, integers_are_exact);
+    tcase_add_test(tc, doubles_are_finite_and_correctly_rounded);
+    tcase_add_test(tc, doubles_print_shortest);
+    tcase_add_test(tc, canonical_sorts_keys_and_keeps_numbers);
+    tcase_add_test(tc, big_objects_sort_and_find_every_key);
+    tcase_add_test(tc, arena_reuse_allocates_nothing_once_warm);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
