@@ -3,8 +3,8 @@
 ** json.c: strict JSON reader, scratch arena, growable buffer and canonical
 ** writer (see json.h for the contract).
 **
-** The reader makes one pass to bound its output: a JSON text of n bytes has
-** at most 1 + (number of ',', ':', '[' and '{') values, and its unescaped
+** The reader bounds its output first: a JSON text of n bytes has at most
+** 1 + (number of ',', ':', '[' and '{') values, and its unescaped
 ** strings fit in n bytes (an escape never decodes longer than itself, and a
 ** string's closing quote pays for its NUL). So the node array and the
 ** string bytes are each one arena allocation, and the second pass, a small
@@ -181,7 +181,7 @@ void toolgov__buf_put(toolgov__buf *b, const char *s, size_t n)
     }
 }
 
-void toolgov__buf_putc(toolgov__buf *b, char c)
+void toolgov__buf_putc_slow(toolgov__buf *b, char c)
 {
     if (buf_room(b, 1))
         b->ptr[b->len++] = c;
@@ -456,15 +456,6 @@ static int parse_literal(parser *ps, const char *word, size_t n, unsigned char t
     return 0;
 }
 
-int toolgov__json_keycmp(const char *a, size_t alen, const char *b, size_t blen)
-{
-    int c = memcmp(a, b, alen < blen ? alen : blen);
-
-    if (c)
-        return c;
-    return alen < blen ? -1 : alen > blen;
-}
-
 static int key_cmp(const toolgov__json *nodes, uint32_t x, uint32_t y)
 {
     return toolgov__json_keycmp(nodes[x].u.str, nodes[x].len, nodes[y].u.str,
@@ -542,11 +533,17 @@ static int close_object(parser *ps, size_t idx)
     return 0;
 }
 
-/* Upper bound of the number of values in the text (see the file comment). */
+/* Upper bound of the number of values in the text (see the file comment).
+** Every value but the first follows a ',', ':', '[' or '{' and takes at
+** least one byte itself, so there are at most (len + 1) / 2: short texts
+** (tool calls) take that without reading them; long ones count, to keep
+** the node array near their real size. */
 static size_t count_bound(const unsigned char *p, size_t len)
 {
     size_t n = 1, i;
 
+    if (len <= 4096)
+        return (len + 1) / 2 + 1;
     for (i = 0; i < len; i++) {
         unsigned c = p[i];
 
@@ -736,12 +733,6 @@ long toolgov__json_get(const toolgov__json_doc *doc, size_t obj, const char *key
     return found;
 }
 
-int toolgov__json_str_eq(const toolgov__json *n, const char *s, size_t len)
-{
-    return n->type == TOOLGOV__JSON_STRING && n->len == len &&
-           memcmp(n->u.str, s, len) == 0;
-}
-
 /* ---- numbers ---- */
 
 /* A number text taken apart: digits of the integer part [ip, ip + il) and
@@ -846,6 +837,20 @@ int toolgov__json_int64(const toolgov__json *n, int64_t *out)
     return 0;
 }
 
+int toolgov__json_is_integral(const toolgov__json *n)
+{
+    numparts np;
+    size_t f, l;
+    long e10;
+
+    if (n->type != TOOLGOV__JSON_NUMBER)
+        return 0;
+    if (n->is_int)
+        return 1;
+    split_number(n, &np);
+    return !significant(&np, &f, &l, &e10) || e10 >= 0;
+}
+
 static const double pow10_exact[] = {
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
@@ -918,6 +923,20 @@ void toolgov__json_put_str(toolgov__buf *b, const char *s, size_t len)
     static const char hex[] = "0123456789abcdef";
     size_t i, run = 0;
 
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+
+        if (c < 0x20 || c == '"' || c == '\\')
+            break;
+    }
+    if (i == len && b->cap - b->len > len + 2) {
+        /* Nothing to escape and room for it all: the common case. */
+        b->ptr[b->len] = '"';
+        memcpy(b->ptr + b->len + 1, s, len);
+        b->ptr[b->len + 1 + len] = '"';
+        b->len += len + 2;
+        return;
+    }
     toolgov__buf_putc(b, '"');
     for (i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];

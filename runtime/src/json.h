@@ -74,7 +74,14 @@ void toolgov__buf_init(toolgov__buf *b, const toolgov_allocator *alloc);
 void toolgov__buf_clear(toolgov__buf *b); /* len 0, failed 0, keeps memory */
 void toolgov__buf_free(toolgov__buf *b);
 void toolgov__buf_put(toolgov__buf *b, const char *s, size_t n);
-void toolgov__buf_putc(toolgov__buf *b, char c);
+void toolgov__buf_putc_slow(toolgov__buf *b, char c);
+static inline void toolgov__buf_putc(toolgov__buf *b, char c)
+{
+    if (b->cap - b->len > 1)
+        b->ptr[b->len++] = c;
+    else
+        toolgov__buf_putc_slow(b, c);
+}
 void toolgov__buf_puts(toolgov__buf *b, const char *s);
 /* NUL-terminate (not counted in len); 0 or TOOLGOV_ENOMEM if any append or
 ** this one failed. */
@@ -149,13 +156,34 @@ long toolgov__json_get(const toolgov__json_doc *doc, size_t obj,
 ** 20e-1 and -0 are integers. */
 int toolgov__json_int64(const toolgov__json *n, int64_t *out);
 
+/* 1 when a number node's value is an integer, whatever its size (2, 2.0,
+** 1e400; not 2.5): JSON Schema's "integer" type. */
+int toolgov__json_is_integral(const toolgov__json *n);
+
 /* The value of a number node as a finite double (rounded to nearest):
 ** 0, or TOOLGOV_EINVAL when it overflows to infinity. Tiny values round to
 ** (signed) zero. */
 int toolgov__json_double(const toolgov__json *n, double *out);
 
-/* 1 when the two string nodes hold the same bytes. */
-int toolgov__json_str_eq(const toolgov__json *n, const char *s, size_t len);
+/* Compare two keys as unsigned bytes, a shorter prefix first. */
+static inline int toolgov__json_keycmp(const char *a, size_t alen, const char *b,
+                                       size_t blen)
+{
+    size_t n = alen < blen ? alen : blen, i;
+
+    /* Keys are short: a byte loop beats a call to memcmp. */
+    for (i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return (unsigned char)a[i] < (unsigned char)b[i] ? -1 : 1;
+    return alen < blen ? -1 : alen > blen;
+}
+
+/* 1 when string node n holds exactly the len bytes at s. */
+static inline int toolgov__json_str_eq(const toolgov__json *n, const char *s, size_t len)
+{
+    return n->type == TOOLGOV__JSON_STRING && n->len == len &&
+           (len == 0 || (n->u.str[0] == s[0] && toolgov__json_keycmp(n->u.str, len, s, len) == 0));
+}
 
 /* ---- canonical writer ---- */
 
@@ -174,8 +202,5 @@ void toolgov__json_put_double(toolgov__buf *b, double v);
 ** texts as sent. */
 void toolgov__json_put_value(toolgov__buf *b, const toolgov__json_doc *doc,
                              size_t i);
-
-/* Compare two keys as unsigned bytes, a shorter prefix first. */
-int toolgov__json_keycmp(const char *a, size_t alen, const char *b, size_t blen);
 
 #endif /* TOOLGOV_JSON_H */

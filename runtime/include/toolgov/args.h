@@ -64,6 +64,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "toolgov.h"
+#ifndef TOOLGOV_EXTERN
+#define TOOLGOV_EXTERN
+#endif
 #ifndef __cplusplus
 #include <stdbool.h>
 #endif
@@ -95,9 +100,18 @@ typedef struct toolgov_no_args {
     char unused_;
 } toolgov_no_args;
 
-/* The deepest nesting of objects and arrays a schema may declare, and a
-** call may send inside a raw value, counting the arguments object as 1. */
+/* The deepest nesting of objects and arrays a schema may declare, counting
+** the arguments object as 1. */
 #define TOOLGOV_ARGS_MAX_DEPTH 8
+
+/* Bounds of a call's argument text: its length in bytes, and the nesting
+** of JSON containers in it (raw values may nest deeper than a schema). */
+#define TOOLGOV_ARGS_MAX_LEN ((size_t)1 << 20)
+#define TOOLGOV_ARGS_MAX_NESTING 32
+
+/* The most problems one refusal message names; more are counted ("and 3
+** more problems"). */
+#define TOOLGOV_ARGS_MAX_PROBLEMS 8
 
 /* What a schema node describes; see the storage table above. 0 is not a
 ** kind, so a zeroed node is recognisably unset. */
@@ -223,6 +237,56 @@ struct toolgov_arg_field {
                                ** SPEC §9), used when the call omits the
                                ** property; NULL when there is none */
 };
+
+/* ---- the decoder ---- */
+
+/* A decoder's scratch area: the parsed text, the decoded struct, its
+** strings and item arrays, the canonical text and the refusal message all
+** live in it. It keeps its memory between calls and grows to the largest
+** call seen, so once warm a decode allocates nothing. Opaque; one per run
+** (runs own theirs, see run.h) or per thread; not locked. */
+typedef struct toolgov_args_decoder toolgov_args_decoder;
+
+/* What a decode produced. Every pointer is borrowed from the decoder and
+** valid until its next decode or its free. */
+typedef struct toolgov_decoded_args {
+    const void *args;        /* on success: the argument struct (struct_size
+                             ** bytes as the schema says, or a zeroed
+                             ** toolgov_no_args when the tool has no
+                             ** parameters); NULL on failure */
+    const char *canonical;   /* on success: the canonical JSON text of the
+                             ** arguments (SPEC §9), NUL-terminated */
+    size_t canonical_len;
+    const char *message;     /* on TOOLGOV_EARGS: "<tool>: /path problem;
+                             ** /path problem", NUL-terminated; "" otherwise */
+    size_t message_len;
+} toolgov_decoded_args;
+
+/* Create a decoder that allocates through `alloc` (NULL: the C library's;
+** the hook is copied). *out is owned by the caller (free with
+** toolgov_args_decoder_free). TOOLGOV_ENOMEM, *out untouched. */
+TOOLGOV_EXTERN int toolgov_args_decoder_new(toolgov_args_decoder **out,
+                                            const toolgov_allocator *alloc);
+/* Free a decoder and everything it holds. NULL is a no-op. */
+TOOLGOV_EXTERN void toolgov_args_decoder_free(toolgov_args_decoder *dec);
+
+/* Decode the argument text of one call of `tool` against `params` (the
+** root OBJECT node, or NULL for a tool without parameters). `text` is `len`
+** bytes, borrowed for the call; NULL, an empty or all-whitespace text reads
+** as "{}" (for a tool without parameters the JSON text "" does too).
+** The text is read strictly (RFC 8259, well-formed UTF-8, no duplicate
+** keys, at most TOOLGOV_ARGS_MAX_LEN bytes and TOOLGOV_ARGS_MAX_NESTING
+** deep), validated and decoded; defaults fill absent properties.
+** Returns 0 with *out filled; TOOLGOV_EARGS with out->message naming every
+** problem (up to TOOLGOV_ARGS_MAX_PROBLEMS) with its JSON path;
+** TOOLGOV_EINVAL for a NULL argument or a schema the decoder cannot walk
+** (message says which node); TOOLGOV_ENOMEM. `tool` only names the tool in
+** the message (NULL: no prefix). */
+TOOLGOV_EXTERN int toolgov_args_decode(toolgov_decoded_args *out,
+                                       toolgov_args_decoder *dec,
+                                       const toolgov_arg_schema *params,
+                                       const char *tool, const char *text,
+                                       size_t len);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,1030 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** args.c: the one table-driven argument decoder (see args.h).
+**
+** A decode is one walk of the schema tree alongside the parsed call. Each
+** node's check runs in one of two modes:
+**   - decoding (dst != NULL): the value is checked, stored at dst and
+**     written to the canonical text;
+**   - validating (dst == NULL): the value is checked only. Everything under
+**     a raw node is validated this way, and raw anyOf/oneOf alternatives are
+**     probed "quietly": their problems are counted, not reported, so a
+**     failed alternative costs no message.
+** Problems are appended to one message as they are found ("/path problem",
+** joined by "; "), up to TOOLGOV_ARGS_MAX_PROBLEMS; later ones are counted.
+** A call with any problem has no struct and no canonical text.
+**
+** Canonical text (SPEC §9): an object's declared properties in schema
+** order (given or defaulted; an absent optional property without default is
+** left out), then extra members sorted by key bytes; no whitespace; strings
+** with the minimal escapes; integers exact; numbers in the shortest text
+** that reads back to the same double; raw values in toolgov__json_put_value
+** form (keys sorted, number texts as sent). A default is read as a JSON
+** text and decoded like a given value, so it is canonical by construction.
+**
+** Memory: the parse, the struct, item arrays and raw texts come from the
+** decoder's arena; canonical text, message and path from its buffers; all
+** are kept between decodes, so a warm decoder allocates nothing.
+*/
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "args_internal.h"
+#include "internal.h"
+#include "json.h"
+
+struct toolgov_args_decoder {
+    toolgov_allocator alloc;
+    toolgov__arena arena;
+    toolgov__buf canon;
+    toolgov__buf msg;
+};
+
+/* Schema recursion that consumes no input (alternatives of alternatives)
+** is bounded, so a cyclic hand-built table fails instead of looping. */
+#define MAX_SCHEMA_DEPTH 64
+
+/* The path of the value being checked, as a stack of segments rendered
+** into a JSON pointer only when a problem is reported. Deeper segments
+** than this are counted and shown as "/...". */
+#define MAX_PATH 80
+
+typedef struct seg {
+    const char *name;  /* a member name, or NULL for an array index */
+    size_t len;        /* name length, or the index */
+} seg;
+
+typedef struct ctx {
+    toolgov_args_decoder *d;
+    seg path[MAX_PATH];
+    unsigned npath;
+    const char *tool;
+    unsigned problems;   /* problems found outside quiet probes */
+    unsigned quiet;      /* > 0 inside an anyOf/oneOf probe */
+    unsigned quiet_fail; /* problems found inside probes */
+    unsigned depth;      /* schema recursion depth */
+    int nomem;
+    const char *bad_schema; /* why the schema cannot be walked, or NULL */
+} ctx;
+
+/* ---- messages ---- */
+
+static void say_u(ctx *c, unsigned long long v);
+
+/* The current path as a JSON pointer ("/tags/1"), "the arguments" at the
+** root. */
+static void say_path(ctx *c)
+{
+    toolgov__buf *m = &c->d->msg;
+    unsigned i, n = c->npath < MAX_PATH ? c->npath : MAX_PATH;
+
+    if (c->npath == 0) {
+        toolgov__buf_puts(m, "the arguments");
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        const seg *g = &c->path[i];
+        size_t k;
+
+        toolgov__buf_putc(m, '/');
+        if (!g->name) {
+            say_u(c, g->len);
+            continue;
+        }
+        for (k = 0; k < g->len; k++) {
+            if (g->name[k] == '~')
+                toolgov__buf_put(m, "~0", 2);
+            else if (g->name[k] == '/')
+                toolgov__buf_put(m, "~1", 2);
+            else
+                toolgov__buf_putc(m, g->name[k]);
+        }
+    }
+    if (c->npath > MAX_PATH)
+        toolgov__buf_put(m, "/...", 4);
+}
+
+/* Start one problem about the current path. Returns 1 when the caller
+** should append its words (a reported problem within the cap). */
+static int problem(ctx *c)
+{
+    toolgov__buf *m = &c->d->msg;
+
+    if (c->quiet) {
+        c->quiet_fail++;
+        return 0;
+    }
+    if (c->problems++ >= TOOLGOV_ARGS_MAX_PROBLEMS)
+        return 0;
+    if (m->len == 0 && c->tool) {
+        toolgov__buf_puts(m, c->tool);
+        toolgov__buf_put(m, ": ", 2);
+    } else if (m->len) {
+        toolgov__buf_put(m, "; ", 2);
+    }
+    say_path(c);
+    toolgov__buf_putc(m, ' ');
+    return 1;
+}
+
+static void say(ctx *c, const char *s)
+{
+    toolgov__buf_puts(&c->d->msg, s);
+}
+
+static void say_u(ctx *c, unsigned long long v)
+{
+    char tmp[24];
+    size_t i = sizeof tmp;
+
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    toolgov__buf_put(&c->d->msg, tmp + i, sizeof tmp - i);
+}
+
+/* A string for a message: quoted, escaped, cut at 40 bytes on a character
+** boundary. */
+static void say_str(ctx *c, const char *s, size_t len)
+{
+    size_t cut = len;
+
+    if (cut > 40) {
+        cut = 40;
+        while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+            cut--;
+    }
+    toolgov__json_put_str(&c->d->msg, s, cut);
+    if (cut < len)
+        say(c, "...");
+}
+
+/* ", got <value>" for the node the problem is about. */
+static void say_got(ctx *c, const toolgov__json_doc *doc, size_t idx)
+{
+    const toolgov__json *n = &doc->nodes[idx];
+
+    say(c, ", got ");
+    switch (n->type) {
+    case TOOLGOV__JSON_NULL: say(c, "null"); break;
+    case TOOLGOV__JSON_TRUE: say(c, "true"); break;
+    case TOOLGOV__JSON_FALSE: say(c, "false"); break;
+    case TOOLGOV__JSON_NUMBER:
+        toolgov__buf_put(&c->d->msg, n->u.str, n->len > 40 ? 40 : n->len);
+        if (n->len > 40)
+            say(c, "...");
+        break;
+    case TOOLGOV__JSON_STRING: say_str(c, n->u.str, n->len); break;
+    case TOOLGOV__JSON_ARRAY: say(c, "an array"); break;
+    default: say(c, "an object"); break;
+    }
+}
+
+static void say_i64(ctx *c, int64_t v)
+{
+    toolgov__json_put_int(&c->d->msg, v);
+}
+
+/* ---- path ---- */
+
+static void path_push(ctx *c, const char *name, size_t len)
+{
+    if (c->npath < MAX_PATH) {
+        c->path[c->npath].name = name;
+        c->path[c->npath].len = len;
+    }
+    c->npath++;
+}
+
+static void path_pop(ctx *c)
+{
+    c->npath--;
+}
+
+/* ---- stores (memcpy: the struct's members are typed, dst is bytes) ---- */
+
+static void store_str(unsigned char *dst, const char *s, size_t len)
+{
+    toolgov_str v;
+
+    v.ptr = s;
+    v.len = len;
+    memcpy(dst, &v, sizeof v);
+}
+
+static void store_i64(unsigned char *dst, int64_t v)
+{
+    memcpy(dst, &v, sizeof v);
+}
+
+/* Zero values of an absent property: strings point to "" (never NULL). */
+static void zero_value(const toolgov_arg_schema *s, unsigned char *dst, unsigned depth)
+{
+    size_t i;
+
+    if (depth > MAX_SCHEMA_DEPTH)
+        return;
+    if (s->kind == TOOLGOV_ARG_STRING || s->kind == TOOLGOV_ARG_RAW) {
+        store_str(dst, "", 0);
+    } else if (s->kind == TOOLGOV_ARG_OBJECT) {
+        for (i = 0; i < s->field_count; i++)
+            zero_value(s->fields[i].schema, dst + s->fields[i].offset, depth + 1);
+    }
+}
+
+/* ---- checks shared by typed and raw nodes ---- */
+
+static size_t utf8_chars(const char *s, size_t len)
+{
+    size_t n = 0, i;
+
+    for (i = 0; i < len; i++)
+        n += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return n;
+}
+
+static void check_string(ctx *c, const toolgov_arg_schema *s, const toolgov__json_doc *doc,
+                         size_t idx)
+{
+    const toolgov__json *n = &doc->nodes[idx];
+
+    if (s->min_len > 0 || s->max_len != TOOLGOV_ARG_UNBOUNDED) {
+        size_t chars = utf8_chars(n->u.str, n->len);
+
+        if (chars < s->min_len && problem(c)) {
+            say(c, "must be at least ");
+            say_u(c, s->min_len);
+            say(c, s->min_len == 1 ? " character long" : " characters long");
+            say(c, ", got ");
+            say_u(c, chars);
+        }
+        if (chars > s->max_len && problem(c)) {
+            say(c, "must be at most ");
+            say_u(c, s->max_len);
+            say(c, s->max_len == 1 ? " character long" : " characters long");
+            say(c, ", got ");
+            say_u(c, chars);
+        }
+    }
+    if (s->format != TOOLGOV_FORMAT_NONE &&
+        !toolgov__args_format_ok(s->format, n->u.str, n->len) && problem(c)) {
+        say(c, "must be ");
+        say(c, toolgov__args_format_desc(s->format));
+        say_got(c, doc, idx);
+    }
+}
+
+static void check_int_bounds(ctx *c, const toolgov_arg_schema *s, int64_t v)
+{
+    unsigned f = s->flags;
+
+    if (f & TOOLGOV_ARG_F_HAS_MIN) {
+        int excl = (f & TOOLGOV_ARG_F_EXCL_MIN) != 0;
+
+        if ((excl ? v <= s->int_min : v < s->int_min) && problem(c)) {
+            say(c, excl ? "must be greater than " : "must be at least ");
+            say_i64(c, s->int_min);
+            say(c, ", got ");
+            say_i64(c, v);
+        }
+    }
+    if (f & TOOLGOV_ARG_F_HAS_MAX) {
+        int excl = (f & TOOLGOV_ARG_F_EXCL_MAX) != 0;
+
+        if ((excl ? v >= s->int_max : v > s->int_max) && problem(c)) {
+            say(c, excl ? "must be less than " : "must be at most ");
+            say_i64(c, s->int_max);
+            say(c, ", got ");
+            say_i64(c, v);
+        }
+    }
+}
+
+static void check_num_bounds(ctx *c, const toolgov_arg_schema *s, double v,
+                             const toolgov__json_doc *doc, size_t idx)
+{
+    unsigned f = s->flags;
+
+    if (f & TOOLGOV_ARG_F_HAS_MIN) {
+        int excl = (f & TOOLGOV_ARG_F_EXCL_MIN) != 0;
+
+        if ((excl ? v <= s->num_min : v < s->num_min) && problem(c)) {
+            say(c, excl ? "must be greater than " : "must be at least ");
+            toolgov__json_put_double(&c->d->msg, s->num_min);
+            say_got(c, doc, idx);
+        }
+    }
+    if (f & TOOLGOV_ARG_F_HAS_MAX) {
+        int excl = (f & TOOLGOV_ARG_F_EXCL_MAX) != 0;
+
+        if ((excl ? v >= s->num_max : v > s->num_max) && problem(c)) {
+            say(c, excl ? "must be less than " : "must be at most ");
+            toolgov__json_put_double(&c->d->msg, s->num_max);
+            say_got(c, doc, idx);
+        }
+    }
+}
+
+static void check_count(ctx *c, const toolgov_arg_schema *s, size_t count)
+{
+    if (count < s->min_items && problem(c)) {
+        say(c, "must have at least ");
+        say_u(c, s->min_items);
+        say(c, s->min_items == 1 ? " item, got " : " items, got ");
+        say_u(c, count);
+    }
+    if (count > s->max_items && problem(c)) {
+        say(c, "must have at most ");
+        say_u(c, s->max_items);
+        say(c, s->max_items == 1 ? " item, got " : " items, got ");
+        say_u(c, count);
+    }
+}
+
+/* "must be one of "a", "b", 3, null" */
+static void say_enum(ctx *c, const toolgov_arg_schema *s, const toolgov__json_doc *doc,
+                     size_t idx)
+{
+    size_t i, shown = 0;
+
+    say(c, "must be one of ");
+    for (i = 0; i < s->str_enum_count && shown < 10; i++, shown++) {
+        if (shown)
+            say(c, ", ");
+        say_str(c, s->str_enum[i], strlen(s->str_enum[i]));
+    }
+    for (i = 0; i < s->int_enum_count && shown < 10; i++, shown++) {
+        if (shown)
+            say(c, ", ");
+        say_i64(c, s->int_enum[i]);
+    }
+    if ((s->flags & TOOLGOV_ARG_F_ENUM_NULL) && shown < 10) {
+        if (shown++)
+            say(c, ", ");
+        say(c, "null");
+    }
+    if (s->str_enum_count + s->int_enum_count > 10)
+        say(c, ", ...");
+    say_got(c, doc, idx);
+}
+
+static void type_problem(ctx *c, const char *what, const toolgov__json_doc *doc, size_t idx)
+{
+    if (problem(c)) {
+        say(c, "must be ");
+        say(c, what);
+        say_got(c, doc, idx);
+    }
+}
+
+static long find_str_enum(const toolgov_arg_schema *s, const toolgov__json *n)
+{
+    size_t i;
+
+    for (i = 0; i < s->str_enum_count; i++)
+        if (toolgov__json_str_eq(n, s->str_enum[i], strlen(s->str_enum[i])))
+            return (long)i;
+    return -1;
+}
+
+static int find_int_enum(const toolgov_arg_schema *s, int64_t v)
+{
+    size_t i;
+
+    for (i = 0; i < s->int_enum_count; i++)
+        if (s->int_enum[i] == v)
+            return 1;
+    return 0;
+}
+
+static void value(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema *s,
+                  size_t idx, unsigned char *dst);
+
+/* "must be a string or null" from a raw node's type mask. */
+static void say_types(ctx *c, unsigned types)
+{
+    static const struct { unsigned bit; const char *word; } names[] = {
+        {TOOLGOV_JSON_STRING, "a string"},   {TOOLGOV_JSON_INTEGER, "an integer"},
+        {TOOLGOV_JSON_NUMBER, "a number"},   {TOOLGOV_JSON_BOOLEAN, "a boolean"},
+        {TOOLGOV_JSON_ARRAY, "an array"},    {TOOLGOV_JSON_OBJECT, "an object"},
+        {TOOLGOV_JSON_NULL, "null"},
+    };
+    size_t i, shown = 0;
+
+    say(c, "must be ");
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!(types & names[i].bit))
+            continue;
+        if (names[i].bit == TOOLGOV_JSON_INTEGER && (types & TOOLGOV_JSON_NUMBER))
+            continue;
+        if (shown++)
+            say(c, " or ");
+        say(c, names[i].word);
+    }
+}
+
+/* ---- objects ---- */
+
+static int is_declared(const toolgov_arg_schema *s, const toolgov__json *key)
+{
+    size_t i;
+
+    for (i = 0; i < s->field_count; i++)
+        if (toolgov__json_str_eq(key, s->fields[i].name, s->fields[i].name_len))
+            return 1;
+    return 0;
+}
+
+static void say_allowed(ctx *c, const toolgov_arg_schema *s)
+{
+    size_t i;
+
+    if (s->field_count == 0) {
+        say(c, "is not allowed (no properties are)");
+        return;
+    }
+    say(c, "is not allowed (allowed: ");
+    for (i = 0; i < s->field_count && i < 12; i++) {
+        if (i)
+            say(c, ", ");
+        say(c, s->fields[i].name);
+    }
+    if (s->field_count > 12)
+        say(c, ", ...");
+    say(c, ")");
+}
+
+/* Decode the default of field f into dst (a JSON text in the table). */
+static void default_value(ctx *c, const toolgov_arg_field *f, unsigned char *dst)
+{
+    toolgov__json_doc ddoc;
+    toolgov__json_error err;
+    int rc;
+
+    rc = toolgov__json_parse(&ddoc, &err, &c->d->arena, f->default_json,
+                             strlen(f->default_json), TOOLGOV_ARGS_MAX_NESTING,
+                             TOOLGOV_ARGS_MAX_LEN, 0);
+    if (rc == TOOLGOV_ENOMEM) {
+        c->nomem = 1;
+        return;
+    }
+    if (rc) {
+        c->bad_schema = "a field's default_json is not valid JSON";
+        return;
+    }
+    value(c, &ddoc, f->schema, 0, dst);
+}
+
+/* Which member gives which declared field: at[f] is the value's node
+** index + 1, 0 when the call omits field f. One pass over the members;
+** returns the number of members that matched a field. */
+static size_t match_fields(const toolgov__json_doc *doc, const toolgov_arg_schema *s,
+                           size_t idx, uint32_t *at)
+{
+    const toolgov__json *o = &doc->nodes[idx];
+    size_t i, f, matched = 0;
+
+    memset(at, 0, s->field_count * sizeof *at);
+    for (i = 0; i < o->len; i++) {
+        uint32_t k = o->u.sorted[i];
+        const toolgov__json *key = &doc->nodes[k];
+
+        for (f = 0; f < s->field_count; f++) {
+            if (toolgov__json_str_eq(key, s->fields[f].name, s->fields[f].name_len)) {
+                at[f] = k + 2;
+                matched++;
+                break;
+            }
+        }
+    }
+    return matched;
+}
+
+static void object(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema *s,
+                   size_t idx, unsigned char *dst)
+{
+    const toolgov__json *o = &doc->nodes[idx];
+    toolgov__buf *out = &c->d->canon;
+    uint32_t local[32], *at = local;
+    size_t i, matched;
+    int first = 1;
+
+    if (s->field_count > sizeof local / sizeof local[0]) {
+        at = toolgov__arena_alloc(&c->d->arena, s->field_count * sizeof *at);
+        if (!at) {
+            c->nomem = 1;
+            return;
+        }
+    }
+    matched = match_fields(doc, s, idx, at);
+    if (dst)
+        toolgov__buf_putc(out, '{');
+    for (i = 0; i < s->field_count; i++) {
+        const toolgov_arg_field *f = &s->fields[i];
+        unsigned char *fdst = dst ? dst + f->offset : NULL;
+
+        if (!at[i] && !f->default_json) {
+            if (f->required) {
+                path_push(c, f->name, f->name_len);
+                if (problem(c))
+                    say(c, "is required");
+                path_pop(c);
+            } else if (fdst) {
+                zero_value(f->schema, fdst, 0);
+            }
+            continue;
+        }
+        if (dst) {
+            if (!first)
+                toolgov__buf_putc(out, ',');
+            first = 0;
+            toolgov__json_put_str(out, f->name, f->name_len);
+            toolgov__buf_putc(out, ':');
+        }
+        path_push(c, f->name, f->name_len);
+        if (at[i]) {
+            value(c, doc, f->schema, at[i] - 1, fdst);
+            if (dst && f->has_offset != TOOLGOV_ARG_NO_HAS) {
+                bool yes = true;
+
+                memcpy(dst + f->has_offset, &yes, sizeof yes);
+            }
+        } else {
+            default_value(c, f, fdst);
+        }
+        path_pop(c);
+    }
+    /* Extra members, in key order (the reader sorted them). */
+    for (i = 0; matched < o->len && i < o->len; i++) {
+        uint32_t k = o->u.sorted[i];
+        const toolgov__json *key = &doc->nodes[k];
+
+        if (is_declared(s, key))
+            continue;
+        if (s->flags & TOOLGOV_ARG_F_CLOSED) {
+            path_push(c, key->u.str, key->len);
+            if (problem(c))
+                say_allowed(c, s);
+            path_pop(c);
+            continue;
+        }
+        if (dst) {
+            if (!first)
+                toolgov__buf_putc(out, ',');
+            first = 0;
+            toolgov__json_put_str(out, key->u.str, key->len);
+            toolgov__buf_putc(out, ':');
+            toolgov__json_put_value(out, doc, k + 1);
+        }
+    }
+    if (dst)
+        toolgov__buf_putc(out, '}');
+}
+
+/* ---- arrays ---- */
+
+static void array(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema *s,
+                  size_t idx, unsigned char *dst)
+{
+    const toolgov__json *a = &doc->nodes[idx];
+    unsigned char *items = NULL;
+    size_t i, k;
+
+    check_count(c, s, a->len);
+    if (dst) {
+        toolgov_array arr;
+
+        if (s->item_size == 0 || !s->items) {
+            c->bad_schema = "an array node has no items schema or item_size";
+            return;
+        }
+        if (a->len) {
+            if (a->len > SIZE_MAX / s->item_size) {
+                c->nomem = 1;
+                return;
+            }
+            items = toolgov__arena_alloc(&c->d->arena, a->len * s->item_size);
+            if (!items) {
+                c->nomem = 1;
+                return;
+            }
+            memset(items, 0, a->len * s->item_size);
+        }
+        arr.items = items;
+        arr.count = a->len;
+        memcpy(dst, &arr, sizeof arr);
+        toolgov__buf_putc(&c->d->canon, '[');
+    }
+    if (!s->items) {
+        if (dst)
+            toolgov__buf_putc(&c->d->canon, ']');
+        return;
+    }
+    for (i = 0, k = idx + 1; i < a->len; i++, k = doc->nodes[k].end) {
+        path_push(c, NULL, i);
+        if (dst && i)
+            toolgov__buf_putc(&c->d->canon, ',');
+        value(c, doc, s->items, k, items ? items + i * s->item_size : NULL);
+        path_pop(c);
+    }
+    if (dst)
+        toolgov__buf_putc(&c->d->canon, ']');
+}
+
+/* ---- raw values ---- */
+
+static unsigned json_type_bit(const toolgov__json *n)
+{
+    switch (n->type) {
+    case TOOLGOV__JSON_NULL: return TOOLGOV_JSON_NULL;
+    case TOOLGOV__JSON_TRUE:
+    case TOOLGOV__JSON_FALSE: return TOOLGOV_JSON_BOOLEAN;
+    case TOOLGOV__JSON_NUMBER:
+        return toolgov__json_is_integral(n) ? TOOLGOV_JSON_INTEGER | TOOLGOV_JSON_NUMBER
+                                            : TOOLGOV_JSON_NUMBER;
+    case TOOLGOV__JSON_STRING: return TOOLGOV_JSON_STRING;
+    case TOOLGOV__JSON_ARRAY: return TOOLGOV_JSON_ARRAY;
+    default: return TOOLGOV_JSON_OBJECT;
+    }
+}
+
+static int raw_enum_ok(const toolgov_arg_schema *s, const toolgov__json *n)
+{
+    int64_t v;
+
+    if (n->type == TOOLGOV__JSON_NULL)
+        return (s->flags & TOOLGOV_ARG_F_ENUM_NULL) != 0;
+    if (n->type == TOOLGOV__JSON_STRING)
+        return find_str_enum(s, n) >= 0;
+    if (n->type == TOOLGOV__JSON_NUMBER && toolgov__json_int64(n, &v) == 0)
+        return find_int_enum(s, v);
+    return 0;
+}
+
+/* Validate a raw value against its node, by instance type (JSON Schema's
+** rule: a keyword constrains only the instance types it is about). */
+static void raw_check(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema *s,
+                      size_t idx)
+{
+    const toolgov__json *n = &doc->nodes[idx];
+    unsigned bits = json_type_bit(n);
+
+    if (s->types && !(s->types & bits)) {
+        if (problem(c)) {
+            say_types(c, s->types);
+            say_got(c, doc, idx);
+        }
+        return;
+    }
+    if (((s->flags & TOOLGOV_ARG_F_HAS_ENUM) || s->str_enum_count || s->int_enum_count) &&
+        !raw_enum_ok(s, n)) {
+        if (problem(c))
+            say_enum(c, s, doc, idx);
+        return;
+    }
+    switch (n->type) {
+    case TOOLGOV__JSON_STRING:
+        check_string(c, s, doc, idx);
+        break;
+    case TOOLGOV__JSON_NUMBER:
+        if (s->flags & (TOOLGOV_ARG_F_HAS_MIN | TOOLGOV_ARG_F_HAS_MAX)) {
+            double v;
+
+            if (toolgov__json_double(n, &v) != 0)
+                v = n->u.str[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+            check_num_bounds(c, s, v, doc, idx);
+        }
+        break;
+    case TOOLGOV__JSON_ARRAY:
+        array(c, doc, s, idx, NULL);
+        break;
+    case TOOLGOV__JSON_OBJECT:
+        object(c, doc, s, idx, NULL);
+        break;
+    default:
+        break;
+    }
+    if (s->alt_count) {
+        size_t i, matched = 0;
+        int one_of = (s->flags & TOOLGOV_ARG_F_ONE_OF) != 0;
+
+        for (i = 0; i < s->alt_count; i++) {
+            unsigned before = c->quiet_fail;
+
+            c->quiet++;
+            value(c, doc, &s->alts[i], idx, NULL);
+            c->quiet--;
+            if (c->quiet_fail == before) {
+                matched++;
+                if (!one_of)
+                    break;
+            }
+            c->quiet_fail = before;
+        }
+        if (matched == 0 && problem(c)) {
+            say(c, one_of ? "must match one of its oneOf schemas"
+                          : "must match at least one of its anyOf schemas");
+            say_got(c, doc, idx);
+        } else if (one_of && matched > 1 && problem(c)) {
+            say(c, "must match exactly one of its oneOf schemas, matched ");
+            say_u(c, matched);
+        }
+    }
+}
+
+/* ---- one value ---- */
+
+static void value(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema *s,
+                  size_t idx, unsigned char *dst)
+{
+    const toolgov__json *n = &doc->nodes[idx];
+    toolgov__buf *out = &c->d->canon;
+    int64_t iv;
+    double dv;
+    long ev;
+
+    if (c->bad_schema || c->nomem)
+        return;
+    if (!s || ++c->depth > MAX_SCHEMA_DEPTH) {
+        c->bad_schema = s ? "the schema nests (or loops) deeper than 64 nodes"
+                          : "a field or items pointer is NULL";
+        return;
+    }
+    switch (s->kind) {
+    case TOOLGOV_ARG_STRING:
+        if (n->type != TOOLGOV__JSON_STRING) {
+            type_problem(c, "a string", doc, idx);
+            break;
+        }
+        check_string(c, s, doc, idx);
+        if (dst) {
+            store_str(dst, n->u.str, n->len);
+            toolgov__json_put_str(out, n->u.str, n->len);
+        }
+        break;
+    case TOOLGOV_ARG_INTEGER:
+    case TOOLGOV_ARG_INTEGER_ENUM:
+        if (n->type != TOOLGOV__JSON_NUMBER || !toolgov__json_is_integral(n)) {
+            type_problem(c, "an integer", doc, idx);
+            break;
+        }
+        if (toolgov__json_int64(n, &iv) != 0) {
+            type_problem(c, "an integer within the 64-bit range", doc, idx);
+            break;
+        }
+        if (s->kind == TOOLGOV_ARG_INTEGER_ENUM && !find_int_enum(s, iv)) {
+            if (problem(c))
+                say_enum(c, s, doc, idx);
+            break;
+        }
+        check_int_bounds(c, s, iv);
+        if (dst) {
+            store_i64(dst, iv);
+            toolgov__json_put_int(out, iv);
+        }
+        break;
+    case TOOLGOV_ARG_NUMBER:
+        if (n->type != TOOLGOV__JSON_NUMBER) {
+            type_problem(c, "a number", doc, idx);
+            break;
+        }
+        if (toolgov__json_double(n, &dv) != 0) {
+            type_problem(c, "a finite number (this one is beyond the double range)", doc, idx);
+            break;
+        }
+        check_num_bounds(c, s, dv, doc, idx);
+        if (dst) {
+            memcpy(dst, &dv, sizeof dv);
+            toolgov__json_put_double(out, dv);
+        }
+        break;
+    case TOOLGOV_ARG_BOOLEAN:
+        if (n->type != TOOLGOV__JSON_TRUE && n->type != TOOLGOV__JSON_FALSE) {
+            type_problem(c, "a boolean (true or false)", doc, idx);
+            break;
+        }
+        if (dst) {
+            bool b = n->type == TOOLGOV__JSON_TRUE;
+
+            memcpy(dst, &b, sizeof b);
+            toolgov__buf_puts(out, b ? "true" : "false");
+        }
+        break;
+    case TOOLGOV_ARG_STRING_ENUM:
+        ev = n->type == TOOLGOV__JSON_STRING ? find_str_enum(s, n) : -1;
+        if (ev < 0) {
+            if (problem(c))
+                say_enum(c, s, doc, idx);
+            break;
+        }
+        if (dst) {
+            int e = (int)ev;
+
+            memcpy(dst, &e, sizeof e);
+            toolgov__json_put_str(out, n->u.str, n->len);
+        }
+        break;
+    case TOOLGOV_ARG_ARRAY:
+        if (n->type != TOOLGOV__JSON_ARRAY) {
+            type_problem(c, "an array", doc, idx);
+            break;
+        }
+        array(c, doc, s, idx, dst);
+        break;
+    case TOOLGOV_ARG_OBJECT:
+        if (n->type != TOOLGOV__JSON_OBJECT) {
+            type_problem(c, "an object", doc, idx);
+            break;
+        }
+        object(c, doc, s, idx, dst);
+        break;
+    case TOOLGOV_ARG_RAW:
+        raw_check(c, doc, s, idx);
+        if (dst) {
+            size_t start = out->len, len;
+            char *copy;
+
+            toolgov__json_put_value(out, doc, idx);
+            if (out->failed)
+                break;
+            len = out->len - start;
+            copy = toolgov__arena_alloc(&c->d->arena, len + 1);
+            if (!copy) {
+                c->nomem = 1;
+                break;
+            }
+            memcpy(copy, out->ptr + start, len);
+            copy[len] = '\0';
+            store_str(dst, copy, len);
+        }
+        break;
+    default:
+        c->bad_schema = "a node has an unknown kind";
+        break;
+    }
+    c->depth--;
+}
+
+/* ---- API ---- */
+
+int toolgov_args_decoder_new(toolgov_args_decoder **out, const toolgov_allocator *alloc)
+{
+    toolgov_allocator a;
+    toolgov_args_decoder *d;
+
+    if (!out)
+        return TOOLGOV_EINVAL;
+    a.fn = alloc ? alloc->fn : NULL;
+    a.ud = alloc ? alloc->ud : NULL;
+    d = toolgov__alloc(alloc, sizeof *d);
+    if (!d)
+        return TOOLGOV_ENOMEM;
+    d->alloc = a;
+    toolgov__arena_init(&d->arena, &d->alloc);
+    toolgov__buf_init(&d->canon, &d->alloc);
+    toolgov__buf_init(&d->msg, &d->alloc);
+    *out = d;
+    return 0;
+}
+
+void toolgov_args_decoder_free(toolgov_args_decoder *dec)
+{
+    toolgov_allocator a;
+
+    if (!dec)
+        return;
+    a = dec->alloc;
+    toolgov__arena_free(&dec->arena);
+    toolgov__buf_free(&dec->canon);
+    toolgov__buf_free(&dec->msg);
+    toolgov__free(&a, dec, sizeof *dec);
+}
+
+static int all_space(const char *s, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < len; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+            return 0;
+    return 1;
+}
+
+/* The refusal of a text that is not JSON at all. */
+static void say_syntax(ctx *c, const toolgov__json_error *err)
+{
+    toolgov__buf *m = &c->d->msg;
+
+    c->problems++;
+    if (c->tool) {
+        toolgov__buf_puts(m, c->tool);
+        toolgov__buf_put(m, ": ", 2);
+    }
+    say(c, "the arguments are not valid JSON: ");
+    say(c, err->msg);
+    if (err->key) {
+        say(c, " ");
+        say_str(c, err->key, strlen(err->key));
+    }
+    say(c, " at byte ");
+    say_u(c, err->pos);
+}
+
+int toolgov_args_decode(toolgov_decoded_args *out, toolgov_args_decoder *dec,
+                        const toolgov_arg_schema *params, const char *tool,
+                        const char *text, size_t len)
+{
+    toolgov__json_doc doc;
+    toolgov__json_error err;
+    unsigned char *dst = NULL;
+    size_t size;
+    ctx c;
+    int rc;
+
+    if (!out || !dec)
+        return TOOLGOV_EINVAL;
+    out->args = NULL;
+    out->canonical = "";
+    out->canonical_len = 0;
+    out->message = "";
+    out->message_len = 0;
+    toolgov__arena_reset(&dec->arena);
+    toolgov__buf_clear(&dec->canon);
+    toolgov__buf_clear(&dec->msg);
+    c.npath = 0;
+    c.problems = c.quiet = c.quiet_fail = c.depth = 0;
+    c.nomem = 0;
+    c.bad_schema = NULL;
+    c.d = dec;
+    c.tool = tool;
+
+    if (!text || all_space(text, len)) {
+        text = "{}";
+        len = 2;
+    }
+    rc = toolgov__json_parse(&doc, &err, &dec->arena, text, len,
+                             TOOLGOV_ARGS_MAX_NESTING, TOOLGOV_ARGS_MAX_LEN, 0);
+    if (rc == TOOLGOV_ENOMEM)
+        return rc;
+    if (rc) {
+        say_syntax(&c, &err);
+        goto finish;
+    }
+    size = params ? params->struct_size : sizeof(toolgov_no_args);
+    dst = toolgov__arena_alloc(&dec->arena, size ? size : 1);
+    if (!dst)
+        return TOOLGOV_ENOMEM;
+    memset(dst, 0, size ? size : 1);
+    if (!params) {
+        const toolgov__json *root = &doc.nodes[0];
+
+        if (!(root->type == TOOLGOV__JSON_OBJECT && root->len == 0) &&
+            !(root->type == TOOLGOV__JSON_STRING && root->len == 0) && problem(&c)) {
+            say(&c, "must be {} (the tool takes no arguments)");
+            say_got(&c, &doc, 0);
+        }
+        toolgov__buf_put(&dec->canon, "{}", 2);
+    } else if (params->kind != TOOLGOV_ARG_OBJECT) {
+        c.bad_schema = "the root node is not an OBJECT";
+    } else if (doc.nodes[0].type != TOOLGOV__JSON_OBJECT) {
+        type_problem(&c, "a JSON object", &doc, 0);
+    } else {
+        value(&c, &doc, params, 0, dst);
+    }
+
+finish:
+    if (c.nomem)
+        return TOOLGOV_ENOMEM;
+    if (c.bad_schema) {
+        toolgov__buf_clear(&dec->msg);
+        toolgov__buf_puts(&dec->msg, "the argument schema cannot be used: ");
+        toolgov__buf_puts(&dec->msg, c.bad_schema);
+        if (toolgov__buf_finish(&dec->msg))
+            return TOOLGOV_ENOMEM;
+        out->message = dec->msg.ptr;
+        out->message_len = dec->msg.len;
+        return TOOLGOV_EINVAL;
+    }
+    if (c.problems) {
+        if (c.problems > TOOLGOV_ARGS_MAX_PROBLEMS) {
+            unsigned more = c.problems - TOOLGOV_ARGS_MAX_PROBLEMS;
+
+            say(&c, "; and ");
+            say_u(&c, more);
+            say(&c, more == 1 ? " more problem" : " more problems");
+        }
+        if (toolgov__buf_finish(&dec->msg))
+            return TOOLGOV_ENOMEM;
+        out->message = dec->msg.ptr;
+        out->message_len = dec->msg.len;
+        return TOOLGOV_EARGS;
+    }
+    if (toolgov__buf_finish(&dec->canon))
+        return TOOLGOV_ENOMEM;
+    out->args = dst;
+    out->canonical = dec->canon.ptr;
+    out->canonical_len = dec->canon.len;
+    return 0;
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** args_format.c: the checked string formats of declared arguments.
+**
+** date       YYYY-MM-DD, a day that exists (leap years included).
+** time       HH:MM or HH:MM:SS, then an optional fraction (after seconds
+**            only) and an optional offset (Z or +HH:MM / -HH:MM). Models
+**            often send HH:MM, so it is accepted; seconds may be 60 (leap).
+** date-time  RFC 3339 section 5.6: full-date "T" full-time, seconds and
+**            offset required ("t" and "z" accepted as the RFC allows).
+** email      local-part "@" domain, RFC 5321's shape: a dot-atom local
+**            part (or a quoted string) of at most 64 bytes, a domain of
+**            dot-separated LDH labels (at most 63 bytes each) or an address
+**            literal in brackets, at most 254 bytes in all.
+** uri        RFC 3986 URI: a scheme (a letter, then letters, digits, "+",
+**            "-", "."), ":", then only characters a URI may hold, with
+**            every "%" followed by two hex digits.
+**
+** Each check reads `len` bytes of already well-formed UTF-8 and allocates
+** nothing.
+*/
+#include "args_internal.h"
+
+#include <string.h>
+
+static int digits(const char *s, size_t n, unsigned *out)
+{
+    unsigned v = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        v = v * 10 + (unsigned)(s[i] - '0');
+    }
+    *out = v;
+    return 1;
+}
+
+static int is_date(const char *s, size_t len)
+{
+    static const unsigned mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    unsigned y, m, d;
+
+    if (len != 10 || s[4] != '-' || s[7] != '-' || !digits(s, 4, &y) ||
+        !digits(s + 5, 2, &m) || !digits(s + 8, 2, &d))
+        return 0;
+    if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+        return 0;
+    if (m == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+        return 0;
+    return 1;
+}
+
+/* HH:MM[:SS[.frac]][offset]; `strict` (date-time) wants seconds and an
+** offset. */
+static int is_time(const char *s, size_t len, int strict)
+{
+    unsigned h, m, sec, oh, om;
+    size_t i = 5;
+
+    if (len < 5 || s[2] != ':' || !digits(s, 2, &h) || !digits(s + 3, 2, &m) ||
+        h > 23 || m > 59)
+        return 0;
+    if (i < len && s[i] == ':') {
+        if (len - i < 3 || !digits(s + i + 1, 2, &sec) || sec > 60)
+            return 0;
+        i += 3;
+        if (i < len && s[i] == '.') {
+            size_t start = ++i;
+
+            while (i < len && s[i] >= '0' && s[i] <= '9')
+                i++;
+            if (i == start)
+                return 0;
+        }
+    } else if (strict) {
+        return 0;
+    }
+    if (i == len)
+        return !strict;
+    if ((s[i] == 'Z' || s[i] == 'z') && i + 1 == len)
+        return 1;
+    if ((s[i] == '+' || s[i] == '-') && len - i == 6 && s[i + 3] == ':' &&
+        digits(s + i + 1, 2, &oh) && digits(s + i + 4, 2, &om) && oh <= 23 && om <= 59)
+        return 1;
+    return 0;
+}
+
+static int is_date_time(const char *s, size_t len)
+{
+    return len > 11 && is_date(s, 10) && (s[10] == 'T' || s[10] == 't') &&
+           is_time(s + 11, len - 11, 1);
+}
+
+static int is_atext(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (c != '\0' && strchr("!#$%&'*+-/=?^_`{|}~", c) != NULL);
+}
+
+static int is_ldh(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '-';
+}
+
+static int is_email(const char *s, size_t len)
+{
+    const char *at = NULL;
+    size_t i, local, label = 0;
+
+    if (len > 254)
+        return 0;
+    /* The last '@' ends the local part (a quoted local part may hold '@'). */
+    for (i = len; i > 0; i--)
+        if (s[i - 1] == '@') {
+            at = s + i - 1;
+            break;
+        }
+    if (!at)
+        return 0;
+    local = (size_t)(at - s);
+    if (local == 0 || local > 64)
+        return 0;
+    if (s[0] == '"') {
+        if (local < 2 || s[local - 1] != '"')
+            return 0;
+        for (i = 1; i + 1 < local; i++) {
+            unsigned char c = (unsigned char)s[i];
+
+            if (c == '\\') {
+                if (++i + 1 >= local)
+                    return 0;
+            } else if (c == '"' || c < 0x20 || c == 0x7F) {
+                return 0;
+            }
+        }
+    } else {
+        for (i = 0; i < local; i++) {
+            unsigned char c = (unsigned char)s[i];
+
+            if (c == '.') {
+                if (i == 0 || i + 1 == local || s[i + 1] == '.')
+                    return 0;
+            } else if (!is_atext(c)) {
+                return 0;
+            }
+        }
+    }
+    s = at + 1;
+    len -= local + 1;
+    if (len == 0)
+        return 0;
+    if (s[0] == '[')
+        return len > 2 && s[len - 1] == ']';
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+
+        if (c == '.') {
+            if (label == 0 || s[i - 1] == '-')
+                return 0;
+            label = 0;
+        } else if (is_ldh(c)) {
+            if (label == 0 && c == '-')
+                return 0;
+            if (++label > 63)
+                return 0;
+        } else {
+            return 0;
+        }
+    }
+    return label > 0 && s[len - 1] != '-';
+}
+
+static int is_hex(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static int is_uri(const char *s, size_t len)
+{
+    size_t i = 0;
+
+    if (len == 0 || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+        return 0;
+    while (i < len && s[i] != ':') {
+        unsigned char c = (unsigned char)s[i];
+
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '+' || c == '-' || c == '.'))
+            return 0;
+        i++;
+    }
+    if (i == len)
+        return 0;
+    for (i++; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+
+        if (c == '%') {
+            if (len - i < 3 || !is_hex((unsigned char)s[i + 1]) ||
+                !is_hex((unsigned char)s[i + 2]))
+                return 0;
+            i += 2;
+        } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                     (c >= '0' && c <= '9') ||
+                     (c != '\0' && strchr("-._~:/?#[]@!$&'()*+,;=", c) != NULL))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int toolgov__args_format_ok(toolgov_arg_format f, const char *s, size_t len)
+{
+    switch (f) {
+    case TOOLGOV_FORMAT_DATE: return is_date(s, len);
+    case TOOLGOV_FORMAT_TIME: return is_time(s, len, 0);
+    case TOOLGOV_FORMAT_DATE_TIME: return is_date_time(s, len);
+    case TOOLGOV_FORMAT_EMAIL: return is_email(s, len);
+    case TOOLGOV_FORMAT_URI: return is_uri(s, len);
+    case TOOLGOV_FORMAT_NONE:
+    default: return 1;
+    }
+}
+
+const char *toolgov__args_format_desc(toolgov_arg_format f)
+{
+    switch (f) {
+    case TOOLGOV_FORMAT_DATE: return "a date (YYYY-MM-DD)";
+    case TOOLGOV_FORMAT_TIME: return "a time (HH:MM or HH:MM:SS, optional fraction and offset)";
+    case TOOLGOV_FORMAT_DATE_TIME: return "a date-time (RFC 3339, e.g. 2026-03-12T09:30:00Z)";
+    case TOOLGOV_FORMAT_EMAIL: return "an email address (name@example.com)";
+    case TOOLGOV_FORMAT_URI: return "an absolute URI (scheme:rest, e.g. https://example.com/)";
+    case TOOLGOV_FORMAT_NONE:
+    default: return "a string";
+    }
+}

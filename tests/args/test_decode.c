@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** test_decode.c: the argument decoder, one case per rule: types, exact
+** integers, finite numbers, formats, enums, bounds, lengths in characters,
+** items, nested objects, raw values with anyOf/oneOf, defaults, extra
+** members, the refusal message (every problem, its JSON path, the cap) and
+** the canonical text (schema order, extras sorted, defaults filled,
+** decode -> canonical -> decode the identity).
+*/
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture_reminder.h"
+#include "fixture_nodes.h"
+
+static toolgov_args_decoder *dec;
+
+static void setup(void)
+{
+    ck_assert_int_eq(toolgov_args_decoder_new(&dec, NULL), 0);
+}
+
+static void teardown(void)
+{
+    toolgov_args_decoder_free(dec);
+    dec = NULL;
+}
+
+/* Decode text against schema s; returns the code, *out filled. */
+static int dec_s(toolgov_decoded_args *out, const toolgov_arg_schema *s, const char *text)
+{
+    return toolgov_args_decode(out, dec, s, "t", text, text ? strlen(text) : 0);
+}
+
+/* Expect a refusal whose message is exactly `msg`. */
+static void refused(const toolgov_arg_schema *s, const char *text, const char *msg)
+{
+    toolgov_decoded_args r;
+
+    ck_assert_int_eq(dec_s(&r, s, text), TOOLGOV_EARGS);
+    ck_assert_ptr_null(r.args);
+    ck_assert_str_eq(r.message, msg);
+    ck_assert_uint_eq(r.message_len, strlen(msg));
+}
+
+/* Expect success with canonical text `canon`, and that the canonical text
+** decodes to itself (identity and idempotence). */
+static const void *accepted(const toolgov_arg_schema *s, const char *text, const char *canon)
+{
+    toolgov_decoded_args r;
+    char *copy;
+
+    ck_assert_msg(dec_s(&r, s, text) == 0, "refused %s: %s", text, r.message);
+    ck_assert_str_eq(r.canonical, canon);
+    copy = strdup(r.canonical);
+    ck_assert_int_eq(dec_s(&r, s, copy), 0);
+    ck_assert_str_eq(r.canonical, canon);
+    free(copy);
+    ck_assert_int_eq(dec_s(&r, s, text), 0);
+    return r.args;
+}
+
+START_TEST(reminder_decodes_into_the_struct)
+{
+    const reminder_args *a = accepted(
+        &reminder_schema,
+        "{ \"time\": \"09:30\", \"title\": \"Dentist\", \"tags\": [\"health\", \"x\"],"
+        " \"date\": \"2026-03-12\" }",
+        "{\"title\":\"Dentist\",\"date\":\"2026-03-12\",\"time\":\"09:30\","
+        "\"priority\":\"normal\",\"minutes_before\":0,\"tags\":[\"health\",\"x\"]}");
+
+    ck_assert_str_eq(a->title.ptr, "Dentist");
+    ck_assert_uint_eq(a->title.len, 7);
+    ck_assert_str_eq(a->date.ptr, "2026-03-12");
+    ck_assert_int_eq(a->priority, REMINDER_PRIORITY_NORMAL);
+    ck_assert_int_eq(a->minutes_before, 0);
+    ck_assert(a->has.tags);
+    ck_assert(!a->has.note);
+    ck_assert_ptr_nonnull(a->note.ptr);
+    ck_assert_uint_eq(a->note.len, 0);
+    ck_assert_uint_eq(a->tags.count, 2);
+    ck_assert_str_eq(a->tags.items[0].ptr, "health");
+    ck_assert_str_eq(a->tags.items[1].ptr, "x");
+}
+END_TEST
+
+START_TEST(every_problem_with_its_path)
+{
+    refused(&reminder_schema, "{\"date\":\"12/03/2026\",\"time\":\"9:30\",\"priority\":\"urgent\","
+                              "\"minutes_before\":2000,\"tags\":[\"a\",3],\"x\":1}",
+            "t: /title is required; /date must be a date (YYYY-MM-DD), got \"12/03/2026\"; "
+            "/time must be a time (HH:MM or HH:MM:SS, optional fraction and offset), got "
+            "\"9:30\"; /priority must be one of \"low\", \"normal\", \"high\", got \"urgent\"; "
+            "/minutes_before must be at most 1440, got 2000; /tags/1 must be a string, got 3; "
+            "/x is not allowed (allowed: title, date, time, note, priority, minutes_before, tags)");
+}
+END_TEST
+
+START_TEST(message_is_capped)
+{
+    refused(&reminder_schema, "{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":1,\"f\":1}",
+            "t: /title is required; /date is required; /time is required; "
+            "/a is not allowed (allowed: title, date, time, note, priority, minutes_before, tags); "
+            "/b is not allowed (allowed: title, date, time, note, priority, minutes_before, tags); "
+            "/c is not allowed (allowed: title, date, time, note, priority, minutes_before, tags); "
+            "/d is not allowed (allowed: title, date, time, note, priority, minutes_before, tags); "
+            "/e is not allowed (allowed: title, date, time, note, priority, minutes_before, tags); "
+            "and 1 more problem");
+}
+END_TEST
+
+START_TEST(lengths_count_characters)
+{
+    /* 200 characters of two bytes each are allowed, 201 are not. */
+    char text[1024];
+    toolgov_decoded_args r;
+    size_t o;
+    int i;
+
+    o = (size_t)snprintf(text, sizeof text, "{\"date\":\"2026-01-01\",\"time\":\"10:00\",\"title\":\"");
+    for (i = 0; i < 200; i++) {
+        text[o++] = (char)0xC3;
+        text[o++] = (char)0xA9;
+    }
+    memcpy(text + o, "\"}", 3);
+    ck_assert_int_eq(dec_s(&r, &reminder_schema, text), 0);
+    ck_assert_uint_eq(((const reminder_args *)r.args)->title.len, 400);
+    memcpy(text + o, "\xC3\xA9\"}", 5);
+    ck_assert_int_eq(dec_s(&r, &reminder_schema, text), TOOLGOV_EARGS);
+    ck_assert_str_eq(r.message, "t: /title must be at most 200 characters long, got 201");
+    refused(&reminder_schema, "{\"title\":\"\",\"date\":\"2026-01-01\",\"time\":\"10:00\"}",
+            "t: /title must be at least 1 character long, got 0");
+}
+END_TEST
+
+START_TEST(not_json_is_refused_with_the_reason)
+{
+    refused(&reminder_schema, "{\"title\": \"a\",}",
+            "t: the arguments are not valid JSON: expected a member name in double quotes at byte 14");
+    refused(&reminder_schema, "{\"title\":\"a\",\"title\":\"b\"}",
+            "t: the arguments are not valid JSON: duplicate key \"title\" at byte 13");
+    refused(&reminder_schema, "[1]", "t: the arguments must be a JSON object, got an array");
+    refused(&reminder_schema, "{\"title\":\"\xFF\"}",
+            "t: the arguments are not valid JSON: invalid UTF-8 in a string at byte 10");
+}
+END_TEST
+
+START_TEST(no_parameters)
+{
+    toolgov_decoded_args r;
+
+    ck_assert_int_eq(dec_s(&r, NULL, NULL), 0);
+    ck_assert_str_eq(r.canonical, "{}");
+    ck_assert_ptr_nonnull(r.args);
+    ck_assert_int_eq(dec_s(&r, NULL, ""), 0);
+    ck_assert_int_eq(dec_s(&r, NULL, " \n"), 0);
+    ck_assert_int_eq(dec_s(&r, NULL, "{ }"), 0);
+    ck_assert_int_eq(dec_s(&r, NULL, "\"\""), 0);
+    ck_assert_str_eq(r.canonical, "{}");
+    refused(NULL, "{\"a\":1}", "t: the arguments must be {} (the tool takes no arguments), got an object");
+    refused(NULL, "3", "t: the arguments must be {} (the tool takes no arguments), got 3");
+}
+END_TEST
+
+START_TEST(integers_exact_in_int64)
+{
+    const nodes_args *a;
+
+    a = accepted(&nodes_schema, "{\"i\":2.0}", "{\"i\":2}");
+    ck_assert_int_eq(a->i, 2);
+    a = accepted(&nodes_schema, "{\"i\":-1e1}", "{\"i\":-10}");
+    ck_assert_int_eq(a->i, -10);
+    refused(&nodes_schema, "{\"i\":2.5}", "t: /i must be an integer, got 2.5");
+    refused(&nodes_schema, "{\"i\":1e400}", "t: /i must be an integer within the 64-bit range, got 1e400");
+    refused(&nodes_schema, "{\"i\":\"2\"}", "t: /i must be an integer, got \"2\"");
+    refused(&nodes_schema, "{\"i\":-11}", "t: /i must be greater than -11, got -11");
+    refused(&nodes_schema, "{\"i\":100}", "t: /i must be less than 100, got 100");
+    a = accepted(&nodes_schema, "{\"i\":99}", "{\"i\":99}");
+    ck_assert_int_eq(a->i, 99);
+}
+END_TEST
+
+START_TEST(numbers_finite_and_shortest)
+{
+    const nodes_args *a;
+
+    a = accepted(&nodes_schema, "{\"n\":0.10}", "{\"n\":0.1}");
+    ck_assert(a->n == 0.1);
+    ck_assert(a->has.n);
+    a = accepted(&nodes_schema, "{\"n\":1E2}", "{\"n\":100}");
+    ck_assert(a->n == 100.0);
+    refused(&nodes_schema, "{\"n\":1e400}",
+            "t: /n must be a finite number (this one is beyond the double range), got 1e400");
+    refused(&nodes_schema, "{\"n\":-0.6}", "t: /n must be at least -0.5, got -0.6");
+    refused(&nodes_schema, "{\"n\":true}", "t: /n must be a number, got true");
+}
+END_TEST
+
+START_TEST(booleans_and_integer_enums)
+{
+    const nodes_args *a;
+
+    a = accepted(&nodes_schema, "{\"b\":true,\"level\":3}", "{\"b\":true,\"level\":3}");
+    ck_assert(a->b);
+    ck_assert_int_eq(a->level, 3);
+    refused(&nodes_schema, "{\"b\":1}", "t: /b must be a boolean (true or false), got 1");
+    refused(&nodes_schema, "{\"level\":2}", "t: /level must be one of 1, 3, 5, got 2");
+}
+END_TEST
+
+START_TEST(formats)
+{
+    static const struct { const char *text; int ok; } cases[] = {
+        {"{\"day\":\"2024-02-29\"}", 1}, {"{\"day\":\"2023-02-29\"}", 0},
+        {"{\"day\":\"2026-13-01\"}", 0}, {"{\"day\":\"2026-1-01\"}", 0},
+        {"{\"at\":\"09:30\"}", 1}, {"{\"at\":\"09:30:15\"}", 1},
+        {"{\"at\":\"09:30:15.250Z\"}", 1}, {"{\"at\":\"23:59:60+02:00\"}", 1},
+        {"{\"at\":\"24:00\"}", 0}, {"{\"at\":\"09:30.5\"}", 0}, {"{\"at\":\"9:30\"}", 0},
+        {"{\"at\":\"09:30+2\"}", 0},
+        {"{\"when\":\"2026-03-12T09:30:00Z\"}", 1}, {"{\"when\":\"2026-03-12t09:30:00.1-05:00\"}", 1},
+        {"{\"when\":\"2026-03-12T09:30Z\"}", 0}, {"{\"when\":\"2026-03-12T09:30:00\"}", 0},
+        {"{\"when\":\"2026-03-12 09:30:00Z\"}", 0},
+        {"{\"mail\":\"a.b+c@example.com\"}", 1}, {"{\"mail\":\"\\\"a b\\\"@x.org\"}", 1},
+        {"{\"mail\":\"a@[127.0.0.1]\"}", 1}, {"{\"mail\":\"a..b@x.org\"}", 0},
+        {"{\"mail\":\"@x.org\"}", 0}, {"{\"mail\":\"a@-x.org\"}", 0}, {"{\"mail\":\"a@x\"}", 1},
+        {"{\"mail\":\"a b@x.org\"}", 0},
+        {"{\"link\":\"https://example.com/a?b=c#d\"}", 1}, {"{\"link\":\"mailto:a@b.c\"}", 1},
+        {"{\"link\":\"urn:isbn:0451450523\"}", 1}, {"{\"link\":\"/relative/path\"}", 0},
+        {"{\"link\":\"https://exa mple.com\"}", 0}, {"{\"link\":\"http://x/%zz\"}", 0},
+        {"{\"link\":\"1http://x\"}", 0},
+    };
+    size_t k;
+
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        toolgov_decoded_args r;
+        int rc = dec_s(&r, &nodes_schema, cases[k].text);
+
+        ck_assert_msg((rc == 0) == cases[k].ok, "%s: %d %s", cases[k].text, rc, r.message);
+    }
+    refused(&nodes_schema, "{\"when\":\"tomorrow\"}",
+            "t: /when must be a date-time (RFC 3339, e.g. 2026-03-12T09:30:00Z), got \"tomorrow\"");
+}
+END_TEST
+
+START_TEST(nested_objects_and_arrays_of_objects)
+{
+    const nodes_args *a = accepted(
+        &nodes_schema,
+        "{\"people\":[{\"name\":\"Ann\",\"age\":40},{\"name\":\"Bo\"}],\"where\":{\"city\":\"Oslo\"}}",
+        "{\"people\":[{\"name\":\"Ann\",\"age\":40},{\"name\":\"Bo\"}],"
+        "\"where\":{\"city\":\"Oslo\",\"zip\":\"0001\"}}");
+
+    ck_assert_uint_eq(a->people.count, 2);
+    ck_assert_str_eq(a->people.items[0].name.ptr, "Ann");
+    ck_assert(a->people.items[0].has.age);
+    ck_assert_int_eq(a->people.items[0].age, 40);
+    ck_assert(!a->people.items[1].has.age);
+    ck_assert_str_eq(a->where.city.ptr, "Oslo");
+    ck_assert_str_eq(a->where.zip.ptr, "0001");
+    refused(&nodes_schema, "{\"people\":[{\"age\":-1}],\"where\":{\"city\":3,\"a/b~\":1}}",
+            "t: /people/0/name is required; /people/0/age must be at least 0, got -1; "
+            "/where/city must be a string, got 3; /where/a~1b~0 is not allowed (allowed: city, zip)");
+    refused(&nodes_schema, "{\"people\":[]}", "t: /people must have at least 1 item, got 0");
+}
+END_TEST
+
+START_TEST(extra_members_sorted_and_kept)
+{
+    accepted(&nodes_schema, "{\"zz\":{\"b\":1.50,\"a\":[true,null]},\"i\":5,\"aa\":\"x\"}",
+             "{\"i\":5,\"aa\":\"x\",\"zz\":{\"a\":[true,null],\"b\":1.50}}");
+}
+END_TEST
+
+START_TEST(raw_values)
+{
+    const nodes_args *a;
+
+    /* anyOf [string with format date, integer]: the text, canonical. */
+    a = accepted(&nodes_schema, "{\"due\":\"2026-01-02\"}", "{\"due\":\"2026-01-02\"}");
+    ck_assert_str_eq(a->due.ptr, "\"2026-01-02\"");
+    a = accepted(&nodes_schema, "{\"due\":7}", "{\"due\":7}");
+    ck_assert_str_eq(a->due.ptr, "7");
+    refused(&nodes_schema, "{\"due\":\"soon\"}",
+            "t: /due must match at least one of its anyOf schemas, got \"soon\"");
+    /* type list [string, null] with maxLength */
+    accepted(&nodes_schema, "{\"maybe\":null}", "{\"maybe\":null}");
+    refused(&nodes_schema, "{\"maybe\":5}", "t: /maybe must be a string or null, got 5");
+    refused(&nodes_schema, "{\"maybe\":\"abcd\"}", "t: /maybe must be at most 3 characters long, got 4");
+    /* untyped: anything, kept with sorted keys and number texts as sent */
+    a = accepted(&nodes_schema, "{\"any\": {\"b\": 1.0e0, \"a\": [ 2 , \"\\u00e9\" ]}}",
+                 "{\"any\":{\"a\":[2,\"\xC3\xA9\"],\"b\":1.0e0}}");
+    ck_assert_str_eq(a->any.ptr, "{\"a\":[2,\"\xC3\xA9\"],\"b\":1.0e0}");
+    /* oneOf [integer, number >= 10]: 5 matches one, 12 matches both */
+    accepted(&nodes_schema, "{\"one\":5}", "{\"one\":5}");
+    accepted(&nodes_schema, "{\"one\":10.5}", "{\"one\":10.5}");
+    refused(&nodes_schema, "{\"one\":12}",
+            "t: /one must match exactly one of its oneOf schemas, matched 2");
+}
+END_TEST
+
+START_TEST(decoder_reuses_its_memory)
+{
+    toolgov_decoded_args r;
+    const char *text = "{\"title\":\"Dentist\",\"date\":\"2026-03-12\",\"time\":\"09:30\"}";
+    const char *first;
+    int k;
+
+    ck_assert_int_eq(dec_s(&r, &reminder_schema, text), 0);
+    ck_assert_int_eq(dec_s(&r, &reminder_schema, text), 0);
+    first = r.canonical;
+    for (k = 0; k < 50; k++) {
+        ck_assert_int_eq(dec_s(&r, &reminder_schema, text), 0);
+        ck_assert_ptr_eq(r.canonical, first);
+    }
+}
+END_TEST
+
+START_TEST(bad_schemas_are_refused_not_walked)
+{
+    static const toolgov_arg_schema not_object = {
+        TOOLGOV_ARG_STRING, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
+        0, 0, 0.0, 0.0, NULL, 0, NULL, 0, NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED,
+        NULL, 0, 0, 0u, NULL, 0
+    };
+    toolgov_decoded_args r;
+
+    ck_assert_int_eq(dec_s(&r, &not_object, "{}"), TOOLGOV_EINVAL);
+    ck_assert_str_eq(r.message, "the argument schema cannot be used: the root node is not an OBJECT");
+    ck_assert_int_eq(toolgov_args_decode(&r, NULL, NULL, "t", "{}", 2), TOOLGOV_EINVAL);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("decode");
+    TCase *tc = tcase_create("decode");
+    SRunner *sr;
+    int failed;
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, reminder_decodes_into_the_struct);
+    tcase_add_test(tc, every_problem_with_its_path);
+    tcase_add_test(tc, message_is_capped);
+    tcase_add_test(tc, lengths_count_characters);
+    tcase_add_test(tc, not_json_is_refused_with_the_reason);
+    tcase_add_test(tc, no_parameters);
+    tcase_add_test(tc, integers_exact_in_int64);
+    tcase_add_test(tc, numbers_finite_and_shortest);
+    tcase_add_test(tc, booleans_and_integer_enums);
+    tcase_add_test(tc, formats);
+    tcase_add_test(tc, nested_objects_and_arrays_of_objects);
+    tcase_add_test(tc, extra_members_sorted_and_kept);
+    tcase_add_test(tc, raw_values);
+    tcase_add_test(tc, decoder_reuses_its_memory);
+    tcase_add_test(tc, bad_schemas_are_refused_not_walked);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
