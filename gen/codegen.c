@@ -417,7 +417,7 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
             put(b, n, nl);
             PUTL(b, TOOLGOV_HANDLER_INFIX);
             put(b, m->tools[i].name, nm->len[i]);
-            PUTL(b, "(const toolgov_call *call, toolgov_result *out);\n");
+            PUTL(b, "(const toolgov_call *call, const void *args, toolgov_result *out);\n");
         }
         puts_(b, "\n");
     }
@@ -436,25 +436,35 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
          "/* TOOLGOV_HANDLER(tool, call, out) { ... } defines the handler of `tool`,\n"
          "** a tool of this plugin's manifest: a function returning 0 when `out` holds\n"
          "** a usable result, or a negative TOOLGOV_E* code, with parameters named\n"
-         "** `call` and `out` as given. Under clang the definition carries an\n"
-         "** annotation the drift check (toolgov-gen check) reads. The macro is\n"
-         "** redefined by every generated header: define the handlers of one plugin\n"
-         "** in sources that include only that plugin's header. */\n"
+         "** `call` and `out` as given (the decoded arguments, a toolgov_no_args for\n"
+         "** a tool without parameters, are an unused third parameter). Under clang\n"
+         "** the definition carries an annotation the drift check (toolgov-gen check)\n"
+         "** reads. The macro is redefined by every generated header: define the\n"
+         "** handlers of one plugin in sources that include only that plugin's\n"
+         "** header. */\n"
          "#undef TOOLGOV_HANDLER\n"
          "#undef TOOLGOV_HANDLER_LINKAGE_\n"
+         "#undef TOOLGOV_HANDLER_UNUSED_\n"
          "#if defined(__cplusplus)\n"
          "#define TOOLGOV_HANDLER_LINKAGE_ extern \"C\"\n"
          "#else\n"
          "#define TOOLGOV_HANDLER_LINKAGE_\n"
          "#endif\n"
+         "#if defined(__GNUC__) || defined(__clang__)\n"
+         "#define TOOLGOV_HANDLER_UNUSED_ __attribute__((unused))\n"
+         "#else\n"
+         "#define TOOLGOV_HANDLER_UNUSED_\n"
+         "#endif\n"
          "#if defined(__clang__)\n"
          "#define TOOLGOV_HANDLER(tool, call, out) \\\n"
          "    TOOLGOV_HANDLER_LINKAGE_ __attribute__((annotate(\"" TOOLGOV_ANNOTATION_PREFIX "\" #tool))) \\\n"
-         "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, toolgov_result *out)\n"
+         "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, \\\n"
+         "                       const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)\n"
          "#else\n"
          "#define TOOLGOV_HANDLER(tool, call, out) \\\n"
          "    TOOLGOV_HANDLER_LINKAGE_ \\\n"
-         "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, toolgov_result *out)\n"
+         "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, \\\n"
+         "                       const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)\n"
          "#endif\n\n",
          n, n);
     puts_(b, "#endif /* ");
@@ -527,7 +537,7 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
         puts_(b, "_TOOL_COUNT] = {\n");
         for (i = 0; i < m->tool_count; i++) {
             const toolgov__tool_decl *t = &m->tools[i];
-            PUTL(b, "    { \"");
+            PUTL(b, "    { sizeof(toolgov_tool_spec),\n      \"");
             put(b, t->name, nm->len[i]); /* an identifier: nothing to escape */
             PUTL(b, "\",\n      ");
             if (t->description_len > LITERAL_MAX)
@@ -550,6 +560,7 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
             put_size(b, t->at.line);
             PUTL(b, ", ");
             put_size(b, t->at.col);
+            PUTL(b, ",\n      NULL, \"{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{}}\"");
             if (i + 1 < m->tool_count)
                 PUTL(b, " },\n");
             else

@@ -152,7 +152,8 @@ static const char *const memories[] = {
     "Pays the rent by bank transfer, never by card.",
 };
 
-static int builtin_memory_search(const toolgov_call *call, toolgov_result *out)
+static int builtin_memory_search(const toolgov_call *call, const void *decoded,
+                                 toolgov_result *out)
 {
     static const exargs_spec spec[] = {{"query", EXARGS_STRING, 1}};
     exargs_object args;
@@ -160,6 +161,7 @@ static int builtin_memory_search(const toolgov_call *call, toolgov_result *out)
     size_t i, found = 0;
     int rc;
 
+    (void)decoded; /* the built-ins read their JSON text until they have schemas */
     if ((rc = exargs_read(&args, call, spec, 1, "{\"query\": text}", out)))
         return rc;
     q = exargs_str(&args, "query", "");
@@ -177,7 +179,8 @@ static int builtin_memory_search(const toolgov_call *call, toolgov_result *out)
     return 0;
 }
 
-static int builtin_ask_user(const toolgov_call *call, toolgov_result *out)
+static int builtin_ask_user(const toolgov_call *call, const void *decoded,
+                            toolgov_result *out)
 {
     static const exargs_spec spec[] = {{"question", EXARGS_STRING, 1}};
     host *h = call->plugin_ctx;
@@ -186,6 +189,7 @@ static int builtin_ask_user(const toolgov_call *call, toolgov_result *out)
     const char *question;
     int rc, yes;
 
+    (void)decoded;
     if ((rc = exargs_read(&args, call, spec, 1, "{\"question\": text}", out)))
         return rc;
     question = exargs_str(&args, "question", "");

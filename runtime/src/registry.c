@@ -15,25 +15,26 @@
 /* The core's own tools. Their effects are declared here, in code, because
 ** they belong to the core; hosts bind their handlers. Order matters: the
 ** TOOLGOV__BUILTIN_* indexes point into it. */
+#define NO_ARGS_SCHEMA_ "{\"type\":\"object\",\"properties\":{}}"
 static const toolgov_tool_spec builtins[TOOLGOV__BUILTIN_COUNT] = {
-    {"memory_search", "Search what the assistant remembers about the user.",
-     TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0},
-    {"ask_user", "Ask the user a question and wait for the answer.",
-     TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0},
-    {"memory_correct", "Correct a remembered fact the user says is wrong.",
-     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0},
-    {"memory_forget", "Forget a remembered fact the user asks to drop.",
-     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0},
-    {"memory_restore", "Restore a fact that was forgotten by mistake.",
-     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0},
-    {"record_feedback", "Record the user's feedback on an answer.",
-     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0},
-    {"promote_recommendation", "Turn a recommendation into a standing item.",
-     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0, 0},
-    {"propose_skill_from_sandbox", "Propose a skill built in the sandbox for adoption.",
-     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0, 0},
-    {"invoke_pending_action", "Carry out an action that is waiting for the user.",
-     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0, 0},
+    {sizeof(toolgov_tool_spec), "memory_search", "Search what the assistant remembers about the user.",
+     TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+    {sizeof(toolgov_tool_spec), "ask_user", "Ask the user a question and wait for the answer.",
+     TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+    {sizeof(toolgov_tool_spec), "memory_correct", "Correct a remembered fact the user says is wrong.",
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+    {sizeof(toolgov_tool_spec), "memory_forget", "Forget a remembered fact the user asks to drop.",
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+    {sizeof(toolgov_tool_spec), "memory_restore", "Restore a fact that was forgotten by mistake.",
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+    {sizeof(toolgov_tool_spec), "record_feedback", "Record the user's feedback on an answer.",
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+    {sizeof(toolgov_tool_spec), "promote_recommendation", "Turn a recommendation into a standing item.",
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+    {sizeof(toolgov_tool_spec), "propose_skill_from_sandbox", "Propose a skill built in the sandbox for adoption.",
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+    {sizeof(toolgov_tool_spec), "invoke_pending_action", "Carry out an action that is waiting for the user.",
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
 };
 
 struct toolgov_plugin_api {

@@ -510,6 +510,7 @@ static int answer_without_running(toolgov_outcome *out, const toolgov_run *run,
 static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__verdict *v,
                        const char *args, size_t args_len)
 {
+    static const toolgov_no_args no_args = {0};
     const toolgov__tool *t = &run->reg->tools[v->idx];
     char *args_copy = NULL;
     toolgov_call call;
@@ -534,7 +535,7 @@ static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__ve
     call.plugin_ctx = t->ctx;
     call.run_ctx = run->run_ctx;
     run->busy = 1;
-    rc = t->handler(&call, &run->result);
+    rc = t->handler(&call, &no_args, &run->result);
     run->busy = 0;
     if (rc > 0)
         rc = TOOLGOV_EHANDLER; /* a handler must return 0 or a negative code */

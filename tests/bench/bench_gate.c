@@ -46,8 +46,10 @@ static void *count_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return realloc(ptr, nsize);
 }
 
-static int handler(const toolgov_call *call, toolgov_result *out)
+static int handler(const toolgov_call *call, const void *args,
+                   toolgov_result *out)
 {
+    (void)args;
     return toolgov_result_set(out, call->tool, strlen(call->tool));
 }
 

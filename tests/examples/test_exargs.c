@@ -163,7 +163,8 @@ END_TEST
 ** usage messages are tested the way handlers meet them: a hand-built plugin
 ** with one tool, invoked through a run. */
 
-static int probe_handler(const toolgov_call *call, toolgov_result *out)
+static int probe_handler(const toolgov_call *call, const void *decoded,
+                         toolgov_result *out)
 {
     static const exargs_spec spec[] = {
         {"name", EXARGS_STRING, 1},
@@ -173,6 +174,8 @@ static int probe_handler(const toolgov_call *call, toolgov_result *out)
     };
     exargs_object args;
     int rc = exargs_read(&args, call, spec, 4, "{\"name\": text}", out);
+
+    (void)decoded;
     if (rc)
         return rc;
     return toolgov_result_printf(out, "name=%s count=%ld flag=%d",
@@ -181,8 +184,8 @@ static int probe_handler(const toolgov_call *call, toolgov_result *out)
 }
 
 static const toolgov_tool_spec probe_tools[] = {
-    {"probe", "A probe of the argument reader.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "",
-     0, 0, 1, 1},
+    {sizeof(toolgov_tool_spec), "probe", "A probe of the argument reader.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "",
+     0, 0, 1, 1, NULL, "{}"},
 };
 static const char *const probe_provides[] = {"tool"};
 

@@ -16,17 +16,19 @@
 
 #include "fuzz_check.h"
 
-static int fixture_handler(const toolgov_call *call, toolgov_result *out)
+static int fixture_handler(const toolgov_call *call, const void *args,
+                           toolgov_result *out)
 {
+    (void)args;
     return toolgov_result_printf(out, "%s(%s)", call->tool, call->args);
 }
 
 static const toolgov_tool_spec fixture_tools[] = {
-    {"lookup", "Find things.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 4, 3},
-    {"digest", "Summarise.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "Use it.", 1, 1, 7, 3},
-    {"create_note", "Create.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 10, 3},
-    {"quick_note", "Dictated.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 1, 13, 3},
-    {"wipe", "Delete all.", TOOLGOV_EFFECT_DESTRUCTIVE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 16, 3},
+    {sizeof(toolgov_tool_spec), "lookup", "Find things.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 4, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "digest", "Summarise.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "Use it.", 1, 1, 7, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "create_note", "Create.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 10, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "quick_note", "Dictated.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 1, 13, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "wipe", "Delete all.", TOOLGOV_EFFECT_DESTRUCTIVE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 16, 3, NULL, "{}"},
 };
 
 static int fixture_register(toolgov_plugin_api *api)

@@ -60,10 +60,12 @@ static inline int fx_slot(const char *tool)
 **   {"fail":1}   returns TOOLGOV_EHANDLER with a message
 **   {"empty":1}  returns 0 with no output
 **   otherwise    returns 0 with "<tool> <args>" */
-static inline int fx_handler(const toolgov_call *call, toolgov_result *out)
+static inline int fx_handler(const toolgov_call *call, const void *args,
+                             toolgov_result *out)
 {
     fx_counts *c = call->run_ctx ? (fx_counts *)call->run_ctx : (fx_counts *)call->plugin_ctx;
 
+    (void)args;
     if (c) {
         c->calls[fx_slot(call->tool)]++;
         c->total++;
@@ -82,20 +84,20 @@ static inline int fx_handler(const toolgov_call *call, toolgov_result *out)
 FX_UNUSED static const char *const fx_provides_tool[] = {"tool"};
 
 FX_UNUSED static const toolgov_tool_spec fx_alpha_tools[] = {
-    {"lookup", "Find entries for a day.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER,
-     "Use lookup for dates.", 0, 0, 3, 3},
-    {"make_note", "Create one note.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE,
-     "Notes are short.", 0, 0, 6, 3},
-    {"set_pref", "Change a preference.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "",
-     0, 0, 10, 3},
-    {"digest", "Summarise the day.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER,
-     "Use lookup for dates.", 0, 1, 14, 3},
-    {"purge", "Delete everything old.", TOOLGOV_EFFECT_DESTRUCTIVE, TOOLGOV_CONFIRM_NEVER,
-     "", 0, 0, 18, 3},
-    {"tidy", "Move clutter away.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER,
-     "Tidy reports what it moved.", 0, 1, 22, 3},
-    {"star", "Search everything.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 1, 0,
-     26, 3},
+    {sizeof(toolgov_tool_spec), "lookup", "Find entries for a day.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER,
+     "Use lookup for dates.", 0, 0, 3, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "make_note", "Create one note.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE,
+     "Notes are short.", 0, 0, 6, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "set_pref", "Change a preference.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "",
+     0, 0, 10, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "digest", "Summarise the day.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER,
+     "Use lookup for dates.", 0, 1, 14, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "purge", "Delete everything old.", TOOLGOV_EFFECT_DESTRUCTIVE, TOOLGOV_CONFIRM_NEVER,
+     "", 0, 0, 18, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "tidy", "Move clutter away.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER,
+     "Tidy reports what it moved.", 0, 1, 22, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "star", "Search everything.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 1, 0,
+     26, 3, NULL, "{}"},
 };
 
 static inline int fx_alpha_register(toolgov_plugin_api *api)
@@ -118,13 +120,13 @@ FX_UNUSED static const toolgov_plugin fx_alpha = {
 /* ---- beta ---- */
 
 FX_UNUSED static const toolgov_tool_spec fx_beta_tools[] = {
-    {"beta_read", "Read beta things.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER,
-     "Beta guidance.", 0, 0, 3, 3},
-    {"lookup", "Beta's own lookup.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0,
-     5, 3},
-    {"ask_user", "Beta's ask.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 7, 3},
-    {"forgotten", "Never registered.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0,
-     9, 3},
+    {sizeof(toolgov_tool_spec), "beta_read", "Read beta things.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER,
+     "Beta guidance.", 0, 0, 3, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "lookup", "Beta's own lookup.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0,
+     5, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "ask_user", "Beta's ask.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 7, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "forgotten", "Never registered.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0,
+     9, 3, NULL, "{}"},
 };
 
 static inline int fx_beta_register(toolgov_plugin_api *api)
@@ -145,7 +147,7 @@ FX_UNUSED static const toolgov_plugin fx_beta = {
 /* ---- gamma ---- */
 
 FX_UNUSED static const toolgov_tool_spec fx_gamma_tools[] = {
-    {"g1", "Gamma one.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 4, 3},
+    {sizeof(toolgov_tool_spec), "g1", "Gamma one.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 4, 3, NULL, "{}"},
 };
 
 static inline int fx_gamma_register(toolgov_plugin_api *api)
@@ -161,8 +163,8 @@ FX_UNUSED static const toolgov_plugin fx_gamma = {
 /* ---- broken ---- */
 
 FX_UNUSED static const toolgov_tool_spec fx_broken_tools[] = {
-    {"b1", "Broken one.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 4, 3},
-    {"b2", "Broken two.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 6, 3},
+    {sizeof(toolgov_tool_spec), "b1", "Broken one.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 4, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "b2", "Broken two.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 6, 3, NULL, "{}"},
 };
 
 static inline int fx_broken_register(toolgov_plugin_api *api)

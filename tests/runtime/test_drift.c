@@ -38,7 +38,7 @@ static const char golden_text[] =
     "gamma: never_registered: tool g1 is declared in gamma.yaml:4:3 but plugin gamma never "
     "registered it\n"
     "gamma: provides_nothing: plugin gamma says provides: tool but no tool of it is in the pool\n"
-    "gamma: mount_failed: plugin gamma was generated for toolgov ABI 99 but this runtime is ABI 1: "
+    "gamma: mount_failed: plugin gamma was generated for toolgov ABI 99 but this runtime is ABI 2: "
     "regenerate it with this toolgov-gen\n"
     "override: override_unknown: TOOLGOV_CONFIRM_ONCE_TOOLS names \"quoted\\\\name\", which matches "
     "no tool in the pool; check the spelling or remove it\n";
@@ -66,7 +66,7 @@ static const char golden_json[] =
     "{\"kind\":\"mount_failed\",\"plugin\":\"gamma\",\"manifest\":\"gamma.yaml\",\"tool\":null,"
     "\"owner\":null,\"line\":0,\"column\":0,\"error\":\"plugin was generated for another toolgov "
     "ABI version\",\"message\":\"plugin gamma was generated for toolgov ABI 99 but this runtime "
-    "is ABI 1: regenerate it with this toolgov-gen\"},"
+    "is ABI 2: regenerate it with this toolgov-gen\"},"
     "{\"kind\":\"override_unknown\",\"plugin\":null,\"manifest\":null,\"tool\":"
     "\"\\\"quoted\\\\name\\\"\",\"owner\":null,\"line\":0,\"column\":0,\"error\":null,\"message\":"
     "\"TOOLGOV_CONFIRM_ONCE_TOOLS names \\\"quoted\\\\name\\\", which matches no tool in the pool; "

@@ -121,7 +121,7 @@ END_TEST
 /* A plugin that records what each registration call returned. */
 static int codes[8];
 static const toolgov_tool_spec rec_tools[] = {
-    {"r1", "One.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 1, 1},
+    {sizeof(toolgov_tool_spec), "r1", "One.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 1, 1, NULL, "{}"},
 };
 static int rec_register(toolgov_plugin_api *api)
 {
@@ -162,8 +162,8 @@ END_TEST
 
 /* declare_tool: the plugin's own loop gets the spec, the pool does not. */
 static const toolgov_tool_spec own_tools[] = {
-    {"own_step", "A step of the plugin's loop.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE,
-     "", 0, 0, 2, 3},
+    {sizeof(toolgov_tool_spec), "own_step", "A step of the plugin's loop.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE,
+     "", 0, 0, 2, 3, NULL, "{}"},
 };
 static const toolgov_tool_spec *own_spec;
 static int own_rc[2];
@@ -368,8 +368,10 @@ START_TEST(strerror_every_code)
 }
 END_TEST
 
-static int result_handler(const toolgov_call *call, toolgov_result *out)
+static int result_handler(const toolgov_call *call, const void *args,
+                          toolgov_result *out)
 {
+    (void)args;
     char big[300];
     int i;
 

@@ -295,8 +295,10 @@ START_TEST(approval_binds_tool_and_exact_arguments)
 }
 END_TEST
 
-static int positive_handler(const toolgov_call *call, toolgov_result *out)
+static int positive_handler(const toolgov_call *call, const void *args,
+                            toolgov_result *out)
 {
+    (void)args;
     (void)call;
     toolgov_result_set(out, "odd", 3);
     return 7;
@@ -497,8 +499,10 @@ END_TEST
 /* A handler that tries to invoke through its own run. */
 static toolgov_run *reentry_run;
 static int reentry_rc;
-static int reentry_handler(const toolgov_call *call, toolgov_result *out)
+static int reentry_handler(const toolgov_call *call, const void *args,
+                           toolgov_result *out)
 {
+    (void)args;
     (void)call;
     reentry_rc = toolgov_run_invoke(NULL, reentry_run, "lookup", "{}");
     ck_assert_int_eq(toolgov_run_gate(reentry_run, "lookup", "{}"), TOOLGOV_GATE_ALLOW);
@@ -527,8 +531,8 @@ END_TEST
 
 /* A confirm-once write mounted after the policy was made still asks. */
 static const toolgov_tool_spec late_tools[] = {
-    {"late_write", "Write late.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 2, 3},
-    {"late_read", "Read late.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 4, 3},
+    {sizeof(toolgov_tool_spec), "late_write", "Write late.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 2, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "late_read", "Read late.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 4, 3, NULL, "{}"},
 };
 static int late_register(toolgov_plugin_api *api)
 {

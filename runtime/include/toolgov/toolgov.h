@@ -40,7 +40,7 @@ extern "C" {
 ** expects of the runtime, changes. Generated headers refuse to compile
 ** against another value, so a stale generated file is a build error that
 ** says "regenerate", never a silent mismatch. */
-#define TOOLGOV_ABI_VERSION 1
+#define TOOLGOV_ABI_VERSION 2
 
 #define TOOLGOV_VERSION_MAJOR 0
 #define TOOLGOV_VERSION_MINOR 1
@@ -100,10 +100,15 @@ typedef enum toolgov_confirm {
     TOOLGOV_CONFIRM_NEVER = 1  /* the user's own sentence authorises it */
 } toolgov_confirm;
 
+struct toolgov_arg_schema; /* args.h */
+
 /* One declared tool: a row of a plugin's generated const table, or one of the
 ** core's built-ins. All strings are NUL-terminated UTF-8 and never NULL
 ** (guidance is "" when the manifest has none). */
 typedef struct toolgov_tool_spec {
+    size_t size;              /* sizeof(toolgov_tool_spec) where the row was
+                              ** compiled: members added after ABI 2 are read
+                              ** only when size says the row has them */
     const char *name;
     const char *description;
     toolgov_effect effect;
@@ -113,13 +118,22 @@ typedef struct toolgov_tool_spec {
     int answers_directly;  /* 0 or 1: its output is the user's answer */
     unsigned manifest_line;   /* line of the tool's key in the manifest; 0 for built-ins */
     unsigned manifest_column; /* column of the tool's key; 0 for built-ins */
+    /* The tool's arguments: the root OBJECT node of its descriptor tree
+    ** (args.h), or NULL when it takes none (its handler then gets a
+    ** toolgov_no_args). Static data of the plugin. */
+    const struct toolgov_arg_schema *params;
+    /* The parameters as a canonical JSON Schema text, for exports; the
+    ** no-arguments schema {"type":"object","properties":{}} when params is
+    ** NULL. Never NULL. */
+    const char *schema_json;
 } toolgov_tool_spec;
 
 /* One invocation of a tool, as its handler sees it. Every pointer is
 ** borrowed for the duration of the call. */
 typedef struct toolgov_call {
     const char *tool;     /* the tool's name */
-    const char *args;     /* arguments as JSON text, NUL-terminated; "{}" when none */
+    const char *args;     /* the call's canonical arguments as JSON text
+                          ** (SPEC §9), NUL-terminated; "{}" when none */
     size_t args_len;      /* strlen(args) */
     void *plugin_ctx;     /* the pointer given when the plugin was mounted */
     void *run_ctx;        /* the pointer given when the run was created, or NULL */
@@ -146,11 +160,17 @@ TOOLGOV_EXTERN int toolgov_result_vprintf(toolgov_result *out, const char *fmt, 
 TOOLGOV_EXTERN const char *toolgov_result_text(const toolgov_result *out);
 TOOLGOV_EXTERN size_t toolgov_result_len(const toolgov_result *out);
 
-/* A tool's handler. Returns 0 when `out` holds a usable result, or a
-** negative TOOLGOV_E* code when it does not (TOOLGOV_EUSAGE for malformed
-** arguments, with a usage message in `out`; TOOLGOV_EHANDLER or another code
-** for other failures, with a message in `out`). */
-typedef int (*toolgov_handler_fn)(const toolgov_call *call, toolgov_result *out);
+/* A tool's handler. `args` is the call's decoded arguments: the tool's
+** generated argument struct (args.h), or a toolgov_no_args when it takes
+** none; borrowed for the call. Generated code registers a small wrapper per
+** tool that converts `args` to the typed struct pointer, so no function
+** pointer is ever cast. Returns 0 when `out` holds a usable result, or a
+** negative TOOLGOV_E* code when it does not (TOOLGOV_EUSAGE for arguments
+** the handler itself rejects, with a usage message in `out`;
+** TOOLGOV_EHANDLER or another code for other failures, with a message in
+** `out`). */
+typedef int (*toolgov_handler_fn)(const toolgov_call *call, const void *args,
+                                  toolgov_result *out);
 
 /* The registration interface a plugin's register function receives. Opaque;
 ** bound by the registry to one plugin's manifest table for the duration of
@@ -249,5 +269,8 @@ TOOLGOV_EXTERN const toolgov_tool_spec *toolgov_registry_at(const toolgov_regist
 #ifdef __cplusplus
 }
 #endif
+
+/* The argument descriptors and decoder every tool spec refers to. */
+#include "args.h"
 
 #endif /* TOOLGOV_TOOLGOV_H */

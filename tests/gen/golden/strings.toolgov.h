@@ -4,12 +4,12 @@
 
 #include <toolgov/toolgov.h>
 
-#if !defined(TOOLGOV_ABI_VERSION) || TOOLGOV_ABI_VERSION != 1
-#error "strings.toolgov.h was generated for toolgov ABI version 1; regenerate it with the toolgov-gen of the toolgov you build against"
+#if !defined(TOOLGOV_ABI_VERSION) || TOOLGOV_ABI_VERSION != 2
+#error "strings.toolgov.h was generated for toolgov ABI version 2; regenerate it with the toolgov-gen of the toolgov you build against"
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define STRINGS_TOOLGOV_GENERATION 0x6ac6791cUL
+#define STRINGS_TOOLGOV_GENERATION 0x9ac6f8c3UL
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,10 +25,10 @@ typedef enum strings_tool_id {
 } strings_tool_id;
 
 /* One handler per declared tool; define each with TOOLGOV_HANDLER(). */
-int strings_tool_quote_tool(const toolgov_call *call, toolgov_result *out);
-int strings_tool_write_never(const toolgov_call *call, toolgov_result *out);
-int strings_tool_shred(const toolgov_call *call, toolgov_result *out);
-int strings_tool_long_guidance(const toolgov_call *call, toolgov_result *out);
+int strings_tool_quote_tool(const toolgov_call *call, const void *args, toolgov_result *out);
+int strings_tool_write_never(const toolgov_call *call, const void *args, toolgov_result *out);
+int strings_tool_shred(const toolgov_call *call, const void *args, toolgov_result *out);
+int strings_tool_long_guidance(const toolgov_call *call, const void *args, toolgov_result *out);
 
 /* The plugin descriptor to pass to toolgov_registry_mount(); visible
 ** from a shared plugin even under -fvisibility=hidden. */
@@ -44,25 +44,35 @@ extern const toolgov_plugin strings_toolgov_plugin;
 /* TOOLGOV_HANDLER(tool, call, out) { ... } defines the handler of `tool`,
 ** a tool of this plugin's manifest: a function returning 0 when `out` holds
 ** a usable result, or a negative TOOLGOV_E* code, with parameters named
-** `call` and `out` as given. Under clang the definition carries an
-** annotation the drift check (toolgov-gen check) reads. The macro is
-** redefined by every generated header: define the handlers of one plugin
-** in sources that include only that plugin's header. */
+** `call` and `out` as given (the decoded arguments, a toolgov_no_args for
+** a tool without parameters, are an unused third parameter). Under clang
+** the definition carries an annotation the drift check (toolgov-gen check)
+** reads. The macro is redefined by every generated header: define the
+** handlers of one plugin in sources that include only that plugin's
+** header. */
 #undef TOOLGOV_HANDLER
 #undef TOOLGOV_HANDLER_LINKAGE_
+#undef TOOLGOV_HANDLER_UNUSED_
 #if defined(__cplusplus)
 #define TOOLGOV_HANDLER_LINKAGE_ extern "C"
 #else
 #define TOOLGOV_HANDLER_LINKAGE_
 #endif
+#if defined(__GNUC__) || defined(__clang__)
+#define TOOLGOV_HANDLER_UNUSED_ __attribute__((unused))
+#else
+#define TOOLGOV_HANDLER_UNUSED_
+#endif
 #if defined(__clang__)
 #define TOOLGOV_HANDLER(tool, call, out) \
     TOOLGOV_HANDLER_LINKAGE_ __attribute__((annotate("toolgov:tool:" #tool))) \
-    int strings_tool_##tool(const toolgov_call *call, toolgov_result *out)
+    int strings_tool_##tool(const toolgov_call *call, \
+                       const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
 #else
 #define TOOLGOV_HANDLER(tool, call, out) \
     TOOLGOV_HANDLER_LINKAGE_ \
-    int strings_tool_##tool(const toolgov_call *call, toolgov_result *out)
+    int strings_tool_##tool(const toolgov_call *call, \
+                       const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
 #endif
 
 #endif /* STRINGS_TOOLGOV_H */
