@@ -66,9 +66,6 @@
 #include <stdint.h>
 
 #include "toolgov.h"
-#ifndef TOOLGOV_EXTERN
-#define TOOLGOV_EXTERN
-#endif
 #ifndef __cplusplus
 #include <stdbool.h>
 #endif
