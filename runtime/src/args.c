@@ -36,9 +36,9 @@
 
 struct toolgov_args_decoder {
     toolgov_allocator alloc;
-    toolgov__arena arena;
-    toolgov__buf canon;
-    toolgov__buf msg;
+    toolgov__scratch arena;
+    toolgov__jbuf canon;
+    toolgov__jbuf msg;
 };
 
 /* Schema recursion that consumes no input (alternatives of alternatives)
@@ -76,40 +76,40 @@ static void say_u(ctx *c, unsigned long long v);
 ** root. */
 static void say_path(ctx *c)
 {
-    toolgov__buf *m = &c->d->msg;
+    toolgov__jbuf *m = &c->d->msg;
     unsigned i, n = c->npath < MAX_PATH ? c->npath : MAX_PATH;
 
     if (c->npath == 0) {
-        toolgov__buf_puts(m, "the arguments");
+        toolgov__jbuf_puts(m, "the arguments");
         return;
     }
     for (i = 0; i < n; i++) {
         const seg *g = &c->path[i];
         size_t k;
 
-        toolgov__buf_putc(m, '/');
+        toolgov__jbuf_putc(m, '/');
         if (!g->name) {
             say_u(c, g->len);
             continue;
         }
         for (k = 0; k < g->len; k++) {
             if (g->name[k] == '~')
-                toolgov__buf_put(m, "~0", 2);
+                toolgov__jbuf_put(m, "~0", 2);
             else if (g->name[k] == '/')
-                toolgov__buf_put(m, "~1", 2);
+                toolgov__jbuf_put(m, "~1", 2);
             else
-                toolgov__buf_putc(m, g->name[k]);
+                toolgov__jbuf_putc(m, g->name[k]);
         }
     }
     if (c->npath > MAX_PATH)
-        toolgov__buf_put(m, "/...", 4);
+        toolgov__jbuf_put(m, "/...", 4);
 }
 
 /* Start one problem about the current path. Returns 1 when the caller
 ** should append its words (a reported problem within the cap). */
 static int problem(ctx *c)
 {
-    toolgov__buf *m = &c->d->msg;
+    toolgov__jbuf *m = &c->d->msg;
 
     if (c->quiet) {
         c->quiet_fail++;
@@ -118,19 +118,19 @@ static int problem(ctx *c)
     if (c->problems++ >= TOOLGOV_ARGS_MAX_PROBLEMS)
         return 0;
     if (m->len == 0 && c->tool) {
-        toolgov__buf_puts(m, c->tool);
-        toolgov__buf_put(m, ": ", 2);
+        toolgov__jbuf_puts(m, c->tool);
+        toolgov__jbuf_put(m, ": ", 2);
     } else if (m->len) {
-        toolgov__buf_put(m, "; ", 2);
+        toolgov__jbuf_put(m, "; ", 2);
     }
     say_path(c);
-    toolgov__buf_putc(m, ' ');
+    toolgov__jbuf_putc(m, ' ');
     return 1;
 }
 
 static void say(ctx *c, const char *s)
 {
-    toolgov__buf_puts(&c->d->msg, s);
+    toolgov__jbuf_puts(&c->d->msg, s);
 }
 
 static void say_u(ctx *c, unsigned long long v)
@@ -142,7 +142,7 @@ static void say_u(ctx *c, unsigned long long v)
         tmp[--i] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    toolgov__buf_put(&c->d->msg, tmp + i, sizeof tmp - i);
+    toolgov__jbuf_put(&c->d->msg, tmp + i, sizeof tmp - i);
 }
 
 /* A string for a message: quoted, escaped, cut at 40 bytes on a character
@@ -172,7 +172,7 @@ static void say_got(ctx *c, const toolgov__json_doc *doc, size_t idx)
     case TOOLGOV__JSON_TRUE: say(c, "true"); break;
     case TOOLGOV__JSON_FALSE: say(c, "false"); break;
     case TOOLGOV__JSON_NUMBER:
-        toolgov__buf_put(&c->d->msg, n->u.str, n->len > 40 ? 40 : n->len);
+        toolgov__jbuf_put(&c->d->msg, n->u.str, n->len > 40 ? 40 : n->len);
         if (n->len > 40)
             say(c, "...");
         break;
@@ -506,13 +506,13 @@ static void object(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schem
                    size_t idx, unsigned char *dst)
 {
     const toolgov__json *o = &doc->nodes[idx];
-    toolgov__buf *out = &c->d->canon;
+    toolgov__jbuf *out = &c->d->canon;
     uint32_t local[32], *at = local;
     size_t i, matched;
     int first = 1;
 
     if (s->field_count > sizeof local / sizeof local[0]) {
-        at = toolgov__arena_alloc(&c->d->arena, s->field_count * sizeof *at);
+        at = toolgov__scratch_alloc(&c->d->arena, s->field_count * sizeof *at);
         if (!at) {
             c->nomem = 1;
             return;
@@ -520,7 +520,7 @@ static void object(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schem
     }
     matched = match_fields(doc, s, idx, at);
     if (dst)
-        toolgov__buf_putc(out, '{');
+        toolgov__jbuf_putc(out, '{');
     for (i = 0; i < s->field_count; i++) {
         const toolgov_arg_field *f = &s->fields[i];
         unsigned char *fdst = dst ? dst + f->offset : NULL;
@@ -538,10 +538,10 @@ static void object(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schem
         }
         if (dst) {
             if (!first)
-                toolgov__buf_putc(out, ',');
+                toolgov__jbuf_putc(out, ',');
             first = 0;
             toolgov__json_put_str(out, f->name, f->name_len);
-            toolgov__buf_putc(out, ':');
+            toolgov__jbuf_putc(out, ':');
         }
         path_push(c, f->name, f->name_len);
         if (at[i]) {
@@ -572,15 +572,15 @@ static void object(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schem
         }
         if (dst) {
             if (!first)
-                toolgov__buf_putc(out, ',');
+                toolgov__jbuf_putc(out, ',');
             first = 0;
             toolgov__json_put_str(out, key->u.str, key->len);
-            toolgov__buf_putc(out, ':');
+            toolgov__jbuf_putc(out, ':');
             toolgov__json_put_value(out, doc, k + 1);
         }
     }
     if (dst)
-        toolgov__buf_putc(out, '}');
+        toolgov__jbuf_putc(out, '}');
 }
 
 /* ---- arrays ---- */
@@ -605,7 +605,7 @@ static void array(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema
                 c->nomem = 1;
                 return;
             }
-            items = toolgov__arena_alloc(&c->d->arena, a->len * s->item_size);
+            items = toolgov__scratch_alloc(&c->d->arena, a->len * s->item_size);
             if (!items) {
                 c->nomem = 1;
                 return;
@@ -615,22 +615,22 @@ static void array(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema
         arr.items = items;
         arr.count = a->len;
         memcpy(dst, &arr, sizeof arr);
-        toolgov__buf_putc(&c->d->canon, '[');
+        toolgov__jbuf_putc(&c->d->canon, '[');
     }
     if (!s->items) {
         if (dst)
-            toolgov__buf_putc(&c->d->canon, ']');
+            toolgov__jbuf_putc(&c->d->canon, ']');
         return;
     }
     for (i = 0, k = idx + 1; i < a->len; i++, k = doc->nodes[k].end) {
         path_push(c, NULL, i);
         if (dst && i)
-            toolgov__buf_putc(&c->d->canon, ',');
+            toolgov__jbuf_putc(&c->d->canon, ',');
         value(c, doc, s->items, k, items ? items + i * s->item_size : NULL);
         path_pop(c);
     }
     if (dst)
-        toolgov__buf_putc(&c->d->canon, ']');
+        toolgov__jbuf_putc(&c->d->canon, ']');
 }
 
 /* ---- raw values ---- */
@@ -740,7 +740,7 @@ static void value(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema
                   size_t idx, unsigned char *dst)
 {
     const toolgov__json *n = &doc->nodes[idx];
-    toolgov__buf *out = &c->d->canon;
+    toolgov__jbuf *out = &c->d->canon;
     int64_t iv;
     double dv;
     long ev;
@@ -809,7 +809,7 @@ static void value(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema
             bool b = n->type == TOOLGOV__JSON_TRUE;
 
             memcpy(dst, &b, sizeof b);
-            toolgov__buf_puts(out, b ? "true" : "false");
+            toolgov__jbuf_puts(out, b ? "true" : "false");
         }
         break;
     case TOOLGOV_ARG_STRING_ENUM:
@@ -850,7 +850,7 @@ static void value(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema
             if (out->failed)
                 break;
             len = out->len - start;
-            copy = toolgov__arena_alloc(&c->d->arena, len + 1);
+            copy = toolgov__scratch_alloc(&c->d->arena, len + 1);
             if (!copy) {
                 c->nomem = 1;
                 break;
@@ -882,9 +882,9 @@ int toolgov_args_decoder_new(toolgov_args_decoder **out, const toolgov_allocator
     if (!d)
         return TOOLGOV_ENOMEM;
     d->alloc = a;
-    toolgov__arena_init(&d->arena, &d->alloc);
-    toolgov__buf_init(&d->canon, &d->alloc);
-    toolgov__buf_init(&d->msg, &d->alloc);
+    toolgov__scratch_init(&d->arena, &d->alloc);
+    toolgov__jbuf_init(&d->canon, &d->alloc);
+    toolgov__jbuf_init(&d->msg, &d->alloc);
     *out = d;
     return 0;
 }
@@ -896,9 +896,9 @@ void toolgov_args_decoder_free(toolgov_args_decoder *dec)
     if (!dec)
         return;
     a = dec->alloc;
-    toolgov__arena_free(&dec->arena);
-    toolgov__buf_free(&dec->canon);
-    toolgov__buf_free(&dec->msg);
+    toolgov__scratch_free(&dec->arena);
+    toolgov__jbuf_free(&dec->canon);
+    toolgov__jbuf_free(&dec->msg);
     toolgov__free(&a, dec, sizeof *dec);
 }
 
@@ -915,12 +915,12 @@ static int all_space(const char *s, size_t len)
 /* The refusal of a text that is not JSON at all. */
 static void say_syntax(ctx *c, const toolgov__json_error *err)
 {
-    toolgov__buf *m = &c->d->msg;
+    toolgov__jbuf *m = &c->d->msg;
 
     c->problems++;
     if (c->tool) {
-        toolgov__buf_puts(m, c->tool);
-        toolgov__buf_put(m, ": ", 2);
+        toolgov__jbuf_puts(m, c->tool);
+        toolgov__jbuf_put(m, ": ", 2);
     }
     say(c, "the arguments are not valid JSON: ");
     say(c, err->msg);
@@ -950,9 +950,9 @@ int toolgov_args_decode(toolgov_decoded_args *out, toolgov_args_decoder *dec,
     out->canonical_len = 0;
     out->message = "";
     out->message_len = 0;
-    toolgov__arena_reset(&dec->arena);
-    toolgov__buf_clear(&dec->canon);
-    toolgov__buf_clear(&dec->msg);
+    toolgov__scratch_reset(&dec->arena);
+    toolgov__jbuf_clear(&dec->canon);
+    toolgov__jbuf_clear(&dec->msg);
     c.npath = 0;
     c.problems = c.quiet = c.quiet_fail = c.depth = 0;
     c.nomem = 0;
@@ -973,7 +973,7 @@ int toolgov_args_decode(toolgov_decoded_args *out, toolgov_args_decoder *dec,
         goto finish;
     }
     size = params ? params->struct_size : sizeof(toolgov_no_args);
-    dst = toolgov__arena_alloc(&dec->arena, size ? size : 1);
+    dst = toolgov__scratch_alloc(&dec->arena, size ? size : 1);
     if (!dst)
         return TOOLGOV_ENOMEM;
     memset(dst, 0, size ? size : 1);
@@ -985,7 +985,7 @@ int toolgov_args_decode(toolgov_decoded_args *out, toolgov_args_decoder *dec,
             say(&c, "must be {} (the tool takes no arguments)");
             say_got(&c, &doc, 0);
         }
-        toolgov__buf_put(&dec->canon, "{}", 2);
+        toolgov__jbuf_put(&dec->canon, "{}", 2);
     } else if (params->kind != TOOLGOV_ARG_OBJECT) {
         c.bad_schema = "the root node is not an OBJECT";
     } else if (doc.nodes[0].type != TOOLGOV__JSON_OBJECT) {
@@ -998,10 +998,10 @@ finish:
     if (c.nomem)
         return TOOLGOV_ENOMEM;
     if (c.bad_schema) {
-        toolgov__buf_clear(&dec->msg);
-        toolgov__buf_puts(&dec->msg, "the argument schema cannot be used: ");
-        toolgov__buf_puts(&dec->msg, c.bad_schema);
-        if (toolgov__buf_finish(&dec->msg))
+        toolgov__jbuf_clear(&dec->msg);
+        toolgov__jbuf_puts(&dec->msg, "the argument schema cannot be used: ");
+        toolgov__jbuf_puts(&dec->msg, c.bad_schema);
+        if (toolgov__jbuf_finish(&dec->msg))
             return TOOLGOV_ENOMEM;
         out->message = dec->msg.ptr;
         out->message_len = dec->msg.len;
@@ -1015,13 +1015,13 @@ finish:
             say_u(&c, more);
             say(&c, more == 1 ? " more problem" : " more problems");
         }
-        if (toolgov__buf_finish(&dec->msg))
+        if (toolgov__jbuf_finish(&dec->msg))
             return TOOLGOV_ENOMEM;
         out->message = dec->msg.ptr;
         out->message_len = dec->msg.len;
         return TOOLGOV_EARGS;
     }
-    if (toolgov__buf_finish(&dec->canon))
+    if (toolgov__jbuf_finish(&dec->canon))
         return TOOLGOV_ENOMEM;
     out->args = dst;
     out->canonical = dec->canon.ptr;

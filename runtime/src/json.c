@@ -23,18 +23,18 @@
 
 /* ---- arena ---- */
 
-struct toolgov__chunk {
-    toolgov__chunk *next;
+struct toolgov__scratch_chunk {
+    toolgov__scratch_chunk *next;
     size_t size; /* usable bytes after the header */
     size_t used;
 };
 
 /* The chunk header rounded up so the data after it is max-aligned. */
 #define ALIGN_ 16u
-#define CHUNK_HDR_ ((sizeof(toolgov__chunk) + ALIGN_ - 1) & ~(size_t)(ALIGN_ - 1))
+#define CHUNK_HDR_ ((sizeof(toolgov__scratch_chunk) + ALIGN_ - 1) & ~(size_t)(ALIGN_ - 1))
 #define MIN_CHUNK_ 4096u
 
-void toolgov__arena_init(toolgov__arena *a, const toolgov_allocator *alloc)
+void toolgov__scratch_init(toolgov__scratch *a, const toolgov_allocator *alloc)
 {
     a->alloc = alloc;
     a->chunks = NULL;
@@ -42,9 +42,9 @@ void toolgov__arena_init(toolgov__arena *a, const toolgov_allocator *alloc)
     a->peak = 0;
 }
 
-static toolgov__chunk *chunk_new(toolgov__arena *a, size_t size)
+static toolgov__scratch_chunk *chunk_new(toolgov__scratch *a, size_t size)
 {
-    toolgov__chunk *c;
+    toolgov__scratch_chunk *c;
 
     if (size > SIZE_MAX - CHUNK_HDR_)
         return NULL;
@@ -57,9 +57,9 @@ static toolgov__chunk *chunk_new(toolgov__arena *a, size_t size)
     return c;
 }
 
-void *toolgov__arena_alloc(toolgov__arena *a, size_t n)
+void *toolgov__scratch_alloc(toolgov__scratch *a, size_t n)
 {
-    toolgov__chunk *c = a->chunks;
+    toolgov__scratch_chunk *c = a->chunks;
     size_t need;
     char *p;
 
@@ -89,19 +89,19 @@ void *toolgov__arena_alloc(toolgov__arena *a, size_t n)
     return p;
 }
 
-static void chunks_free(toolgov__arena *a, toolgov__chunk *c)
+static void chunks_free(toolgov__scratch *a, toolgov__scratch_chunk *c)
 {
     while (c) {
-        toolgov__chunk *next = c->next;
+        toolgov__scratch_chunk *next = c->next;
 
         toolgov__free(a->alloc, c, CHUNK_HDR_ + c->size);
         c = next;
     }
 }
 
-void toolgov__arena_reset(toolgov__arena *a)
+void toolgov__scratch_reset(toolgov__scratch *a)
 {
-    toolgov__chunk *c = a->chunks;
+    toolgov__scratch_chunk *c = a->chunks;
 
     a->used = 0;
     if (!c)
@@ -116,7 +116,7 @@ void toolgov__arena_reset(toolgov__arena *a)
     a->chunks = chunk_new(a, a->peak < MIN_CHUNK_ ? MIN_CHUNK_ : a->peak);
 }
 
-void toolgov__arena_free(toolgov__arena *a)
+void toolgov__scratch_free(toolgov__scratch *a)
 {
     chunks_free(a, a->chunks);
     a->chunks = NULL;
@@ -126,7 +126,7 @@ void toolgov__arena_free(toolgov__arena *a)
 
 /* ---- growable buffer ---- */
 
-void toolgov__buf_init(toolgov__buf *b, const toolgov_allocator *alloc)
+void toolgov__jbuf_init(toolgov__jbuf *b, const toolgov_allocator *alloc)
 {
     b->alloc = alloc;
     b->ptr = NULL;
@@ -135,19 +135,19 @@ void toolgov__buf_init(toolgov__buf *b, const toolgov_allocator *alloc)
     b->failed = 0;
 }
 
-void toolgov__buf_clear(toolgov__buf *b)
+void toolgov__jbuf_clear(toolgov__jbuf *b)
 {
     b->len = 0;
     b->failed = 0;
 }
 
-void toolgov__buf_free(toolgov__buf *b)
+void toolgov__jbuf_free(toolgov__jbuf *b)
 {
     toolgov__free(b->alloc, b->ptr, b->cap);
-    toolgov__buf_init(b, b->alloc);
+    toolgov__jbuf_init(b, b->alloc);
 }
 
-static int buf_room(toolgov__buf *b, size_t n)
+static int buf_room(toolgov__jbuf *b, size_t n)
 {
     size_t cap;
     char *p;
@@ -173,7 +173,7 @@ static int buf_room(toolgov__buf *b, size_t n)
     return 1;
 }
 
-void toolgov__buf_put(toolgov__buf *b, const char *s, size_t n)
+void toolgov__jbuf_put(toolgov__jbuf *b, const char *s, size_t n)
 {
     if (n && buf_room(b, n)) {
         memcpy(b->ptr + b->len, s, n);
@@ -181,18 +181,18 @@ void toolgov__buf_put(toolgov__buf *b, const char *s, size_t n)
     }
 }
 
-void toolgov__buf_putc_slow(toolgov__buf *b, char c)
+void toolgov__jbuf_putc_slow(toolgov__jbuf *b, char c)
 {
     if (buf_room(b, 1))
         b->ptr[b->len++] = c;
 }
 
-void toolgov__buf_puts(toolgov__buf *b, const char *s)
+void toolgov__jbuf_puts(toolgov__jbuf *b, const char *s)
 {
-    toolgov__buf_put(b, s, strlen(s));
+    toolgov__jbuf_put(b, s, strlen(s));
 }
 
-int toolgov__buf_finish(toolgov__buf *b)
+int toolgov__jbuf_finish(toolgov__jbuf *b)
 {
     if (!buf_room(b, 0))
         return TOOLGOV_ENOMEM;
@@ -210,7 +210,7 @@ typedef struct parser {
     size_t n;
     char *sbuf;               /* string bytes, filled front to back */
     size_t slen;
-    toolgov__arena *a;
+    toolgov__scratch *a;
     toolgov__json_error *err;
     unsigned flags;
 } parser;
@@ -507,7 +507,7 @@ static int close_object(parser *ps, size_t idx)
 
     if (n == 0)
         return 0;
-    keys = toolgov__arena_alloc(ps->a, n * sizeof *keys);
+    keys = toolgov__scratch_alloc(ps->a, n * sizeof *keys);
     if (!keys)
         return TOOLGOV_ENOMEM;
     for (i = 0; i < n; i++) {
@@ -515,7 +515,7 @@ static int close_object(parser *ps, size_t idx)
         k = ps->nodes[k + 1].end;
     }
     if (n > 16) {
-        tmp = toolgov__arena_alloc(ps->a, n * sizeof *tmp);
+        tmp = toolgov__scratch_alloc(ps->a, n * sizeof *tmp);
         if (!tmp)
             return TOOLGOV_ENOMEM;
     }
@@ -553,7 +553,7 @@ static size_t count_bound(const unsigned char *p, size_t len)
 }
 
 int toolgov__json_parse(toolgov__json_doc *out, toolgov__json_error *err,
-                        toolgov__arena *a, const char *text, size_t len,
+                        toolgov__scratch *a, const char *text, size_t len,
                         unsigned max_depth, size_t max_len, unsigned flags)
 {
     parser ps;
@@ -586,9 +586,9 @@ int toolgov__json_parse(toolgov__json_doc *out, toolgov__json_error *err,
     if (len >= 3 && ps.s[0] == 0xEF && ps.s[1] == 0xBB && ps.s[2] == 0xBF)
         return fail(&ps, ps.s, "byte order mark before the value");
     nmax = count_bound(ps.s, len);
-    ps.nodes = toolgov__arena_alloc(a, nmax * sizeof *ps.nodes);
-    ps.sbuf = toolgov__arena_alloc(a, len + 1);
-    stack = toolgov__arena_alloc(a, max_depth * sizeof *stack);
+    ps.nodes = toolgov__scratch_alloc(a, nmax * sizeof *ps.nodes);
+    ps.sbuf = toolgov__scratch_alloc(a, len + 1);
+    stack = toolgov__scratch_alloc(a, max_depth * sizeof *stack);
     if (!ps.nodes || !ps.sbuf || !stack)
         return TOOLGOV_ENOMEM;
 
@@ -918,7 +918,7 @@ int toolgov__json_double(const toolgov__json *n, double *out)
 
 /* ---- canonical writer ---- */
 
-void toolgov__json_put_str(toolgov__buf *b, const char *s, size_t len)
+void toolgov__json_put_str(toolgov__jbuf *b, const char *s, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
     size_t i, run = 0;
@@ -937,7 +937,7 @@ void toolgov__json_put_str(toolgov__buf *b, const char *s, size_t len)
         b->len += len + 2;
         return;
     }
-    toolgov__buf_putc(b, '"');
+    toolgov__jbuf_putc(b, '"');
     for (i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
         char esc[6];
@@ -945,7 +945,7 @@ void toolgov__json_put_str(toolgov__buf *b, const char *s, size_t len)
 
         if (c >= 0x20 && c != '"' && c != '\\')
             continue;
-        toolgov__buf_put(b, s + run, i - run);
+        toolgov__jbuf_put(b, s + run, i - run);
         run = i + 1;
         esc[0] = '\\';
         switch (c) {
@@ -965,13 +965,13 @@ void toolgov__json_put_str(toolgov__buf *b, const char *s, size_t len)
             en = 6;
             break;
         }
-        toolgov__buf_put(b, esc, en);
+        toolgov__jbuf_put(b, esc, en);
     }
-    toolgov__buf_put(b, s + run, len - run);
-    toolgov__buf_putc(b, '"');
+    toolgov__jbuf_put(b, s + run, len - run);
+    toolgov__jbuf_putc(b, '"');
 }
 
-void toolgov__json_put_int(toolgov__buf *b, int64_t v)
+void toolgov__json_put_int(toolgov__jbuf *b, int64_t v)
 {
     char tmp[24];
     size_t i = sizeof tmp;
@@ -983,7 +983,7 @@ void toolgov__json_put_int(toolgov__buf *b, int64_t v)
     } while (u);
     if (v < 0)
         tmp[--i] = '-';
-    toolgov__buf_put(b, tmp + i, sizeof tmp - i);
+    toolgov__jbuf_put(b, tmp + i, sizeof tmp - i);
 }
 
 /* Shortest digits of v > 0 that read back to v: digits into d (no point),
@@ -1021,13 +1021,13 @@ static void shortest_digits(double v, char *d, int *nd, int *exp10)
     }
 }
 
-void toolgov__json_put_double(toolgov__buf *b, double v)
+void toolgov__json_put_double(toolgov__jbuf *b, double v)
 {
     char d[24], out[48];
     int nd, e, n, o = 0, i;
 
     if (v == 0) {
-        toolgov__buf_puts(b, signbit(v) ? "-0" : "0");
+        toolgov__jbuf_puts(b, signbit(v) ? "-0" : "0");
         return;
     }
     if (v < 0) {
@@ -1064,41 +1064,41 @@ void toolgov__json_put_double(toolgov__buf *b, double v)
         o += snprintf(out + o, sizeof out - (size_t)o, "e%c%d", n - 1 < 0 ? '-' : '+',
                       n - 1 < 0 ? 1 - n : n - 1);
     }
-    toolgov__buf_put(b, out, (size_t)o);
+    toolgov__jbuf_put(b, out, (size_t)o);
 }
 
-void toolgov__json_put_value(toolgov__buf *b, const toolgov__json_doc *doc, size_t i)
+void toolgov__json_put_value(toolgov__jbuf *b, const toolgov__json_doc *doc, size_t i)
 {
     const toolgov__json *n = &doc->nodes[i];
     size_t k;
 
     switch (n->type) {
-    case TOOLGOV__JSON_NULL: toolgov__buf_put(b, "null", 4); break;
-    case TOOLGOV__JSON_FALSE: toolgov__buf_put(b, "false", 5); break;
-    case TOOLGOV__JSON_TRUE: toolgov__buf_put(b, "true", 4); break;
-    case TOOLGOV__JSON_NUMBER: toolgov__buf_put(b, n->u.str, n->len); break;
+    case TOOLGOV__JSON_NULL: toolgov__jbuf_put(b, "null", 4); break;
+    case TOOLGOV__JSON_FALSE: toolgov__jbuf_put(b, "false", 5); break;
+    case TOOLGOV__JSON_TRUE: toolgov__jbuf_put(b, "true", 4); break;
+    case TOOLGOV__JSON_NUMBER: toolgov__jbuf_put(b, n->u.str, n->len); break;
     case TOOLGOV__JSON_STRING: toolgov__json_put_str(b, n->u.str, n->len); break;
     case TOOLGOV__JSON_ARRAY:
-        toolgov__buf_putc(b, '[');
+        toolgov__jbuf_putc(b, '[');
         for (k = i + 1; k < n->end; k = doc->nodes[k].end) {
             if (k != i + 1)
-                toolgov__buf_putc(b, ',');
+                toolgov__jbuf_putc(b, ',');
             toolgov__json_put_value(b, doc, k);
         }
-        toolgov__buf_putc(b, ']');
+        toolgov__jbuf_putc(b, ']');
         break;
     case TOOLGOV__JSON_OBJECT:
-        toolgov__buf_putc(b, '{');
+        toolgov__jbuf_putc(b, '{');
         for (k = 0; k < n->len; k++) {
             uint32_t key = n->u.sorted[k];
 
             if (k)
-                toolgov__buf_putc(b, ',');
+                toolgov__jbuf_putc(b, ',');
             toolgov__json_put_str(b, doc->nodes[key].u.str, doc->nodes[key].len);
-            toolgov__buf_putc(b, ':');
+            toolgov__jbuf_putc(b, ':');
             toolgov__json_put_value(b, doc, key + 1);
         }
-        toolgov__buf_putc(b, '}');
+        toolgov__jbuf_putc(b, '}');
         break;
     default:
         break;

@@ -24,7 +24,7 @@
 ** consumer's business (toolgov__json_int64, toolgov__json_double), and
 ** their text is kept as sent.
 **
-** Memory. Everything the reader produces lives in a toolgov__arena: a list
+** Memory. Everything the reader produces lives in a toolgov__scratch: a list
 ** of chunks from the registry's allocator hook. Resetting the arena keeps
 ** one chunk as large as the most the arena has held between two resets, so
 ** once warm a parse-and-decode cycle allocates nothing. Nodes and string
@@ -41,51 +41,51 @@
 
 /* ---- arena ---- */
 
-typedef struct toolgov__chunk toolgov__chunk;
+typedef struct toolgov__scratch_chunk toolgov__scratch_chunk;
 
-typedef struct toolgov__arena {
+typedef struct toolgov__scratch {
     const toolgov_allocator *alloc; /* borrowed; outlives the arena */
-    toolgov__chunk *chunks;         /* newest first */
+    toolgov__scratch_chunk *chunks;         /* newest first */
     size_t used;                    /* bytes handed out since the last reset */
     size_t peak;                    /* the most `used` has been */
-} toolgov__arena;
+} toolgov__scratch;
 
-void toolgov__arena_init(toolgov__arena *a, const toolgov_allocator *alloc);
+void toolgov__scratch_init(toolgov__scratch *a, const toolgov_allocator *alloc);
 /* n bytes aligned for any object type; NULL when the allocator fails (the
 ** arena is unchanged). n 0 gives a valid unique pointer. */
-void *toolgov__arena_alloc(toolgov__arena *a, size_t n);
+void *toolgov__scratch_alloc(toolgov__scratch *a, size_t n);
 /* Forget everything handed out. Keeps (or makes) one chunk of the peak size
 ** so the next cycle of the same size allocates nothing; if making it fails
 ** the arena is simply empty. */
-void toolgov__arena_reset(toolgov__arena *a);
-void toolgov__arena_free(toolgov__arena *a);
+void toolgov__scratch_reset(toolgov__scratch *a);
+void toolgov__scratch_free(toolgov__scratch *a);
 
 /* ---- growable byte buffer (allocator hook, kept between uses) ---- */
 
-typedef struct toolgov__buf {
+typedef struct toolgov__jbuf {
     const toolgov_allocator *alloc;
     char *ptr;   /* NULL until the first write */
     size_t len;
     size_t cap;
     int failed;  /* an append ran out of memory; later appends are no-ops */
-} toolgov__buf;
+} toolgov__jbuf;
 
-void toolgov__buf_init(toolgov__buf *b, const toolgov_allocator *alloc);
-void toolgov__buf_clear(toolgov__buf *b); /* len 0, failed 0, keeps memory */
-void toolgov__buf_free(toolgov__buf *b);
-void toolgov__buf_put(toolgov__buf *b, const char *s, size_t n);
-void toolgov__buf_putc_slow(toolgov__buf *b, char c);
-static inline void toolgov__buf_putc(toolgov__buf *b, char c)
+void toolgov__jbuf_init(toolgov__jbuf *b, const toolgov_allocator *alloc);
+void toolgov__jbuf_clear(toolgov__jbuf *b); /* len 0, failed 0, keeps memory */
+void toolgov__jbuf_free(toolgov__jbuf *b);
+void toolgov__jbuf_put(toolgov__jbuf *b, const char *s, size_t n);
+void toolgov__jbuf_putc_slow(toolgov__jbuf *b, char c);
+static inline void toolgov__jbuf_putc(toolgov__jbuf *b, char c)
 {
     if (b->cap - b->len > 1)
         b->ptr[b->len++] = c;
     else
-        toolgov__buf_putc_slow(b, c);
+        toolgov__jbuf_putc_slow(b, c);
 }
-void toolgov__buf_puts(toolgov__buf *b, const char *s);
+void toolgov__jbuf_puts(toolgov__jbuf *b, const char *s);
 /* NUL-terminate (not counted in len); 0 or TOOLGOV_ENOMEM if any append or
 ** this one failed. */
-int toolgov__buf_finish(toolgov__buf *b);
+int toolgov__jbuf_finish(toolgov__jbuf *b);
 
 /* ---- reader ---- */
 
@@ -143,7 +143,7 @@ typedef struct toolgov__json_error {
 ** where and why. TOOLGOV_ENOMEM. On failure the arena may hold partial
 ** data (reset it). */
 int toolgov__json_parse(toolgov__json_doc *out, toolgov__json_error *err,
-                        toolgov__arena *a, const char *text, size_t len,
+                        toolgov__scratch *a, const char *text, size_t len,
                         unsigned max_depth, size_t max_len, unsigned flags);
 
 /* Index of the value of member `key` (klen bytes) in object node `obj`, or
@@ -190,17 +190,17 @@ static inline int toolgov__json_str_eq(const toolgov__json *n, const char *s, si
 /* A JSON string in canonical form: quotes; \" \\ \b \f \n \r \t; other
 ** bytes below 0x20 as \u00xx; everything else (including '/' and non-ASCII
 ** UTF-8) as is. */
-void toolgov__json_put_str(toolgov__buf *b, const char *s, size_t len);
+void toolgov__json_put_str(toolgov__jbuf *b, const char *s, size_t len);
 /* An int64 in decimal. */
-void toolgov__json_put_int(toolgov__buf *b, int64_t v);
+void toolgov__json_put_int(toolgov__jbuf *b, int64_t v);
 /* A finite double in the shortest text that reads back to the same value,
 ** laid out as ECMAScript's Number::toString (1e21 and above, and below
 ** 1e-6, in exponent form: 1e+21, 1.5e-7; -0 is "-0"). */
-void toolgov__json_put_double(toolgov__buf *b, double v);
+void toolgov__json_put_double(toolgov__jbuf *b, double v);
 /* Node `i` and its descendants in canonical form: object members sorted
 ** by key bytes, no whitespace, strings as toolgov__json_put_str, number
 ** texts as sent. */
-void toolgov__json_put_value(toolgov__buf *b, const toolgov__json_doc *doc,
+void toolgov__json_put_value(toolgov__jbuf *b, const toolgov__json_doc *doc,
                              size_t i);
 
 #endif /* TOOLGOV_JSON_H */

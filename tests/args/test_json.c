@@ -34,10 +34,10 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
-static int parse(toolgov__arena *a, toolgov__json_doc *doc, toolgov__json_error *err,
+static int parse(toolgov__scratch *a, toolgov__json_doc *doc, toolgov__json_error *err,
                  const char *text, size_t len, unsigned flags)
 {
-    toolgov__arena_reset(a);
+    toolgov__scratch_reset(a);
     return toolgov__json_parse(doc, err, a, text, len, TOOLGOV__JSON_MAX_DEPTH,
                                TOOLGOV__JSON_MAX_LEN, flags);
 }
@@ -75,15 +75,15 @@ START_TEST(json_test_suite)
 {
     DIR *d = opendir(SUITE_DIR);
     struct dirent *ent;
-    toolgov__arena a, a2;
-    toolgov__buf b, b2;
+    toolgov__scratch a, a2;
+    toolgov__jbuf b, b2;
     int y = 0, n = 0, i = 0, dups = 0;
 
     ck_assert_msg(d != NULL, "cannot open %s", SUITE_DIR);
-    toolgov__arena_init(&a, NULL);
-    toolgov__arena_init(&a2, NULL);
-    toolgov__buf_init(&b, NULL);
-    toolgov__buf_init(&b2, NULL);
+    toolgov__scratch_init(&a, NULL);
+    toolgov__scratch_init(&a2, NULL);
+    toolgov__jbuf_init(&b, NULL);
+    toolgov__jbuf_init(&b2, NULL);
     while ((ent = readdir(d)) != NULL) {
         char path[1024];
         const char *name = ent->d_name;
@@ -112,17 +112,17 @@ START_TEST(json_test_suite)
             ck_assert_msg(rc == 0, "%s refused: %s at %zu", name,
                           err.msg ? err.msg : "?", err.pos);
             /* The canonical form reads back, and is a fixed point. */
-            toolgov__buf_clear(&b);
+            toolgov__jbuf_clear(&b);
             toolgov__json_put_value(&b, &doc, 0);
-            ck_assert_int_eq(toolgov__buf_finish(&b), 0);
-            toolgov__arena_reset(&a2);
+            ck_assert_int_eq(toolgov__jbuf_finish(&b), 0);
+            toolgov__scratch_reset(&a2);
             ck_assert_msg(toolgov__json_parse(&doc2, &err, &a2, b.ptr, b.len, 64,
                                               TOOLGOV__JSON_MAX_LEN,
                                               TOOLGOV__JSON_ALLOW_DUP) == 0,
                           "%s: canonical form refused: %s", name, b.ptr);
-            toolgov__buf_clear(&b2);
+            toolgov__jbuf_clear(&b2);
             toolgov__json_put_value(&b2, &doc2, 0);
-            ck_assert_int_eq(toolgov__buf_finish(&b2), 0);
+            ck_assert_int_eq(toolgov__jbuf_finish(&b2), 0);
             ck_assert_str_eq(b2.ptr, b.ptr);
             ck_assert_uint_eq(doc2.count, doc.count);
         } else {
@@ -139,10 +139,10 @@ START_TEST(json_test_suite)
         free(text);
     }
     closedir(d);
-    toolgov__arena_free(&a);
-    toolgov__arena_free(&a2);
-    toolgov__buf_free(&b);
-    toolgov__buf_free(&b2);
+    toolgov__scratch_free(&a);
+    toolgov__scratch_free(&a2);
+    toolgov__jbuf_free(&b);
+    toolgov__jbuf_free(&b2);
     ck_assert_int_eq(y, 95);
     ck_assert_int_eq(n, 188);
     ck_assert_int_eq(i, 35);
@@ -154,13 +154,13 @@ END_TEST
 ** code. err->key, which points into the freed arena, is cleared. */
 static int try_parse(const char *text, toolgov__json_error *err)
 {
-    toolgov__arena a;
+    toolgov__scratch a;
     toolgov__json_doc doc;
     int rc;
 
-    toolgov__arena_init(&a, NULL);
+    toolgov__scratch_init(&a, NULL);
     rc = toolgov__json_parse(&doc, err, &a, text, strlen(text), 4, 1000, 0);
-    toolgov__arena_free(&a);
+    toolgov__scratch_free(&a);
     err->key = NULL;
     return rc;
 }
@@ -170,17 +170,17 @@ START_TEST(refusals_say_where_and_why)
     toolgov__json_error err;
 
     {
-        toolgov__arena a;
+        toolgov__scratch a;
         toolgov__json_doc doc;
         const char *t = "{\"a\":1,\"b\":2,\"a\":3}";
 
-        toolgov__arena_init(&a, NULL);
+        toolgov__scratch_init(&a, NULL);
         ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, t, strlen(t), 4, 100, 0),
                          TOOLGOV_EINVAL);
         ck_assert_str_eq(err.msg, "duplicate key");
         ck_assert_str_eq(err.key, "a");
         ck_assert_uint_eq(err.pos, 13);
-        toolgov__arena_free(&a);
+        toolgov__scratch_free(&a);
     }
     /* Duplicates are found after unescaping. */
     ck_assert_int_eq(try_parse("{\"a\":1,\"\\u0061\":2}", &err), TOOLGOV_EINVAL);
@@ -208,50 +208,50 @@ END_TEST
 
 START_TEST(size_is_bounded)
 {
-    toolgov__arena a;
+    toolgov__scratch a;
     toolgov__json_doc doc;
     toolgov__json_error err;
 
-    toolgov__arena_init(&a, NULL);
+    toolgov__scratch_init(&a, NULL);
     ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, "[1,2]", 5, 8, 4, 0), TOOLGOV_EINVAL);
     ck_assert_str_eq(err.msg, "text is longer than the limit");
     ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, "[1,2]", 5, 8, 5, 0), 0);
-    toolgov__arena_free(&a);
+    toolgov__scratch_free(&a);
 }
 END_TEST
 
 START_TEST(strings_unescape_to_utf8)
 {
-    toolgov__arena a;
+    toolgov__scratch a;
     toolgov__json_doc doc;
     toolgov__json_error err;
     const char *t = "[\"a\\u00e9\\ud83d\\ude00\\u0000z\\/\\n\"]";
 
-    toolgov__arena_init(&a, NULL);
+    toolgov__scratch_init(&a, NULL);
     ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, t, strlen(t), 8, 1000, 0), 0);
     ck_assert_uint_eq(doc.count, 2);
     ck_assert_int_eq(doc.nodes[1].type, TOOLGOV__JSON_STRING);
     ck_assert_uint_eq(doc.nodes[1].len, 1 + 2 + 4 + 1 + 1 + 1 + 1);
     ck_assert_int_eq(memcmp(doc.nodes[1].u.str, "a\xC3\xA9\xF0\x9F\x98\x80\0z/\n", 11), 0);
     ck_assert_int_eq(doc.nodes[1].u.str[11], '\0');
-    toolgov__arena_free(&a);
+    toolgov__scratch_free(&a);
 }
 END_TEST
 
 static int num(const char *text, int64_t *i, int *irc, double *d, int *drc)
 {
-    toolgov__arena a;
+    toolgov__scratch a;
     toolgov__json_doc doc;
     toolgov__json_error err;
     int rc;
 
-    toolgov__arena_init(&a, NULL);
+    toolgov__scratch_init(&a, NULL);
     rc = toolgov__json_parse(&doc, &err, &a, text, strlen(text), 8, 1000, 0);
     if (rc == 0) {
         *irc = toolgov__json_int64(&doc.nodes[0], i);
         *drc = toolgov__json_double(&doc.nodes[0], d);
     }
-    toolgov__arena_free(&a);
+    toolgov__scratch_free(&a);
     return rc;
 }
 
@@ -309,14 +309,14 @@ END_TEST
 
 static void put_double_is(double v, const char *want)
 {
-    toolgov__buf b;
+    toolgov__jbuf b;
 
-    toolgov__buf_init(&b, NULL);
+    toolgov__jbuf_init(&b, NULL);
     toolgov__json_put_double(&b, v);
-    ck_assert_int_eq(toolgov__buf_finish(&b), 0);
+    ck_assert_int_eq(toolgov__jbuf_finish(&b), 0);
     ck_assert_str_eq(b.ptr, want);
     ck_assert(strtod(b.ptr, NULL) == v);
-    toolgov__buf_free(&b);
+    toolgov__jbuf_free(&b);
 }
 
 START_TEST(doubles_print_shortest)
@@ -340,47 +340,47 @@ END_TEST
 
 START_TEST(canonical_sorts_keys_and_keeps_numbers)
 {
-    toolgov__arena a;
+    toolgov__scratch a;
     toolgov__json_doc doc;
     toolgov__json_error err;
-    toolgov__buf b;
+    toolgov__jbuf b;
     const char *t = " { \"b\" : [ 1.50 , -0 , 1E2 ] , \"a\\n\" : { \"z\" : null , \"\xC3\xA9\" : true ,"
                     " \"y\" : \"\\u0001\\\"\" } , \"\" : false } ";
 
-    toolgov__arena_init(&a, NULL);
-    toolgov__buf_init(&b, NULL);
+    toolgov__scratch_init(&a, NULL);
+    toolgov__jbuf_init(&b, NULL);
     ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, t, strlen(t), 8, 1000, 0), 0);
     toolgov__json_put_value(&b, &doc, 0);
-    ck_assert_int_eq(toolgov__buf_finish(&b), 0);
+    ck_assert_int_eq(toolgov__jbuf_finish(&b), 0);
     ck_assert_str_eq(b.ptr, "{\"\":false,\"a\\n\":{\"y\":\"\\u0001\\\"\",\"z\":null,"
                             "\"\xC3\xA9\":true},\"b\":[1.50,-0,1E2]}");
     ck_assert_int_eq(toolgov__json_get(&doc, 0, "b", 1), 1 + 1);
     ck_assert_int_eq(doc.nodes[toolgov__json_get(&doc, 0, "", 0)].type, TOOLGOV__JSON_FALSE);
     ck_assert_int_eq(toolgov__json_get(&doc, 0, "c", 1), -1);
-    toolgov__buf_free(&b);
-    toolgov__arena_free(&a);
+    toolgov__jbuf_free(&b);
+    toolgov__scratch_free(&a);
 }
 END_TEST
 
 START_TEST(big_objects_sort_and_find_every_key)
 {
-    toolgov__arena a;
+    toolgov__scratch a;
     toolgov__json_doc doc;
     toolgov__json_error err;
-    toolgov__buf t;
+    toolgov__jbuf t;
     char key[16];
     int k;
 
-    toolgov__arena_init(&a, NULL);
-    toolgov__buf_init(&t, NULL);
-    toolgov__buf_putc(&t, '{');
+    toolgov__scratch_init(&a, NULL);
+    toolgov__jbuf_init(&t, NULL);
+    toolgov__jbuf_putc(&t, '{');
     for (k = 0; k < 1000; k++) {
         int n = snprintf(key, sizeof key, "%s\"k%d\":%d", k ? "," : "", (k * 7919) % 1000, k);
 
-        toolgov__buf_put(&t, key, (size_t)n);
+        toolgov__jbuf_put(&t, key, (size_t)n);
     }
-    toolgov__buf_putc(&t, '}');
-    ck_assert_int_eq(toolgov__buf_finish(&t), 0);
+    toolgov__jbuf_putc(&t, '}');
+    ck_assert_int_eq(toolgov__jbuf_finish(&t), 0);
     ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, t.ptr, t.len, 8, 1u << 20, 0), 0);
     for (k = 0; k < 1000; k++) {
         int n = snprintf(key, sizeof key, "k%d", k);
@@ -389,36 +389,36 @@ START_TEST(big_objects_sort_and_find_every_key)
     }
     /* One duplicate among a thousand is found. */
     memcpy(strstr(t.ptr, "\"k1\""), "\"k0\"", 4);
-    toolgov__arena_reset(&a);
+    toolgov__scratch_reset(&a);
     ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, t.ptr, t.len, 8, 1u << 20, 0),
                      TOOLGOV_EINVAL);
     ck_assert_str_eq(err.msg, "duplicate key");
-    toolgov__buf_free(&t);
-    toolgov__arena_free(&a);
+    toolgov__jbuf_free(&t);
+    toolgov__scratch_free(&a);
 }
 END_TEST
 
 START_TEST(arena_reuse_allocates_nothing_once_warm)
 {
-    toolgov__arena a;
+    toolgov__scratch a;
     toolgov__json_doc doc;
     toolgov__json_error err;
     const char *t = "{\"title\":\"Dentist\",\"tags\":[\"a\",\"b\",\"c\"],\"n\":5}";
-    toolgov__chunk *first;
+    toolgov__scratch_chunk *first;
     int k;
 
-    toolgov__arena_init(&a, NULL);
+    toolgov__scratch_init(&a, NULL);
     for (k = 0; k < 3; k++) {
-        toolgov__arena_reset(&a);
+        toolgov__scratch_reset(&a);
         ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, t, strlen(t), 8, 1000, 0), 0);
     }
     first = a.chunks;
     for (k = 0; k < 100; k++) {
-        toolgov__arena_reset(&a);
+        toolgov__scratch_reset(&a);
         ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, t, strlen(t), 8, 1000, 0), 0);
         ck_assert_ptr_eq(a.chunks, first);
     }
-    toolgov__arena_free(&a);
+    toolgov__scratch_free(&a);
 }
 END_TEST
 

@@ -22,29 +22,29 @@
 
 static void reader_round_trip(const char *text, size_t len)
 {
-    toolgov__arena a;
+    toolgov__scratch a;
     toolgov__json_doc doc, doc2;
     toolgov__json_error err;
-    toolgov__buf b, b2;
+    toolgov__jbuf b, b2;
 
-    toolgov__arena_init(&a, NULL);
-    toolgov__buf_init(&b, NULL);
-    toolgov__buf_init(&b2, NULL);
+    toolgov__scratch_init(&a, NULL);
+    toolgov__jbuf_init(&b, NULL);
+    toolgov__jbuf_init(&b2, NULL);
     if (toolgov__json_parse(&doc, &err, &a, text, len, 64, TOOLGOV__JSON_MAX_LEN,
                             TOOLGOV__JSON_ALLOW_DUP) == 0) {
         toolgov__json_put_value(&b, &doc, 0);
-        FUZZ_CHECK(toolgov__buf_finish(&b) == 0);
+        FUZZ_CHECK(toolgov__jbuf_finish(&b) == 0);
         FUZZ_CHECK(toolgov__json_parse(&doc2, &err, &a, b.ptr, b.len, 64,
                                        TOOLGOV__JSON_MAX_LEN, TOOLGOV__JSON_ALLOW_DUP) == 0);
         toolgov__json_put_value(&b2, &doc2, 0);
-        FUZZ_CHECK(toolgov__buf_finish(&b2) == 0);
+        FUZZ_CHECK(toolgov__jbuf_finish(&b2) == 0);
         FUZZ_CHECK(b.len == b2.len && memcmp(b.ptr, b2.ptr, b.len) == 0);
     } else {
         FUZZ_CHECK(err.msg != NULL && err.pos <= len);
     }
-    toolgov__buf_free(&b);
-    toolgov__buf_free(&b2);
-    toolgov__arena_free(&a);
+    toolgov__jbuf_free(&b);
+    toolgov__jbuf_free(&b2);
+    toolgov__scratch_free(&a);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
