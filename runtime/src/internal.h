@@ -29,6 +29,18 @@ enum {
     TOOLGOV__BUILTIN_COUNT = 9
 };
 
+/* The built-ins' parameters (core_args.c), in the order of the rows. */
+extern const toolgov_arg_schema toolgov__core_params[TOOLGOV__BUILTIN_COUNT];
+extern const char toolgov__core_schema_memory_search[];
+extern const char toolgov__core_schema_ask_user[];
+extern const char toolgov__core_schema_memory_correct[];
+extern const char toolgov__core_schema_memory_forget[];
+extern const char toolgov__core_schema_memory_restore[];
+extern const char toolgov__core_schema_record_feedback[];
+extern const char toolgov__core_schema_promote_recommendation[];
+extern const char toolgov__core_schema_propose_skill_from_sandbox[];
+extern const char toolgov__core_schema_invoke_pending_action[];
+
 /* Name of the owner of built-in tools in drift rows and owner queries. */
 #define TOOLGOV__CORE_OWNER "core"
 

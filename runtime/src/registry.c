@@ -15,26 +15,34 @@
 /* The core's own tools. Their effects are declared here, in code, because
 ** they belong to the core; hosts bind their handlers. Order matters: the
 ** TOOLGOV__BUILTIN_* indexes point into it. */
-#define NO_ARGS_SCHEMA_ "{\"type\":\"object\",\"properties\":{}}"
 static const toolgov_tool_spec builtins[TOOLGOV__BUILTIN_COUNT] = {
     {sizeof(toolgov_tool_spec), "memory_search", "Search what the assistant remembers about the user.",
-     TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+     TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, &toolgov__core_params[0],
+     toolgov__core_schema_memory_search},
     {sizeof(toolgov_tool_spec), "ask_user", "Ask the user a question and wait for the answer.",
-     TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+     TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, &toolgov__core_params[1],
+     toolgov__core_schema_ask_user},
     {sizeof(toolgov_tool_spec), "memory_correct", "Correct a remembered fact the user says is wrong.",
-     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, &toolgov__core_params[2],
+     toolgov__core_schema_memory_correct},
     {sizeof(toolgov_tool_spec), "memory_forget", "Forget a remembered fact the user asks to drop.",
-     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, &toolgov__core_params[3],
+     toolgov__core_schema_memory_forget},
     {sizeof(toolgov_tool_spec), "memory_restore", "Restore a fact that was forgotten by mistake.",
-     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, &toolgov__core_params[4],
+     toolgov__core_schema_memory_restore},
     {sizeof(toolgov_tool_spec), "record_feedback", "Record the user's feedback on an answer.",
-     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 0, 0, &toolgov__core_params[5],
+     toolgov__core_schema_record_feedback},
     {sizeof(toolgov_tool_spec), "promote_recommendation", "Turn a recommendation into a standing item.",
-     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0, 0, &toolgov__core_params[6],
+     toolgov__core_schema_promote_recommendation},
     {sizeof(toolgov_tool_spec), "propose_skill_from_sandbox", "Propose a skill built in the sandbox for adoption.",
-     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0, 0, &toolgov__core_params[7],
+     toolgov__core_schema_propose_skill_from_sandbox},
     {sizeof(toolgov_tool_spec), "invoke_pending_action", "Carry out an action that is waiting for the user.",
-     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0, 0, NULL, NO_ARGS_SCHEMA_},
+     TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0, 0, &toolgov__core_params[8],
+     toolgov__core_schema_invoke_pending_action},
 };
 
 struct toolgov_plugin_api {

@@ -317,6 +317,48 @@ START_TEST(decoder_reuses_its_memory)
 }
 END_TEST
 
+START_TEST(builtins_have_parameters_in_code)
+{
+    static const char *const names[] = {
+        "memory_search", "ask_user", "memory_correct", "memory_forget", "memory_restore",
+        "record_feedback", "promote_recommendation", "propose_skill_from_sandbox",
+        "invoke_pending_action"};
+    toolgov_registry *reg;
+    const toolgov_tool_spec *spec;
+    const toolgov_core_ask_user_args *ask;
+    toolgov_decoded_args r;
+    size_t i;
+
+    ck_assert_int_eq(toolgov_registry_new(&reg, NULL), 0);
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        spec = toolgov_registry_find(reg, names[i]);
+        ck_assert_ptr_nonnull(spec);
+        ck_assert_uint_eq(spec->size, sizeof(toolgov_tool_spec));
+        ck_assert_ptr_nonnull(spec->params);
+        ck_assert_int_eq(spec->params->kind, TOOLGOV_ARG_OBJECT);
+        ck_assert_ptr_nonnull(strstr(spec->schema_json, spec->params->fields[0].name));
+        ck_assert_int_eq(dec_s(&r, spec->params, "{}"), TOOLGOV_EARGS);
+        ck_assert_ptr_nonnull(strstr(r.message, " is required"));
+    }
+    spec = toolgov_registry_find(reg, "ask_user");
+    ck_assert_str_eq(spec->schema_json,
+                     "{\"type\":\"object\",\"properties\":{\"question\":{\"type\":\"string\","
+                     "\"minLength\":1,\"maxLength\":2000}},\"required\":[\"question\"],"
+                     "\"additionalProperties\":false}");
+    ck_assert_int_eq(dec_s(&r, spec->params, "{ \"question\" : \"Ready?\" }"), 0);
+    ask = r.args;
+    ck_assert_str_eq(ask->question.ptr, "Ready?");
+    ck_assert_str_eq(r.canonical, "{\"question\":\"Ready?\"}");
+    refused(spec->params, "{\"question\":\"\",\"x\":1}",
+            "t: /question must be at least 1 character long, got 0; "
+            "/x is not allowed (allowed: question)");
+    spec = toolgov_registry_find(reg, "memory_correct");
+    ck_assert_int_eq(dec_s(&r, spec->params, "{\"correction\":\"b\",\"memory_id\":\"m1\"}"), 0);
+    ck_assert_str_eq(r.canonical, "{\"memory_id\":\"m1\",\"correction\":\"b\"}");
+    toolgov_registry_free(reg);
+}
+END_TEST
+
 START_TEST(bad_schemas_are_refused_not_walked)
 {
     static const toolgov_arg_schema not_object = {
@@ -354,6 +396,7 @@ int main(void)
     tcase_add_test(tc, extra_members_sorted_and_kept);
     tcase_add_test(tc, raw_values);
     tcase_add_test(tc, decoder_reuses_its_memory);
+    tcase_add_test(tc, builtins_have_parameters_in_code);
     tcase_add_test(tc, bad_schemas_are_refused_not_walked);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);

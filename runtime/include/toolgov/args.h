@@ -235,6 +235,30 @@ struct toolgov_arg_field {
                                ** property; NULL when there is none */
 };
 
+/* ---- the core built-ins' arguments ----
+** The runtime declares the parameters of its own tools in code: each takes
+** one object of required non-empty strings (at most 2,000 characters).
+** A host's handler for a built-in casts `args` to its struct. */
+typedef struct toolgov_core_memory_search_args { toolgov_str query; } toolgov_core_memory_search_args;
+typedef struct toolgov_core_ask_user_args { toolgov_str question; } toolgov_core_ask_user_args;
+typedef struct toolgov_core_memory_correct_args {
+    toolgov_str memory_id;
+    toolgov_str correction;
+} toolgov_core_memory_correct_args;
+typedef struct toolgov_core_memory_forget_args { toolgov_str memory_id; } toolgov_core_memory_forget_args;
+typedef struct toolgov_core_memory_restore_args { toolgov_str memory_id; } toolgov_core_memory_restore_args;
+typedef struct toolgov_core_record_feedback_args { toolgov_str feedback; } toolgov_core_record_feedback_args;
+typedef struct toolgov_core_promote_recommendation_args {
+    toolgov_str recommendation;
+} toolgov_core_promote_recommendation_args;
+typedef struct toolgov_core_propose_skill_from_sandbox_args {
+    toolgov_str name;
+    toolgov_str description;
+} toolgov_core_propose_skill_from_sandbox_args;
+typedef struct toolgov_core_invoke_pending_action_args {
+    toolgov_str action_id;
+} toolgov_core_invoke_pending_action_args;
+
 /* ---- the decoder ---- */
 
 /* A decoder's scratch area: the parsed text, the decoded struct, its
