@@ -13,10 +13,10 @@
 
 #define TOOLGOV_HANDLER(tool, call, out)                                       \
     DEMO_TOOLGOV_ANNOTATE_(tool)                                               \
-    int demo_tool_##tool(const toolgov_call *call, toolgov_result *out)
+    int demo_tool_##tool(const toolgov_call *call, const void *args, toolgov_result *out)
 
-int demo_tool_alpha(const toolgov_call *call, toolgov_result *out);
-int demo_tool_beta(const toolgov_call *call, toolgov_result *out);
-int demo_tool_gamma(const toolgov_call *call, toolgov_result *out);
+int demo_tool_alpha(const toolgov_call *call, const void *args, toolgov_result *out);
+int demo_tool_beta(const toolgov_call *call, const void *args, toolgov_result *out);
+int demo_tool_gamma(const toolgov_call *call, const void *args, toolgov_result *out);
 
 #endif

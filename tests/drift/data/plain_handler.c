@@ -1,7 +1,7 @@
 #include "demo.toolgov.h"
 
 /* The handler's symbol, written out by hand instead of with the macro. */
-int demo_tool_alpha(const toolgov_call *call, toolgov_result *out)
+int demo_tool_alpha(const toolgov_call *call, const void *args, toolgov_result *out)
 {
     (void)call;
     return toolgov_result_set(out, "a", 1);

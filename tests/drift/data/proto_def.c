@@ -2,7 +2,7 @@
 
 /* An annotated prototype, then the definition: one handler. */
 __attribute__((annotate("toolgov:tool:alpha")))
-int demo_tool_alpha(const toolgov_call *call, toolgov_result *out);
+int demo_tool_alpha(const toolgov_call *call, const void *args, toolgov_result *out);
 
 TOOLGOV_HANDLER(alpha, call, out)
 {
@@ -12,4 +12,4 @@ TOOLGOV_HANDLER(alpha, call, out)
 
 /* An annotated prototype with no definition anywhere: not a handler. */
 __attribute__((annotate("toolgov:tool:ghost")))
-int demo_tool_ghost(const toolgov_call *call, toolgov_result *out);
+int demo_tool_ghost(const toolgov_call *call, const void *args, toolgov_result *out);

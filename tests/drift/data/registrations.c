@@ -3,7 +3,7 @@
 #define NAME_OF(x) #x
 #define REGISTER(api, tool, fn) toolgov_register_tool(api, #tool, "d", fn)
 
-int demo_h(const toolgov_call *call, toolgov_result *out);
+int demo_h(const toolgov_call *call, const void *args, toolgov_result *out);
 const char *demo_pick(int i);
 
 int demo_register(toolgov_plugin_api *api, int i)

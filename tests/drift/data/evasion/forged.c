@@ -2,7 +2,7 @@
 
 /* Marks written by hand on things that are not demo's handlers. */
 __attribute__((annotate("toolgov:tool:alpha")))
-int demo_helper(const toolgov_call *call, toolgov_result *out)
+int demo_helper(const toolgov_call *call, const void *args, toolgov_result *out)
 {
     (void)call;
     return toolgov_result_set(out, "a", 1);
@@ -12,7 +12,7 @@ __attribute__((annotate("toolgov:tool:beta"))) static const int demo_marked = 1;
 
 /* The right name, but the linker sees another symbol. */
 __attribute__((annotate("toolgov:tool:gamma")))
-int demo_tool_gamma(const toolgov_call *call, toolgov_result *out) __asm__("demo_renamed");
+int demo_tool_gamma(const toolgov_call *call, const void *args, toolgov_result *out) __asm__("demo_renamed");
 
 TOOLGOV_HANDLER(gamma, call, out)
 {

@@ -6,10 +6,10 @@
 #if defined(__clang__)
 #define TOOLGOV_HANDLER(tool, call, out) \
     __attribute__((annotate("toolgov:tool:" #tool))) \
-    int other_tool_##tool(const toolgov_call *call, toolgov_result *out)
+    int other_tool_##tool(const toolgov_call *call, const void *args, toolgov_result *out)
 #else
 #define TOOLGOV_HANDLER(tool, call, out) \
-    int other_tool_##tool(const toolgov_call *call, toolgov_result *out)
+    int other_tool_##tool(const toolgov_call *call, const void *args, toolgov_result *out)
 #endif
-int other_tool_alpha(const toolgov_call *call, toolgov_result *out);
+int other_tool_alpha(const toolgov_call *call, const void *args, toolgov_result *out);
 #endif
