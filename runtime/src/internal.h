@@ -288,7 +288,28 @@ struct toolgov_run {
     void *eval_ud;
     toolgov_result result;
     toolgov__run_state st;
+    /* Argument decoding (args.c): the run's scratch area, and the call it
+    ** last decoded (cur_args NULL once a decode, approval or invoke has
+    ** moved on), which toolgov_run_*_decoded() check they are given. */
+    toolgov_args_decoder *dec;
+    long cur_idx;
+    const char *cur_args;
+    unsigned long seq;      /* decodes so far; the current call's number */
 };
+
+/* The argument descriptors of a spec row, or NULL when the row has none or
+** is too short to carry them (a row built by hand with size 0). */
+static inline const toolgov_arg_schema *toolgov__spec_params(const toolgov_tool_spec *s)
+{
+    return s->size >= offsetof(toolgov_tool_spec, schema_json) ? s->params : NULL;
+}
+
+/* Canonicalise a call of a tool whose row declares no parameters yet (a
+** plugin generated before its manifest declared them): any JSON object,
+** canonical with its keys sorted; the handler gets a toolgov_no_args.
+** (args.c; same contract as toolgov_args_decode.) */
+int toolgov__args_decode_untyped(toolgov_decoded_args *out, toolgov_args_decoder *dec,
+                                 const char *tool, const char *text, size_t len);
 
 void toolgov__run_state_free(const toolgov_allocator *a, toolgov__run_state *st);
 

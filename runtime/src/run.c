@@ -54,7 +54,12 @@ int toolgov_run_new(toolgov_run **out, const toolgov_policy *pol, void *run_ctx)
     run->reg = pol->reg;
     run->run_ctx = run_ctx;
     run->st.answer = -1;
+    run->cur_idx = -1;
     toolgov__result_init(&run->result, &pol->reg->alloc);
+    if (toolgov_args_decoder_new(&run->dec, &pol->reg->alloc) != 0) {
+        toolgov__free(&pol->reg->alloc, run, sizeof *run);
+        return TOOLGOV_ENOMEM;
+    }
     *out = run;
     return 0;
 }
@@ -84,6 +89,7 @@ void toolgov_run_free(toolgov_run *run)
     a = &run->reg->alloc;
     toolgov__run_state_free(a, &run->st);
     toolgov__result_free(&run->result);
+    toolgov_args_decoder_free(run->dec);
     toolgov__free(a, run, sizeof *run);
 }
 
@@ -337,9 +343,18 @@ int toolgov_run_approve(toolgov_run *run, const char *tool, const char *args)
     if (run->reg->tools[idx].spec->effect != TOOLGOV_EFFECT_DESTRUCTIVE)
         return TOOLGOV_EINVAL;
     a = &run->reg->alloc;
-    if (!args)
-        args = "{}";
-    args_len = strlen(args);
+    /* The approval is for the call's canonical arguments, so any spelling
+    ** of the same call is covered and no other call is. */
+    {
+        toolgov_decoded_call dc;
+
+        rc = toolgov_run_decode(&dc, run, tool, args, args ? strlen(args) : 0);
+        run->cur_args = NULL;
+        if (rc < 0)
+            return rc;
+        args = dc.args;
+        args_len = dc.args_len;
+    }
     rc = toolgov__reserve(a, (void **)&run->st.approvals, &run->st.approvals_cap,
                           run->st.napprovals + 1, sizeof *run->st.approvals);
     if (rc < 0)
@@ -508,9 +523,8 @@ static int answer_without_running(toolgov_outcome *out, const toolgov_run *run,
 ** used-up approval, room for the result in hand) is settled before the
 ** handler runs. */
 static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__verdict *v,
-                       const char *args, size_t args_len)
+                       const char *args, size_t args_len, const void *decoded)
 {
-    static const toolgov_no_args no_args = {0};
     const toolgov__tool *t = &run->reg->tools[v->idx];
     char *args_copy = NULL;
     toolgov_call call;
@@ -535,7 +549,7 @@ static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__ve
     call.plugin_ctx = t->ctx;
     call.run_ctx = run->run_ctx;
     run->busy = 1;
-    rc = t->handler(&call, &no_args, &run->result);
+    rc = t->handler(&call, decoded, &run->result);
     run->busy = 0;
     if (rc > 0)
         rc = TOOLGOV_EHANDLER; /* a handler must return 0 or a negative code */
@@ -554,11 +568,93 @@ static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__ve
     return rc;
 }
 
+/* ---- decoding ---- */
+
+int toolgov_run_decode(toolgov_decoded_call *out, toolgov_run *run, const char *tool,
+                       const char *args, size_t len)
+{
+    toolgov_decoded_args d;
+    const toolgov_arg_schema *params;
+    const toolgov__tool *t;
+    long idx;
+    int rc;
+
+    if (!out)
+        return TOOLGOV_EINVAL;
+    out->tool = NULL;
+    out->args = "";
+    out->args_len = 0;
+    out->decoded = NULL;
+    out->message = "";
+    out->message_len = 0;
+    out->seq = 0;
+    if (!run || !tool || run->busy)
+        return TOOLGOV_EINVAL;
+    run->cur_args = NULL;
+    run->seq++;
+    idx = lookup(run, tool);
+    if (idx < 0)
+        return TOOLGOV_ENOENT;
+    t = &run->reg->tools[idx];
+    params = toolgov__spec_params(t->spec);
+    if (params)
+        rc = toolgov_args_decode(&d, run->dec, params, t->name, args, args ? len : 0);
+    else
+        rc = toolgov__args_decode_untyped(&d, run->dec, t->name, args, args ? len : 0);
+    out->message = d.message;
+    out->message_len = d.message_len;
+    if (rc < 0)
+        return rc;
+    out->tool = t->name;
+    out->args = d.canonical;
+    out->args_len = d.canonical_len;
+    out->decoded = d.args;
+    out->seq = run->seq;
+    run->cur_idx = idx;
+    run->cur_args = d.canonical;
+    return 0;
+}
+
+/* 1 when `call` is the run's current decoded call. */
+static int is_current(const toolgov_run *run, const toolgov_decoded_call *call)
+{
+    return call && run->cur_args && call->seq == run->seq && call->args == run->cur_args;
+}
+
+toolgov_gate toolgov_run_gate_decoded(const toolgov_run *run, const toolgov_decoded_call *call)
+{
+    toolgov__verdict v;
+
+    if (!run || !is_current(run, call))
+        return TOOLGOV_GATE_REFUSE;
+    gate_call(&v, run, run->cur_idx, call->args, call->args_len);
+    return v.gate;
+}
+
+int toolgov_run_invoke_decoded(toolgov_outcome *out, toolgov_run *run,
+                               const toolgov_decoded_call *call)
+{
+    toolgov__verdict v;
+
+    if (!run || run->busy || !is_current(run, call)) {
+        outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EINVAL, NULL, 0, 0);
+        return TOOLGOV_EINVAL;
+    }
+    /* The decoded call is used up by this invoke (its memory is the next
+    ** decode's), but stays readable while the handler runs: a handler
+    ** cannot decode on its own run. */
+    run->cur_args = NULL;
+    gate_call(&v, run, run->cur_idx, call->args, call->args_len);
+    if (v.gate != TOOLGOV_GATE_ALLOW)
+        return answer_without_running(out, run, &v);
+    return run_allowed(out, run, &v, call->args, call->args_len, call->decoded);
+}
+
 int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run, const char *tool,
                        const char *args)
 {
-    toolgov__verdict v;
-    size_t args_len;
+    toolgov_decoded_call dc;
+    int rc;
 
     if (!run || !tool || run->busy) {
         /* busy: a handler or evaluator calling back into its own run would
@@ -566,13 +662,20 @@ int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run, const char *tool,
         outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EINVAL, NULL, 0, 0);
         return TOOLGOV_EINVAL;
     }
-    if (!args)
-        args = "{}";
-    args_len = strlen(args);
-    gate_call(&v, run, lookup(run, tool), args, args_len);
-    if (v.gate != TOOLGOV_GATE_ALLOW)
-        return answer_without_running(out, run, &v);
-    return run_allowed(out, run, &v, args, args_len);
+    if (run->st.end != TOOLGOV_END_NONE) {
+        outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EENDED, NULL, 0, 0);
+        return TOOLGOV_EENDED;
+    }
+    /* Decoding comes first: an unknown tool or invalid arguments never
+    ** reach the gate or a handler, and do not count as the run's first
+    ** tool. The refusal's message is the outcome's output. */
+    rc = toolgov_run_decode(&dc, run, tool, args, args ? strlen(args) : 0);
+    if (rc < 0) {
+        outcome(out, TOOLGOV_GATE_REFUSE, 0, rc, rc == TOOLGOV_EARGS ? dc.message : NULL,
+                dc.message_len, 0);
+        return rc;
+    }
+    return toolgov_run_invoke_decoded(out, run, &dc);
 }
 
 int toolgov_run_end(toolgov_run *run)

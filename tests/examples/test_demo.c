@@ -609,8 +609,9 @@ START_TEST(host_refuses_unknown_tools)
 }
 END_TEST
 
-/* A model writing malformed arguments: the handler answers with a usage
-** error the model sees as an observation, and the run goes on. */
+/* A model writing malformed arguments: the runtime refuses them before any
+** handler runs (TOOLGOV_EARGS) with a message the model sees as an
+** observation, and the run goes on. */
 static int sloppy(void *ud, const demo_turn *t, demo_proposal *out)
 {
     (void)ud;
@@ -621,9 +622,9 @@ static int sloppy(void *ud, const demo_turn *t, demo_proposal *out)
         return 0;
     }
     ck_assert_uint_eq(t->obs_count, 1);
-    ck_assert_int_eq(t->obs[0].executed, 1);
-    ck_assert_int_eq(t->obs[0].status, TOOLGOV_EUSAGE);
-    ck_assert_ptr_nonnull(strstr(t->obs[0].output, "usage: search_inbox "));
+    ck_assert_int_eq(t->obs[0].executed, 0);
+    ck_assert_int_eq(t->obs[0].status, TOOLGOV_EARGS);
+    ck_assert_ptr_nonnull(strstr(t->obs[0].output, "search_inbox: the arguments are not valid JSON"));
     strcpy(out->answer, "sorry");
     return 0;
 }
@@ -638,8 +639,8 @@ START_TEST(host_passes_usage_errors_back)
     memset(&tr, 0, sizeof tr);
     ck_assert_int_eq(demo_play(&tr, scenario("digest"), &m, &a), 0);
     for (i = 0; i < tr.count; i++)
-        if (tr.events[i].type == DEMO_EV_CALL && tr.events[i].status == TOOLGOV_EUSAGE &&
-            !strncmp(tr.events[i].text, "error: search_inbox: ", 21))
+        if (tr.events[i].type == DEMO_EV_CALL && tr.events[i].status == TOOLGOV_EARGS &&
+            !strncmp(tr.events[i].text, "search_inbox: ", 14))
             usage++;
     ck_assert_uint_eq(usage, 1);
     ck_assert_uint_eq(tr.model_calls, 2);

@@ -65,11 +65,15 @@ static int call(const char *tool, const char *args)
     ck_assert_int_eq(toolgov_run_new(&run, fx.pol, NULL), 0);
     if (toolgov_run_gate(run, tool, args) == TOOLGOV_GATE_ASK_FIRST)
         ck_assert_int_eq(toolgov_run_confirm(run, 1), 0);
-    if (spec->effect == TOOLGOV_EFFECT_DESTRUCTIVE)
-        ck_assert_int_eq(toolgov_run_approve(run, tool, args), 0);
+    if (spec->effect == TOOLGOV_EFFECT_DESTRUCTIVE) {
+        rc = toolgov_run_approve(run, tool, args); /* the invoke refuses them too */
+        ck_assert_int_eq(rc == 0 || rc == TOOLGOV_EARGS, 1);
+    }
     memset(&oc, 0, sizeof oc);
     rc = toolgov_run_invoke(&oc, run, tool, args);
-    ck_assert_int_eq(oc.executed, 1);
+    /* A text that is not a JSON object is refused before any handler runs
+    ** (TOOLGOV_EARGS, the message in the output). */
+    ck_assert_int_eq(oc.executed, rc != TOOLGOV_EARGS);
     free(fx.out);
     fx.out = strdup(oc.output ? oc.output : "");
     ck_assert_ptr_nonnull(fx.out);
@@ -87,6 +91,14 @@ static void assert_usage(const char *tool, const char *args, const char *what)
 {
     char prefix[128], usage[128];
     int rc = call(tool, args);
+
+    if (rc == TOOLGOV_EARGS) {
+        /* not JSON at all: the runtime's decoder refuses it, naming the tool */
+        snprintf(prefix, sizeof prefix, "%s: the arguments ", tool);
+        ck_assert_msg(!strncmp(fx.out, prefix, strlen(prefix)), "no refusal: %s", fx.out);
+        ck_assert_msg(strstr(fx.out, what) != NULL, "'%s' not in: %s", what, fx.out);
+        return;
+    }
     ck_assert_msg(rc == TOOLGOV_EUSAGE, "%s %s: expected TOOLGOV_EUSAGE, got %d: %s", tool,
                   args, rc, fx.out);
     snprintf(prefix, sizeof prefix, "error: %s: ", tool);
@@ -213,7 +225,7 @@ START_TEST(calendar_reminder_malformed)
     assert_usage("create_reminder", "{\"title\":\"\",\"date\":\"2026-12-07\",\"time\":\"08:00\"}",
                  "'title' must not be empty");
     assert_usage("create_reminder", args, "'title' is longer than 127 bytes");
-    assert_usage("create_reminder", "[\"x\"]", "not valid JSON");
+    assert_usage("create_reminder", "[\"x\"]", "must be a JSON object");
     ck_assert_uint_eq(cal.reminder_count, 0);
 }
 END_TEST
@@ -738,8 +750,8 @@ START_TEST(every_handler_survives_generated_arguments)
                 int rc;
                 fuzz_text(args, sizeof args);
                 rc = call(tool, args);
-                ck_assert_msg(rc == 0 || rc == TOOLGOV_EUSAGE || rc == TOOLGOV_EHANDLER,
-                              "%s %s: %d", tool, args, rc);
+                ck_assert_msg(rc == 0 || rc == TOOLGOV_EUSAGE || rc == TOOLGOV_EHANDLER ||
+                              rc == TOOLGOV_EARGS, "%s %s: %d", tool, args, rc);
                 ck_assert_msg(fx.out[0] != '\0', "%s %s: empty output", tool, args);
                 if (rc == TOOLGOV_EUSAGE)
                     ck_assert_msg(!strncmp(fx.out, "error: ", 7), "%s: %s", tool, fx.out);

@@ -408,10 +408,10 @@ START_TEST(result_buffer_functions)
     ck_assert_int_eq(toolgov_registry_bind_builtin(reg, "memory_search", result_handler, NULL), 0);
     ck_assert_int_eq(toolgov_policy_new(&pol, reg), 0);
     ck_assert_int_eq(toolgov_run_new(&run, pol, NULL), 0);
-    ck_assert_int_eq(toolgov_run_invoke(&oc, run, "memory_search", NULL), 0);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, run, "memory_search", "{\"query\":\"a\"}"), 0);
     ck_assert_str_eq(oc.output, "done");
     /* Second call: the handler sees an empty buffer again. */
-    ck_assert_int_eq(toolgov_run_invoke(&oc, run, "memory_search", NULL), 0);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, run, "memory_search", "{\"query\":\"a\"}"), 0);
     toolgov_run_free(run);
     toolgov_policy_free(pol);
     toolgov_registry_free(reg);

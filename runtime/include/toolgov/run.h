@@ -12,9 +12,10 @@
 **                   of them is REFUSE for the rest of the run.
 **   NEEDS_APPROVAL  a destructive call: it runs only after its own approval
 **                   (toolgov_run_approve) of exactly this tool with exactly
-**                   these argument bytes. One approval lets one call run.
-**   REPLAY          an answers-directly tool repeated with the same arguments
-**                   in this run: the result in hand is returned, nothing runs.
+**                   these canonical arguments. One approval lets one call run.
+**   REPLAY          an answers-directly tool repeated with the same canonical
+**                   arguments in this run: the result in hand is returned,
+**                   nothing runs.
 **   REFUSE          an unknown tool, a confirm-once write after a no, or any
 **                   call once the run has ended.
 **
@@ -29,6 +30,20 @@
 **
 ** toolgov_run_invoke() applies the gate before the handler: a handler never
 ** executes unless the gate says ALLOW.
+**
+** Decoding (args.h, SPEC §9): before the gate, a call is decoded against its
+** tool's parameters, toolgov_run_decode(), which yields a decoded call: the
+** typed argument struct the handler receives and the call's canonical JSON
+** text. Approvals, replays (results in hand) and the saved state hold and
+** compare canonical text, so {"a": 1} and {"a":1} are one call and distinct
+** calls are never merged. An unknown tool is TOOLGOV_ENOENT and invalid
+** arguments TOOLGOV_EARGS with a message for the model; neither reaches the
+** gate or a handler, counts as the run's first tool or is ever usable. A
+** decoded call lives in the run's scratch area until the run's next decode,
+** approve or invoke; once warm, decoding allocates nothing. (A tool whose
+** spec row carries no parameters yet, from a plugin generated before its
+** manifest declared them, takes any JSON object, canonicalised with its
+** keys sorted.)
 **
 ** Pause and resume: toolgov_run_save() writes the run's state (confirmation
 ** given or refused, approvals not yet used, results in hand, whether the
@@ -127,7 +142,10 @@ TOOLGOV_EXTERN int toolgov_run_new(toolgov_run **out, const toolgov_policy *pol,
 TOOLGOV_EXTERN void toolgov_run_free(toolgov_run *run);
 
 /* The gate's answer for one call in the run's current state. `args` NULL
-** means "{}". Never fails: a NULL run or tool is REFUSE. Allocates nothing. */
+** means "{}"; the bytes are compared as given with the canonical texts the
+** run holds, so pass a decoded call's args (or use
+** toolgov_run_gate_decoded). Never fails: a NULL run or tool is REFUSE.
+** Allocates nothing. */
 TOOLGOV_EXTERN toolgov_gate toolgov_run_gate(const toolgov_run *run, const char *tool,
                                              const char *args);
 
@@ -153,11 +171,13 @@ TOOLGOV_EXTERN int toolgov_run_gate_batch(toolgov_gate *out, toolgov_gate *per_c
 TOOLGOV_EXTERN int toolgov_run_confirm(toolgov_run *run, int yes);
 TOOLGOV_EXTERN toolgov_confirmation toolgov_run_confirmation(const toolgov_run *run);
 
-/* Approve one destructive call: exactly `tool` with exactly the bytes of
-** `args` (NULL: "{}"). The approval lets one such call run and is used up by
-** it; approving twice lets two run. The strings are copied.
+/* Approve one destructive call: exactly `tool` with exactly the canonical
+** form of `args` (NULL: "{}"), which is decoded here (this ends the run's
+** current decoded call). The approval lets one such call run and is used
+** up by it; approving twice lets two run. The canonical text is copied.
 ** TOOLGOV_ENOENT for a tool not in the pool, TOOLGOV_EINVAL for a tool that
-** is not destructive, TOOLGOV_EENDED, TOOLGOV_ENOMEM. */
+** is not destructive, TOOLGOV_EARGS for arguments its parameters refuse,
+** TOOLGOV_EENDED, TOOLGOV_ENOMEM. */
 TOOLGOV_EXTERN int toolgov_run_approve(toolgov_run *run, const char *tool, const char *args);
 
 /* Number of approvals granted and not yet used. */
@@ -167,14 +187,56 @@ TOOLGOV_EXTERN size_t toolgov_run_pending_approvals(const toolgov_run *run);
 ** end. Not part of the saved state. */
 TOOLGOV_EXTERN void toolgov_run_set_evaluator(toolgov_run *run, toolgov_evaluator_fn fn, void *ud);
 
-/* Invoke a tool through the gate. `out` (may be NULL) receives what happened.
-** Returns:
+/* A call decoded against its tool's parameters. Every pointer is borrowed
+** from the run until its next decode, approve or invoke. */
+typedef struct toolgov_decoded_call {
+    const char *tool;      /* the pooled tool's name; NULL on failure */
+    const char *args;      /* the canonical arguments (SPEC §9), NUL-terminated */
+    size_t args_len;
+    const void *decoded;   /* the tool's argument struct (a toolgov_no_args when
+                           ** the tool takes no arguments) */
+    const char *message;   /* TOOLGOV_EARGS: one message naming every problem
+                           ** with its JSON path, for the model; else "" */
+    size_t message_len;
+    unsigned long seq;     /* which decode of the run made it (the run checks
+                           ** it is its current call) */
+} toolgov_decoded_call;
+
+/* Decode one call: `args` is len bytes of JSON text (NULL or blank: "{}").
+** 0: *out holds the decoded call, which becomes the run's current one.
+** TOOLGOV_ENOENT: no tool of that name in the pool. TOOLGOV_EARGS: the
+** arguments do not match the tool's parameters (out->message says how).
+** TOOLGOV_EINVAL (NULL argument, or called from this run's own handler or
+** evaluator), TOOLGOV_ENOMEM. Any call ends the previous decoded call. No
+** allocation once the run's scratch area has grown to the largest call. */
+TOOLGOV_EXTERN int toolgov_run_decode(toolgov_decoded_call *out, toolgov_run *run,
+                                      const char *tool, const char *args, size_t len);
+
+/* The gate's answer for the run's current decoded call; REFUSE for a call
+** that is not the current one (stale, or from another run). Allocates
+** nothing. */
+TOOLGOV_EXTERN toolgov_gate toolgov_run_gate_decoded(const toolgov_run *run,
+                                                     const toolgov_decoded_call *call);
+
+/* Invoke the run's current decoded call through the gate, as
+** toolgov_run_invoke() does after decoding; the handler receives
+** call->decoded. TOOLGOV_EINVAL for a call that is not the current one. The
+** call is used up. */
+TOOLGOV_EXTERN int toolgov_run_invoke_decoded(toolgov_outcome *out, toolgov_run *run,
+                                              const toolgov_decoded_call *call);
+
+/* Invoke a tool through the gate, decoding its arguments first. `out` (may
+** be NULL) receives what happened. Returns:
 **   0                   the handler ran and returned 0, or REPLAY returned
 **                       the result in hand;
 **   TOOLGOV_ECONFIRM    ASK_FIRST: nothing ran;
 **   TOOLGOV_EAPPROVAL   NEEDS_APPROVAL: nothing ran;
 **   TOOLGOV_EREFUSED    REFUSE: nothing ran (TOOLGOV_EENDED instead when the
 **                       run has ended);
+**   TOOLGOV_ENOENT      no tool of that name in the pool: nothing ran;
+**   TOOLGOV_EARGS       invalid arguments: nothing ran, out->output is the
+**                       message for the model (borrowed until the run's next
+**                       decode, approve or invoke);
 **   TOOLGOV_ENOHANDLER  the tool is pooled but no handler is bound;
 **   the handler's own negative code (its message is in out->output);
 **   TOOLGOV_EINVAL (also from inside this run's own handler or evaluator),
