@@ -82,6 +82,7 @@ END_TEST
 
 START_TEST(approval_covers_the_same_call_spelt_otherwise)
 {
+    static const toolgov_state_key key = {{1, 2, 3, 4, 5, 6, 7, 8}};
     env e;
     toolgov_outcome oc;
     char saved[2048];
@@ -90,7 +91,7 @@ START_TEST(approval_covers_the_same_call_spelt_otherwise)
     env_open(&e, NULL);
     ck_assert_int_eq(toolgov_run_approve(e.run, "purge", "{\"id\": 1}"), 0);
     /* saved state holds the canonical text */
-    ck_assert_int_eq(toolgov_run_save(saved, sizeof saved, &len, e.run), 0);
+    ck_assert_int_eq(toolgov_run_save(saved, sizeof saved, &len, e.run, &key), 0);
     ck_assert_ptr_nonnull(strstr(saved, "{\"id\":1}"));
     ck_assert_ptr_null(strstr(saved, "{\"id\": 1}"));
     ck_assert_int_eq(toolgov_run_gate(e.run, "purge", "{\"id\":1}"), TOOLGOV_GATE_ALLOW);
