@@ -286,6 +286,8 @@ START_TEST(random_schemas_round_trip_and_refuse_at_the_right_path)
         sg_free(&g);
     }
     ck_assert_uint_gt(mutated, SEEDS);
+    printf("args_property: %u schemas, %u valid instances round-tripped, %u mutations refused "
+           "at their path\n", SEEDS, SEEDS * INSTANCES, mutated);
     toolgov_args_decoder_free(dec);
     toolgov_args_decoder_free(dec2);
 }

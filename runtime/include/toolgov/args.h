@@ -56,7 +56,7 @@
 ** plugin is mounted into. Every pointer the decoder stores into an argument
 ** struct (string bytes, item arrays, raw texts) points into the scratch
 ** area of the run that decoded the call and stays valid until the next
-** decode, batch or invoke on that run (see run.h); a handler that keeps a
+** decode, approve or invoke on that run (see run.h); a handler that keeps a
 ** value longer copies it.
 */
 #ifndef TOOLGOV_ARGS_H
