@@ -1045,7 +1045,7 @@ int toolgov_args_decode(toolgov_decoded_args *out, toolgov_args_decoder *dec,
     }
 
 finish:
-    if (c.nomem)
+    if (c.nomem || dec->canon.failed)
         return TOOLGOV_ENOMEM;
     if (c.bad_schema) {
         toolgov__jbuf_clear(&dec->msg);

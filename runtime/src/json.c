@@ -533,17 +533,19 @@ static int close_object(parser *ps, size_t idx)
     return 0;
 }
 
-/* Upper bound of the number of values in the text (see the file comment).
-** Every value but the first follows a ',', ':', '[' or '{' and takes at
-** least one byte itself, so there are at most (len + 1) / 2: short texts
-** (tool calls) take that without reading them; long ones count, to keep
-** the node array near their real size. */
+/* Upper bound of the number of nodes the parse can make (see the file
+** comment), also for a text that turns out to be malformed: every node
+** starts at its own byte, so there are at most len of them; short texts
+** (tool calls) take that without reading them. A longer text counts the
+** bytes that can precede a node (',', ':', '[', '{'; in a truncated
+** "[[[[" each '[' precedes the next), to keep the node array near its real
+** size. */
 static size_t count_bound(const unsigned char *p, size_t len)
 {
     size_t n = 1, i;
 
     if (len <= 4096)
-        return (len + 1) / 2 + 1;
+        return len + 1;
     for (i = 0; i < len; i++) {
         unsigned c = p[i];
 

@@ -6,8 +6,10 @@
 ** arrays of objects, raw values, a long message) is replayed with the
 ** allocator hook failing the 1st, 2nd, 3rd, ... allocation until a replay
 ** meets no failure. The decode that meets the failure must return
-** TOOLGOV_ENOMEM with no struct; the same decoder must then decode the next
-** call correctly once the hook stops failing; after the free the hook must
+** TOOLGOV_ENOMEM with no struct (or, when the failure hit the scratch
+** area's merge of its chunks, which it survives by starting empty, give the
+** right answer anyway); the same decoder must then decode the call
+** correctly once the hook stops failing; after the free the hook must
 ** hold no block and no byte (the sizes the decoder gives when freeing are
 ** checked against the sizes it asked for).
 */
@@ -95,13 +97,17 @@ static int scenario(hook_state *h)
                                          strlen(calls[i].text));
 
             if (!was && h->failed) {
-                ck_assert_int_eq(rc, TOOLGOV_ENOMEM);
-                ck_assert_ptr_null(r.args);
                 clean = 0;
-                /* The decoder still works once memory is back. */
                 h->fail_at = 0;
-                rc = toolgov_args_decode(&r, dec, calls[i].schema, "t", calls[i].text,
-                                         strlen(calls[i].text));
+                /* Either the decode says so, or the failure was absorbed
+                ** (the scratch area's reset may fail to merge its chunks;
+                ** it then starts empty) and the answer is the right one. */
+                if (rc == TOOLGOV_ENOMEM) {
+                    ck_assert_ptr_null(r.args);
+                    /* The decoder still works once memory is back. */
+                    rc = toolgov_args_decode(&r, dec, calls[i].schema, "t", calls[i].text,
+                                             strlen(calls[i].text));
+                }
             }
             ck_assert_int_eq(rc, calls[i].rc);
             if (rc == 0)

@@ -206,6 +206,29 @@ START_TEST(refusals_say_where_and_why)
 }
 END_TEST
 
+/* Truncated texts made only of openers make a node per byte before the
+** parse fails: the node array must hold them (found by fuzz_args). */
+START_TEST(truncated_openers_fit)
+{
+    char text[300];
+    size_t n;
+
+    for (n = 1; n < sizeof text; n++) {
+        toolgov__scratch a;
+        toolgov__json_doc doc;
+        toolgov__json_error err;
+
+        memset(text, n % 2 ? '[' : '{', n);
+        if (n % 3 == 0)
+            text[n - 1] = '1';
+        toolgov__scratch_init(&a, NULL);
+        ck_assert_int_eq(toolgov__json_parse(&doc, &err, &a, text, n, 1000, 1000, 0),
+                         TOOLGOV_EINVAL);
+        toolgov__scratch_free(&a);
+    }
+}
+END_TEST
+
 START_TEST(size_is_bounded)
 {
     toolgov__scratch a;
@@ -431,6 +454,7 @@ int main(void)
 
     tcase_add_test(tc, json_test_suite);
     tcase_add_test(tc, refusals_say_where_and_why);
+    tcase_add_test(tc, truncated_openers_fit);
     tcase_add_test(tc, size_is_bounded);
     tcase_add_test(tc, strings_unescape_to_utf8);
     tcase_add_test(tc, integers_are_exact);
