@@ -10,6 +10,7 @@
 #include "export.h"
 
 #include "fileio.h"
+#include "schema.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,9 +18,6 @@
 #include <string.h>
 
 #define EXIT_MISUSE 2
-
-/* The schema of a tool that takes no arguments. */
-#define NO_ARGS_SCHEMA "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"
 
 typedef struct sbuf {
     char *p;
@@ -144,12 +142,18 @@ static void pretty(sbuf *out, const char *s, size_t n)
     put(out, "\n", 1);
 }
 
-/* The canonical parameters text of tool i. */
-static const char *tool_schema(const toolgov__manifest *m, size_t i)
+/* The canonical JSON Schema text of tool i's parameters (the generator's
+** own canonical text, as the generated spec carries it; the no-arguments
+** schema for a tool without parameters), in the arena. NULL when out of
+** memory. */
+static const char *tool_schema(toolgov__schema_ctx *cx, const toolgov__manifest *m, size_t i)
 {
-    (void)m;
-    (void)i;
-    return NO_ARGS_SCHEMA;
+    const char *text = NULL;
+    size_t len = 0;
+    cx->tool = m->tools[i].name;
+    if (toolgov__schema_text(cx, m->tools[i].params, &text, &len) != 0)
+        return NULL;
+    return text;
 }
 
 static const char *annotations(toolgov_effect e)
@@ -184,15 +188,27 @@ int toolgov__export_format_parse(const char *name, toolgov__export_format *out)
 }
 
 int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest *m,
-                           toolgov__export_format f)
+                           toolgov__export_format f, toolgov__diag *d)
 {
     sbuf c = {NULL, 0, 0, 0}, p = {NULL, 0, 0, 0};
+    toolgov__arena arena;
+    toolgov__schema_ctx cx;
     size_t i;
+
+    toolgov__arena_init(&arena);
+    memset(&cx, 0, sizeof cx);
+    cx.arena = &arena;
+    cx.d = d;
+    cx.path = m->path;
 
     puts_(&c, f == TOOLGOV_EXPORT_MCP ? "{\"tools\":[" : f == TOOLGOV_EXPORT_JSON_SCHEMA ? "{" : "[");
     for (i = 0; i < m->tool_count; i++) {
         const toolgov__tool_decl *t = &m->tools[i];
-        const char *schema = tool_schema(m, i);
+        const char *schema = tool_schema(&cx, m, i);
+        if (!schema) {
+            c.failed = 1;
+            break;
+        }
         if (i)
             puts_(&c, ",");
         switch (f) {
@@ -237,6 +253,7 @@ int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest 
     if (!c.failed)
         pretty(&p, c.p, c.len);
     free(c.p);
+    toolgov__arena_free(&arena);
     if (c.failed || p.failed) {
         free(p.p);
         return -1;
@@ -300,7 +317,7 @@ int toolgov__export_main(int argc, char **argv, toolgov__diag *d)
         toolgov__diag_finish(d);
         return 1;
     }
-    if (toolgov__export_render(&text, &len, m, f) != 0) {
+    if (toolgov__export_render(&text, &len, m, f, d) != 0) {
         toolgov__diag_error(d, manifest, 0, 0, "out of memory");
         rc = 1;
     } else if (out_path) {

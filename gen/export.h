@@ -40,9 +40,9 @@ typedef enum toolgov__export_format {
 int toolgov__export_format_parse(const char *name, toolgov__export_format *out);
 
 /* The export of `m` in format `f`: a malloc'd NUL-terminated text in *out,
-** its length in *out_len. 0, or -1 when out of memory. */
+** its length in *out_len. 0, or -1 when out of memory (reported to d). */
 int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest *m,
-                           toolgov__export_format f);
+                           toolgov__export_format f, toolgov__diag *d);
 
 /* The `export` command: argv holds the words after "export". Returns the
 ** exit status (0, 1 errors in the manifest or an unwritable --out, 2

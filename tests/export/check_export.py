@@ -23,6 +23,7 @@ FORMATS = ["openai", "anthropic", "mcp", "json-schema"]
 # stress test, no tools, and one with every effect and flag.
 MANIFESTS = ["tests/gen/manifests/calendar.yaml", "tests/gen/manifests/strings.yaml",
              "tests/gen/manifests/empty.yaml", "tests/export/manifests/notes.yaml"]
+NO_ARGS = {"type": "object", "properties": {}, "additionalProperties": False}
 ANNOTATIONS = {
     "read": {"readOnlyHint": True},
     "write": {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False},
@@ -107,9 +108,11 @@ def main():
                     check(e["description"] == t["description"], label + ": description of " + n)
             else:
                 check(list(data) == names, label + ": names")
-                for n, s in data.items():
+                for (n, t), (_, s) in zip(tools, data.items()):
                     jsonschema.Draft202012Validator.check_schema(s)
-                    check(s["type"] == "object", label + ": schema of " + n)
+                    # The declared parameters, as written (no-arguments schema
+                    # for a tool without them).
+                    check(s == t.get("parameters", NO_ARGS), label + ": schema of " + n)
 
     # The command line.
     m = os.path.join(src, MANIFESTS[0])
