@@ -170,6 +170,21 @@ int toolgov__drift_mount_failed(const toolgov_allocator *a, toolgov__rows *rows,
                     plugin->name, toolgov_strerror(err));
 }
 
+int toolgov__drift_invalid_spec(const toolgov_allocator *a, toolgov__rows *rows,
+                                const toolgov_plugin *plugin, const toolgov_tool_spec *spec,
+                                const char *why)
+{
+    toolgov_drift_row proto;
+
+    proto_init(&proto, TOOLGOV_DRIFT_MOUNT_FAILED, plugin, spec->name);
+    proto.err = TOOLGOV_EINVAL;
+    proto.line = spec->manifest_line;
+    proto.column = spec->manifest_column;
+    return rows_add(a, rows, &proto,
+                    "plugin %s was not mounted: the spec of tool %s is invalid: %s",
+                    plugin->name, spec->name ? spec->name : "#unnamed", why);
+}
+
 int toolgov__drift_override_unknown(const toolgov_allocator *a, toolgov__rows *rows,
                                     const char *name, size_t len)
 {

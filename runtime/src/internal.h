@@ -196,6 +196,10 @@ int toolgov__drift_provides_nothing(const toolgov_allocator *a, toolgov__rows *r
                                     const toolgov_plugin *plugin);
 int toolgov__drift_mount_failed(const toolgov_allocator *a, toolgov__rows *rows,
                                 const toolgov_plugin *plugin, int err);
+/* A mount refused for a tool spec the runtime will not trust. */
+int toolgov__drift_invalid_spec(const toolgov_allocator *a, toolgov__rows *rows,
+                                const toolgov_plugin *plugin, const toolgov_tool_spec *spec,
+                                const char *why);
 /* `name` is len bytes, not NUL-terminated. */
 int toolgov__drift_override_unknown(const toolgov_allocator *a, toolgov__rows *rows,
                                     const char *name, size_t len);

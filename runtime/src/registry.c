@@ -312,21 +312,50 @@ static int provides_tool(const toolgov_plugin *plugin)
 
 static int valid_plugin(const toolgov_plugin *plugin)
 {
-    size_t i;
-
     if (!plugin->name || !plugin->register_fn)
         return 0;
     if (plugin->tool_count && !plugin->tools)
         return 0;
     if (plugin->provides_count && !plugin->provides)
         return 0;
-    for (i = 0; i < plugin->tool_count; i++) {
-        const toolgov_tool_spec *s = &plugin->tools[i];
+    return 1;
+}
 
-        if (!s->name || !s->description || !s->guidance || strlen(s->name) > UINT32_MAX / 2)
+static int valid_name(const char *s)
+{
+    size_t n = 0;
+
+    if (!(*s >= 'a' && *s <= 'z'))
+        return 0;
+    for (; *s; s++, n++) {
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
             return 0;
     }
-    return 1;
+    return n <= 64;
+}
+
+/* What is wrong with a spec a descriptor hands the runtime, or NULL. The
+** generator never writes such a spec, but a hand-built or corrupted table
+** can, and nothing may then fall back to a weaker rule (an unknown effect
+** read as `read`, a destructive tool ending a run). */
+static const char *spec_problem(const toolgov_tool_spec *s)
+{
+    if (!s->name || !s->description || !s->guidance)
+        return "a string of its spec is NULL";
+    if (!valid_name(s->name))
+        return "its name does not match [a-z][a-z0-9_]* of at most 64 bytes";
+    if ((unsigned)s->effect > TOOLGOV_EFFECT_DESTRUCTIVE)
+        return "its effect is not read, write or destructive";
+    if ((unsigned)s->confirm > TOOLGOV_CONFIRM_NEVER)
+        return "its confirm is not once or never";
+    if ((unsigned)s->pinned > 1 || (unsigned)s->answers_directly > 1)
+        return "pinned and answers_directly must be 0 or 1";
+    if (s->answers_directly && (s->effect == TOOLGOV_EFFECT_DESTRUCTIVE ||
+                                (s->effect == TOOLGOV_EFFECT_WRITE &&
+                                 s->confirm == TOOLGOV_CONFIRM_ONCE)))
+        return "answers_directly is allowed only where the gate never asks (a read, or a "
+               "write with confirm never)";
+    return NULL;
 }
 
 /* A plugin of that name already has tools in the pool. */
@@ -360,6 +389,15 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
     }
     if (!valid_plugin(plugin))
         return TOOLGOV_EINVAL;
+    for (i = 0; i < plugin->tool_count; i++) {
+        const char *why = spec_problem(&plugin->tools[i]);
+
+        if (why) {
+            rc = toolgov__drift_invalid_spec(&reg->alloc, &reg->rows, plugin,
+                                             &plugin->tools[i], why);
+            return rc < 0 ? rc : TOOLGOV_EINVAL;
+        }
+    }
     if (already_mounted(reg, plugin)) {
         rc = toolgov__drift_mount_failed(&reg->alloc, &reg->rows, plugin, TOOLGOV_EEXIST);
         return rc < 0 ? rc : TOOLGOV_EEXIST;

@@ -277,12 +277,13 @@ START_TEST(malformed_descriptors_refused)
     p.tools = bad;
     p.tool_count = 1;
     ck_assert_int_eq(toolgov_registry_mount(reg, &p, NULL), TOOLGOV_EINVAL);
+    ck_assert_uint_eq(toolgov_drift_count(reg, NULL), 1); /* the spec's row */
     p.abi_version = 0;
     p.name = NULL;
     ck_assert_int_eq(toolgov_registry_mount(reg, &p, NULL), TOOLGOV_EINVAL);
-    /* Nothing was pooled and no row was left by any of them. */
+    /* Nothing was pooled; only the bad spec left a row. */
     ck_assert_uint_eq(toolgov_registry_count(reg), 9);
-    ck_assert_uint_eq(toolgov_drift_count(reg, NULL), 0);
+    ck_assert_uint_eq(toolgov_drift_count(reg, NULL), 1);
     ck_assert_int_eq(toolgov_registry_new(NULL, NULL), TOOLGOV_EINVAL);
     ck_assert_uint_eq(toolgov_registry_count(NULL), 0);
     ck_assert_ptr_null(toolgov_registry_owner(reg, "nope"));
@@ -453,6 +454,52 @@ START_TEST(builtin_owner_is_core)
 }
 END_TEST
 
+/* Mount re-validates every spec: a hand-built or corrupted table is refused
+** whole, with a row, and no value falls back to `read`. */
+START_TEST(mount_revalidates_every_spec)
+{
+    static const struct {
+        toolgov_tool_spec spec;
+        const char *why;
+    } bad[] = {
+        {{"odd", "d", (toolgov_effect)7, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 3, 3}, "effect"},
+        {{"odd", "d", TOOLGOV_EFFECT_WRITE, (toolgov_confirm)5, "", 0, 0, 3, 3}, "confirm"},
+        {{"odd", "d", TOOLGOV_EFFECT_DESTRUCTIVE, TOOLGOV_CONFIRM_NEVER, "", 0, 1, 3, 3},
+         "answers_directly"},
+        {{"odd", "d", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 1, 3, 3},
+         "answers_directly"},
+        {{"Odd", "d", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 3, 3}, "name"},
+        {{"odd", "d", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, NULL, 0, 0, 3, 3}, "NULL"},
+        {{"odd", "d", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 2, 0, 3, 3}, "pinned"},
+    };
+    size_t k;
+
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        toolgov_registry *reg = NULL;
+        toolgov_plugin p = fx_alpha;
+        toolgov_tool_spec tools[2];
+        const toolgov_drift_row *r;
+
+        tools[0] = fx_alpha_tools[0];
+        tools[1] = bad[k].spec;
+        p.tools = tools;
+        p.tool_count = 2;
+        ck_assert_int_eq(toolgov_registry_new(&reg, NULL), 0);
+        ck_assert_int_eq(toolgov_registry_mount(reg, &p, NULL), TOOLGOV_EINVAL);
+        ck_assert_uint_eq(toolgov_registry_count(reg), 9);
+        ck_assert_ptr_null(toolgov_registry_find(reg, "odd"));
+        ck_assert_ptr_null(toolgov_registry_find(reg, "lookup"));
+        ck_assert_uint_eq(toolgov_drift_count(reg, NULL), 1);
+        r = toolgov_drift_at(reg, NULL, 0);
+        ck_assert_int_eq(r->kind, TOOLGOV_DRIFT_MOUNT_FAILED);
+        ck_assert_int_eq(r->err, TOOLGOV_EINVAL);
+        ck_assert_msg(strstr(r->message, bad[k].why) != NULL, "case %u: %s", (unsigned)k,
+                      r->message);
+        toolgov_registry_free(reg);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("registry");
@@ -474,6 +521,7 @@ int main(void)
     tcase_add_test(tc, result_buffer_functions);
     tcase_add_test(tc, second_mount_of_a_plugin_refused);
     tcase_add_test(tc, builtin_owner_is_core);
+    tcase_add_test(tc, mount_revalidates_every_spec);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -238,7 +238,11 @@ TOOLGOV_EXTERN void toolgov_registry_free(toolgov_registry *reg);
 ** do not fail the mount (they leave drift rows); the mount fails only with
 ** TOOLGOV_EABI (wrong ABI version, nothing registered), TOOLGOV_EEXIST (a
 ** plugin of that name is already mounted: one drift row, nothing
-** registered), TOOLGOV_EINVAL, or
+** registered), TOOLGOV_EINVAL (a malformed descriptor; or a tool spec the
+** runtime will not trust, re-validated here whoever built the table: effect
+** or confirm out of range, answers_directly where the gate can ask, a name
+** that breaks the name rules, a NULL string; nothing registered, one
+** mount_failed row naming the tool), or
 ** TOOLGOV_ENOMEM (the registry is then left as it was before the call). The
 ** register function's own negative return is passed through, also after
 ** rolling the registry back. */
