@@ -98,7 +98,8 @@ prefix=$work/prefix
 recipe package
 if run cmake --install "$build_dir" --prefix "$prefix" &&
    run cmake -S "$work/package" -B "$work/package/build" "${cmake_flags[@]}" \
-       -DCMAKE_PREFIX_PATH="$prefix" &&
+       -DCMAKE_PREFIX_PATH="$prefix" --warn-uninitialized &&
+   { ! grep -Eq 'CMake (Warning|Deprecation)' "$out" || fail "configure printed a warning"; } &&
    run cmake --build "$work/package/build" -j 2; then
   check_agent "$work/package/build/agent"
 else
