@@ -27,11 +27,12 @@ set(CPACK_GENERATOR "DEB;TGZ")
 set(CPACK_SOURCE_GENERATOR "")
 set(CPACK_STRIP_FILES OFF)
 
-# Debian: the packaging prefix is /usr whatever CMAKE_INSTALL_PREFIX is.
+# Debian: CPack's DEB generator packs under /usr whatever CMAKE_INSTALL_PREFIX
+# is (its default packaging prefix); the .tar.gz holds bin/, include/, lib/,
+# share/ under its one top directory.
 set(CPACK_DEBIAN_PACKAGE_NAME "toolgov")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
-set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
 if(NOT DEFINED TOOLGOV_DEB_DEPENDS)
   set(TOOLGOV_DEB_DEPENDS "libc6")
 endif()

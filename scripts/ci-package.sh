@@ -79,4 +79,12 @@ grep -Eq "toolgov-manifest +- +the YAML file" <<<"$page" ||
 # The .tar.gz holds the same tree.
 listing=$(tar -tzf "$tgz")
 grep -q '/bin/toolgov-gen$' <<<"$listing" || fail "the .tar.gz lacks bin/toolgov-gen"
-echo "ci-package: the .deb's contents build and run the outside project (find_package, pkg-config, man)"
+# ... and, unpacked anywhere, serves a find_package() user as the .deb does.
+mkdir "$tmp/tgz"
+tar -xzf "$tgz" -C "$tmp/tgz"
+top=$(ls -d "$tmp"/tgz/*/)
+cmake -S tests/package/project -B "$tmp/project-tgz" -G Ninja \
+      -DCMAKE_PREFIX_PATH="$top" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "configure (.tar.gz)"; }
+cmake --build "$tmp/project-tgz" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "build (.tar.gz)"; }
+"$tmp/project-tgz/notes_host" >/dev/null || fail "notes_host (.tar.gz) failed"
+echo "ci-package: the .deb's contents build and run the outside project (find_package, pkg-config, man); so does the unpacked .tar.gz"
