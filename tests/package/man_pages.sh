@@ -37,5 +37,13 @@ done
 printf '%s\n' "$help" | grep -q "man toolgov-gen" || fail "--help does not point to toolgov-gen(1)"
 printf '%s\n' "$help" | grep -q "man 5 toolgov-manifest" || fail "--help does not point to toolgov-manifest(5)"
 
+# The manifest of toolgov-manifest(5)'s synopsis is valid.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+awk '/^\.EX/ { f = 1; next } /^\.EE/ { exit } f' "$man_dir/toolgov-manifest.5" |
+  sed 's/\\-/-/g' >"$tmp/calendar.yaml"
+"$gen" validate "$tmp/calendar.yaml" >"$tmp/out" 2>&1 ||
+  fail "the synopsis of toolgov-manifest(5) is not a valid manifest: $(cat "$tmp/out")"
+
 [ "$failures" -eq 0 ] || exit 1
 echo "manual pages: fine"
