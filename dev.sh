@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # dev.sh: the two commands of the README, and the sanitizer build CI adds.
 #
 #   ./dev.sh demo [scenario...]   install what is missing, build, run toolgov-demo

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # toolgov_add_plugin(): build a toolgov plugin from a YAML manifest and its C
 # handler sources.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ToolgovDriftCheck.cmake: the drift check step of toolgov_add_plugin().
 #
 # _toolgov_add_drift_check(<target> <name> <manifest> <gen> <gen_target> <sources>...)

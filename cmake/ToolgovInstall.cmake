@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Install rules: the runtime library and headers, toolgov-gen, the CMake
 # package (targets toolgov::runtime and toolgov::toolgov-gen, the function
 # toolgov_add_plugin()) and toolgov.pc for builds that do not use CMake.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ToolgovLibClang.cmake: find libclang for the drift check, as the imported
 # target toolgov::libclang (library + include directory).
 #

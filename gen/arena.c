@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** arena.c: chunked bump allocator (see arena.h).
 */

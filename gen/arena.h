@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** arena.h: the generator's bump allocator.
 **

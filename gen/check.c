@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** check.c: `toolgov-gen check`, the command line of the drift check.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** check_cmd.h: `toolgov-gen check`, the libclang drift check (docs/drift-check.md).
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** check_main.c: toolgov-gen-check, the drift check as its own executable.
 **

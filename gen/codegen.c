@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** codegen.c: the generated header and C file (see codegen.h and
 ** docs/generated-code.md).

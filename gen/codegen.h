@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** codegen.h: render a validated manifest as C (SPEC section 2). Writing the
 ** files is fileio's job (generate.h joins the two).

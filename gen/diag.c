@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** diag.c: GCC-style diagnostics and "did you mean" (see diag.h).
 */

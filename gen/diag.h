@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** diag.h: GCC-style diagnostics for toolgov-gen (generator and drift check).
 **

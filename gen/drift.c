@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** drift.c: the comparison of scanned sources with the manifest (drift.h).
 **

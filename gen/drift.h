@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** drift.h: compare what the scanner found in a plugin's sources with what
 ** its manifest declares, and report every disagreement GCC style.

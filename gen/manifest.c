@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** manifest.c: load and validate a toolgov manifest (see manifest.h and
 ** docs/manifest.md, which lists every rule and message enforced here).

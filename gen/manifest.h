@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** manifest.h: load and validate one toolgov plugin manifest (libyaml).
 **

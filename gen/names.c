@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** names.c: the identifier rules of a manifest (see names.h).
 */

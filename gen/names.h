@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** names.h: the rules for plugin names, tool names and provides entries.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** parse_pool.c: libclang parses on worker threads, taken in source order
 ** (parse_pool.h has the contract).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** parse_pool.h: parse a list of sources with libclang on worker threads and
 ** hand the translation units to the caller in source order.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** reader.c: the YAML event reader (see reader.h): libyaml events with
 ** their marks, libyaml's errors as line:column messages, the skipping of

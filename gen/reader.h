@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** reader.h: the YAML event reader under every manifest walk (libyaml).
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** scan.c: find handlers, registration calls, clang errors and the files read,
 ** in every source of one plugin (see scan.h for the contract).

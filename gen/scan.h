@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** scan.h: the libclang half of the drift check.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** strset.c: a set of borrowed strings, open addressing with linear probing
 ** at most half full (strset.h has the contract).

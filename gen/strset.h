@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** strset.h: the generator's set of strings (open addressing, FNV-1a).
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** text.c: the byte-level checks of a manifest and line:column of offsets
 ** (see text.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** text.h: a manifest as bytes, before and around YAML: the check that it is
 ** text a manifest may hold, byte offsets turned into line:column, and short

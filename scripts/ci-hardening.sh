@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # ci-hardening.sh: the hardening stages of CI (docs/testing.md).
 #
 #   scripts/ci-hardening.sh [STAGE...]     default: every stage, in this order

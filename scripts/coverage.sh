@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # coverage.sh: line coverage of the test suite, per directory, with plain gcov.
 #
 #   scripts/coverage.sh [ctest args...]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** exargs.c: the flat JSON object reader of exargs.h.
 **

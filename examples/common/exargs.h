@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** exargs.h: a strict, bounded reader for the flat JSON objects the example
 ** plugins take as tool arguments, and the usage message that answers a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** exworld.c: the fixed world of the examples and the date helpers over it.
 */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** exworld.h: the small, fixed world the example plugins describe.
 **

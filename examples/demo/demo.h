@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** demo.h: toolgov-demo's host: the world it mounts, the scenarios it plays
 ** and the transcript it records.

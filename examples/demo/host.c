@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** host.c: toolgov-demo's host. It mounts the example plugins into a real
 ** registry, binds the core built-ins it implements (ask_user,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** main.c: the toolgov-demo command line.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** model.h: the model interface of toolgov-demo.
 **

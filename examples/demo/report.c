@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** report.c: toolgov-demo's transcript as readable text and as JSON.
 **

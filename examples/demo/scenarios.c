@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** scenarios.c: the scenarios toolgov-demo plays. Each run scenario is the
 ** user's words, the ranking a retriever would give the shortlist, and the

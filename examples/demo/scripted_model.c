@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** scripted_model.c: a model that follows a script, for the demo and tests.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** core.c: error messages, the allocator hook, hashing, result buffers and
 ** the snprintf-style writer every renderer uses.

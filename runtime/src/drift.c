@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** drift.c: the drift panel: writing its rows, reading and rendering them.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** internal.h: the runtime's private types, shared by its modules only.
 **

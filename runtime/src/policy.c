@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** policy.c: the confirm-once set of a registry and the operator override.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** prompt.c: rendering the tools on the loop into the caller's buffer.
 **

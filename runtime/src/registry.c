@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** registry.c: the tool pool, mounting plugins, and the registration calls a
 ** plugin's register function makes.

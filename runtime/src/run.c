@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** run.c: runs, the gate and invocation through it.
 **

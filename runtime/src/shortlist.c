@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** shortlist.c: the tools offered for one turn, and skill names.
 **

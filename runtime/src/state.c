@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** state.c: saving a run's state as text and restoring it.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** failalloc.c: see failalloc.h. The block table is an open-addressing hash
 ** set of pointers in static storage (it must not allocate itself), with

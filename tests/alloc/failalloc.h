@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** failalloc.h: a counting, failing C allocator for allocation-failure tests.
 **

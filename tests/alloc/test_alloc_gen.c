@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_alloc_gen.c: the generator under allocation failure.
 **

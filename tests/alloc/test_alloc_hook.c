@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_alloc_hook.c: every allocation failure is a clean error and leaks nothing.
 **
 ** One scenario drives every allocating public call. It is replayed with the

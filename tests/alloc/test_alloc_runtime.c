@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_alloc_runtime.c: the runtime's allocations as the C library sees them.
 **

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench_check.sh: the cost of the drift check per plugin, next to a bare
 # libclang parse of the same sources in one process (SPEC section 8's
 # baseline), `clang -fsyntax-only` and `gcc -O2 -c`, all measured in the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** bench_check_bare.c: the baseline the drift check is measured against
 ** (SPEC section 8): a bare libclang parse of the same sources in one

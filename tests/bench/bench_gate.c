@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** bench_gate.c: the runtime's hot paths against SPEC section 8.
 **

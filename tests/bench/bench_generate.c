@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** bench_generate.c: toolgov-gen's generate against a bare libyaml event
 ** parse of the same manifest (SPEC section 8: at most 1.3 times), in one

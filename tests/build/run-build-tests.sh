@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Build-level tests of the drift check: configure and build an outside
 # project (tests/build/projects/weather) that uses toolgov through
 # add_subdirectory(), then edit its sources step by step and assert on the

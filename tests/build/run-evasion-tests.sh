@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Build-level test of the drift check against plugins that try to get past
 # it (tests/build/projects/evasions): each plugin target is built on its own
 # and must fail at the check, before anything of it compiles, with the

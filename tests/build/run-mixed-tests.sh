@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Build-level test of a plugin with a C++ handler next to a C plugin
 # (tests/build/projects/mixed): the parent sets CMAKE_C_STANDARD and
 # CMAKE_CXX_STANDARD for everything. Asserts that both plugins build, that a

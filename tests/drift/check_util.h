@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** check_util.h: what the end-to-end tests of `toolgov-gen check` share (the
 ** command run in process with stderr captured, a scratch directory per test,

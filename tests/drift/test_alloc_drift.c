@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_alloc_drift.c: the comparison under allocation failure.
 **

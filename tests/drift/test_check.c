@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_check.c: `toolgov-gen check` end to end (check.c), in process: the
 ** command line, exit status, the exact diagnostics on stderr, the depfile

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_compare.c: the comparison of scan results with a manifest (drift.c).
 **

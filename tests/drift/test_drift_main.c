@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_drift_main.c: the drift check's suites (scanner, comparison, the
 ** `check` command) in one runner.

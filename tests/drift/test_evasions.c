@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_evasions.c: ways a plugin author could get a handler or a
 ** registration past `toolgov-gen check`, each run end to end through the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_scan.c: the libclang scanner on small sources (tests/drift/data/).
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** json_dom.c: the test-only JSON reader of json_dom.h (recursive, depth
 ** bounded; the transcripts it reads are produced by the demo itself).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** json_dom.h: a small JSON reader for the examples' tests, which parse the
 ** transcripts toolgov-demo prints with --json and assert on their fields.

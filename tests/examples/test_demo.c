@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_demo.c: toolgov-demo's scenarios, asserted on their --json
 ** transcripts (asks, executions, model calls, how each run ended, the data

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_exargs.c: the examples' strict JSON argument reader (exargs.h):
 ** what it accepts, everything malformed it refuses, and the usage message

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_plugins.c: each example plugin on its own: mounted alone into a
 ** fresh registry, every declared tool is in the pool with its declared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fuzz_check.h: what the fuzz targets share.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fuzz_manifest.c: libFuzzer target for the manifest loader, the validator
 ** and the in-memory code generator.

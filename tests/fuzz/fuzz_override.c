@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fuzz_override.c: libFuzzer target for the TOOLGOV_CONFIRM_ONCE_TOOLS
 ** override parser (toolgov_policy_set_override).

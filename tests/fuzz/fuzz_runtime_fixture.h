@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fuzz_runtime_fixture.h: one registry with a small plugin mounted, and its
 ** policy, built once per fuzzing process and shared by every input.

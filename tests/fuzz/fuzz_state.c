@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fuzz_state.c: libFuzzer target for restoring a run's saved state (the
 ** pause/resume text of run.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** replay_main.c: runs a fuzz target over files and directories of inputs
 ** without libFuzzer, so the normal (gcc) build and valgrind replay every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** gen_test_util.h: helpers shared by the toolgov-gen test suites: capture
 ** diagnostics of the core library, run the toolgov-gen binary, read and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_alloc.c: out of memory at every allocation the generator makes.
 ** malloc/realloc/calloc are wrapped at link time (-Wl,--wrap), which reaches

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_cli.c: the toolgov-gen binary end to end: exit codes, misuse,
 ** --max-errors, --expect-name, --stamp, determinism, rewrite-only-on-change,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_cxx_linkage.c: a plugin whose handlers are C++ (handlers compiled
 ** from handlers/strings_handlers_cxx.cpp) and whose generated table is C

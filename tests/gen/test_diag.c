@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_diag.c: the diagnostic printer (format, cap, notes of suppressed
 ** errors) and toolgov__suggest().

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_docs.c: docs/manifest.md cannot drift from the generator. Every
 ** ```yaml block of the page is loaded as "manifest.yaml"; when a ```console

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_golden.c: the generated header and C file of each manifest under
 ** tests/gen/manifests/ equal, byte for byte, the files under

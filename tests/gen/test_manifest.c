@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_manifest.c: every manifest rule and every kind of bad input, through
 ** the core library (toolgov__manifest_load_mem) with the diagnostics

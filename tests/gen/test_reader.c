@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_reader.c: the YAML event reader that the manifest walk and the
 ** parameters walk are written against: marks, the walk convention (a

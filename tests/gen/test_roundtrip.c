@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_roundtrip.c: every byte of every manifest string survives C
 ** escaping. The build generates tests/gen/manifests/strings.yaml with the

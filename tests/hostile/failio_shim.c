@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** failio_shim.c: an LD_PRELOAD library that makes one file-system call of
 ** toolgov-gen fail, or kills the process at that call, so the atomic-output

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** spawn.c: see spawn.h. The child's output goes through one pipe that the
 ** parent drains with poll() while it waits, so a child that prints a lot

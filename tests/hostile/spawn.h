@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** spawn.h: run a command with a time bound and capture what it prints, plus
 ** the small file-system helpers the hostile and atomic-output suites share.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_atomic.c: a generation that fails or is killed halfway never leaves
 ** a truncated or mixed output behind.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_hostile.c: toolgov-gen against inputs built to hurt it.
 **

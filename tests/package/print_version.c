@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** print_version.c: prints the runtime's version three ways (the library's
 ** toolgov_version(), the header's string and its number macros), one per

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Install the toolgov build tree into a fresh prefix, then configure, build
 # and run an outside project that finds it with find_package(toolgov CONFIG),
 # and compile a runtime-only host through pkg-config (toolgov.pc).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # One version everywhere: project(VERSION) of the top CMakeLists.txt, the
 # runtime's toolgov_version() and TOOLGOV_VERSION_* macros, `toolgov-gen
 # --version`, toolgov.pc and toolgovConfigVersion.cmake must agree, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fixture.h: hand-built plugins and a counting allocator shared by the
 ** runtime suites. The plugins are written the way generated code would be

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fixture_run.h: a registry with the fixture plugins, a policy and one run,
 ** opened and closed together, for the suites that drive runs (test_run.c,

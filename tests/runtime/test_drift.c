@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_drift.c: the drift panel as rows, text and JSON. */
 #include <check.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_policy.c: the derived confirm-once set and the operator override. */
 #include <check.h>
 #include <stdio.h>

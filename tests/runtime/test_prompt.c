@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_prompt.c: the rendered tool section of the prompt. */
 #include <check.h>
 #include <stdio.h>

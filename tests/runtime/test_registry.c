@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_registry.c: built-ins, mounting, refusal rows, lookup, results. */
 #include <check.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_run.c: the gate, batches, invocation enforcement, answers directly. */
 #include <check.h>
 #include <stdio.h>

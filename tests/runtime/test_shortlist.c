@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_shortlist.c: always-kept tools, ranking fill, skill names. */
 #include <check.h>
 #include <stdio.h>

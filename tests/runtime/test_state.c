@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_state.c: saving and restoring a run's state. */
 #include <check.h>
 #include <stdio.h>

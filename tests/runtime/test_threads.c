@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_threads.c: many runs over one registry and policy, one per thread.
 **
 ** The registry and policy are set up once and then only read; each thread

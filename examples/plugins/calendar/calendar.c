@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** calendar.c: the calendar plugin's handlers, over the examples' fixed
 ** events (exworld.h) and the host's calendar_state (the reminders).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** calendar_state.h: what the calendar plugin changes, kept by its host.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** code_exec.c: a sandboxed toy evaluator. It evaluates one arithmetic
 ** expression and nothing else: no variables, no loops, no I/O, no shell.

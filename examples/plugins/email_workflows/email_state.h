@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** email_state.h: what the email plugin changes, kept by its host.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** email_workflows.c: the email plugin's handlers, over a built-in inbox and
 ** the host's email_state (which folder each message is in).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** faulty.c: handlers and a hand-written register function with run-time
 ** faults that no build step can see (see faulty.h).

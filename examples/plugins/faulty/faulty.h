@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** faulty.h: the deliberately faulty example plugin's hand-built descriptor.
 **

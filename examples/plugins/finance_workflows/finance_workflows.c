@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** finance_workflows.c: bills, dues, holdings and net worth over built-in
 ** data. Nothing here changes, so the plugin needs no context at mount.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** planner.c: the day's plan, merged from the examples' fixed calendar and
 ** bills and the planner's own tasks, and the settings of the morning brief.

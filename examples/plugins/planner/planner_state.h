@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** planner_state.h: what the planner plugin changes, kept by its host: the
 ** sections of the user's morning brief, which configure_brief turns on and

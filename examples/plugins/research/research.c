@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** research.c: answers "current" questions from a small dated snapshot of
 ** notes. A real deployment would query a search service; the example keeps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** system.c: the health of the assistant's services, from a built-in
 ** snapshot (the example never probes the real machine: the demo must print

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** drift.h: the drift panel, where a host sees how the plugins it mounted
 ** differ from what their manifests declare.

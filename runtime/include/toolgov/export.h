@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** export.h: TOOLGOV_EXTERN, the mark on every public function of libtoolgov.
 **

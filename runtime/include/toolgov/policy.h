@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** policy.h: the effect policy of one registry, which tools ask once per run.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** prompt.h: the part of the system prompt that describes the tools on the
 ** loop.

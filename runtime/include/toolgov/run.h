@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** run.h: one run of the agent loop, and the gate every tool call passes.
 **

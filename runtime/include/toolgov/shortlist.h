@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** shortlist.h: choosing the tools offered to the model for one turn.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** toolgov.h: the core public interface of the toolgov runtime.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Handlers for the golden calendar plugin: compiled with gcc, clang, g++ and
 ** clang++ at -Wall -Wextra -Wpedantic -Werror to prove TOOLGOV_HANDLER
 ** expands to a definition that matches the generated prototypes in C and

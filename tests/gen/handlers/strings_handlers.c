@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Handlers for the strings plugin (golden compile test and the byte
 ** round-trip test): each returns its own tool name. */
 #include "strings.toolgov.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Mounts the notes plugin and prints what the registry knows of it. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "notes.toolgov.h"
 
 TOOLGOV_HANDLER(notes_find, call, out)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # check_exports.cmake: what a shared object built from libtoolgov exports.
 #
 #   cmake -DNM=<nm> -DLIB=<file> -DMODE=library|module -DHEADERS=<dir> -P check_exports.cmake

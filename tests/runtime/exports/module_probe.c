@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** module_probe.c: a MODULE plugin that links the static runtime, for the
 ** exports test. Its one entry point uses the registry, the policy and a run,
