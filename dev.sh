@@ -71,7 +71,7 @@ case "$cmd" in
       ctest --test-dir build-tsan --output-on-failure -R runtime_threads_tsan "$@"
     ;;
   *)
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'
     [ "$cmd" = help ] || exit 2
     ;;
 esac
