@@ -463,15 +463,15 @@ START_TEST(mount_revalidates_every_spec)
         toolgov_tool_spec spec;
         const char *why;
     } bad[] = {
-        {{"odd", "d", (toolgov_effect)7, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 3, 3}, "effect"},
-        {{"odd", "d", TOOLGOV_EFFECT_WRITE, (toolgov_confirm)5, "", 0, 0, 3, 3}, "confirm"},
-        {{"odd", "d", TOOLGOV_EFFECT_DESTRUCTIVE, TOOLGOV_CONFIRM_NEVER, "", 0, 1, 3, 3},
+        {{sizeof(toolgov_tool_spec), "odd", "d", (toolgov_effect)7, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 3, 3, NULL, "{}"}, "effect"},
+        {{sizeof(toolgov_tool_spec), "odd", "d", TOOLGOV_EFFECT_WRITE, (toolgov_confirm)5, "", 0, 0, 3, 3, NULL, "{}"}, "confirm"},
+        {{sizeof(toolgov_tool_spec), "odd", "d", TOOLGOV_EFFECT_DESTRUCTIVE, TOOLGOV_CONFIRM_NEVER, "", 0, 1, 3, 3, NULL, "{}"},
          "answers_directly"},
-        {{"odd", "d", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 1, 3, 3},
+        {{sizeof(toolgov_tool_spec), "odd", "d", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 1, 3, 3, NULL, "{}"},
          "answers_directly"},
-        {{"Odd", "d", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 3, 3}, "name"},
-        {{"odd", "d", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, NULL, 0, 0, 3, 3}, "NULL"},
-        {{"odd", "d", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 2, 0, 3, 3}, "pinned"},
+        {{sizeof(toolgov_tool_spec), "Odd", "d", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 3, 3, NULL, "{}"}, "name"},
+        {{sizeof(toolgov_tool_spec), "odd", "d", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, NULL, 0, 0, 3, 3, NULL, "{}"}, "NULL"},
+        {{sizeof(toolgov_tool_spec), "odd", "d", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 2, 0, 3, 3, NULL, "{}"}, "pinned"},
     };
     size_t k;
 
