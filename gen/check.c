@@ -37,7 +37,9 @@
 
 static const char usage_text[] =
     "usage: toolgov-gen check --manifest FILE [--depfile FILE --stamp FILE]\n"
-    "                         [--max-errors N] [--jobs N] -- [compiler args] SOURCES...\n"
+    "                         [--max-errors N] [--jobs N] [--color=WHEN] [--caret=WHEN]\n"
+    "                         [--diagnostics-format=text|json|sarif]\n"
+    "                         -- [compiler args] SOURCES...\n"
     "\n"
     "Parses the plugin's SOURCES with libclang and fails when they disagree with\n"
     "the manifest: a handler the manifest does not declare, a declared tool\n"
@@ -328,6 +330,7 @@ int toolgov__check_main(int argc, char **argv)
     toolgov__scan *s = NULL;
     toolgov__diag d;
     size_t jobs_n = 0;
+    const char *color = NULL, *caret = NULL, *format = NULL;
     char err[TOOLGOV_OPT_ERR_MAX];
     const toolgov__opt opts[] = {
         {"--manifest", TOOLGOV_OPT_TEXT_EMPTY, &manifest_path, NULL, 0},
@@ -335,6 +338,9 @@ int toolgov__check_main(int argc, char **argv)
         {"--stamp", TOOLGOV_OPT_TEXT_EMPTY, &stamp, NULL, 0},
         {"--max-errors", TOOLGOV_OPT_COUNT, NULL, &max_errors, 0},
         {"--jobs", TOOLGOV_OPT_COUNT, NULL, &jobs_n, 64},
+        {"--color", TOOLGOV_OPT_TEXT, &color, NULL, 0},
+        {"--caret", TOOLGOV_OPT_TEXT, &caret, NULL, 0},
+        {"--diagnostics-format", TOOLGOV_OPT_TEXT, &format, NULL, 0},
     };
 
     for (; i < argc; i++) {
@@ -408,6 +414,13 @@ int toolgov__check_main(int argc, char **argv)
         source_args[k] = t.sargs ? t.sargs + t.sfirst[k] : NULL;
 
     toolgov__diag_init(&d, stderr, max_errors);
+    if (toolgov__diag_configure(&d, STDERR_FILENO, color, caret, format, err)) {
+        status = usage_error("%s", err);
+        goto out;
+    }
+    d.tool_name = "toolgov-gen-check";
+    d.tool_version = TOOLGOV_GEN_VERSION;
+    d.machine_sink = stdout;
     m = toolgov__manifest_load(manifest_path, &d);
     if (!m) {
         toolgov__diag_finish(&d);

@@ -26,8 +26,11 @@
 /* Between the plugin name and the tool name in a handler's symbol. */
 #define TOOLGOV_HANDLER_INFIX "_tool_"
 
-/* The macro a handler is defined with. */
+/* The macro a handler is defined with, and the names its definition gives
+** the handler's parameters after the tool (as `toolgov-gen stubs` and the
+** drift check's advice write them): TOOLGOV_HANDLER(tool, call, out). */
 #define TOOLGOV_HANDLER_MACRO "TOOLGOV_HANDLER"
+#define TOOLGOV_HANDLER_PARAMS "call, out"
 
 /* The handler symbol of (plugin, tool) into out[0..cap), like snprintf:
 ** returns the length it needs (without the NUL). */

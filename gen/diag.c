@@ -2,19 +2,103 @@
 /*
 ** diag.c: GCC-style diagnostics and "did you mean" (see diag.h).
 */
+#define _POSIX_C_SOURCE 200809L /* strdup, isatty */
 #include "diag.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+struct toolgov__diag_record {
+    const char *kind; /* "error", "warning", "note" (static) */
+    char *file;
+    unsigned line, col;
+    char *msg;
+    long parent;      /* notes: the record they belong to, or -1 */
+};
 
 void toolgov__diag_init(toolgov__diag *d, FILE *sink, size_t max_errors)
 {
+    memset(d, 0, sizeof *d);
     d->sink = sink;
     d->max_errors = max_errors;
-    d->errors = 0;
-    d->warnings = 0;
-    d->suppressing = 0;
+    d->format = TOOLGOV_DIAG_TEXT;
+    d->tool_name = "toolgov-gen";
+    d->parent_ = -1;
+}
+
+void toolgov__diag_source(toolgov__diag *d, const char *path, const char *text, size_t len)
+{
+    char *p, *t;
+    if (!d->show_source || d->format != TOOLGOV_DIAG_TEXT)
+        return;
+    p = strdup(path);
+    t = malloc(len ? len : 1);
+    if (!p || !t) { /* no source lines then; the messages still come */
+        free(p);
+        free(t);
+        return;
+    }
+    if (len)
+        memcpy(t, text, len);
+    free(d->src_path_);
+    free(d->src_);
+    d->src_path_ = p;
+    d->src_ = t;
+    d->src_len_ = len;
+}
+
+int toolgov__diag_parse_color(const char *value, int fd, int *out)
+{
+    if (strcmp(value, "always") == 0)
+        *out = 1;
+    else if (strcmp(value, "never") == 0)
+        *out = 0;
+    else if (strcmp(value, "auto") == 0) {
+        const char *no = getenv("NO_COLOR");
+        *out = isatty(fd) && !(no && *no);
+    } else
+        return -1;
+    return 0;
+}
+
+int toolgov__diag_configure(toolgov__diag *d, int fd, const char *color, const char *caret,
+                            const char *format, char err[256])
+{
+    int show = 0;
+    if (toolgov__diag_parse_color(color ? color : "auto", fd, &d->color)) {
+        snprintf(err, 256, "--color wants auto, always or never, not '%s'", color);
+        return -1;
+    }
+    if (caret && strcmp(caret, "always") == 0)
+        show = 1;
+    else if (!caret || strcmp(caret, "auto") == 0)
+        show = isatty(fd);
+    else if (strcmp(caret, "never") != 0) {
+        snprintf(err, 256, "--caret wants auto, always or never, not '%s'", caret);
+        return -1;
+    }
+    d->show_source = show;
+    if (toolgov__diag_parse_format(format ? format : "text", &d->format)) {
+        snprintf(err, 256, "--diagnostics-format wants text, json or sarif, not '%s'", format);
+        return -1;
+    }
+    return 0;
+}
+
+int toolgov__diag_parse_format(const char *value, enum toolgov__diag_format *out)
+{
+    if (strcmp(value, "text") == 0)
+        *out = TOOLGOV_DIAG_TEXT;
+    else if (strcmp(value, "json") == 0)
+        *out = TOOLGOV_DIAG_JSON;
+    else if (strcmp(value, "sarif") == 0)
+        *out = TOOLGOV_DIAG_SARIF;
+    else
+        return -1;
+    return 0;
 }
 
 /* Format fmt into out (TOOLGOV_DIAG_MSG_MAX bytes). A message longer than
@@ -42,19 +126,125 @@ static void format_msg(char *out, const char *fmt, va_list ap)
     }
 }
 
+/* The line `line` of the registered source, without its end: *out_len
+** bytes at the returned pointer, or NULL when there is no such line. */
+static const char *source_line(const toolgov__diag *d, const char *file, unsigned line,
+                               size_t *out_len)
+{
+    const char *p, *end;
+    unsigned l = 1;
+    if (!d->src_ || !file || strcmp(file, d->src_path_) != 0 || line == 0)
+        return NULL;
+    p = d->src_;
+    end = d->src_ + d->src_len_;
+    if (d->src_len_ >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+        p += 3;
+    while (l < line && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            return NULL;
+        p = nl + 1;
+        l++;
+    }
+    if (l != line || p >= end)
+        return NULL;
+    {
+        const char *e = memchr(p, '\n', (size_t)(end - p));
+        size_t n = e ? (size_t)(e - p) : (size_t)(end - p);
+        if (n && p[n - 1] == '\r')
+            n--;
+        *out_len = n;
+    }
+    return p;
+}
+
+/* The source line and a caret under column `col` (columns count
+** characters; a tab stays a tab so the caret lines up), as clang shows it. */
+static void emit_source(toolgov__diag *d, const char *file, unsigned line, unsigned col)
+{
+    size_t n, i;
+    unsigned c = 1;
+    const char *p = source_line(d, file, line, &n);
+    if (!p || col == 0)
+        return;
+    fwrite(p, 1, n, d->sink);
+    fputc('\n', d->sink);
+    for (i = 0; i < n && c < col; i++) {
+        unsigned char b = (unsigned char)p[i];
+        if ((b & 0xC0) == 0x80)
+            continue;
+        fputc(b == '\t' ? '\t' : ' ', d->sink);
+        c++;
+    }
+    for (; c < col; c++)
+        fputc(' ', d->sink);
+    fputs(d->color ? "\033[1;32m^\033[0m\n" : "^\n", d->sink);
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+/* JSON/SARIF: keep the record for finish(). Out of memory drops it. */
+static void record(toolgov__diag *d, const char *kind, const char *file, unsigned line,
+                   unsigned col, const char *msg)
+{
+    toolgov__diag_record *r;
+    if (d->nrec_ == d->caprec_) {
+        size_t ncap = d->caprec_ ? d->caprec_ * 2 : 16;
+        toolgov__diag_record *nr = realloc(d->recs_, ncap * sizeof *nr);
+        if (!nr)
+            return;
+        d->recs_ = nr;
+        d->caprec_ = ncap;
+    }
+    r = &d->recs_[d->nrec_];
+    r->kind = kind;
+    r->file = dup_or_null(file);
+    r->msg = dup_or_null(msg);
+    r->line = line;
+    r->col = col;
+    if (!r->file || !r->msg) {
+        free(r->file);
+        free(r->msg);
+        return;
+    }
+    if (kind[0] == 'n') {
+        r->parent = d->parent_;
+    } else {
+        r->parent = -1;
+        d->parent_ = (long)d->nrec_;
+    }
+    d->nrec_++;
+}
+
 static void emit(toolgov__diag *d, const char *kind, const char *file,
                  unsigned line, unsigned col, const char *fmt, va_list ap)
 {
     char msg[TOOLGOV_DIAG_MSG_MAX];
+    const char *kc = kind[0] == 'e' ? "\033[1;31m" : kind[0] == 'w' ? "\033[1;35m" : "\033[1;36m";
     if (!d->sink)
         return;
     format_msg(msg, fmt, ap);
+    if (d->format != TOOLGOV_DIAG_TEXT) {
+        record(d, kind, file, line, col, msg);
+        return;
+    }
+    if (d->color)
+        fputs("\033[1m", d->sink);
     if (line == 0)
-        fprintf(d->sink, "%s: %s: %s\n", file, kind, msg);
+        fprintf(d->sink, "%s: ", file);
     else if (col == 0)
-        fprintf(d->sink, "%s:%u: %s: %s\n", file, line, kind, msg);
+        fprintf(d->sink, "%s:%u: ", file, line);
     else
-        fprintf(d->sink, "%s:%u:%u: %s: %s\n", file, line, col, kind, msg);
+        fprintf(d->sink, "%s:%u:%u: ", file, line, col);
+    if (d->color)
+        fprintf(d->sink, "%s%s:\033[0m\033[1m %s\033[0m\n", kc, kind, msg);
+    else
+        fprintf(d->sink, "%s: %s\n", kind, msg);
+    if (d->show_source)
+        emit_source(d, file, line, col);
 }
 
 static void verror(toolgov__diag *d, const char *file, unsigned line, unsigned col,
@@ -140,15 +330,176 @@ int toolgov__diag_over_cap(const toolgov__diag *d)
     return d->max_errors != 0 && d->errors >= d->max_errors;
 }
 
+/* A JSON string: quote, backslash and control characters escaped; the
+** text is UTF-8 already. */
+static void put_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", f);
+        else if (c == '\t')
+            fputs("\\t", f);
+        else if (c < 0x20 || c == 0x7F)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* A file name as a URI reference (RFC 3986): unreserved characters and
+** '/' as they are, everything else percent-encoded. */
+static void put_uri(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            c == '-' || c == '.' || c == '_' || c == '~' || c == '/')
+            fputc(c, f);
+        else
+            fprintf(f, "%%%02X", c);
+    }
+    fputc('"', f);
+}
+
+static void put_json_location(FILE *f, const toolgov__diag_record *r)
+{
+    fputs("{\"caret\": {\"file\": ", f);
+    put_json_string(f, r->file);
+    if (r->line)
+        fprintf(f, ", \"line\": %u", r->line);
+    if (r->col)
+        fprintf(f, ", \"column\": %u", r->col);
+    fputs("}}", f);
+}
+
+static void put_json_record(FILE *f, const toolgov__diag_record *r)
+{
+    fputs("{\"kind\": ", f);
+    put_json_string(f, r->kind);
+    fputs(", \"message\": ", f);
+    put_json_string(f, r->msg);
+    fputs(", \"locations\": [", f);
+    put_json_location(f, r);
+    fputs("]", f);
+}
+
+static void write_json(const toolgov__diag *d, FILE *f)
+{
+    size_t i, j;
+    int first = 1;
+    fputs("[", f);
+    for (i = 0; i < d->nrec_; i++) {
+        const toolgov__diag_record *r = &d->recs_[i];
+        int child = 0;
+        if (r->parent >= 0)
+            continue; /* printed among its parent's children */
+        fputs(first ? "\n  " : ",\n  ", f);
+        first = 0;
+        put_json_record(f, r);
+        fputs(", \"children\": [", f);
+        for (j = i + 1; j < d->nrec_; j++) {
+            if (d->recs_[j].parent != (long)i)
+                continue;
+            fputs(child++ ? ", " : "", f);
+            put_json_record(f, &d->recs_[j]);
+            fputs("}", f);
+        }
+        fputs("]}", f);
+    }
+    fputs(first ? "]\n" : "\n]\n", f);
+}
+
+static void put_sarif_location(FILE *f, const toolgov__diag_record *r)
+{
+    fputs("\"physicalLocation\": {\"artifactLocation\": {\"uri\": ", f);
+    put_uri(f, r->file);
+    fputs("}", f);
+    if (r->line) {
+        fprintf(f, ", \"region\": {\"startLine\": %u", r->line);
+        if (r->col)
+            fprintf(f, ", \"startColumn\": %u", r->col);
+        fputs("}", f);
+    }
+    fputs("}", f);
+}
+
+static void write_sarif(const toolgov__diag *d, FILE *f)
+{
+    size_t i, j;
+    int first = 1;
+    fputs("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
+          "  \"version\": \"2.1.0\",\n  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": ", f);
+    put_json_string(f, d->tool_name ? d->tool_name : "toolgov-gen");
+    if (d->tool_version) {
+        fputs(", \"version\": ", f);
+        put_json_string(f, d->tool_version);
+    }
+    fputs("}},\n    \"columnKind\": \"unicodeCodePoints\",\n    \"results\": [", f);
+    for (i = 0; i < d->nrec_; i++) {
+        const toolgov__diag_record *r = &d->recs_[i];
+        long id = 0;
+        if (r->parent >= 0)
+            continue;
+        fputs(first ? "\n      " : ",\n      ", f);
+        first = 0;
+        fputs("{\"level\": ", f);
+        put_json_string(f, r->kind);
+        fputs(", \"message\": {\"text\": ", f);
+        put_json_string(f, r->msg);
+        fputs("}, \"locations\": [{", f);
+        put_sarif_location(f, r);
+        fputs("}]", f);
+        for (j = i + 1; j < d->nrec_; j++) {
+            if (d->recs_[j].parent != (long)i)
+                continue;
+            fputs(id == 0 ? ", \"relatedLocations\": [" : ", ", f);
+            fprintf(f, "{\"id\": %ld, ", id++);
+            put_sarif_location(f, &d->recs_[j]);
+            fputs(", \"message\": {\"text\": ", f);
+            put_json_string(f, d->recs_[j].msg);
+            fputs("}}", f);
+        }
+        fputs(id ? "]}" : "}", f);
+    }
+    fputs(first ? "]\n  }]\n}\n" : "\n    ]\n  }]\n}\n", f);
+}
+
 size_t toolgov__diag_finish(toolgov__diag *d)
 {
-    if (d->max_errors != 0 && d->errors > d->max_errors && d->sink) {
-        size_t rest = d->errors - d->max_errors;
-        fprintf(d->sink, "%zu more error%s not shown (raise --max-errors to see them)\n",
-                rest, rest == 1 ? "" : "s");
+    size_t i;
+    if (d->format == TOOLGOV_DIAG_TEXT) {
+        if (d->max_errors != 0 && d->errors > d->max_errors && d->sink) {
+            size_t rest = d->errors - d->max_errors;
+            fprintf(d->sink, "%zu more error%s not shown (raise --max-errors to see them)\n",
+                    rest, rest == 1 ? "" : "s");
+        }
+    } else if (d->sink || d->machine_sink) {
+        FILE *f = d->machine_sink ? d->machine_sink : d->sink;
+        if (d->format == TOOLGOV_DIAG_JSON)
+            write_json(d, f);
+        else
+            write_sarif(d, f);
+        fflush(f);
     }
     if (d->sink)
         fflush(d->sink);
+    for (i = 0; i < d->nrec_; i++) {
+        free(d->recs_[i].file);
+        free(d->recs_[i].msg);
+    }
+    free(d->recs_);
+    d->recs_ = NULL;
+    d->nrec_ = d->caprec_ = 0;
+    d->parent_ = -1;
+    free(d->src_path_);
+    free(d->src_);
+    d->src_path_ = d->src_ = NULL;
     return d->errors;
 }
 

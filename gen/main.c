@@ -33,6 +33,7 @@
 #include "generate.h"
 #include "manifest.h"
 #include "opts.h"
+#include "stubs.h"
 
 #ifndef TOOLGOV_GEN_VERSION
 #define TOOLGOV_GEN_VERSION "unknown"
@@ -46,16 +47,23 @@ static const char usage_text[] =
     "usage: toolgov-gen [--max-errors N] <command> [options]\n"
     "\n"
     "commands:\n"
-    "  validate FILE...              check manifests, write nothing\n"
+    "  validate FILE...              check manifests ('-': standard input), write nothing\n"
     "  generate --manifest FILE --out-dir DIR [--expect-name NAME] [--stamp FILE]\n"
     "                                write DIR/<name>.toolgov.h and DIR/<name>.toolgov.c\n"
     "  check --manifest FILE ... -- <compiler args> SOURCES...\n"
     "                                the drift check between handlers and manifest\n"
     "  export --manifest FILE --format openai|anthropic|mcp|json-schema [--out FILE]\n"
     "                                the tools in a model API's shape (JSON)\n"
+    "  stubs --manifest FILE         print a handler skeleton for every declared tool\n"
     "\n"
     "options:\n"
     "  --max-errors N   print at most N errors, then how many more (default 50, 0: all)\n"
+    "  --color=auto|always|never\n"
+    "                   colour diagnostics (auto: on a terminal, unless NO_COLOR is set)\n"
+    "  --caret=auto|always|never\n"
+    "                   show the source line with a caret under the column (auto: on a terminal)\n"
+    "  --diagnostics-format=text|json|sarif\n"
+    "                   json and sarif (SARIF 2.1.0) go to standard output at the end\n"
     "  --expect-name NAME\n"
     "                   fail unless the manifest's name: is NAME (toolgov_add_plugin)\n"
     "  --stamp FILE     touch FILE after every successful generate\n"
@@ -137,19 +145,45 @@ static int cmd_generate(const char *manifest, const char *out_dir, const char *e
     return failed ? 1 : 0;
 }
 
+/* Print a handler skeleton for every declared tool, in the form the
+** generated header defines, for pasting into a plugin's source. */
+static int cmd_stubs(const char *manifest, toolgov__diag *d)
+{
+    toolgov__manifest *m = toolgov__manifest_load(manifest, d);
+    size_t i;
+    if (!m) {
+        toolgov__diag_finish(d);
+        return 1;
+    }
+    printf("/* Handlers of plugin '%s' (from %s); each goes in a source that\n"
+           "** includes \"%s.toolgov.h\". */\n", m->name, manifest, m->name);
+    for (i = 0; i < m->tool_count; i++) {
+        char buf[4096];
+        if (toolgov__handler_stub(buf, sizeof buf, m, &m->tools[i]) < sizeof buf)
+            fputs(buf, stdout);
+    }
+    toolgov__manifest_free(m);
+    return toolgov__diag_finish(d) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     size_t max_errors = DEFAULT_MAX_ERRORS;
     const char *cmd = NULL, *manifest = NULL, *out_dir = NULL, *expect = NULL, *stamp = NULL;
     const char *max_arg = NULL;
     char **files;
-    char err[TOOLGOV_OPT_ERR_MAX], max_buf[32];
+    char err[TOOLGOV_OPT_ERR_MAX], max_buf[48];
     int nfiles = 0, i, r, rc, end_of_opts = 0;
     toolgov__diag d;
     /* Options of every command, and those of generate. */
+    const char *color = NULL, *caret = NULL, *format = NULL;
     const toolgov__opt common[] = {
         {"--max-errors", TOOLGOV_OPT_COUNT, NULL, &max_errors, 0},
+        {"--color", TOOLGOV_OPT_TEXT, &color, NULL, 0},
+        {"--caret", TOOLGOV_OPT_TEXT, &caret, NULL, 0},
+        {"--diagnostics-format", TOOLGOV_OPT_TEXT, &format, NULL, 0},
     };
+    const size_t ncommon = sizeof common / sizeof *common;
     const toolgov__opt gen_opts[] = {
         {"--manifest", TOOLGOV_OPT_TEXT, &manifest, NULL, 0},
         {"--out-dir", TOOLGOV_OPT_TEXT, &out_dir, NULL, 0},
@@ -167,12 +201,12 @@ int main(int argc, char **argv)
             printf("toolgov-gen %s\n", TOOLGOV_GEN_VERSION);
             return 0;
         }
-        r = toolgov__opt_take(common, 1, argc, argv, &i, err);
+        r = toolgov__opt_take(common, ncommon, argc, argv, &i, err);
         if (r < 0)
             return misuse("%s", err);
         if (r > 0) {
             /* Passed on to the drift check. */
-            snprintf(max_buf, sizeof max_buf, "%zu", max_errors);
+            snprintf(max_buf, sizeof max_buf, "--max-errors=%zu", max_errors);
             max_arg = max_buf;
             continue;
         }
@@ -186,20 +220,26 @@ int main(int argc, char **argv)
         return misuse("%s", "no command given (validate, generate or check)");
 
     if (!strcmp(cmd, "check")) {
-        /* The drift check parses its own options; pass a --max-errors given
-        ** before the command on to it. */
-        static char check_name[] = CHECK_PROGRAM, max_opt[] = "--max-errors";
-        char **av;
-        int n = 0, j, status;
-        av = malloc(sizeof *av * (size_t)(argc + 3));
+        /* The drift check parses its own options; pass those given before
+        ** the command on to it. */
+        static char check_name[] = CHECK_PROGRAM;
+        char **av, fwd[3][300];
+        const char *const fwd_name[3] = {"--color", "--caret", "--diagnostics-format"};
+        const char *const fwd_val[3] = {color, caret, format};
+        int n = 0, j, k, status;
+        av = malloc(sizeof *av * (size_t)(argc + 6));
         if (!av) {
             fputs("toolgov-gen: out of memory\n", stderr);
             return 1;
         }
         av[n++] = check_name;
-        if (max_arg) {
-            av[n++] = max_opt;
-            av[n++] = (char *)max_arg;
+        if (max_arg)
+            av[n++] = max_buf;
+        for (k = 0; k < 3; k++) {
+            if (!fwd_val[k])
+                continue;
+            snprintf(fwd[k], sizeof fwd[k], "%s=%s", fwd_name[k], fwd_val[k]);
+            av[n++] = fwd[k];
         }
         for (j = i; j < argc; j++)
             av[n++] = argv[j];
@@ -211,10 +251,15 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "export")) {
         toolgov__diag_init(&d, stderr, max_errors);
+        if (toolgov__diag_configure(&d, STDERR_FILENO, color, caret, format, err))
+            return misuse("%s", err);
+        d.tool_version = TOOLGOV_GEN_VERSION;
         return toolgov__export_main(argc - i, argv + i, &d);
     }
-    if (strcmp(cmd, "validate") != 0 && strcmp(cmd, "generate") != 0)
-        return misuse("unknown command '%s' (expected validate, generate, check or export)", cmd);
+    if (strcmp(cmd, "validate") != 0 && strcmp(cmd, "generate") != 0 &&
+        strcmp(cmd, "stubs") != 0)
+        return misuse("unknown command '%s' (expected validate, generate, check, export or "
+                      "stubs)", cmd);
 
     files = malloc(sizeof *files * (size_t)(argc + 1));
     if (!files) {
@@ -224,8 +269,8 @@ int main(int argc, char **argv)
     for (; i < argc; i++) {
         const char *a = argv[i];
         if (end_of_opts || a[0] != '-' || a[1] == '\0') {
-            if (!strcmp(cmd, "generate")) {
-                rc = misuse("generate takes no file operands ('%s'); use --manifest FILE", a);
+            if (strcmp(cmd, "validate") != 0) {
+                rc = misuse("this command takes no file operands ('%s'); use --manifest FILE", a);
                 goto out;
             }
             files[nfiles++] = argv[i];
@@ -245,10 +290,12 @@ int main(int argc, char **argv)
             rc = 0;
             goto out;
         }
-        r = toolgov__opt_take(common, 1, argc, argv, &i, err);
+        r = toolgov__opt_take(common, ncommon, argc, argv, &i, err);
         if (r == 0 && !strcmp(cmd, "generate"))
             r = toolgov__opt_take(gen_opts, sizeof gen_opts / sizeof *gen_opts, argc, argv, &i,
                                   err);
+        if (r == 0 && !strcmp(cmd, "stubs"))
+            r = toolgov__opt_take(gen_opts, 1, argc, argv, &i, err); /* --manifest */
         if (r < 0) {
             rc = misuse("%s", err);
             goto out;
@@ -260,7 +307,19 @@ int main(int argc, char **argv)
     }
 
     toolgov__diag_init(&d, stderr, max_errors);
-    if (!strcmp(cmd, "validate")) {
+    if (toolgov__diag_configure(&d, STDERR_FILENO, color, caret, format, err)) {
+        rc = misuse("%s", err);
+        goto out;
+    }
+    d.tool_version = TOOLGOV_GEN_VERSION;
+    d.machine_sink = stdout;
+    if (!strcmp(cmd, "stubs")) {
+        if (!manifest) {
+            rc = misuse("%s", "stubs needs --manifest FILE");
+            goto out;
+        }
+        rc = cmd_stubs(manifest, &d);
+    } else if (!strcmp(cmd, "validate")) {
         if (nfiles == 0) {
             rc = misuse("%s", "validate needs at least one manifest file");
             goto out;

@@ -890,6 +890,7 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
                TOOLGOV_MANIFEST_MAX_BYTES);
         goto out;
     }
+    toolgov__diag_source(d, path, data, len); /* source lines under messages */
     if (toolgov__text_check(d, path, (const unsigned char *)data, len))
         goto out;
     if (toolgov__reader_open(&L.r, path, (const unsigned char *)data, len, d))

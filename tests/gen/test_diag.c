@@ -115,6 +115,65 @@ START_TEST(test_message_cap)
 }
 END_TEST
 
+/* The machine forms escape what JSON and URIs need escaped, and keep a
+** note with the error before it. */
+START_TEST(test_json_and_sarif)
+{
+    char *buf;
+    size_t size;
+    FILE *f;
+    toolgov__diag d;
+    toolgov__mark at = {2, 3}, no_col = {4, 0};
+    capture_begin(&f, &buf, &size);
+    toolgov__diag_init(&d, f, 0);
+    d.format = TOOLGOV_DIAG_JSON;
+    toolgov__diag_error_at(&d, "a b.yaml", at, "say \"%s\"\\\n\x01", "x");
+    toolgov__diag_note_at(&d, "a b.yaml", no_col, "here");
+    ck_assert_uint_eq(toolgov__diag_finish(&d), 1);
+    fclose(f);
+    ck_assert_str_eq(buf, "[\n  {\"kind\": \"error\", \"message\": \"say \\\"x\\\"\\\\\\n\\u0001\", "
+                          "\"locations\": [{\"caret\": {\"file\": \"a b.yaml\", \"line\": 2, "
+                          "\"column\": 3}}], \"children\": [{\"kind\": \"note\", \"message\": "
+                          "\"here\", \"locations\": [{\"caret\": {\"file\": \"a b.yaml\", "
+                          "\"line\": 4}}]}]}\n]\n");
+    free(buf);
+
+    capture_begin(&f, &buf, &size);
+    toolgov__diag_init(&d, f, 0);
+    d.format = TOOLGOV_DIAG_SARIF;
+    toolgov__diag_error(&d, "dir/a b#.yaml", 0, 0, "whole file");
+    toolgov__diag_finish(&d);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "\"uri\": \"dir/a%20b%23.yaml\"}}}]}"));
+    ck_assert_ptr_null(strstr(buf, "region"));
+    free(buf);
+}
+END_TEST
+
+/* Text with a registered source shows the line and a caret under the
+** column (characters, not bytes; a tab stays a tab). */
+START_TEST(test_caret)
+{
+    char *buf;
+    size_t size;
+    FILE *f;
+    toolgov__diag d;
+    toolgov__mark at = {2, 6};
+    const char src[] = "name: x\n\t\xc3\xa9 ab: wirte\r\n";
+    capture_begin(&f, &buf, &size);
+    toolgov__diag_init(&d, f, 0);
+    d.show_source = 1;
+    toolgov__diag_source(&d, "m.yaml", src, sizeof src - 1);
+    toolgov__diag_error_at(&d, "m.yaml", at, "bad");
+    toolgov__diag_error_at(&d, "other.yaml", at, "no source");
+    toolgov__diag_finish(&d);
+    fclose(f);
+    ck_assert_str_eq(buf, "m.yaml:2:6: error: bad\n\t\xc3\xa9 ab: wirte\n\t    ^\n"
+                          "other.yaml:2:6: error: no source\n");
+    free(buf);
+}
+END_TEST
+
 START_TEST(test_suggest)
 {
     static const char *const effects[] = {"read", "write", "destructive"};
@@ -157,6 +216,8 @@ int main(void)
     tcase_add_test(tc, test_cap);
     tcase_add_test(tc, test_no_cap_and_null_sink);
     tcase_add_test(tc, test_message_cap);
+    tcase_add_test(tc, test_json_and_sarif);
+    tcase_add_test(tc, test_caret);
     tcase_add_test(tc, test_suggest);
     tcase_add_test(tc, test_suggest_long_word);
     suite_add_tcase(s, tc);
