@@ -177,12 +177,19 @@ int main(int argc, char **argv)
         printf("%-32s %10.2f %7.2fx %10.2f %7.2fx\n", what[k], median(ms[k][0], runs),
                median(ratio[k][0], runs), median(ms[k][1], runs), median(ratio[k][1], runs));
     printf("target: generate <= 1.30x the bare parse\n");
-    {
-        char cmd[300];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-        if (system(cmd) != 0)
-            fprintf(stderr, "bench: could not remove %s\n", dir);
+    /* Remove what the rounds wrote: two files per output directory. */
+    for (r = 0; r <= runs; r++) {
+        static const char *const ext[] = {"h", "c"};
+        for (k = 0; k < 2; k++) {
+            snprintf(out, sizeof out, "%s/out%zu/bench.toolgov.%s", dir, r, ext[k]);
+            unlink(out);
+        }
+        snprintf(out, sizeof out, "%s/out%zu", dir, r);
+        rmdir(out);
     }
+    unlink(path);
+    if (rmdir(dir) != 0)
+        fprintf(stderr, "bench: could not remove %s\n", dir);
     for (k = 0; k < KINDS; k++)
         for (int c = 0; c < 2; c++) {
             free(ms[k][c]);
