@@ -6,7 +6,7 @@
 **                     [--jobs N] -- <compiler args> SOURCES...
 **
 ** Loads the manifest, parses every source with libclang in this one process
-** (scan.c), reports clang's errors or the drift (drift.c), writes a depfile
+** (scan.c), reports clang's errors or the drift (compare.c), writes a depfile
 ** of every file read and touches the stamp only when there is nothing to
 ** report. A stamp from an earlier success is removed on failure, so a build
 ** system never mistakes a failed check for a passed one.
@@ -24,7 +24,7 @@
 
 #include "check_cmd.h"
 #include "diag.h"
-#include "drift.h"
+#include "compare.h"
 #include "fileio.h"
 #include "manifest.h"
 #include "opts.h"
@@ -440,13 +440,13 @@ int toolgov__check_main(int argc, char **argv)
     if (s->parse_errors) {
         /* Fail closed: a source clang could not read fully may hide handlers
         ** and calls, so no comparison is made from it. */
-        toolgov__drift_report_clang(s, &d);
+        toolgov__compare_report_clang(s, &d);
         toolgov__diag_note(&d, manifest_path, 0, 0,
                            "plugin '%s' was not compared with its manifest because "
                            "a source did not parse; fix the errors above",
                            m->name);
     } else {
-        toolgov__drift_compare(m, s, &d);
+        toolgov__compare(m, s, &d);
     }
 
     /* The depfile lists what was read even when the check fails: with it,

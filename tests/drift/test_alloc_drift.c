@@ -2,7 +2,7 @@
 /*
 ** test_alloc_drift.c: the comparison under allocation failure.
 **
-** toolgov__drift_compare() runs with the N-th allocation failing, for N = 1,
+** toolgov__compare() runs with the N-th allocation failing, for N = 1,
 ** 2, ... until a run sees no failure. A failing run must report exactly one
 ** "out of memory" error and nothing else (never a partial drift report that
 ** could be mistaken for the real one), and free every block; the run that
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drift.h"
+#include "compare.h"
 #include "failalloc.h"
 
 static const char manifest_text[] =
@@ -73,7 +73,7 @@ START_TEST(compare_survives_every_allocation_failure)
     setvbuf(ref, NULL, _IONBF, 0);
     toolgov__diag d;
     toolgov__diag_init(&d, ref, 0);
-    size_t want_errors = toolgov__drift_compare(m, &s, &d);
+    size_t want_errors = toolgov__compare(m, &s, &d);
     ck_assert_uint_eq(want_errors, 4);
     char want[8192];
     snprintf(want, sizeof want, "%s", slurp(ref));
@@ -86,7 +86,7 @@ START_TEST(compare_survives_every_allocation_failure)
         setvbuf(f, NULL, _IONBF, 0); /* no lazily allocated stdio buffer */
         toolgov__diag_init(&d, f, 0);
         failalloc_arm(n);
-        size_t errors = toolgov__drift_compare(m, &s, &d);
+        size_t errors = toolgov__compare(m, &s, &d);
         int injected = failalloc_injected();
         failalloc_disarm();
         ck_assert_uint_eq(failalloc_live(), 0);

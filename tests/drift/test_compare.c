@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** test_compare.c: the comparison of scan results with a manifest (drift.c).
+** test_compare.c: the comparison of scan results with a manifest (compare.c).
 **
 ** Scans are built by hand, manifests are loaded from text with the real
 ** loader, and the exact diagnostic lines are compared: file, line, column
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drift.h"
+#include "compare.h"
 
 static const char manifest_text[] =
     "name: calendar\n"                         /* 1 */
@@ -53,7 +53,7 @@ static void run_open(run *r)
 
 static void run_compare(run *r, const toolgov__scan *s)
 {
-    r->errors = toolgov__drift_compare(r->m, s, &r->d);
+    r->errors = toolgov__compare(r->m, s, &r->d);
     fclose(r->sink);
     r->sink = NULL;
 }
@@ -358,7 +358,7 @@ START_TEST(clang_errors_are_reported_with_their_notes)
     toolgov__scan s = { NULL, 0, NULL, 0, cd, 3, 2, NULL, 0, NULL };
     run r;
     run_open(&r);
-    size_t n = toolgov__drift_report_clang(&s, &r.d);
+    size_t n = toolgov__compare_report_clang(&s, &r.d);
     fclose(r.sink);
     r.sink = NULL;
     ck_assert_uint_eq(n, 2);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** drift.h: compare what the scanner found in a plugin's sources with what
+** compare.h: compare what the scanner found in a plugin's sources with what
 ** its manifest declares, and report every disagreement GCC style.
 **
 ** The kinds of drift (docs/drift-check.md has an example of each):
@@ -19,8 +19,8 @@
 **
 ** Ownership: everything is borrowed for the call.
 */
-#ifndef TOOLGOV_GEN_DRIFT_H
-#define TOOLGOV_GEN_DRIFT_H
+#ifndef TOOLGOV_GEN_COMPARE_H
+#define TOOLGOV_GEN_COMPARE_H
 
 #include <stddef.h>
 
@@ -31,11 +31,11 @@
 /* Report every drift between `m` and `s` to `d`. Returns the number of
 ** errors reported by this call (warnings are counted in d only). Reads only
 ** path, name and tools[].name/.at of the manifest. */
-size_t toolgov__drift_compare(const toolgov__manifest *m, const toolgov__scan *s,
+size_t toolgov__compare(const toolgov__manifest *m, const toolgov__scan *s,
                               toolgov__diag *d);
 
 /* Report clang's errors (and their notes) from the scan as toolgov
 ** diagnostics. Returns the number of errors reported. */
-size_t toolgov__drift_report_clang(const toolgov__scan *s, toolgov__diag *d);
+size_t toolgov__compare_report_clang(const toolgov__scan *s, toolgov__diag *d);
 
-#endif /* TOOLGOV_GEN_DRIFT_H */
+#endif /* TOOLGOV_GEN_COMPARE_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** drift.c: the comparison of scanned sources with the manifest (drift.h).
+** compare.c: the comparison of scanned sources with the manifest (compare.h).
 **
 ** The order of reports follows the sources (handlers, then registration
 ** calls, as the scanner met them), then the manifest (missing handlers in
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drift.h"
+#include "compare.h"
 
 #include "contract.h"
 
@@ -108,7 +108,7 @@ static size_t report_copies(const toolgov__manifest *m, const toolgov__scan *s, 
     return 1;
 }
 
-size_t toolgov__drift_compare(const toolgov__manifest *m, const toolgov__scan *s,
+size_t toolgov__compare(const toolgov__manifest *m, const toolgov__scan *s,
                               toolgov__diag *d)
 {
     size_t errors = 0;
@@ -324,7 +324,7 @@ out:
     return errors;
 }
 
-size_t toolgov__drift_report_clang(const toolgov__scan *s, toolgov__diag *d)
+size_t toolgov__compare_report_clang(const toolgov__scan *s, toolgov__diag *d)
 {
     size_t errors = 0;
     for (size_t i = 0; i < s->diag_count; i++) {
