@@ -192,6 +192,25 @@ START_TEST(a_source_group_chooses_its_language)
 }
 END_TEST
 
+START_TEST(pragma_clang_attribute_marks_are_errors)
+{
+    setup_manifest(demo_a);
+    ck_assert_int_eq(CHECK(EV "pragma_attribute.c"), 1);
+    expect_line(EV "pragma_attribute.c:4:5: error: 'demo_helper' carries the handler mark of "
+                   "tool 'alpha'");
+}
+END_TEST
+
+START_TEST(a_knr_definition_without_the_macro_fails_closed)
+{
+    setup_manifest(demo_a);
+    ck_assert_int_eq(CHECK(EV "knr.c"), 1);
+    expect_line(manifest);
+    expect_line(EV "knr.c:2:5: note: 'demo_tool_alpha' is defined here without "
+                   "TOOLGOV_HANDLER()");
+}
+END_TEST
+
 Suite *evasion_suite(void);
 Suite *evasion_suite(void)
 {
@@ -209,6 +228,8 @@ Suite *evasion_suite(void)
     tcase_add_test(tc, address_taken_registration_is_a_warning);
     tcase_add_test(tc, per_source_arguments_reach_only_their_source);
     tcase_add_test(tc, a_source_group_chooses_its_language);
+    tcase_add_test(tc, pragma_clang_attribute_marks_are_errors);
+    tcase_add_test(tc, a_knr_definition_without_the_macro_fails_closed);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,8 @@
+#include "demo.toolgov.h"
+int demo_tool_alpha(call, out)
+    const toolgov_call *call;
+    toolgov_result *out;
+{
+    (void)call;
+    return toolgov_result_set(out, "a", 1);
+}
