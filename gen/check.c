@@ -440,11 +440,15 @@ int toolgov__check_main(int argc, char **argv)
     if (s->parse_errors) {
         /* Fail closed: a source clang could not read fully may hide handlers
         ** and calls, so no comparison is made from it. */
-        toolgov__compare_report_clang(s, &d);
-        toolgov__diag_note(&d, manifest_path, 0, 0,
-                           "plugin '%s' was not compared with its manifest because "
-                           "a source did not parse; fix the errors above",
-                           m->name);
+        toolgov__compare_report_clang(s, m->name, &d);
+        toolgov__diag_note_at(&d, manifest_path, m->name_at,
+                              "plugin '%s' was not compared with its manifest because "
+                              "a source did not parse; fix the errors above",
+                              m->name);
+    } else if (s->headerless_count) {
+        /* Parsed, but a handler was defined as a function named after the
+        ** macro: say what is missing rather than that tools are. */
+        toolgov__compare_report_clang(s, m->name, &d);
     } else {
         toolgov__compare(m, s, &d);
     }

@@ -324,11 +324,33 @@ out:
     return errors;
 }
 
-size_t toolgov__compare_report_clang(const toolgov__scan *s, toolgov__diag *d)
+/* The headerless entry of `source`, or NULL. */
+static const toolgov__headerless *headerless_of(const toolgov__scan *s, const char *source)
+{
+    for (size_t i = 0; i < s->headerless_count; i++)
+        if (s->headerless[i].source == source ||
+            (source && strcmp(s->headerless[i].source, source) == 0))
+            return &s->headerless[i];
+    return NULL;
+}
+
+size_t toolgov__compare_report_clang(const toolgov__scan *s, const char *plugin,
+                                     toolgov__diag *d)
 {
     size_t errors = 0;
+    for (size_t i = 0; plugin && i < s->headerless_count; i++) {
+        const toolgov__headerless *h = &s->headerless[i];
+        toolgov__diag_error(d, h->at.file ? h->at.file : h->source, h->at.line, h->at.col,
+                            "this source defines a handler but does not include the "
+                            "generated header of plugin '%s'; add #include \"%s.toolgov.h\" "
+                            "before it",
+                            plugin, plugin);
+        errors++;
+    }
     for (size_t i = 0; i < s->diag_count; i++) {
         const toolgov__clang_diag *cd = &s->diags[i];
+        if (plugin && headerless_of(s, cd->source))
+            continue; /* explained above */
         const char *file = cd->at.file ? cd->at.file : cd->source;
         unsigned line = cd->at.file ? cd->at.line : 0;
         unsigned col = cd->at.file ? cd->at.col : 0;

@@ -35,7 +35,12 @@ size_t toolgov__compare(const toolgov__manifest *m, const toolgov__scan *s,
                               toolgov__diag *d);
 
 /* Report clang's errors (and their notes) from the scan as toolgov
-** diagnostics. Returns the number of errors reported. */
-size_t toolgov__compare_report_clang(const toolgov__scan *s, toolgov__diag *d);
+** diagnostics, except in a source that uses the handler macro without
+** including the generated header of plugin `plugin`: there one error says
+** which #include is missing, in place of clang's errors, which do not.
+** `plugin` may be NULL (every error as clang gives it). Returns the number
+** of errors reported. */
+size_t toolgov__compare_report_clang(const toolgov__scan *s, const char *plugin,
+                                     toolgov__diag *d);
 
 #endif /* TOOLGOV_GEN_COMPARE_H */

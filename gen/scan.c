@@ -41,7 +41,7 @@ typedef struct priv {
     toolgov__strset files;   /* interned file names (locations and inputs) */
     toolgov__strset listed;  /* the subset already in scan->files */
     toolgov__strset seen;    /* identity keys of handlers and registrations */
-    size_t handler_cap, registration_cap, diag_cap, file_cap;
+    size_t handler_cap, registration_cap, diag_cap, file_cap, headerless_cap;
     const char *cwd;         /* for making relative file names absolute */
     const char *header;      /* "<plugin>.toolgov.h", or NULL */
     const char **sysdirs;    /* the compiler's own directories, '/'-terminated */
@@ -76,6 +76,8 @@ typedef struct ctx {
     size_t nprotos, proto_cap;
     const char **types; /* canonical type of each handler this unit added */
     size_t first_handler, type_cap;
+    int has_header;     /* the unit includes the generated header */
+    toolgov__loc macro_use; /* first function named like the handler macro */
     CXSourceLocation callee[4]; /* callees of the last registration calls */
     unsigned ncallee;
 } ctx;
@@ -258,6 +260,7 @@ static void visit_inclusion(CXFile included, CXSourceLocation *stack, unsigned l
         return;
     if (is_generated_header(c, u->name)) {
         u->must = 1;
+        c->has_header = 1;
         /* The file whose #include brought the generated header in. */
         if (len > 0) {
             CXFile inc = NULL;
@@ -432,6 +435,15 @@ static int is_plain_function(CXCursor fn, enum CXCursorKind kind)
     return 1;
 }
 
+/* A name that is a handler macro: TOOLGOV_HANDLER or <PLUGIN>_TOOLGOV_HANDLER.
+** A function of that name exists only where the macro was not defined. */
+static int is_handler_macro(const char *name)
+{
+    size_t n = strlen(name), m = sizeof TOOLGOV_HANDLER_MACRO - 1;
+    return n >= m && strcmp(name + n - m, TOOLGOV_HANDLER_MACRO) == 0 &&
+           (n == m || name[n - m - 1] == '_');
+}
+
 static void handle_function(ctx *c, CXCursor fn, enum CXCursorKind kind)
 {
     int def = clang_isCursorDefinition(fn);
@@ -458,6 +470,9 @@ static void handle_function(ctx *c, CXCursor fn, enum CXCursorKind kind)
     }
     if (!def)
         goto out; /* an annotated prototype: its definition, if any, counts */
+    if (!c->macro_use.line && kind == CXCursor_FunctionDecl && is_handler_macro(spelling) &&
+        expansion_loc(c, clang_getCursorLocation(fn), &c->macro_use, NULL) < 0)
+        goto out;
 
     const char *tool = annotation_of(c, fn);
     /* A definition without the annotation matters only when it looks like
@@ -1006,6 +1021,16 @@ static int take_unit(void *ud, size_t i, CXTranslationUnit tu, enum CXErrorCode 
             clang_visitChildren(root, visit, &c);
         if (rc == 0 && !c.oom)
             mark_prototyped(&c);
+        if (rc == 0 && !c.oom && r->p->header && !c.has_header && c.macro_use.line) {
+            toolgov__scan *s = r->s;
+            if (grow((void **)&s->headerless, s->headerless_count, &r->p->headerless_cap,
+                     sizeof *s->headerless) < 0) {
+                rc = TOOLGOV_ENOMEM;
+            } else {
+                s->headerless[s->headerless_count].source = c.source;
+                s->headerless[s->headerless_count++].at = c.macro_use;
+            }
+        }
         if (rc == 0 && c.oom)
             rc = TOOLGOV_ENOMEM;
     }
@@ -1092,5 +1117,6 @@ void toolgov__scan_free(toolgov__scan *s)
     free(s->registrations);
     free(s->diags);
     free(s->files);
+    free(s->headerless);
     free(s);
 }

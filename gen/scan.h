@@ -111,6 +111,14 @@ typedef struct toolgov__clang_diag {
     const char *source;   /* the source whose parse produced it */
 } toolgov__clang_diag;
 
+/* A source that uses a handler macro without including the plugin's
+** generated header (clang then sees a function named after the macro, and
+** reports errors that do not say what is missing). */
+typedef struct toolgov__headerless {
+    const char *source;
+    toolgov__loc at; /* the first use of the macro */
+} toolgov__headerless;
+
 typedef struct toolgov__scan {
     toolgov__handler *handlers;         /* in the order first seen */
     size_t handler_count;
@@ -121,6 +129,8 @@ typedef struct toolgov__scan {
     size_t parse_errors;                /* diags of severity ERROR */
     const char **files;                 /* every file read, no duplicates */
     size_t file_count;
+    toolgov__headerless *headerless;    /* with a plugin name only */
+    size_t headerless_count;
     void *priv_;                        /* private: ownership bookkeeping */
 } toolgov__scan;
 

@@ -65,7 +65,7 @@ START_TEST(compare_survives_every_allocation_failure)
         { "toolgov_register_tool", "radar", { "/p/r.c", 5, 34 }, 0 },
         { "toolgov_register_tool", NULL, { "/p/r.c", 6, 34 }, 0 },
     };
-    toolgov__scan s = { h, 2, rg, 2, NULL, 0, 0, NULL, 0, NULL };
+    toolgov__scan s = { h, 2, rg, 2, NULL, 0, 0, NULL, 0, NULL, 0, NULL };
 
     /* The reference, with no failure injected. */
     FILE *ref = tmpfile();

@@ -83,7 +83,7 @@ START_TEST(parse_error_fails_closed_without_comparing)
     char want[1024];
     snprintf(want, sizeof want,
              DATA "syntax_error.c:6:43: error: expected ';' after return statement\n"
-                  "%s: note: plugin 'demo' was not compared with its manifest because a "
+                  "%s:1:7: note: plugin 'demo' was not compared with its manifest because a "
                   "source did not parse; fix the errors above\n",
              manifest);
     ck_assert_str_eq(err, want);

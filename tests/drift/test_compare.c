@@ -88,7 +88,7 @@ START_TEST(every_tool_implemented_is_quiet)
     toolgov__registration rg[] = {
         { "toolgov_register_tool", "daily_plan", { "/p/b.c", 30, 34 }, 0 },
     };
-    toolgov__scan s = { h, 3, rg, 1, NULL, 0, 0, NULL, 0, NULL };
+    toolgov__scan s = { h, 3, rg, 1, NULL, 0, 0, NULL, 0, NULL, 0, NULL };
     run r;
     run_open(&r);
     run_compare(&r, &s);
@@ -107,7 +107,7 @@ START_TEST(undeclared_handler_is_an_error_at_the_handler)
         H("daily_plan", "/p/a.c", 30, 1),
         H("send_invoice", "/p/a.c", 40, 1),
     };
-    toolgov__scan s = { h, 4, NULL, 0, NULL, 0, 0, NULL, 0, NULL };
+    toolgov__scan s = { h, 4, NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL };
     run r;
     run_open(&r);
     run_compare(&r, &s);
@@ -127,7 +127,7 @@ START_TEST(declared_tool_without_handler_is_an_error_at_the_manifest)
         H("calendar_lookup", "/p/a.c", 10, 1),
         H("daily_plan", "/p/a.c", 30, 1),
     };
-    toolgov__scan s = { h, 2, NULL, 0, NULL, 0, 0, NULL, 0, NULL };
+    toolgov__scan s = { h, 2, NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL };
     run r;
     run_open(&r);
     run_compare(&r, &s);
@@ -142,7 +142,7 @@ END_TEST
 
 START_TEST(no_handlers_at_all_reports_every_tool_in_manifest_order)
 {
-    toolgov__scan s = { NULL, 0, NULL, 0, NULL, 0, 0, NULL, 0, NULL };
+    toolgov__scan s = { NULL, 0, NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL };
     run r;
     run_open(&r);
     run_compare(&r, &s);
@@ -165,7 +165,7 @@ START_TEST(rename_is_one_error_with_both_places)
         H("create_reminder", "/p/a.c", 20, 1),
         H("daily_plan", "/p/a.c", 30, 1),
     };
-    toolgov__scan s = { h, 3, NULL, 0, NULL, 0, 0, NULL, 0, NULL };
+    toolgov__scan s = { h, 3, NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL };
     run r;
     run_open(&r);
     run_compare(&r, &s);
@@ -188,7 +188,7 @@ START_TEST(rename_never_points_at_an_implemented_tool)
         H("daily_plan", "/p/a.c", 30, 1),
         H("daily_plans", "/p/a.c", 40, 1),
     };
-    toolgov__scan s = { h, 3, NULL, 0, NULL, 0, 0, NULL, 0, NULL };
+    toolgov__scan s = { h, 3, NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL };
     run r;
     run_open(&r);
     run_compare(&r, &s);
@@ -211,7 +211,7 @@ START_TEST(one_declared_tool_explains_one_rename_only)
         H("create_reminders", "/p/a.c", 40, 1),
         H("create_remindr", "/p/a.c", 50, 1),
     };
-    toolgov__scan s = { h, 4, NULL, 0, NULL, 0, 0, NULL, 0, NULL };
+    toolgov__scan s = { h, 4, NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL };
     run r;
     run_open(&r);
     run_compare(&r, &s);
@@ -235,7 +235,7 @@ START_TEST(two_renames_pair_with_their_own_tools)
         H("create_remindr", "/p/a.c", 20, 1),
         H("daily_plan", "/p/a.c", 30, 1),
     };
-    toolgov__scan s = { h, 3, NULL, 0, NULL, 0, 0, NULL, 0, NULL };
+    toolgov__scan s = { h, 3, NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL };
     run r;
     run_open(&r);
     run_compare(&r, &s);
@@ -256,7 +256,7 @@ START_TEST(handler_written_without_the_macro_is_pointed_at)
         H("create_reminder", "/p/a.c", 20, 1),
         H("daily_plan", "/p/a.c", 30, 1),
     };
-    toolgov__scan s = { h, 4, NULL, 0, NULL, 0, 0, NULL, 0, NULL };
+    toolgov__scan s = { h, 4, NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL };
     run r;
     run_open(&r);
     run_compare(&r, &s);
@@ -280,7 +280,7 @@ START_TEST(second_handler_for_a_tool_is_an_error)
         H("daily_plan", "/p/a.c", 30, 1),
         H("calendar_lookup", "/p/b.c", 5, 1),
     };
-    toolgov__scan s = { h, 4, NULL, 0, NULL, 0, 0, NULL, 0, NULL };
+    toolgov__scan s = { h, 4, NULL, 0, NULL, 0, 0, NULL, 0, NULL, 0, NULL };
     run r;
     run_open(&r);
     run_compare(&r, &s);
@@ -305,7 +305,7 @@ START_TEST(registration_of_undeclared_literal_is_an_error_at_the_call)
         { "toolgov_register_tool", "weather", { "/p/r.c", 6, 34 }, 0 },
         { "toolgov_declare_tool", "daily_plna", { "/p/r.c", 7, 33 }, 0 },
     };
-    toolgov__scan s = { h, 3, rg, 3, NULL, 0, 0, NULL, 0, NULL };
+    toolgov__scan s = { h, 3, rg, 3, NULL, 0, 0, NULL, 0, NULL, 0, NULL };
     run r;
     run_open(&r);
     run_compare(&r, &s);
@@ -332,7 +332,7 @@ START_TEST(computed_registration_name_is_a_warning)
     toolgov__registration rg[] = {
         { "toolgov_register_tool", NULL, { "/p/r.c", 9, 34 }, 0 },
     };
-    toolgov__scan s = { h, 3, rg, 1, NULL, 0, 0, NULL, 0, NULL };
+    toolgov__scan s = { h, 3, rg, 1, NULL, 0, 0, NULL, 0, NULL, 0, NULL };
     run r;
     run_open(&r);
     run_compare(&r, &s);
@@ -355,10 +355,10 @@ START_TEST(clang_errors_are_reported_with_their_notes)
         { TOOLGOV__CLANG_NOTE, { "/p/a.h", 2, 5 }, "previous definition is here", "/p/a.c" },
         { TOOLGOV__CLANG_ERROR, { NULL, 0, 0 }, "cannot parse", "/p/b.c" },
     };
-    toolgov__scan s = { NULL, 0, NULL, 0, cd, 3, 2, NULL, 0, NULL };
+    toolgov__scan s = { NULL, 0, NULL, 0, cd, 3, 2, NULL, 0, NULL, 0, NULL };
     run r;
     run_open(&r);
-    size_t n = toolgov__compare_report_clang(&s, &r.d);
+    size_t n = toolgov__compare_report_clang(&s, NULL, &r.d);
     fclose(r.sink);
     r.sink = NULL;
     ck_assert_uint_eq(n, 2);

@@ -211,6 +211,20 @@ START_TEST(a_knr_definition_without_the_macro_fails_closed)
 }
 END_TEST
 
+START_TEST(a_source_without_the_generated_header_is_told_which_to_include)
+{
+    setup_manifest(demo_a);
+    ck_assert_int_eq(CHECK(EV "no_header.c"), 1);
+    /* One error that says what is missing, at the macro's use, instead of
+    ** clang's errors about a function named TOOLGOV_HANDLER. */
+    expect_line(EV "no_header.c:4:1: error: this source defines a handler but does not "
+                   "include the generated header of plugin 'demo'; add #include "
+                   "\"demo.toolgov.h\" before it");
+    ck_assert_ptr_null(strstr(errbuf, "member reference"));
+    ck_assert_ptr_null(strstr(errbuf, "redefinition"));
+}
+END_TEST
+
 Suite *evasion_suite(void);
 Suite *evasion_suite(void)
 {
@@ -230,6 +244,7 @@ Suite *evasion_suite(void)
     tcase_add_test(tc, a_source_group_chooses_its_language);
     tcase_add_test(tc, pragma_clang_attribute_marks_are_errors);
     tcase_add_test(tc, a_knr_definition_without_the_macro_fails_closed);
+    tcase_add_test(tc, a_source_without_the_generated_header_is_told_which_to_include);
     suite_add_tcase(s, tc);
     return s;
 }
