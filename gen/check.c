@@ -49,6 +49,9 @@ static const char usage_text[] =
     "dropped. --depfile writes a Makefile-syntax depfile of every file\n"
     "read, with the --stamp file as its target; the stamp is touched on success.\n"
     "--jobs N parses up to N sources at once (default: one per CPU, at most 8).\n"
+    "--toolgov-source=FILE names a source whose own arguments follow (a -x c or\n"
+    "-x c++ among them sets its language); @FILE reads arguments from FILE, one\n"
+    "a line (the CMake step writes such response files per language).\n"
     "Exit status: 0 no drift, 1 drift or a source that did not parse, 2 usage.\n";
 
 static int usage_error(const char *fmt, const char *arg)
