@@ -32,6 +32,7 @@
 #include "fileio.h"
 #include "generate.h"
 #include "manifest.h"
+#include "pool.h"
 #include "opts.h"
 #include "stubs.h"
 
@@ -112,13 +113,21 @@ static int exec_check(char **av, const char *argv0)
     return 1; /* fail closed: a check that could not run never passes */
 }
 
+/* Validate each manifest, then all of them as one pool (pool.h). */
 static int cmd_validate(char **files, int nfiles, toolgov__diag *d)
 {
     int i;
-    for (i = 0; i < nfiles; i++) {
-        toolgov__manifest *m = toolgov__manifest_load(files[i], d);
-        toolgov__manifest_free(m);
+    toolgov__manifest **ms = calloc((size_t)nfiles, sizeof *ms);
+    if (!ms) {
+        toolgov__diag_error(d, files[0], 0, 0, "out of memory");
+        return toolgov__diag_finish(d) ? 1 : 0;
     }
+    for (i = 0; i < nfiles; i++)
+        ms[i] = toolgov__manifest_load(files[i], d);
+    toolgov__pool_check((const toolgov__manifest *const *)ms, (size_t)nfiles, d);
+    for (i = 0; i < nfiles; i++)
+        toolgov__manifest_free(ms[i]);
+    free(ms);
     return toolgov__diag_finish(d) ? 1 : 0;
 }
 
@@ -134,6 +143,8 @@ static int cmd_generate(const char *manifest, const char *out_dir, const char *e
                             "'%s'; make them equal", m->name, expect);
         failed = 1;
     }
+    if (m && toolgov__pool_check((const toolgov__manifest *const *)&m, 1, d) != 0)
+        failed = 1; /* a built-in's name: the runtime would refuse the tool */
     if (!failed && toolgov__generate(m, out_dir, d) != 0)
         failed = 1;
     if (!failed && stamp && toolgov__fileio_touch(stamp) != 0) {
