@@ -374,3 +374,69 @@ function(_toolgov_add_drift_check tgt name manifest gen gen_target)
     set_property(SOURCE ${requested} "${gen_c}" APPEND PROPERTY OBJECT_DEPENDS "${stamp}")
   endif()
 endfunction()
+
+# toolgov_link_plugins(<host> PLUGINS <target>... [PUBLIC | PRIVATE | INTERFACE])
+#
+# Links the plugin targets into <host> (target_link_libraries, PRIVATE by
+# default) and checks their manifests as one pool as part of building
+# <host>: `toolgov-gen validate` over every manifest the targets carry (a
+# target made with TARGET may carry several), so two plugins that the runtime
+# would refuse together at mount (a tool name declared by both, a built-in's
+# name taken, one plugin name twice) fail the build, before <host> compiles.
+# A plugin target that is <host> itself (toolgov_add_plugin(... TARGET <host>))
+# is checked but not linked. Re-runs when a manifest or toolgov-gen changes.
+function(toolgov_link_plugins host)
+  cmake_parse_arguments(PARSE_ARGV 1 TG "PUBLIC;PRIVATE;INTERFACE" "" "PLUGINS")
+  if(TG_UNPARSED_ARGUMENTS OR NOT TG_PLUGINS)
+    message(FATAL_ERROR
+      "toolgov_link_plugins(${host}): expected PLUGINS <plugin targets>... "
+      "[PUBLIC|PRIVATE|INTERFACE]${TG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT TARGET ${host})
+    message(FATAL_ERROR "toolgov_link_plugins(${host}): no target named '${host}'")
+  endif()
+  set(scope PRIVATE)
+  foreach(s PUBLIC INTERFACE)
+    if(TG_${s})
+      set(scope ${s})
+    endif()
+  endforeach()
+  set(manifests "")
+  set(link "")
+  foreach(p IN LISTS TG_PLUGINS)
+    if(NOT TARGET ${p})
+      message(FATAL_ERROR
+        "toolgov_link_plugins(${host}): '${p}' is not a target; name the targets of "
+        "toolgov_add_plugin() (the plugin's name, or the TARGET it was attached to)")
+    endif()
+    get_target_property(ms ${p} TOOLGOV_MANIFESTS)
+    if(NOT ms)
+      message(FATAL_ERROR
+        "toolgov_link_plugins(${host}): target '${p}' carries no toolgov plugin "
+        "(make it with toolgov_add_plugin())")
+    endif()
+    list(APPEND manifests ${ms})
+    if(NOT p STREQUAL host)
+      list(APPEND link ${p})
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES manifests)
+  if(link)
+    target_link_libraries(${host} ${scope} ${link})
+  endif()
+
+  _toolgov_gen_executable(gen gen_target ${host})
+  set(stamp "${CMAKE_CURRENT_BINARY_DIR}/toolgov/${host}.pool.stamp")
+  add_custom_command(
+    OUTPUT "${stamp}"
+    COMMAND "${gen}" validate ${manifests}
+    COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
+    DEPENDS ${manifests} ${gen_target} "${gen}"
+    COMMENT "toolgov: checking the plugins of ${host} as one pool"
+    VERBATIM)
+  # A target of its own that <host> depends on: every compile of <host>
+  # waits for it (a source's OBJECT_DEPENDS would reach other targets
+  # sharing that source).
+  add_custom_target(${host}_toolgov_pool DEPENDS "${stamp}")
+  add_dependencies(${host} ${host}_toolgov_pool)
+endfunction()

@@ -96,6 +96,24 @@ if grep -q "tool 'ok' is declared but" "$out"; then
   fail "the handler enabled by a per-source definition was not seen"
 fi
 
+# The pool of a host, checked when the host builds.
+step="pool_good builds"
+build pool_good || fail "pool_good did not build"
+step="pool_bad stops at the pool check"
+if build pool_bad; then
+  fail "the build succeeded"
+else
+  grep -q "toolgov: checking the plugins of pool_bad as one pool" "$out" ||
+    fail "the pool check did not run"
+  awk -v p="$src/pool_b.yaml:7:3: error: tool 'shared_tool' of plugin 'pool_b' is declared by plugin 'pool_a' too" \
+    'index($0, p) == 1 { found = 1 } END { exit !found }' "$out" || fail "no pool error at pool_b.yaml:7:3"
+  awk -v p="$src/pool_a.yaml:4:3: note: 'shared_tool' is declared here first" \
+    'index($0, p) == 1 { found = 1 } END { exit !found }' "$out" || fail "no note at pool_a.yaml:4:3"
+  if grep -q "Building C object.*pool_bad.dir" "$out"; then
+    fail "pool_bad compiled before its pool check failed"
+  fi
+fi
+
 if [ "$failures" -ne 0 ]; then
   printf '%d step(s) failed\n' "$failures"
   exit 1

@@ -1,0 +1,7 @@
+#include "pool_a.toolgov.h"
+
+TOOLGOV_HANDLER(shared_tool, call, out)
+{
+    (void)call;
+    return toolgov_result_printf(out, "a");
+}
