@@ -177,7 +177,10 @@ static int same_by_reading(int fd, const char *data, size_t len)
 static int same_content(const char *path, const char *data, size_t len)
 {
     struct stat st;
-    int same = 0, fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: a FIFO at the output path (or a symbolic link to one)
+    ** would block the open until a writer came; it is not a regular file,
+    ** so it is replaced without being read. */
+    int same = 0, fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return 0;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size == len) {

@@ -370,6 +370,34 @@ START_TEST(test_unchanged_output_not_rewritten)
 }
 END_TEST
 
+START_TEST(test_fifo_at_the_output_path_never_blocks)
+{
+    /* The compare-before-replace read must not open a FIFO for reading
+    ** (it would wait for a writer forever): the FIFO, and a symbolic link
+    ** to one, are replaced by the generated files. */
+    fixture f;
+    struct stat st;
+    char *hp, *cp, *fifo;
+    fixture_init(&f);
+    ck_assert_int_eq(mkdir(f.out, 0700), 0);
+    hp = path_join(f.out, "atom.toolgov.h");
+    cp = path_join(f.out, "atom.toolgov.c");
+    fifo = path_join(f.dir, "elsewhere.fifo");
+    ck_assert_int_eq(mkfifo(hp, 0600), 0);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(symlink(fifo, cp), 0);
+    ck_assert_int_eq(run_gen(f.new_yaml, f.out, f.stamp, NULL, NULL), 0);
+    ck_assert_int_eq(lstat(hp, &st), 0);
+    ck_assert(S_ISREG(st.st_mode));
+    ck_assert_int_eq(lstat(cp, &st), 0);
+    ck_assert(S_ISREG(st.st_mode));
+    free(hp);
+    free(cp);
+    free(fifo);
+    fixture_free(&f);
+}
+END_TEST
+
 static Suite *atomic_suite(void)
 {
     Suite *s = suite_create("atomic");
@@ -385,6 +413,7 @@ static Suite *atomic_suite(void)
     tcase_add_test(tc, test_kill_write);
     tcase_add_test(tc, test_kill_rename);
     tcase_add_test(tc, test_unchanged_output_not_rewritten);
+    tcase_add_test(tc, test_fifo_at_the_output_path_never_blocks);
     suite_add_tcase(s, tc);
     return s;
 }
