@@ -278,6 +278,49 @@ out:
     return rc;
 }
 
+/* A copy of `from` in a new file `to`: the previous header kept where the
+** file system has no hard links (vfat, exFAT, some network and VM shares).
+** 0, or -1 with errno set (nothing left at `to`). */
+static int copy_file(const char *from, const char *to)
+{
+    char buf[65536];
+    int in = open(from, O_RDONLY | O_NONBLOCK | O_NOCTTY), out = -1, rc = -1, err = 0;
+    ssize_t r = 0;
+    if (in < 0)
+        return -1;
+    out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (out < 0)
+        goto done;
+    while ((r = read(in, buf, sizeof buf)) != 0) {
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            goto done;
+        }
+        for (ssize_t off = 0; off < r;) {
+            ssize_t w = write(out, buf + off, (size_t)(r - off));
+            if (w < 0) {
+                if (errno == EINTR)
+                    continue;
+                goto done;
+            }
+            off += w;
+        }
+    }
+    rc = 0;
+done:
+    err = errno;
+    if (out >= 0 && close(out) != 0 && rc == 0) {
+        err = errno;
+        rc = -1;
+    }
+    close(in);
+    if (rc != 0 && out >= 0)
+        unlink(to);
+    errno = err;
+    return rc;
+}
+
 int toolgov__fileio_replace(const toolgov__out_file *files, size_t n, toolgov__diag *d)
 {
     char *tmps[REPLACE_MAX] = {NULL}, *backup = NULL;
@@ -312,15 +355,19 @@ int toolgov__fileio_replace(const toolgov__out_file *files, size_t n, toolgov__d
         }
         unlink(backup);
         if (link(files[0].path, backup) != 0) {
-            if (errno != ENOENT) {
+            /* No hard links here (EPERM on vfat): a copy serves as well. */
+            int kept = errno != ENOENT && copy_file(files[0].path, backup) == 0;
+            if (!kept && errno != ENOENT) {
                 toolgov__diag_error(d, files[0].path, 0, 0,
                                     "cannot keep the previous file while replacing it: %s",
                                     strerror(errno));
                 rc = TOOLGOV_EFAIL;
                 goto out;
             }
-            free(backup); /* no previous file: undoing means removing */
-            backup = NULL;
+            if (!kept) {
+                free(backup); /* no previous file: undoing means removing */
+                backup = NULL;
+            }
         }
     }
     for (i = 0; i < n; i++) {

@@ -324,9 +324,29 @@ END_TEST
 
 START_TEST(test_fail_link)
 {
-    /* No hard links (some file systems): the generation fails cleanly
-    ** rather than replace the header without a way back. */
+    /* No hard links (some file systems): the previous header is kept by a
+    ** copy instead, and the generation goes on. */
     ck_assert_uint_ge(sweep("fail", "link"), 1);
+}
+END_TEST
+
+START_TEST(test_no_hard_links_still_regenerates)
+{
+    /* link() fails with EPERM, as on vfat: regenerating a changed pair
+    ** must still succeed, leave the new pair and nothing else. */
+    fixture f;
+    pair got;
+    struct stat st0;
+    fixture_init(&f);
+    prepare(&f, &st0, 1);
+    ck_assert_int_eq(run_gen(f.new_yaml, f.out, f.stamp, "fail:link:1", f.mark), 0);
+    ck_assert_int_eq(access(f.mark, F_OK), 0); /* link() was called and failed */
+    pair_read(&got, f.out);
+    ck_assert(same(got.h, got.h_len, f.new_gen.h, f.new_gen.h_len));
+    ck_assert(same(got.c, got.c_len, f.new_gen.c, f.new_gen.c_len));
+    ck_assert_int_eq(dir_count(f.out), 2);
+    pair_free(&got);
+    fixture_free(&f);
 }
 END_TEST
 
@@ -410,6 +430,7 @@ static Suite *atomic_suite(void)
     tcase_add_test(tc, test_fail_rename);
     tcase_add_test(tc, test_fail_fsync);
     tcase_add_test(tc, test_fail_link);
+    tcase_add_test(tc, test_no_hard_links_still_regenerates);
     tcase_add_test(tc, test_kill_write);
     tcase_add_test(tc, test_kill_rename);
     tcase_add_test(tc, test_unchanged_output_not_rewritten);
