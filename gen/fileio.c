@@ -2,6 +2,7 @@
 /*
 ** fileio.c: toolgov-gen's disk work (see fileio.h).
 */
+#define _DEFAULT_SOURCE /* flock */
 #define _XOPEN_SOURCE 700 /* futimens, link, realpath, open_memstream */
 #include "fileio.h"
 
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -321,14 +323,48 @@ done:
     return rc;
 }
 
+/* Writers of one output directory take turns: an exclusive flock() on the
+** directory itself (no lock file to leave behind) held from the compare to
+** the last rename, so two generate runs writing one pair concurrently leave
+** one run's pair, never a header of one beside the C file of the other.
+** Returns the descriptor to close, or -1 where the directory cannot be
+** locked (then the runs are not serialised). */
+static int lock_dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = NULL;
+    int fd;
+    if (slash) {
+        size_t n = slash == path ? 1 : (size_t)(slash - path);
+        dir = malloc(n + 1);
+        if (!dir)
+            return -1;
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+    }
+    fd = open(dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    free(dir);
+    if (fd < 0)
+        return -1;
+    while (flock(fd, LOCK_EX) != 0) {
+        if (errno != EINTR) {
+            close(fd);
+            return -1;
+        }
+    }
+    return fd;
+}
+
 int toolgov__fileio_replace(const toolgov__out_file *files, size_t n, toolgov__diag *d)
 {
     char *tmps[REPLACE_MAX] = {NULL}, *backup = NULL;
     size_t i;
-    int rc = 0, first_replaced = 0;
+    int rc = 0, first_replaced = 0, lock = -1;
 
     if (n > REPLACE_MAX)
         return TOOLGOV_EINVAL;
+    if (n > 0)
+        lock = lock_dir_of(files[0].path);
     /* Stage every file before replacing any: every allocation and every
     ** write happens here, so a failure leaves the directory as it was
     ** (tests/hostile/test_atomic.c, tests/alloc/test_alloc_gen.c). */
@@ -399,6 +435,8 @@ out:
     if (backup)
         unlink(backup);
     free(backup);
+    if (lock >= 0)
+        close(lock); /* releases the flock */
     return rc;
 }
 

@@ -12,7 +12,9 @@
 **   short   write only: half the bytes are written, then the next write
 **           fails with ENOSPC (a full disk);
 **   kill    the process sends itself SIGKILL just before the call (for
-**           write: after writing half the bytes), the harshest interruption.
+**           write: after writing half the bytes), the harshest interruption;
+**   pause   rename only: wait 600 ms, then do the call (a window for a
+**           concurrent run).
 ** Only open() calls that create a file count, so reading the manifest and
 ** the previous output does not shift the numbering.
 ** TOOLGOV_FAILIO_MARK=PATH: create PATH when the fault fires.
@@ -195,6 +197,10 @@ int rename(const char *from, const char *to)
     if (hit(C_RENAME)) {
         if (strcmp(action, "kill") == 0)
             die_now();
+        if (strcmp(action, "pause") == 0) {
+            usleep(600000);
+            return real(from, to);
+        }
         errno = EIO;
         return -1;
     }

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "spawn.h"
@@ -418,6 +419,50 @@ START_TEST(test_fifo_at_the_output_path_never_blocks)
 }
 END_TEST
 
+START_TEST(test_concurrent_generations_leave_one_pair)
+{
+    /* Run A writes the new generation and pauses between its two renames;
+    ** run B, started meanwhile, writes the old one. Both succeed; the pair
+    ** left must be one run's, never A's C file beside B's header. */
+    fixture f;
+    struct stat st0;
+    pair got;
+    char spec[] = "TOOLGOV_FAILIO=pause:rename:2";
+    char preload[4096];
+    const char *shim = getenv("TOOLGOV_FAILIO_SHIM");
+    int status = 0;
+    pid_t a;
+    ck_assert_ptr_nonnull(shim);
+    fixture_init(&f);
+    prepare(&f, &st0, 1);
+    snprintf(preload, sizeof preload, "LD_PRELOAD=%s", shim);
+    a = fork();
+    ck_assert_int_ge(a, 0);
+    if (a == 0) {
+        char *argv[] = {(char *)spawn_gen_path(), "generate", "--manifest", f.new_yaml,
+                        "--out-dir", f.out, NULL};
+        putenv(preload);
+        putenv(spec);
+        putenv("ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0");
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    usleep(200000);
+    ck_assert_int_eq(run_gen(f.old_yaml, f.out, f.stamp, NULL, NULL), 0);
+    ck_assert_int_eq(waitpid(a, &status, 0), a);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    pair_read(&got, f.out);
+    int all_old = same(got.h, got.h_len, f.old_gen.h, f.old_gen.h_len) &&
+                  same(got.c, got.c_len, f.old_gen.c, f.old_gen.c_len);
+    int all_new = same(got.h, got.h_len, f.new_gen.h, f.new_gen.h_len) &&
+                  same(got.c, got.c_len, f.new_gen.c, f.new_gen.c_len);
+    ck_assert_msg(all_old || all_new, "two concurrent runs left a mixed pair");
+    ck_assert_int_eq(dir_count(f.out), 2);
+    pair_free(&got);
+    fixture_free(&f);
+}
+END_TEST
+
 static Suite *atomic_suite(void)
 {
     Suite *s = suite_create("atomic");
@@ -435,6 +480,7 @@ static Suite *atomic_suite(void)
     tcase_add_test(tc, test_kill_rename);
     tcase_add_test(tc, test_unchanged_output_not_rewritten);
     tcase_add_test(tc, test_fifo_at_the_output_path_never_blocks);
+    tcase_add_test(tc, test_concurrent_generations_leave_one_pair);
     suite_add_tcase(s, tc);
     return s;
 }
