@@ -332,18 +332,14 @@ done:
 static int lock_dir_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
-    char *dir = NULL;
+    char dir[4096]; /* no allocation: every one of them is a failure path */
     int fd;
-    if (slash) {
-        size_t n = slash == path ? 1 : (size_t)(slash - path);
-        dir = malloc(n + 1);
-        if (!dir)
-            return -1;
-        memcpy(dir, path, n);
-        dir[n] = '\0';
-    }
-    fd = open(dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    free(dir);
+    size_t n = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+    if (n >= sizeof dir)
+        return -1;
+    memcpy(dir, slash ? path : ".", slash ? n : 1);
+    dir[slash ? n : 1] = '\0';
+    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
         return -1;
     while (flock(fd, LOCK_EX) != 0) {
