@@ -203,11 +203,11 @@ END_TEST
 
 START_TEST(a_knr_definition_without_the_macro_fails_closed)
 {
+    /* Either clang refuses it against the header's prototype, or it has no
+    ** mark and the tool is missing: the check fails either way, at knr.c. */
     setup_manifest(demo_a);
     ck_assert_int_eq(CHECK(EV "knr.c"), 1);
-    expect_line(manifest);
-    expect_line(EV "knr.c:2:5: note: 'demo_tool_alpha' is defined here without "
-                   "TOOLGOV_HANDLER()");
+    expect_line(EV "knr.c:2:5: ");
 }
 END_TEST
 
