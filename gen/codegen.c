@@ -19,6 +19,7 @@
 #include "codegen.h"
 
 #include "contract.h"
+#include "schema_c.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -411,14 +412,22 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
     putf(b, "_TOOL_COUNT = %zu\n} %s_tool_id;\n\n", m->tool_count, n);
 
     if (m->tool_count) {
-        puts_(b, "/* One handler per declared tool; define each with TOOLGOV_HANDLER(). */\n");
         size_t nl = strlen(n);
+        puts_(b, "/* Each tool's decoded arguments: the tool's parameters as C (a tool\n"
+                 "** without parameters takes a toolgov_no_args). */\n");
+        for (i = 0; i < m->tool_count; i++)
+            if (toolgov__schema_c_types(b, n, m->tools[i].name, m->tools[i].params))
+                b->oom = 1;
+        puts_(b, "/* One handler per declared tool; define each with ");
+        put_upper(b, n);
+        puts_(b, "_TOOLGOV_HANDLER(). */\n");
         for (i = 0; i < m->tool_count; i++) {
             PUTL(b, "int ");
             put(b, n, nl);
             PUTL(b, TOOLGOV_HANDLER_INFIX);
             put(b, m->tools[i].name, nm->len[i]);
-            PUTL(b, "(const toolgov_call *call, const void *args, toolgov_result *out);\n");
+            putf(b, "(const toolgov_call *call, const %s_Args_%s *args, toolgov_result *out);\n",
+                 n, m->tools[i].name);
         }
         puts_(b, "\n");
     }
@@ -433,40 +442,51 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
             "extern const toolgov_plugin %s_toolgov_plugin;\n\n", n);
     puts_(b, "#ifdef __cplusplus\n}\n#endif\n\n");
 
+    puts_(b, "/* ");
+    put_upper(b, n);
+    puts_(b, "_TOOLGOV_HANDLER(tool, call, args, out) { ... } defines the handler of\n"
+             "** `tool`, a tool of this plugin's manifest: a function returning 0 when\n"
+             "** `out` holds a usable result, or a negative TOOLGOV_E* code, whose\n"
+             "** parameters are named as given: the call, its decoded and validated\n"
+             "** arguments (");
+    putf(b, "const %s_Args_<tool> *), and the result to fill. Under\n"
+            "** clang the definition carries an annotation the drift check\n"
+            "** (toolgov-gen check) reads. */\n", n);
+    puts_(b, "#undef TOOLGOV_HANDLER_LINKAGE_\n"
+             "#undef TOOLGOV_HANDLER_UNUSED_\n"
+             "#if defined(__cplusplus)\n"
+             "#define TOOLGOV_HANDLER_LINKAGE_ extern \"C\"\n"
+             "#else\n"
+             "#define TOOLGOV_HANDLER_LINKAGE_\n"
+             "#endif\n"
+             "#if defined(__GNUC__) || defined(__clang__)\n"
+             "#define TOOLGOV_HANDLER_UNUSED_ __attribute__((unused))\n"
+             "#else\n"
+             "#define TOOLGOV_HANDLER_UNUSED_\n"
+             "#endif\n"
+             "#if defined(__clang__)\n"
+             "#define TOOLGOV_HANDLER_ANNOTATE_(tool) __attribute__((annotate(\""
+             TOOLGOV_ANNOTATION_PREFIX "\" #tool)))\n"
+             "#else\n"
+             "#define TOOLGOV_HANDLER_ANNOTATE_(tool)\n"
+             "#endif\n"
+             "#define ");
+    put_upper(b, n);
+    putf(b, "_TOOLGOV_HANDLER(tool, call, args, out) \\\n"
+            "    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \\\n"
+            "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, \\\n"
+            "        const %s_Args_##tool *args, toolgov_result *out)\n\n",
+         n, n);
     putf(b,
-         "/* TOOLGOV_HANDLER(tool, call, out) { ... } defines the handler of `tool`,\n"
-         "** a tool of this plugin's manifest: a function returning 0 when `out` holds\n"
-         "** a usable result, or a negative TOOLGOV_E* code, with parameters named\n"
-         "** `call` and `out` as given (the decoded arguments, a toolgov_no_args for\n"
-         "** a tool without parameters, are an unused third parameter). Under clang\n"
-         "** the definition carries an annotation the drift check (toolgov-gen check)\n"
-         "** reads. The macro is redefined by every generated header: define the\n"
-         "** handlers of one plugin in sources that include only that plugin's\n"
-         "** header. */\n"
+         "/* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments\n"
+         "** left unused, for handlers written before the manifest declared them.\n"
+         "** Every generated header redefines it: define the handlers of one plugin\n"
+         "** with it only in sources that include that plugin's header alone. */\n"
          "#undef TOOLGOV_HANDLER\n"
-         "#undef TOOLGOV_HANDLER_LINKAGE_\n"
-         "#undef TOOLGOV_HANDLER_UNUSED_\n"
-         "#if defined(__cplusplus)\n"
-         "#define TOOLGOV_HANDLER_LINKAGE_ extern \"C\"\n"
-         "#else\n"
-         "#define TOOLGOV_HANDLER_LINKAGE_\n"
-         "#endif\n"
-         "#if defined(__GNUC__) || defined(__clang__)\n"
-         "#define TOOLGOV_HANDLER_UNUSED_ __attribute__((unused))\n"
-         "#else\n"
-         "#define TOOLGOV_HANDLER_UNUSED_\n"
-         "#endif\n"
-         "#if defined(__clang__)\n"
          "#define TOOLGOV_HANDLER(tool, call, out) \\\n"
-         "    TOOLGOV_HANDLER_LINKAGE_ __attribute__((annotate(\"" TOOLGOV_ANNOTATION_PREFIX "\" #tool))) \\\n"
+         "    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \\\n"
          "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, \\\n"
-         "                       const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)\n"
-         "#else\n"
-         "#define TOOLGOV_HANDLER(tool, call, out) \\\n"
-         "    TOOLGOV_HANDLER_LINKAGE_ \\\n"
-         "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, \\\n"
-         "                       const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)\n"
-         "#endif\n\n",
+         "        const %s_Args_##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)\n\n",
          n, n);
     puts_(b, "#endif /* ");
     put_upper(b, n);
@@ -486,7 +506,8 @@ static const char *effect_enum(toolgov_effect e)
 }
 
 static void render_source(toolgov__buf *b, const toolgov__manifest *m, const names *nm,
-                          size_t *mark_at)
+                          size_t *mark_at, toolgov__schema_ctx *cx, const char **schema,
+                          size_t *schema_len)
 {
     const char *n = m->name;
     size_t i;
@@ -532,6 +553,30 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
         }
     }
 
+    /* Each tool's argument descriptors, its schema text, and the wrapper
+    ** the registry calls: it hands the decoded arguments on with their own
+    ** type, so no function pointer is ever cast. */
+    for (i = 0; i < m->tool_count; i++) {
+        const toolgov__tool_decl *t = &m->tools[i];
+        if (toolgov__schema_c_tables(b, cx, n, t->name, t->params) ||
+            toolgov__schema_c_enum_checks(b, n, t->name, t->params) ||
+            toolgov__schema_text(cx, t->params, &schema[i], &schema_len[i])) {
+            b->oom = 1;
+            return;
+        }
+        if (t->params)
+            puts_(b, "\n");
+        if (schema_len[i] > LITERAL_MAX) {
+            putf(b, "static const char %s_Schema_%s[] = {", n, t->name);
+            put_char_array(b, schema[i], schema_len[i]);
+            puts_(b, "\n");
+        }
+        putf(b, "static int %s_Call_%s(const toolgov_call *call, const void *args, "
+                "toolgov_result *out)\n{\n    return %s" TOOLGOV_HANDLER_INFIX
+                "%s(call, (const %s_Args_%s *)args, out);\n}\n\n",
+             n, t->name, n, t->name, n, t->name);
+    }
+
     if (m->tool_count) {
         putf(b, "static const toolgov_tool_spec %s_tools[", n);
         put_upper(b, n);
@@ -561,7 +606,14 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
             put_size(b, t->at.line);
             PUTL(b, ", ");
             put_size(b, t->at.col);
-            PUTL(b, ",\n      NULL, \"{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{}}\"");
+            if (t->params)
+                putf(b, ",\n      &%s_Params_%s,\n      ", n, t->name);
+            else
+                PUTL(b, ",\n      NULL,\n      ");
+            if (schema_len[i] > LITERAL_MAX)
+                putf(b, "%s_Schema_%s", n, t->name);
+            else
+                put_literal(b, schema[i], schema_len[i], "      ");
             if (i + 1 < m->tool_count)
                 PUTL(b, " },\n");
             else
@@ -588,7 +640,7 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
             put(b, nm->upper[i], nm->upper_len[i]);
             PUTL(b, "].description, ");
             put(b, n, nl);
-            PUTL(b, TOOLGOV_HANDLER_INFIX);
+            PUTL(b, "_Call_");
             put(b, tn, tl);
             PUTL(b, ");\n"
                     "    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)\n"
@@ -662,15 +714,32 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         (void)reserve(c, cs);
     {
         names nm;
-        size_t h0 = h->len, h_mark = 0, c_mark = 0;
-        int bad = names_build(&nm, m);
+        size_t h0 = h->len, h_mark = 0, c_mark = 0, n = m->tool_count ? m->tool_count : 1;
+        /* Schema texts and in-memory tables live in an arena of their own
+        ** for the render; the manifest stays read-only. */
+        toolgov__arena arena;
+        toolgov__diag d;
+        toolgov__schema_ctx cx;
+        const char **schema = malloc(n * sizeof(const char *));
+        size_t *schema_len = malloc(n * sizeof(size_t));
+        int bad = names_build(&nm, m) || !schema || !schema_len;
+        toolgov__arena_init(&arena);
+        toolgov__diag_init(&d, stderr, 0);
+        cx.arena = &arena;
+        cx.d = &d;
+        cx.path = m->path;
+        cx.tool = NULL;
+        cx.oom = 0;
         if (!bad) {
             render_header(h, m, &nm, &h_mark);
-            render_source(c, m, &nm, &c_mark);
+            render_source(c, m, &nm, &c_mark, &cx, schema, schema_len);
             if (!h->oom && !c->oom)
                 stamp_generation(h, h0, h_mark, c, c_mark);
         }
         names_free(&nm);
+        free(schema);
+        free(schema_len);
+        toolgov__arena_free(&arena);
         if (bad)
             return TOOLGOV_ENOMEM;
     }

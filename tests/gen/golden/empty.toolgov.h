@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define EMPTY_TOOLGOV_GENERATION 0x193549a6UL
+#define EMPTY_TOOLGOV_GENERATION 0x12884a39UL
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,16 +31,13 @@ extern const toolgov_plugin empty_toolgov_plugin;
 }
 #endif
 
-/* TOOLGOV_HANDLER(tool, call, out) { ... } defines the handler of `tool`,
-** a tool of this plugin's manifest: a function returning 0 when `out` holds
-** a usable result, or a negative TOOLGOV_E* code, with parameters named
-** `call` and `out` as given (the decoded arguments, a toolgov_no_args for
-** a tool without parameters, are an unused third parameter). Under clang
-** the definition carries an annotation the drift check (toolgov-gen check)
-** reads. The macro is redefined by every generated header: define the
-** handlers of one plugin in sources that include only that plugin's
-** header. */
-#undef TOOLGOV_HANDLER
+/* EMPTY_TOOLGOV_HANDLER(tool, call, args, out) { ... } defines the handler of
+** `tool`, a tool of this plugin's manifest: a function returning 0 when
+** `out` holds a usable result, or a negative TOOLGOV_E* code, whose
+** parameters are named as given: the call, its decoded and validated
+** arguments (const empty_Args_<tool> *), and the result to fill. Under
+** clang the definition carries an annotation the drift check
+** (toolgov-gen check) reads. */
 #undef TOOLGOV_HANDLER_LINKAGE_
 #undef TOOLGOV_HANDLER_UNUSED_
 #if defined(__cplusplus)
@@ -54,15 +51,23 @@ extern const toolgov_plugin empty_toolgov_plugin;
 #define TOOLGOV_HANDLER_UNUSED_
 #endif
 #if defined(__clang__)
-#define TOOLGOV_HANDLER(tool, call, out) \
-    TOOLGOV_HANDLER_LINKAGE_ __attribute__((annotate("toolgov:tool:" #tool))) \
-    int empty_tool_##tool(const toolgov_call *call, \
-                       const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
+#define TOOLGOV_HANDLER_ANNOTATE_(tool) __attribute__((annotate("toolgov:tool:" #tool)))
 #else
-#define TOOLGOV_HANDLER(tool, call, out) \
-    TOOLGOV_HANDLER_LINKAGE_ \
-    int empty_tool_##tool(const toolgov_call *call, \
-                       const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
+#define TOOLGOV_HANDLER_ANNOTATE_(tool)
 #endif
+#define EMPTY_TOOLGOV_HANDLER(tool, call, args, out) \
+    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
+    int empty_tool_##tool(const toolgov_call *call, \
+        const empty_Args_##tool *args, toolgov_result *out)
+
+/* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments
+** left unused, for handlers written before the manifest declared them.
+** Every generated header redefines it: define the handlers of one plugin
+** with it only in sources that include that plugin's header alone. */
+#undef TOOLGOV_HANDLER
+#define TOOLGOV_HANDLER(tool, call, out) \
+    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
+    int empty_tool_##tool(const toolgov_call *call, \
+        const empty_Args_##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
 
 #endif /* EMPTY_TOOLGOV_H */

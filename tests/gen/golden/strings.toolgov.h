@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define STRINGS_TOOLGOV_GENERATION 0x9ac6f8c3UL
+#define STRINGS_TOOLGOV_GENERATION 0xcf9db61cUL
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,11 +24,21 @@ typedef enum strings_tool_id {
     STRINGS_TOOL_COUNT = 4
 } strings_tool_id;
 
-/* One handler per declared tool; define each with TOOLGOV_HANDLER(). */
-int strings_tool_quote_tool(const toolgov_call *call, const void *args, toolgov_result *out);
-int strings_tool_write_never(const toolgov_call *call, const void *args, toolgov_result *out);
-int strings_tool_shred(const toolgov_call *call, const void *args, toolgov_result *out);
-int strings_tool_long_guidance(const toolgov_call *call, const void *args, toolgov_result *out);
+/* Each tool's decoded arguments: the tool's parameters as C (a tool
+** without parameters takes a toolgov_no_args). */
+typedef toolgov_no_args strings_Args_quote_tool;
+
+typedef toolgov_no_args strings_Args_write_never;
+
+typedef toolgov_no_args strings_Args_shred;
+
+typedef toolgov_no_args strings_Args_long_guidance;
+
+/* One handler per declared tool; define each with STRINGS_TOOLGOV_HANDLER(). */
+int strings_tool_quote_tool(const toolgov_call *call, const strings_Args_quote_tool *args, toolgov_result *out);
+int strings_tool_write_never(const toolgov_call *call, const strings_Args_write_never *args, toolgov_result *out);
+int strings_tool_shred(const toolgov_call *call, const strings_Args_shred *args, toolgov_result *out);
+int strings_tool_long_guidance(const toolgov_call *call, const strings_Args_long_guidance *args, toolgov_result *out);
 
 /* The plugin descriptor to pass to toolgov_registry_mount(); visible
 ** from a shared plugin even under -fvisibility=hidden. */
@@ -41,16 +51,13 @@ extern const toolgov_plugin strings_toolgov_plugin;
 }
 #endif
 
-/* TOOLGOV_HANDLER(tool, call, out) { ... } defines the handler of `tool`,
-** a tool of this plugin's manifest: a function returning 0 when `out` holds
-** a usable result, or a negative TOOLGOV_E* code, with parameters named
-** `call` and `out` as given (the decoded arguments, a toolgov_no_args for
-** a tool without parameters, are an unused third parameter). Under clang
-** the definition carries an annotation the drift check (toolgov-gen check)
-** reads. The macro is redefined by every generated header: define the
-** handlers of one plugin in sources that include only that plugin's
-** header. */
-#undef TOOLGOV_HANDLER
+/* STRINGS_TOOLGOV_HANDLER(tool, call, args, out) { ... } defines the handler of
+** `tool`, a tool of this plugin's manifest: a function returning 0 when
+** `out` holds a usable result, or a negative TOOLGOV_E* code, whose
+** parameters are named as given: the call, its decoded and validated
+** arguments (const strings_Args_<tool> *), and the result to fill. Under
+** clang the definition carries an annotation the drift check
+** (toolgov-gen check) reads. */
 #undef TOOLGOV_HANDLER_LINKAGE_
 #undef TOOLGOV_HANDLER_UNUSED_
 #if defined(__cplusplus)
@@ -64,15 +71,23 @@ extern const toolgov_plugin strings_toolgov_plugin;
 #define TOOLGOV_HANDLER_UNUSED_
 #endif
 #if defined(__clang__)
-#define TOOLGOV_HANDLER(tool, call, out) \
-    TOOLGOV_HANDLER_LINKAGE_ __attribute__((annotate("toolgov:tool:" #tool))) \
-    int strings_tool_##tool(const toolgov_call *call, \
-                       const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
+#define TOOLGOV_HANDLER_ANNOTATE_(tool) __attribute__((annotate("toolgov:tool:" #tool)))
 #else
-#define TOOLGOV_HANDLER(tool, call, out) \
-    TOOLGOV_HANDLER_LINKAGE_ \
-    int strings_tool_##tool(const toolgov_call *call, \
-                       const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
+#define TOOLGOV_HANDLER_ANNOTATE_(tool)
 #endif
+#define STRINGS_TOOLGOV_HANDLER(tool, call, args, out) \
+    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
+    int strings_tool_##tool(const toolgov_call *call, \
+        const strings_Args_##tool *args, toolgov_result *out)
+
+/* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments
+** left unused, for handlers written before the manifest declared them.
+** Every generated header redefines it: define the handlers of one plugin
+** with it only in sources that include that plugin's header alone. */
+#undef TOOLGOV_HANDLER
+#define TOOLGOV_HANDLER(tool, call, out) \
+    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
+    int strings_tool_##tool(const toolgov_call *call, \
+        const strings_Args_##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
 
 #endif /* STRINGS_TOOLGOV_H */
