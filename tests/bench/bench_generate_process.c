@@ -4,9 +4,12 @@
 ** against a bare libyaml event parse of the same manifest as a process
 ** (SPEC section 8: at most 1.3 times), paired, medians.
 **
-**   bench_generate_process TOOLGOV_GEN [RUNS]      (default 21)
+**   bench_generate_process [--params] TOOLGOV_GEN [RUNS]   (default 21)
 **   bench_generate_process --bare FILE             (the bare parse itself)
 **
+** With --params every tool also declares parameters (bench_manifest.h's
+** BENCH_PARAMETERS: the schema compiler, argument structs and descriptor
+** tables are then part of the measure).
 ** The 10,000-tool manifest of bench_generate is written to a scratch
 ** directory. Each round runs, back to back: this program with --bare (read
 ** the file, parse every event, exit), `toolgov-gen generate` into a new
@@ -120,15 +123,22 @@ int main(int argc, char **argv)
     char *y;
     double *ms[KINDS][2], *ratio[KINDS][2];
     FILE *f;
+    int params = 0;
+    char *self = argv[0];
 
     if (argc == 3 && strcmp(argv[1], "--bare") == 0)
         return bare(argv[2]);
+    if (argc > 1 && strcmp(argv[1], "--params") == 0) {
+        params = 1;
+        argv++;
+        argc--;
+    }
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_generate_process TOOLGOV_GEN [RUNS]\n");
+        fprintf(stderr, "usage: bench_generate_process [--params] TOOLGOV_GEN [RUNS]\n");
         return 2;
     }
     runs = argc > 2 ? (size_t)strtoul(argv[2], NULL, 10) : 21;
-    y = build_manifest(&len);
+    y = build_manifest_ex(&len, params);
     if (!y || runs == 0 || !mkdtemp(dir))
         return 1;
     snprintf(path, sizeof path, "%s/bench.yaml", dir);
@@ -145,7 +155,7 @@ int main(int argc, char **argv)
     prev[0] = '\0';
     /* Round 0 warms the page cache and is not counted. */
     for (r = 0; r <= runs; r++) {
-        char *bare_argv[] = {argv[0], (char *)"--bare", path, NULL};
+        char *bare_argv[] = {self, (char *)"--bare", path, NULL};
         char *cold_argv[] = {argv[1], (char *)"generate", (char *)"--manifest", path,
                              (char *)"--out-dir", out, NULL};
         char *warm_argv[] = {argv[1], (char *)"generate", (char *)"--manifest", path,
@@ -169,9 +179,9 @@ int main(int argc, char **argv)
                                      : 0;
         }
     }
-    printf("manifest: %d tools, %zu bytes; %zu paired runs, each a process "
+    printf("manifest: %d tools%s, %zu bytes; %zu paired runs, each a process "
            "(medians; ratio = median of per-round ratios to the bare parse)\n",
-           TOOLS, len, runs);
+           TOOLS, params ? " with parameters" : "", len, runs);
     printf("%-32s %10s %8s %10s %8s\n", "", "wall ms", "ratio", "cpu ms", "ratio");
     for (k = 0; k < KINDS; k++)
         printf("%-32s %10.2f %7.2fx %10.2f %7.2fx\n", what[k], median(ms[k][0], runs),

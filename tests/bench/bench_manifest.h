@@ -11,10 +11,27 @@
 
 #define TOOLS 10000
 
-/* A manifest like a large real one: every key kind, varied effects. */
-static inline char *build_manifest(size_t *out_len)
+/* The parameters each tool gets in the `params` form: SPEC section 9's
+** typical call (3 strings, an integer with bounds, an enum, an array of
+** strings), as a pasted MCP schema would read. */
+#define BENCH_PARAMETERS                                                                  \
+    "    parameters:\n"                                                                   \
+    "      type: object\n"                                                                \
+    "      properties:\n"                                                                 \
+    "        title: {type: string, minLength: 1, maxLength: 200, description: What to do.}\n" \
+    "        date: {type: string, format: date}\n"                                        \
+    "        note: {type: string}\n"                                                      \
+    "        minutes: {type: integer, minimum: 0, maximum: 1440, default: 0}\n"           \
+    "        priority: {type: string, enum: [low, normal, high], default: normal}\n"      \
+    "        tags: {type: array, items: {type: string}, maxItems: 10}\n"                   \
+    "      required: [title, date]\n"                                                     \
+    "      additionalProperties: false\n"
+
+/* A manifest like a large real one: every key kind, varied effects; with
+** `params`, every tool also declares BENCH_PARAMETERS. */
+static inline char *build_manifest_ex(size_t *out_len, int params)
 {
-    size_t cap = 200u * TOOLS + 256, o = 0, i;
+    size_t cap = (200u + (params ? sizeof BENCH_PARAMETERS : 0u)) * TOOLS + 256, o = 0, i;
     char *y = malloc(cap);
     if (!y)
         return NULL;
@@ -32,9 +49,16 @@ static inline char *build_manifest(size_t *out_len)
                               i % 10 == 0 ? "    pinned: true\n    guidance: Prefer this tool "
                                             "for the first question of a run.\n"
                                           : "");
+        if (params)
+            o += (size_t)snprintf(y + o, cap - o, "%s", BENCH_PARAMETERS);
     }
     *out_len = o;
     return y;
+}
+
+static inline char *build_manifest(size_t *out_len)
+{
+    return build_manifest_ex(out_len, 0);
 }
 
 #endif /* TOOLGOV_BENCH_MANIFEST_H */
