@@ -30,32 +30,19 @@ TOOLGOV_HANDLER(research, call, out)
     return toolgov_result_printf(out, "faulty research") ? TOOLGOV_ENOMEM : 0;
 }
 
-/* A register function written by hand passes functions of the runtime's
-** handler type; these hand the decoded arguments on with their own type, as
-** the generated wrappers do. */
-static int echo_entry(const toolgov_call *call, const void *args, toolgov_result *out)
-{
-    return faulty_tool_faulty_echo(call, (const faulty_Args_faulty_echo *)args, out);
-}
-
-static int research_entry(const toolgov_call *call, const void *args, toolgov_result *out)
-{
-    return faulty_tool_research(call, (const faulty_Args_research *)args, out);
-}
-
 static int register_by_hand(toolgov_plugin_api *api)
 {
     char computed[32];
     int version = 2;
 
     /* A declared name: enters the pool with the manifest's spec. */
-    toolgov_register_tool(api, "faulty_echo", "echo", echo_entry);
+    toolgov_register_tool(api, "faulty_echo", "echo", faulty_tool_faulty_echo);
     /* A name built at run time, as a plugin that versions its tools might:
     ** the manifest does not declare it, so the registry refuses it. */
     snprintf(computed, sizeof computed, "faulty_echo_v%d", version);
-    toolgov_register_tool(api, computed, "echo, second version", echo_entry);
+    toolgov_register_tool(api, computed, "echo, second version", faulty_tool_faulty_echo);
     /* Declared here, but the research plugin owns the name already. */
-    toolgov_register_tool(api, "research", "research", research_entry);
+    toolgov_register_tool(api, "research", "research", faulty_tool_research);
     /* faulty_stale is not registered at all. Refusals are drift rows, not
     ** mount failures, so the register function carries on and returns 0. */
     return 0;
