@@ -426,8 +426,7 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
             put(b, n, nl);
             PUTL(b, TOOLGOV_HANDLER_INFIX);
             put(b, m->tools[i].name, nm->len[i]);
-            putf(b, "(const toolgov_call *call, const %s_Args_%s *args, toolgov_result *out);\n",
-                 n, m->tools[i].name);
+            PUTL(b, "(const toolgov_call *call, const void *args, toolgov_result *out);\n");
         }
         puts_(b, "\n");
     }
@@ -473,10 +472,17 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
              "#define ");
     put_upper(b, n);
     putf(b, "_TOOLGOV_HANDLER(tool, call, args, out) \\\n"
+            "    static int %s_Body_##tool(const toolgov_call *call, \\\n"
+            "        const %s_Args_##tool *args, toolgov_result *out); \\\n"
             "    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \\\n"
-            "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, \\\n"
+            "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, const void *args, \\\n"
+            "        toolgov_result *out) \\\n"
+            "    { \\\n"
+            "        return %s_Body_##tool(call, (const %s_Args_##tool *)args, out); \\\n"
+            "    } \\\n"
+            "    static int %s_Body_##tool(const toolgov_call *call, \\\n"
             "        const %s_Args_##tool *args, toolgov_result *out)\n\n",
-         n, n);
+         n, n, n, n, n, n, n);
     putf(b,
          "/* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments\n"
          "** left unused, for handlers written before the manifest declared them.\n"
@@ -486,8 +492,8 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
          "#define TOOLGOV_HANDLER(tool, call, out) \\\n"
          "    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \\\n"
          "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, \\\n"
-         "        const %s_Args_##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)\n\n",
-         n, n);
+         "        const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)\n\n",
+         n);
     puts_(b, "#endif /* ");
     put_upper(b, n);
     puts_(b, "_TOOLGOV_H */\n");
@@ -553,9 +559,7 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
         }
     }
 
-    /* Each tool's argument descriptors, its schema text, and the wrapper
-    ** the registry calls: it hands the decoded arguments on with their own
-    ** type, so no function pointer is ever cast. */
+    /* Each tool's argument descriptors and its schema text. */
     for (i = 0; i < m->tool_count; i++) {
         const toolgov__tool_decl *t = &m->tools[i];
         if (toolgov__schema_c_tables(b, cx, n, t->name, t->params) ||
@@ -571,10 +575,6 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
             put_char_array(b, schema[i], schema_len[i]);
             puts_(b, "\n");
         }
-        putf(b, "static int %s_Call_%s(const toolgov_call *call, const void *args, "
-                "toolgov_result *out)\n{\n    return %s" TOOLGOV_HANDLER_INFIX
-                "%s(call, (const %s_Args_%s *)args, out);\n}\n\n",
-             n, t->name, n, t->name, n, t->name);
     }
 
     if (m->tool_count) {
@@ -640,7 +640,7 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
             put(b, nm->upper[i], nm->upper_len[i]);
             PUTL(b, "].description, ");
             put(b, n, nl);
-            PUTL(b, "_Call_");
+            PUTL(b, TOOLGOV_HANDLER_INFIX);
             put(b, tn, tl);
             PUTL(b, ");\n"
                     "    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)\n"

@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define CALENDAR_TOOLGOV_GENERATION 0x8f693d12UL
+#define CALENDAR_TOOLGOV_GENERATION 0x4e3a0a1fUL
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,9 +32,9 @@ typedef toolgov_no_args calendar_Args_create_reminder;
 typedef toolgov_no_args calendar_Args_daily_plan;
 
 /* One handler per declared tool; define each with CALENDAR_TOOLGOV_HANDLER(). */
-int calendar_tool_calendar_lookup(const toolgov_call *call, const calendar_Args_calendar_lookup *args, toolgov_result *out);
-int calendar_tool_create_reminder(const toolgov_call *call, const calendar_Args_create_reminder *args, toolgov_result *out);
-int calendar_tool_daily_plan(const toolgov_call *call, const calendar_Args_daily_plan *args, toolgov_result *out);
+int calendar_tool_calendar_lookup(const toolgov_call *call, const void *args, toolgov_result *out);
+int calendar_tool_create_reminder(const toolgov_call *call, const void *args, toolgov_result *out);
+int calendar_tool_daily_plan(const toolgov_call *call, const void *args, toolgov_result *out);
 
 /* The plugin descriptor to pass to toolgov_registry_mount(); visible
 ** from a shared plugin even under -fvisibility=hidden. */
@@ -72,8 +72,15 @@ extern const toolgov_plugin calendar_toolgov_plugin;
 #define TOOLGOV_HANDLER_ANNOTATE_(tool)
 #endif
 #define CALENDAR_TOOLGOV_HANDLER(tool, call, args, out) \
+    static int calendar_Body_##tool(const toolgov_call *call, \
+        const calendar_Args_##tool *args, toolgov_result *out); \
     TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
-    int calendar_tool_##tool(const toolgov_call *call, \
+    int calendar_tool_##tool(const toolgov_call *call, const void *args, \
+        toolgov_result *out) \
+    { \
+        return calendar_Body_##tool(call, (const calendar_Args_##tool *)args, out); \
+    } \
+    static int calendar_Body_##tool(const toolgov_call *call, \
         const calendar_Args_##tool *args, toolgov_result *out)
 
 /* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments
@@ -84,6 +91,6 @@ extern const toolgov_plugin calendar_toolgov_plugin;
 #define TOOLGOV_HANDLER(tool, call, out) \
     TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
     int calendar_tool_##tool(const toolgov_call *call, \
-        const calendar_Args_##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
+        const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
 
 #endif /* CALENDAR_TOOLGOV_H */

@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define EMPTY_TOOLGOV_GENERATION 0x12884a39UL
+#define EMPTY_TOOLGOV_GENERATION 0x4b780bb8UL
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,8 +56,15 @@ extern const toolgov_plugin empty_toolgov_plugin;
 #define TOOLGOV_HANDLER_ANNOTATE_(tool)
 #endif
 #define EMPTY_TOOLGOV_HANDLER(tool, call, args, out) \
+    static int empty_Body_##tool(const toolgov_call *call, \
+        const empty_Args_##tool *args, toolgov_result *out); \
     TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
-    int empty_tool_##tool(const toolgov_call *call, \
+    int empty_tool_##tool(const toolgov_call *call, const void *args, \
+        toolgov_result *out) \
+    { \
+        return empty_Body_##tool(call, (const empty_Args_##tool *)args, out); \
+    } \
+    static int empty_Body_##tool(const toolgov_call *call, \
         const empty_Args_##tool *args, toolgov_result *out)
 
 /* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments
@@ -68,6 +75,6 @@ extern const toolgov_plugin empty_toolgov_plugin;
 #define TOOLGOV_HANDLER(tool, call, out) \
     TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
     int empty_tool_##tool(const toolgov_call *call, \
-        const empty_Args_##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
+        const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
 
 #endif /* EMPTY_TOOLGOV_H */

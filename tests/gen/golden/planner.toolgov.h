@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define PLANNER_TOOLGOV_GENERATION 0xd9e312aeUL
+#define PLANNER_TOOLGOV_GENERATION 0xce63997aUL
 
 #ifdef __cplusplus
 extern "C" {
@@ -88,8 +88,8 @@ typedef struct planner_Args_create_reminder {
 typedef toolgov_no_args planner_Args_list_reminders;
 
 /* One handler per declared tool; define each with PLANNER_TOOLGOV_HANDLER(). */
-int planner_tool_create_reminder(const toolgov_call *call, const planner_Args_create_reminder *args, toolgov_result *out);
-int planner_tool_list_reminders(const toolgov_call *call, const planner_Args_list_reminders *args, toolgov_result *out);
+int planner_tool_create_reminder(const toolgov_call *call, const void *args, toolgov_result *out);
+int planner_tool_list_reminders(const toolgov_call *call, const void *args, toolgov_result *out);
 
 /* The plugin descriptor to pass to toolgov_registry_mount(); visible
 ** from a shared plugin even under -fvisibility=hidden. */
@@ -127,8 +127,15 @@ extern const toolgov_plugin planner_toolgov_plugin;
 #define TOOLGOV_HANDLER_ANNOTATE_(tool)
 #endif
 #define PLANNER_TOOLGOV_HANDLER(tool, call, args, out) \
+    static int planner_Body_##tool(const toolgov_call *call, \
+        const planner_Args_##tool *args, toolgov_result *out); \
     TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
-    int planner_tool_##tool(const toolgov_call *call, \
+    int planner_tool_##tool(const toolgov_call *call, const void *args, \
+        toolgov_result *out) \
+    { \
+        return planner_Body_##tool(call, (const planner_Args_##tool *)args, out); \
+    } \
+    static int planner_Body_##tool(const toolgov_call *call, \
         const planner_Args_##tool *args, toolgov_result *out)
 
 /* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments
@@ -139,6 +146,6 @@ extern const toolgov_plugin planner_toolgov_plugin;
 #define TOOLGOV_HANDLER(tool, call, out) \
     TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
     int planner_tool_##tool(const toolgov_call *call, \
-        const planner_Args_##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
+        const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
 
 #endif /* PLANNER_TOOLGOV_H */

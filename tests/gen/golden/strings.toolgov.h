@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define STRINGS_TOOLGOV_GENERATION 0xcf9db61cUL
+#define STRINGS_TOOLGOV_GENERATION 0x5cc1bd69UL
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,10 +35,10 @@ typedef toolgov_no_args strings_Args_shred;
 typedef toolgov_no_args strings_Args_long_guidance;
 
 /* One handler per declared tool; define each with STRINGS_TOOLGOV_HANDLER(). */
-int strings_tool_quote_tool(const toolgov_call *call, const strings_Args_quote_tool *args, toolgov_result *out);
-int strings_tool_write_never(const toolgov_call *call, const strings_Args_write_never *args, toolgov_result *out);
-int strings_tool_shred(const toolgov_call *call, const strings_Args_shred *args, toolgov_result *out);
-int strings_tool_long_guidance(const toolgov_call *call, const strings_Args_long_guidance *args, toolgov_result *out);
+int strings_tool_quote_tool(const toolgov_call *call, const void *args, toolgov_result *out);
+int strings_tool_write_never(const toolgov_call *call, const void *args, toolgov_result *out);
+int strings_tool_shred(const toolgov_call *call, const void *args, toolgov_result *out);
+int strings_tool_long_guidance(const toolgov_call *call, const void *args, toolgov_result *out);
 
 /* The plugin descriptor to pass to toolgov_registry_mount(); visible
 ** from a shared plugin even under -fvisibility=hidden. */
@@ -76,8 +76,15 @@ extern const toolgov_plugin strings_toolgov_plugin;
 #define TOOLGOV_HANDLER_ANNOTATE_(tool)
 #endif
 #define STRINGS_TOOLGOV_HANDLER(tool, call, args, out) \
+    static int strings_Body_##tool(const toolgov_call *call, \
+        const strings_Args_##tool *args, toolgov_result *out); \
     TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
-    int strings_tool_##tool(const toolgov_call *call, \
+    int strings_tool_##tool(const toolgov_call *call, const void *args, \
+        toolgov_result *out) \
+    { \
+        return strings_Body_##tool(call, (const strings_Args_##tool *)args, out); \
+    } \
+    static int strings_Body_##tool(const toolgov_call *call, \
         const strings_Args_##tool *args, toolgov_result *out)
 
 /* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments
@@ -88,6 +95,6 @@ extern const toolgov_plugin strings_toolgov_plugin;
 #define TOOLGOV_HANDLER(tool, call, out) \
     TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
     int strings_tool_##tool(const toolgov_call *call, \
-        const strings_Args_##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
+        const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
 
 #endif /* STRINGS_TOOLGOV_H */
