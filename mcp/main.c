@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** main.c: toolgov-mcp, a Model Context Protocol server over stdio that
+** serves toolgov plugins with their declared effects enforced.
+**
+**   toolgov-mcp [--plugin PATH]... [--no-examples] [--max-message BYTES]
+**
+** With no arguments it serves the example plugins over their built-in data
+** (examples/). --plugin loads a plugin built as a MODULE library with
+** toolgov_add_plugin(NAME ... MODULE): its descriptor is found through the
+** fixed entry symbol (plugins.c). The operator's TOOLGOV_CONFIRM_ONCE_TOOLS
+** override applies as in every toolgov host.
+**
+** Transport: one JSON-RPC message per line on stdin and stdout (MCP's stdio
+** transport); diagnostics go to stderr only. A line longer than the bound
+** gets the JSON-RPC "invalid request" error and is skipped to its newline.
+** End of input ends the session with exit status 0; a write error on
+** stdout (the client is gone) ends it with 1.
+**
+** Exit status: 0 the session ended, 1 a failure while serving, 2 misuse of
+** the command line or a plugin that could not be loaded.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <toolgov/drift.h>
+#include <toolgov/policy.h>
+#include <toolgov/toolgov.h>
+
+#include "plugins.h"
+#include "server.h"
+
+#define EXIT_MISUSE 2
+#define READ_CHUNK 65536
+
+static const char usage_text[] =
+    "usage: toolgov-mcp [--plugin PATH]... [--no-examples] [--max-message BYTES]\n"
+    "\n"
+    "A Model Context Protocol server (stdio, JSON-RPC 2.0) that serves toolgov\n"
+    "plugins with their declared effects enforced: writes ask the user once per\n"
+    "session, destructive calls ask every time (MCP elicitation).\n"
+    "\n"
+    "options:\n"
+    "  --plugin PATH        load a plugin built with toolgov_add_plugin(... MODULE)\n"
+    "  --no-examples        do not serve the built-in example plugins\n"
+    "  --max-message BYTES  the largest message accepted (default 4194304)\n"
+    "  --help               show this help\n"
+    "  --version            show the version\n"
+    "\n"
+    "environment:\n"
+    "  TOOLGOV_CONFIRM_ONCE_TOOLS  the operator's list of writes that ask first\n"
+    "                              (none: no write asks; see docs/mcp.md)\n";
+
+static int misuse(const char *what, const char *arg)
+{
+    fprintf(stderr, "toolgov-mcp: %s%s%s\ntry 'toolgov-mcp --help' for usage\n", what,
+            arg ? ": " : "", arg ? arg : "");
+    return EXIT_MISUSE;
+}
+
+/* write(2) the whole of buf, then a newline. */
+static int write_line(void *ud, const char *msg, size_t len)
+{
+    int fd = *(int *)ud;
+    struct iovec_like {
+        const char *p;
+        size_t n;
+    } parts[2] = {{msg, len}, {"\n", 1}};
+    size_t k;
+    for (k = 0; k < 2; k++) {
+        const char *p = parts[k].p;
+        size_t n = parts[k].n;
+        while (n) {
+            ssize_t w = write(fd, p, n);
+            if (w < 0) {
+                if (errno == EINTR)
+                    continue;
+                return -1;
+            }
+            p += w;
+            n -= (size_t)w;
+        }
+    }
+    return 0;
+}
+
+/* Read lines from fd 0 and hand each to the server. 0 at end of input, -1
+** when a response could not be written. */
+static int serve(toolgov_mcp_server *srv)
+{
+    size_t max = toolgov_mcp_server_max_message(srv);
+    size_t cap = READ_CHUNK, len = 0, skipped = 0;
+    char *buf = malloc(cap);
+    int skipping = 0, rc = 0;
+
+    if (!buf)
+        return -1;
+    for (;;) {
+        ssize_t got;
+        size_t start = 0, i;
+        if (len == cap) {
+            /* Room for one more chunk: a message never needs more than
+            ** max + 2 bytes (CR LF), the rest is skipped. */
+            size_t ncap = cap * 2;
+            char *nb = realloc(buf, ncap);
+            if (!nb) {
+                rc = -1;
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        got = read(0, buf + len, cap - len);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = 0; /* a broken stdin is the end of the session */
+            break;
+        }
+        if (got == 0) {
+            /* A last message without its newline is still one message. */
+            if (!skipping && len > 0 && toolgov_mcp_server_handle(srv, buf, len) != 0)
+                rc = -1;
+            else if (skipping && toolgov_mcp_server_oversized(srv, skipped + len) != 0)
+                rc = -1;
+            break;
+        }
+        for (i = len, len += (size_t)got; i < len; i++) {
+            size_t n;
+            if (buf[i] != '\n')
+                continue;
+            n = i - start;
+            if (skipping) {
+                skipping = 0;
+                if (toolgov_mcp_server_oversized(srv, skipped + n) != 0)
+                    goto fail;
+            } else {
+                if (n && buf[start + n - 1] == '\r')
+                    n--;
+                if (n > max) {
+                    if (toolgov_mcp_server_oversized(srv, n) != 0)
+                        goto fail;
+                } else if (n > 0 && toolgov_mcp_server_handle(srv, buf + start, n) != 0) {
+                    goto fail;
+                }
+            }
+            start = i + 1;
+        }
+        memmove(buf, buf + start, len - start);
+        len -= start;
+        if (len > max + 1) {
+            /* Too long already: stop keeping it, skip to its newline. */
+            if (!skipping)
+                skipped = 0;
+            skipping = 1;
+            skipped += len;
+            len = 0;
+        }
+        if (skipping && cap > 4 * READ_CHUNK) {
+            char *nb = realloc(buf, READ_CHUNK);
+            if (nb) {
+                buf = nb;
+                cap = READ_CHUNK;
+            }
+        }
+    }
+    free(buf);
+    return rc;
+fail:
+    free(buf);
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    toolgov_mcp_plugins plugins;
+    toolgov_mcp_options opt;
+    toolgov_policy *pol = NULL;
+    toolgov_mcp_server *srv = NULL;
+    const char **paths = NULL;
+    size_t npaths = 0;
+    int examples = 1, i, rc, status = 1, out_fd = 1;
+
+    memset(&opt, 0, sizeof opt);
+    memset(&plugins, 0, sizeof plugins);
+    paths = calloc((size_t)argc, sizeof *paths);
+    if (!paths)
+        return 1;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            free(paths);
+            return 0;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("toolgov-mcp %s\n", TOOLGOV_VERSION_STRING);
+            free(paths);
+            return 0;
+        } else if (strcmp(a, "--plugin") == 0 || strncmp(a, "--plugin=", 9) == 0) {
+            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!v || !*v) {
+                free(paths);
+                return misuse("--plugin needs a path", NULL);
+            }
+            paths[npaths++] = v;
+        } else if (strcmp(a, "--no-examples") == 0) {
+            examples = 0;
+        } else if (strcmp(a, "--max-message") == 0 || strncmp(a, "--max-message=", 14) == 0) {
+            const char *v = a[13] == '=' ? a + 14 : (i + 1 < argc ? argv[++i] : NULL);
+            char *end;
+            unsigned long long n;
+            errno = 0;
+            n = v && *v >= '0' && *v <= '9' ? strtoull(v, &end, 10) : 0;
+            if (!v || errno || *end || n < 64 || n > (16ull << 20)) {
+                free(paths);
+                return misuse("--max-message needs a number of bytes from 64 to 16777216", v);
+            }
+            opt.max_message = (size_t)n;
+        } else {
+            free(paths);
+            return misuse("unknown argument", a);
+        }
+    }
+    if (!examples && npaths == 0) {
+        free(paths);
+        return misuse("--no-examples and no --plugin: there is nothing to serve", NULL);
+    }
+    /* A client that closes its end must not kill us mid-write. */
+    signal(SIGPIPE, SIG_IGN);
+
+    rc = toolgov_mcp_plugins_open(&plugins, examples, paths, npaths, stderr);
+    free(paths);
+    if (rc) {
+        toolgov_mcp_plugins_close(&plugins);
+        return EXIT_MISUSE;
+    }
+    if ((rc = toolgov_policy_new(&pol, plugins.reg)) ||
+        (rc = toolgov_policy_override_from_env(pol))) {
+        fprintf(stderr, "toolgov-mcp: %s\n", toolgov_strerror(rc));
+        goto out;
+    }
+    /* Drift (an override naming no tool, a refused registration) is the
+    ** operator's to see, on stderr; the session still starts. */
+    toolgov_mcp_plugins_report_drift(&plugins, pol, stderr);
+    if ((rc = toolgov_mcp_server_new(&srv, plugins.reg, pol, &opt, write_line, &out_fd))) {
+        fprintf(stderr, "toolgov-mcp: %s\n", toolgov_strerror(rc));
+        goto out;
+    }
+    status = serve(srv) == 0 ? 0 : 1;
+out:
+    toolgov_mcp_server_free(srv);
+    toolgov_policy_free(pol);
+    toolgov_mcp_plugins_close(&plugins);
+    return status;
+}

@@ -1,0 +1,950 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** server.c: toolgov-mcp's protocol engine (see server.h for the contract).
+**
+** One message in, zero or more messages out. A tools/call either finishes
+** at once (its response goes out before handle() returns) or waits for the
+** user: it then becomes a `pending` entry tied to one of our own
+** elicitation/create requests, and finishes when the client answers that
+** request (or cancels the call). The state machine of a pending call:
+**
+**   ASK_CONFIRM   waits on the run's one confirmation question; several
+**                 writes may wait on the same question. accept: confirm the
+**                 run, run each; decline: refuse the run's writes, refuse
+**                 each; cancel or an error answer: each gets "not answered"
+**                 and the question is closed (the next write asks anew).
+**   ASK_APPROVAL  waits on the approval of exactly this call. accept:
+**                 approve and run it; anything else: refused.
+** A notifications/cancelled for the client's request drops its entry with
+** no response (as the protocol says); when no call waits on a question any
+** more, the question is withdrawn with our own notifications/cancelled.
+** Every entry remembers the generation of the run it was asked in; an
+** answer that arrives after that run ended runs nothing.
+*/
+#include "server.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <toolgov/run.h>
+
+#include "json.h"
+
+#define ERR_PARSE (-32700)
+#define ERR_INVALID_REQUEST (-32600)
+#define ERR_METHOD_NOT_FOUND (-32601)
+#define ERR_INVALID_PARAMS (-32602)
+#define ERR_INTERNAL (-32603)
+
+/* The protocol revisions this server speaks, newest first. */
+static const char *const protocol_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26",
+                                                "2024-11-05"};
+
+enum ask_kind { ASK_CONFIRM = 1, ASK_APPROVAL = 2 };
+
+typedef struct pending {
+    char *id;          /* the client's request id, as JSON text (owned) */
+    char *tool;        /* owned */
+    char *args;        /* owned, NUL-terminated argument text */
+    long elicit;       /* id of our elicitation/create it waits on */
+    unsigned run_gen;  /* the run it was asked in */
+    int kind;          /* ask_kind */
+    int live;          /* 0 once cancelled or finished */
+} pending;
+
+struct toolgov_mcp_server {
+    const toolgov_registry *reg;
+    const toolgov_policy *pol;
+    toolgov_mcp_write_fn write;
+    void *write_ud;
+    size_t max_message;
+    const char *name;
+
+    toolgov_allocator alloc;
+    toolgov__arena arena;   /* the parsed message, reset per message */
+    toolgov__buf out;       /* the message being written */
+    toolgov__buf scratch;   /* texts built before they are written */
+
+    int initialized;        /* initialize answered */
+    int elicit_form;        /* the client can answer form elicitation */
+    char protocol[16];
+
+    toolgov_run *run;
+    unsigned run_gen;
+    long next_elicit;       /* our request ids: 1, 2, ... */
+    long confirm_elicit;    /* the open confirmation question, 0 when none */
+
+    pending *pend;
+    size_t pend_count, pend_cap;
+};
+
+/* ---- allocation -------------------------------------------------------- */
+
+static void *std_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    (void)ud;
+    (void)osize;
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
+    return realloc(ptr, nsize);
+}
+
+static char *dup_bytes(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (!d)
+        return NULL;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+static void pending_free(pending *p)
+{
+    free(p->id);
+    free(p->tool);
+    free(p->args);
+    memset(p, 0, sizeof *p);
+}
+
+/* ---- writing ----------------------------------------------------------- */
+
+/* A JSON string of arbitrary bytes: valid UTF-8 is kept, every byte that is
+** not part of a well-formed sequence becomes U+FFFD, so a handler's output
+** can never make the message invalid JSON. */
+static void put_text(toolgov__buf *b, const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s, *e = p + n;
+    toolgov__buf_putc(b, '"');
+    while (p < e) {
+        unsigned c = *p;
+        size_t k = 0;
+        if (c < 0x80) {
+            if (c == '"' || c == '\\') {
+                toolgov__buf_putc(b, '\\');
+                toolgov__buf_putc(b, (char)c);
+            } else if (c < 0x20) {
+                static const char hex[] = "0123456789abcdef";
+                char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+                if (c == '\n')
+                    toolgov__buf_put(b, "\\n", 2);
+                else if (c == '\t')
+                    toolgov__buf_put(b, "\\t", 2);
+                else if (c == '\r')
+                    toolgov__buf_put(b, "\\r", 2);
+                else
+                    toolgov__buf_put(b, esc, sizeof esc);
+            } else {
+                toolgov__buf_putc(b, (char)c);
+            }
+            p++;
+            continue;
+        }
+        /* Length of a well-formed sequence starting here, 0 if none. */
+        if (c >= 0xC2 && c <= 0xDF)
+            k = 2;
+        else if (c >= 0xE0 && c <= 0xEF)
+            k = 3;
+        else if (c >= 0xF0 && c <= 0xF4)
+            k = 4;
+        if (k && (size_t)(e - p) >= k) {
+            size_t i;
+            unsigned lo = 0x80, hi = 0xBF;
+            if (c == 0xE0)
+                lo = 0xA0;
+            else if (c == 0xED)
+                hi = 0x9F;
+            else if (c == 0xF0)
+                lo = 0x90;
+            else if (c == 0xF4)
+                hi = 0x8F;
+            if (p[1] < lo || p[1] > hi)
+                k = 0;
+            for (i = 2; k && i < k; i++)
+                if (p[i] < 0x80 || p[i] > 0xBF)
+                    k = 0;
+        } else {
+            k = 0;
+        }
+        if (k) {
+            toolgov__buf_put(b, (const char *)p, k);
+            p += k;
+        } else {
+            toolgov__buf_put(b, "\\ufffd", 6);
+            p++;
+        }
+    }
+    toolgov__buf_putc(b, '"');
+}
+
+static void put_cstr(toolgov__buf *b, const char *s)
+{
+    put_text(b, s, strlen(s));
+}
+
+static int send_out(toolgov_mcp_server *s)
+{
+    if (toolgov__buf_finish(&s->out))
+        return TOOLGOV_ENOMEM;
+    return s->write(s->write_ud, s->out.ptr, s->out.len) ? TOOLGOV_EFAIL : 0;
+}
+
+/* {"jsonrpc":"2.0","id":ID,"error":{"code":C,"message":M}} with id null
+** when `id` is NULL. */
+static int send_error(toolgov_mcp_server *s, const char *id, int code, const char *msg)
+{
+    char num[16];
+    toolgov__buf_clear(&s->out);
+    toolgov__buf_puts(&s->out, "{\"jsonrpc\":\"2.0\",\"id\":");
+    toolgov__buf_puts(&s->out, id ? id : "null");
+    snprintf(num, sizeof num, "%d", code);
+    toolgov__buf_puts(&s->out, ",\"error\":{\"code\":");
+    toolgov__buf_puts(&s->out, num);
+    toolgov__buf_puts(&s->out, ",\"message\":");
+    put_cstr(&s->out, msg);
+    toolgov__buf_puts(&s->out, "}}");
+    return send_out(s);
+}
+
+/* Start {"jsonrpc":"2.0","id":ID,"result": in s->out. */
+static void begin_result(toolgov_mcp_server *s, const char *id)
+{
+    toolgov__buf_clear(&s->out);
+    toolgov__buf_puts(&s->out, "{\"jsonrpc\":\"2.0\",\"id\":");
+    toolgov__buf_puts(&s->out, id);
+    toolgov__buf_puts(&s->out, ",\"result\":");
+}
+
+static int end_result(toolgov_mcp_server *s)
+{
+    toolgov__buf_putc(&s->out, '}');
+    return send_out(s);
+}
+
+/* A tools/call result: one text block, isError as given. */
+static int send_tool_result(toolgov_mcp_server *s, const char *id, const char *text, size_t len,
+                            int is_error)
+{
+    begin_result(s, id);
+    toolgov__buf_puts(&s->out, "{\"content\":[{\"type\":\"text\",\"text\":");
+    put_text(&s->out, text, len);
+    toolgov__buf_puts(&s->out, is_error ? "}],\"isError\":true}" : "}],\"isError\":false}");
+    return end_result(s);
+}
+
+static int send_tool_error(toolgov_mcp_server *s, const char *id, const char *text)
+{
+    return send_tool_result(s, id, text, strlen(text), 1);
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+typedef struct msg {
+    toolgov__json_doc doc;
+} msg;
+
+static const toolgov__json *node(const msg *m, long i)
+{
+    return i >= 0 ? &m->doc.nodes[i] : NULL;
+}
+
+static long member(const msg *m, long obj, const char *key)
+{
+    if (obj < 0 || m->doc.nodes[obj].type != TOOLGOV__JSON_OBJECT)
+        return -1;
+    return toolgov__json_get(&m->doc, (size_t)obj, key, strlen(key));
+}
+
+static int is_type(const msg *m, long i, int type)
+{
+    return i >= 0 && m->doc.nodes[i].type == type;
+}
+
+static int str_is(const msg *m, long i, const char *s)
+{
+    return is_type(m, i, TOOLGOV__JSON_STRING) &&
+           toolgov__json_str_eq(&m->doc.nodes[i], s, strlen(s));
+}
+
+/* 1 when object `obj` has two members with the same key (the reader keeps
+** duplicates for us: only the envelope is judged here; the arguments are
+** judged by the runtime). */
+static int has_duplicate_key(const msg *m, long obj)
+{
+    const toolgov__json *o = node(m, obj);
+    uint32_t k;
+    if (!o || o->type != TOOLGOV__JSON_OBJECT || o->len < 2)
+        return 0;
+    for (k = 1; k < o->len; k++) {
+        const toolgov__json *a = &m->doc.nodes[o->u.sorted[k - 1]];
+        const toolgov__json *b = &m->doc.nodes[o->u.sorted[k]];
+        if (toolgov__json_keycmp(a->u.str, a->len, b->u.str, b->len) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The byte just past the value that starts at text[pos] (the text is one
+** valid JSON text, checked by the reader). */
+static size_t value_end(const char *text, size_t len, size_t pos)
+{
+    size_t i = pos, depth = 0;
+    do {
+        char c = text[i];
+        if (c == '"') {
+            for (i++; i < len && text[i] != '"'; i++)
+                if (text[i] == '\\')
+                    i++;
+            i++;
+        } else if (c == '{' || c == '[') {
+            depth++;
+            i++;
+        } else if (c == '}' || c == ']') {
+            depth--;
+            i++;
+        } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':') {
+            i++;
+        } else {
+            while (i < len && !strchr(" \t\r\n,:]}", text[i]))
+                i++;
+        }
+    } while (depth > 0 && i < len);
+    return i;
+}
+
+/* The canonical text of node i, NUL-terminated and malloc'd. */
+static char *value_text(toolgov_mcp_server *s, const msg *m, long i)
+{
+    toolgov__buf_clear(&s->scratch);
+    toolgov__json_put_value(&s->scratch, &m->doc, (size_t)i);
+    if (toolgov__buf_finish(&s->scratch))
+        return NULL;
+    return dup_bytes(s->scratch.ptr, s->scratch.len);
+}
+
+/* ---- the run ----------------------------------------------------------- */
+
+static int new_run(toolgov_mcp_server *s)
+{
+    toolgov_run *run = NULL;
+    int rc = toolgov_run_new(&run, s->pol, NULL);
+    if (rc)
+        return rc;
+    toolgov_run_free(s->run);
+    s->run = run;
+    s->run_gen++;
+    s->confirm_elicit = 0;
+    return 0;
+}
+
+/* A tool this server serves: a plugin's tool (the core's built-ins have no
+** handler here). NULL otherwise. */
+static const toolgov_tool_spec *served_tool(const toolgov_mcp_server *s, const char *name)
+{
+    const toolgov_tool_spec *spec = toolgov_registry_find(s->reg, name);
+    return spec && toolgov_registry_owner(s->reg, name) ? spec : NULL;
+}
+
+/* The tool's JSON Schema text for inputSchema. */
+static const char *tool_schema(const toolgov_tool_spec *spec)
+{
+    (void)spec;
+    return "{\"type\":\"object\"}";
+}
+
+/* ---- tools/list -------------------------------------------------------- */
+
+static void put_annotations(toolgov__buf *b, toolgov_effect effect)
+{
+    switch (effect) {
+    case TOOLGOV_EFFECT_READ:
+        toolgov__buf_puts(b, "{\"readOnlyHint\":true}");
+        break;
+    case TOOLGOV_EFFECT_WRITE:
+        toolgov__buf_puts(b, "{\"readOnlyHint\":false,\"destructiveHint\":false,"
+                             "\"idempotentHint\":false}");
+        break;
+    case TOOLGOV_EFFECT_DESTRUCTIVE:
+    default:
+        toolgov__buf_puts(b, "{\"readOnlyHint\":false,\"destructiveHint\":true,"
+                             "\"idempotentHint\":false}");
+        break;
+    }
+}
+
+static int tools_list(toolgov_mcp_server *s, const char *id)
+{
+    size_t i, n = toolgov_registry_count(s->reg), listed = 0;
+    begin_result(s, id);
+    toolgov__buf_puts(&s->out, "{\"tools\":[");
+    for (i = 0; i < n; i++) {
+        const toolgov_tool_spec *spec = toolgov_registry_at(s->reg, i);
+        if (!spec || !served_tool(s, spec->name))
+            continue;
+        if (listed++)
+            toolgov__buf_putc(&s->out, ',');
+        toolgov__buf_puts(&s->out, "{\"name\":");
+        put_cstr(&s->out, spec->name);
+        toolgov__buf_puts(&s->out, ",\"description\":");
+        put_cstr(&s->out, spec->description);
+        toolgov__buf_puts(&s->out, ",\"inputSchema\":");
+        toolgov__buf_puts(&s->out, tool_schema(spec));
+        toolgov__buf_puts(&s->out, ",\"annotations\":");
+        put_annotations(&s->out, spec->effect);
+        toolgov__buf_putc(&s->out, '}');
+    }
+    toolgov__buf_puts(&s->out, "]}");
+    return end_result(s);
+}
+
+/* ---- tools/call -------------------------------------------------------- */
+
+static const char *owner_of(const toolgov_mcp_server *s, const char *tool)
+{
+    const char *o = toolgov_registry_owner(s->reg, tool);
+    return o ? o : "core";
+}
+
+/* Run the call through the gate and answer it; used both at once and when
+** the user's answer arrives. ECONFIRM / EAPPROVAL are returned to the
+** caller (nothing sent) so it can ask. */
+static int invoke_and_answer(toolgov_mcp_server *s, const char *id, const char *tool,
+                             const char *args)
+{
+    toolgov_outcome oc;
+    char msg[512];
+    int rc = toolgov_run_invoke(&oc, s->run, tool, args);
+
+    if (rc == TOOLGOV_ECONFIRM || rc == TOOLGOV_EAPPROVAL)
+        return rc;
+    if (rc == TOOLGOV_EREFUSED || rc == TOOLGOV_EENDED) {
+        if (toolgov_run_confirmation(s->run) == TOOLGOV_CONFIRMATION_REFUSED)
+            snprintf(msg, sizeof msg,
+                     "%s was not run: the user declined the writes of this run. Writes stay "
+                     "refused until a new run starts (a new session, or _meta "
+                     "{\"toolgov/new_run\": true} on a call).", tool);
+        else
+            snprintf(msg, sizeof msg, "%s was not run: %s.", tool, toolgov_strerror(rc));
+        return send_tool_error(s, id, msg);
+    }
+    if (rc == TOOLGOV_ENOMEM)
+        return send_error(s, id, ERR_INTERNAL, "out of memory");
+    if (rc < 0) {
+        if (oc.output_len)
+            rc = send_tool_result(s, id, oc.output, oc.output_len, 1);
+        else {
+            snprintf(msg, sizeof msg, "%s failed: %s", tool, toolgov_strerror(rc));
+            rc = send_tool_error(s, id, msg);
+        }
+        return rc;
+    }
+    rc = send_tool_result(s, id, oc.output, oc.output_len, 0);
+    /* An answers-directly end closes the run: the next call is a new one. */
+    if (oc.ended && rc == 0)
+        rc = new_run(s);
+    return rc;
+}
+
+/* Line "- plugin.tool ARGS" of a question. */
+static void put_call_line(toolgov__buf *b, const toolgov_mcp_server *s, const char *tool,
+                          const char *args)
+{
+    toolgov__buf_puts(b, "\n- ");
+    toolgov__buf_puts(b, owner_of(s, tool));
+    toolgov__buf_putc(b, '.');
+    toolgov__buf_puts(b, tool);
+    toolgov__buf_putc(b, ' ');
+    toolgov__buf_puts(b, args);
+}
+
+/* Send elicitation/create with the message in s->scratch. */
+static int send_question(toolgov_mcp_server *s, long eid)
+{
+    char num[24];
+    if (toolgov__buf_finish(&s->scratch))
+        return TOOLGOV_ENOMEM;
+    snprintf(num, sizeof num, "%ld", eid);
+    toolgov__buf_clear(&s->out);
+    toolgov__buf_puts(&s->out, "{\"jsonrpc\":\"2.0\",\"id\":");
+    toolgov__buf_puts(&s->out, num);
+    toolgov__buf_puts(&s->out, ",\"method\":\"elicitation/create\",\"params\":{");
+    if (strcmp(s->protocol, "2025-11-25") >= 0)
+        toolgov__buf_puts(&s->out, "\"mode\":\"form\",");
+    toolgov__buf_puts(&s->out, "\"message\":");
+    put_text(&s->out, s->scratch.ptr, s->scratch.len);
+    toolgov__buf_puts(&s->out, ",\"requestedSchema\":{\"type\":\"object\",\"properties\":{}}}}");
+    return send_out(s);
+}
+
+static int add_pending(toolgov_mcp_server *s, const char *id, const char *tool,
+                       const char *args, long eid, int kind)
+{
+    pending *p;
+    if (s->pend_count == s->pend_cap) {
+        size_t cap = s->pend_cap ? 2 * s->pend_cap : 8;
+        pending *np = realloc(s->pend, cap * sizeof *np);
+        if (!np)
+            return TOOLGOV_ENOMEM;
+        s->pend = np;
+        s->pend_cap = cap;
+    }
+    p = &s->pend[s->pend_count];
+    memset(p, 0, sizeof *p);
+    p->id = dup_bytes(id, strlen(id));
+    p->tool = dup_bytes(tool, strlen(tool));
+    p->args = dup_bytes(args, strlen(args));
+    if (!p->id || !p->tool || !p->args) {
+        pending_free(p);
+        return TOOLGOV_ENOMEM;
+    }
+    p->elicit = eid;
+    p->run_gen = s->run_gen;
+    p->kind = kind;
+    p->live = 1;
+    s->pend_count++;
+    return 0;
+}
+
+/* The refusal for a client that cannot ask its user. */
+static int refuse_no_elicitation(toolgov_mcp_server *s, const char *id, const char *tool,
+                                 int kind)
+{
+    char msg[1024];
+    if (kind == ASK_CONFIRM)
+        snprintf(msg, sizeof msg,
+                 "%s was not run: it is a write that needs the user's confirmation once per run, "
+                 "and this MCP client cannot ask the user (it did not declare the elicitation "
+                 "capability). The operator can let such writes run without asking by starting "
+                 "toolgov-mcp with TOOLGOV_CONFIRM_ONCE_TOOLS set to a list of tools that leaves "
+                 "%s out (TOOLGOV_CONFIRM_ONCE_TOOLS=none: no write asks), or connect a client "
+                 "that supports elicitation.", tool, tool);
+    else
+        snprintf(msg, sizeof msg,
+                 "%s was not run: it is destructive, so every call needs the user's own approval, "
+                 "and this MCP client cannot ask the user (it did not declare the elicitation "
+                 "capability). Destructive tools cannot run for this client; no setting changes "
+                 "that. Use a client that supports elicitation.", tool);
+    return send_tool_error(s, id, msg);
+}
+
+static int ask_confirm(toolgov_mcp_server *s, const char *id, const char *tool, const char *args)
+{
+    int rc;
+    if (!s->elicit_form)
+        return refuse_no_elicitation(s, id, tool, ASK_CONFIRM);
+    if (s->confirm_elicit)
+        return add_pending(s, id, tool, args, s->confirm_elicit, ASK_CONFIRM);
+    toolgov__buf_clear(&s->scratch);
+    toolgov__buf_puts(&s->scratch, "Allow the changes of this session? The assistant wants to run:");
+    put_call_line(&s->scratch, s, tool, args);
+    toolgov__buf_puts(&s->scratch, "\nAccept lets these writes and the session's later writes run "
+                                   "without asking again; Decline refuses every write of this run.");
+    rc = add_pending(s, id, tool, args, s->next_elicit, ASK_CONFIRM);
+    if (rc)
+        return rc;
+    s->confirm_elicit = s->next_elicit++;
+    return send_question(s, s->confirm_elicit);
+}
+
+static int ask_approval(toolgov_mcp_server *s, const char *id, const char *tool, const char *args)
+{
+    long eid;
+    int rc;
+    if (!s->elicit_form)
+        return refuse_no_elicitation(s, id, tool, ASK_APPROVAL);
+    toolgov__buf_clear(&s->scratch);
+    toolgov__buf_puts(&s->scratch, "Approve this destructive call? It cannot be undone:");
+    put_call_line(&s->scratch, s, tool, args);
+    toolgov__buf_puts(&s->scratch, "\nAccept runs this one call; any other destructive call asks "
+                                   "again.");
+    eid = s->next_elicit++;
+    rc = add_pending(s, id, tool, args, eid, ASK_APPROVAL);
+    return rc ? rc : send_question(s, eid);
+}
+
+static int call_tool(toolgov_mcp_server *s, const msg *m, const char *id, long params)
+{
+    long name = member(m, params, "name"), args = member(m, params, "arguments");
+    long meta = member(m, params, "_meta");
+    const toolgov_tool_spec *spec;
+    char *tool = NULL, *text = NULL, emsg[512];
+    int rc;
+
+    if (!is_type(m, name, TOOLGOV__JSON_STRING))
+        return send_error(s, id, ERR_INVALID_PARAMS, "tools/call needs params.name, a string");
+    tool = dup_bytes(node(m, name)->u.str, node(m, name)->len);
+    if (!tool)
+        return TOOLGOV_ENOMEM;
+    spec = strlen(tool) == node(m, name)->len ? served_tool(s, tool) : NULL;
+    if (!spec) {
+        snprintf(emsg, sizeof emsg, "unknown tool '%.200s'; tools/list names the tools served",
+                 tool);
+        rc = send_error(s, id, ERR_INVALID_PARAMS, emsg);
+        goto out;
+    }
+    if (args >= 0 && !is_type(m, args, TOOLGOV__JSON_OBJECT)) {
+        snprintf(emsg, sizeof emsg, "%s: arguments must be a JSON object", tool);
+        rc = send_tool_error(s, id, emsg);
+        goto out;
+    }
+    if (args >= 0) {
+        size_t pos = node(m, args)->pos;
+        text = dup_bytes(m->doc.text + pos, value_end(m->doc.text, m->doc.len, pos) - pos);
+    } else {
+        text = dup_bytes("{}", 2);
+    }
+    if (!text) {
+        rc = TOOLGOV_ENOMEM;
+        goto out;
+    }
+    if (is_type(m, member(m, meta, "toolgov/new_run"), TOOLGOV__JSON_TRUE) &&
+        (rc = new_run(s)))
+        goto out;
+    rc = invoke_and_answer(s, id, tool, text);
+    if (rc == TOOLGOV_ECONFIRM)
+        rc = ask_confirm(s, id, tool, text);
+    else if (rc == TOOLGOV_EAPPROVAL)
+        rc = ask_approval(s, id, tool, text);
+out:
+    free(tool);
+    free(text);
+    return rc;
+}
+
+/* ---- answers to our questions and cancellations ------------------------ */
+
+static void drop_dead(toolgov_mcp_server *s)
+{
+    size_t i, j = 0;
+    for (i = 0; i < s->pend_count; i++) {
+        if (s->pend[i].live)
+            s->pend[j++] = s->pend[i];
+        else
+            pending_free(&s->pend[i]);
+    }
+    s->pend_count = j;
+}
+
+static int answer_pending(toolgov_mcp_server *s, pending *p, const char *action)
+{
+    char msg[512];
+    int rc = 0;
+    p->live = 0;
+    if (p->run_gen != s->run_gen) {
+        snprintf(msg, sizeof msg, "%s was not run: its run ended before the user answered. "
+                                  "Call it again to ask again.", p->tool);
+        return send_tool_error(s, p->id, msg);
+    }
+    if (strcmp(action, "accept") == 0) {
+        if (p->kind == ASK_APPROVAL &&
+            (rc = toolgov_run_approve(s->run, p->tool, p->args)) != 0)
+            return send_error(s, p->id, ERR_INTERNAL, toolgov_strerror(rc));
+        rc = invoke_and_answer(s, p->id, p->tool, p->args);
+        if (rc == TOOLGOV_ECONFIRM || rc == TOOLGOV_EAPPROVAL) /* cannot happen after a yes */
+            rc = send_tool_error(s, p->id, "the call still waits for the user; call it again");
+        return rc;
+    }
+    if (strcmp(action, "decline") == 0) {
+        if (p->kind == ASK_CONFIRM)
+            snprintf(msg, sizeof msg, "%s was not run: the user declined the writes of this run. "
+                                      "Writes stay refused until a new run starts.", p->tool);
+        else
+            snprintf(msg, sizeof msg, "%s was not run: the user did not approve this call.",
+                     p->tool);
+        return send_tool_error(s, p->id, msg);
+    }
+    snprintf(msg, sizeof msg, "%s was not run: the user closed the question without answering. "
+                              "Call it again to ask again.", p->tool);
+    return send_tool_error(s, p->id, msg);
+}
+
+/* The client's answer to our elicitation/create `eid`: result.action, or an
+** error (treated as no answer). */
+static int on_answer(toolgov_mcp_server *s, const msg *m, long eid, long result)
+{
+    long act = member(m, result, "action");
+    const char *action = str_is(m, act, "accept")    ? "accept"
+                         : str_is(m, act, "decline") ? "decline"
+                                                     : "cancel";
+    size_t i, n;
+    int rc = 0, is_confirm = eid == s->confirm_elicit;
+
+    if (is_confirm) {
+        s->confirm_elicit = 0;
+        if (strcmp(action, "accept") == 0 || strcmp(action, "decline") == 0) {
+            /* The first answer holds; a contradicting one is reported. */
+            int yes = action[0] == 'a';
+            int any_live = 0;
+            for (i = 0; i < s->pend_count; i++)
+                any_live |= s->pend[i].live && s->pend[i].elicit == eid &&
+                            s->pend[i].run_gen == s->run_gen;
+            if (any_live && toolgov_run_confirm(s->run, yes) != 0)
+                action = "cancel";
+        }
+    }
+    /* Entries may be added while answering (none are: a confirmed run
+    ** never asks again), so walk the count taken now. */
+    n = s->pend_count;
+    for (i = 0; i < n && rc == 0; i++)
+        if (s->pend[i].live && s->pend[i].elicit == eid)
+            rc = answer_pending(s, &s->pend[i], action);
+    drop_dead(s);
+    return rc;
+}
+
+static int on_cancelled(toolgov_mcp_server *s, const msg *m, long params)
+{
+    long rid = member(m, params, "requestId");
+    char *id;
+    size_t i, j;
+    int rc = 0;
+    if (!is_type(m, rid, TOOLGOV__JSON_STRING) && !is_type(m, rid, TOOLGOV__JSON_NUMBER))
+        return 0;
+    id = value_text(s, m, rid);
+    if (!id)
+        return TOOLGOV_ENOMEM;
+    for (i = 0; i < s->pend_count; i++) {
+        pending *p = &s->pend[i];
+        int waiting = 0;
+        if (!p->live || strcmp(p->id, id) != 0)
+            continue;
+        p->live = 0;
+        for (j = 0; j < s->pend_count; j++)
+            waiting |= s->pend[j].live && s->pend[j].elicit == p->elicit;
+        if (!waiting) {
+            char num[24];
+            /* Withdraw the question nobody waits on. */
+            if (p->elicit == s->confirm_elicit)
+                s->confirm_elicit = 0;
+            snprintf(num, sizeof num, "%ld", p->elicit);
+            toolgov__buf_clear(&s->out);
+            toolgov__buf_puts(&s->out, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
+                                       "\"params\":{\"requestId\":");
+            toolgov__buf_puts(&s->out, num);
+            toolgov__buf_puts(&s->out, ",\"reason\":\"the tool call that asked was cancelled\"}}");
+            rc = send_out(s);
+        }
+    }
+    free(id);
+    drop_dead(s);
+    return rc;
+}
+
+/* ---- initialize -------------------------------------------------------- */
+
+static int initialize(toolgov_mcp_server *s, const msg *m, const char *id, long params)
+{
+    long ver = member(m, params, "protocolVersion");
+    long caps = member(m, params, "capabilities");
+    long eli = member(m, caps, "elicitation");
+    const char *chosen = protocol_versions[0];
+    size_t i;
+
+    if (!is_type(m, ver, TOOLGOV__JSON_STRING))
+        return send_error(s, id, ERR_INVALID_PARAMS,
+                          "initialize needs params.protocolVersion, a string");
+    for (i = 0; i < sizeof protocol_versions / sizeof protocol_versions[0]; i++)
+        if (str_is(m, ver, protocol_versions[i]))
+            chosen = protocol_versions[i];
+    snprintf(s->protocol, sizeof s->protocol, "%s", chosen);
+    /* Form elicitation: an empty elicitation object (the revisions before
+    ** modes) or one with "form". */
+    s->elicit_form = is_type(m, eli, TOOLGOV__JSON_OBJECT) &&
+                     (node(m, eli)->len == 0 || member(m, eli, "form") >= 0);
+    s->initialized = 1;
+    begin_result(s, id);
+    toolgov__buf_puts(&s->out, "{\"protocolVersion\":");
+    put_cstr(&s->out, chosen);
+    toolgov__buf_puts(&s->out, ",\"capabilities\":{\"tools\":{\"listChanged\":false}},"
+                               "\"serverInfo\":{\"name\":");
+    put_cstr(&s->out, s->name);
+    toolgov__buf_puts(&s->out, ",\"version\":");
+    put_cstr(&s->out, TOOLGOV_VERSION_STRING);
+    toolgov__buf_puts(&s->out, "},\"instructions\":");
+    put_cstr(&s->out, "Tools marked readOnlyHint read only. Writes ask the user once per "
+                      "session and destructive tools ask for every call: the server enforces "
+                      "this, so call the tool and let it ask.");
+    toolgov__buf_putc(&s->out, '}');
+    return end_result(s);
+}
+
+/* ---- dispatch ---------------------------------------------------------- */
+
+static int request(toolgov_mcp_server *s, const msg *m, const char *id, const char *method,
+                   long params)
+{
+    char emsg[256];
+    if (strcmp(method, "initialize") == 0)
+        return initialize(s, m, id, params);
+    if (strcmp(method, "ping") == 0) {
+        begin_result(s, id);
+        toolgov__buf_puts(&s->out, "{}");
+        return end_result(s);
+    }
+    if (strcmp(method, "tools/list") == 0 || strcmp(method, "tools/call") == 0) {
+        if (!s->initialized)
+            return send_error(s, id, ERR_INVALID_REQUEST,
+                              "the session is not initialized: send initialize first");
+        return method[6] == 'l' ? tools_list(s, id) : call_tool(s, m, id, params);
+    }
+    snprintf(emsg, sizeof emsg, "method not found: '%.120s'", method);
+    return send_error(s, id, ERR_METHOD_NOT_FOUND, emsg);
+}
+
+int toolgov_mcp_server_handle(toolgov_mcp_server *s, const char *text, size_t len)
+{
+    msg m;
+    toolgov__json_error jerr;
+    long id_i, method_i, params_i;
+    char *id = NULL, *method = NULL, emsg[256];
+    int rc;
+
+    toolgov__arena_reset(&s->arena);
+    if (len > s->max_message)
+        return toolgov_mcp_server_oversized(s, len);
+    rc = toolgov__json_parse(&m.doc, &jerr, &s->arena, text, len, TOOLGOV__JSON_MAX_DEPTH,
+                             s->max_message, TOOLGOV__JSON_ALLOW_DUP);
+    if (rc == TOOLGOV_ENOMEM)
+        return send_error(s, NULL, ERR_INTERNAL, "out of memory");
+    if (rc) {
+        snprintf(emsg, sizeof emsg, "parse error: %s at byte %zu", jerr.msg, jerr.pos);
+        return send_error(s, NULL, ERR_PARSE, emsg);
+    }
+    if (m.doc.nodes[0].type != TOOLGOV__JSON_OBJECT)
+        return send_error(s, NULL, ERR_INVALID_REQUEST,
+                          m.doc.nodes[0].type == TOOLGOV__JSON_ARRAY
+                              ? "invalid request: batches are not supported; send one message "
+                                "per line"
+                              : "invalid request: a message is a JSON object");
+    id_i = member(&m, 0, "id");
+    method_i = member(&m, 0, "method");
+    params_i = member(&m, 0, "params");
+    /* A usable id: a string or an integer. */
+    if (id_i >= 0) {
+        int64_t v;
+        if (is_type(&m, id_i, TOOLGOV__JSON_STRING) ||
+            (is_type(&m, id_i, TOOLGOV__JSON_NUMBER) &&
+             toolgov__json_int64(node(&m, id_i), &v) == 0 && node(&m, id_i)->is_int))
+            id = value_text(s, &m, id_i);
+        else
+            return send_error(s, NULL, ERR_INVALID_REQUEST,
+                              "invalid request: id must be a string or an integer");
+        if (!id)
+            return TOOLGOV_ENOMEM;
+    }
+    if (has_duplicate_key(&m, 0) || has_duplicate_key(&m, params_i)) {
+        rc = send_error(s, id, ERR_INVALID_REQUEST, "invalid request: a key appears twice");
+        goto out;
+    }
+    if (!str_is(&m, member(&m, 0, "jsonrpc"), "2.0")) {
+        rc = send_error(s, id, ERR_INVALID_REQUEST, "invalid request: jsonrpc must be \"2.0\"");
+        goto out;
+    }
+    if (method_i < 0) {
+        /* A response to one of our requests. */
+        long result = member(&m, 0, "result");
+        int64_t eid = 0;
+        rc = 0;
+        if (is_type(&m, id_i, TOOLGOV__JSON_NUMBER) &&
+            toolgov__json_int64(node(&m, id_i), &eid) == 0 && eid > 0 &&
+            (result >= 0 || member(&m, 0, "error") >= 0))
+            rc = on_answer(s, &m, (long)eid, result);
+        else if (result < 0 && member(&m, 0, "error") < 0)
+            rc = send_error(s, id, ERR_INVALID_REQUEST, "invalid request: no method");
+        goto out;
+    }
+    if (!is_type(&m, method_i, TOOLGOV__JSON_STRING)) {
+        rc = send_error(s, id, ERR_INVALID_REQUEST, "invalid request: method must be a string");
+        goto out;
+    }
+    method = dup_bytes(node(&m, method_i)->u.str, node(&m, method_i)->len);
+    if (!method) {
+        rc = TOOLGOV_ENOMEM;
+        goto out;
+    }
+    if (params_i >= 0 && !is_type(&m, params_i, TOOLGOV__JSON_OBJECT)) {
+        rc = id ? send_error(s, id, ERR_INVALID_PARAMS, "params must be an object") : 0;
+        goto out;
+    }
+    if (!id) {
+        /* Notifications: never answered. */
+        rc = 0;
+        if (strcmp(method, "notifications/cancelled") == 0)
+            rc = on_cancelled(s, &m, params_i);
+        goto out;
+    }
+    rc = request(s, &m, id, method, params_i);
+out:
+    free(id);
+    free(method);
+    if (rc == TOOLGOV_ENOMEM)
+        rc = send_error(s, NULL, ERR_INTERNAL, "out of memory");
+    return rc;
+}
+
+int toolgov_mcp_server_oversized(toolgov_mcp_server *s, size_t len)
+{
+    char emsg[160];
+    snprintf(emsg, sizeof emsg,
+             "invalid request: the message is %zu bytes or more; the limit is %zu bytes", len,
+             s->max_message);
+    return send_error(s, NULL, ERR_INVALID_REQUEST, emsg);
+}
+
+size_t toolgov_mcp_server_max_message(const toolgov_mcp_server *s)
+{
+    return s->max_message;
+}
+
+int toolgov_mcp_server_new(toolgov_mcp_server **out, const toolgov_registry *reg,
+                           const toolgov_policy *pol, const toolgov_mcp_options *opt,
+                           toolgov_mcp_write_fn write, void *write_ud)
+{
+    toolgov_mcp_server *s;
+    int rc;
+    if (!out || !reg || !pol || !write)
+        return TOOLGOV_EINVAL;
+    s = calloc(1, sizeof *s);
+    if (!s)
+        return TOOLGOV_ENOMEM;
+    s->reg = reg;
+    s->pol = pol;
+    s->write = write;
+    s->write_ud = write_ud;
+    s->max_message = opt && opt->max_message ? opt->max_message : TOOLGOV_MCP_MAX_MESSAGE;
+    if (s->max_message > TOOLGOV__JSON_MAX_LEN)
+        s->max_message = TOOLGOV__JSON_MAX_LEN;
+    s->name = opt && opt->server_name ? opt->server_name : "toolgov-mcp";
+    s->alloc.fn = std_alloc;
+    s->alloc.ud = NULL;
+    toolgov__arena_init(&s->arena, &s->alloc);
+    toolgov__buf_init(&s->out, &s->alloc);
+    toolgov__buf_init(&s->scratch, &s->alloc);
+    snprintf(s->protocol, sizeof s->protocol, "%s", TOOLGOV_MCP_PROTOCOL_LATEST);
+    s->next_elicit = 1;
+    if ((rc = new_run(s)) != 0) {
+        toolgov_mcp_server_free(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+void toolgov_mcp_server_free(toolgov_mcp_server *s)
+{
+    size_t i;
+    if (!s)
+        return;
+    for (i = 0; i < s->pend_count; i++)
+        pending_free(&s->pend[i]);
+    free(s->pend);
+    toolgov_run_free(s->run);
+    toolgov__arena_free(&s->arena);
+    toolgov__buf_free(&s->out);
+    toolgov__buf_free(&s->scratch);
+    free(s);
+}

@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** test_mcp_server.c: toolgov-mcp's protocol engine in-process, over the
+** example plugins: the JSON-RPC envelope (every malformed shape gets its
+** error), initialize and protocol negotiation, tools/list, and tools/call
+** through the gate with elicitation: accept, decline, cancel, cancellation
+** of the call, destructive approvals, a client without elicitation and the
+** operator's override. Each test feeds lines and compares what comes back.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <toolgov/policy.h>
+
+#include "plugins.h"
+#include "server.h"
+
+typedef struct session {
+    toolgov_mcp_plugins plugins;
+    toolgov_policy *pol;
+    toolgov_mcp_server *srv;
+    char *lines[64]; /* what the server sent, one message each */
+    size_t count;
+    int fail_writes;
+} session;
+
+static int capture(void *ud, const char *msg, size_t len)
+{
+    session *s = ud;
+    if (s->fail_writes)
+        return -1;
+    ck_assert_uint_lt(s->count, 64);
+    ck_assert_ptr_null(memchr(msg, '\n', len)); /* one line per message */
+    s->lines[s->count] = strndup(msg, len);
+    ck_assert_ptr_nonnull(s->lines[s->count]);
+    s->count++;
+    return 0;
+}
+
+static void clear(session *s)
+{
+    size_t i;
+    for (i = 0; i < s->count; i++)
+        free(s->lines[i]);
+    s->count = 0;
+}
+
+static void open_session(session *s, const char *override)
+{
+    toolgov_mcp_options opt;
+    memset(s, 0, sizeof *s);
+    memset(&opt, 0, sizeof opt);
+    opt.max_message = 4096;
+    ck_assert_int_eq(toolgov_mcp_plugins_open(&s->plugins, 1, NULL, 0, stderr), 0);
+    ck_assert_int_eq(toolgov_policy_new(&s->pol, s->plugins.reg), 0);
+    if (override)
+        ck_assert_int_eq(toolgov_policy_set_override(s->pol, override), 0);
+    ck_assert_int_eq(toolgov_mcp_server_new(&s->srv, s->plugins.reg, s->pol, &opt, capture, s), 0);
+}
+
+static void close_session(session *s)
+{
+    clear(s);
+    toolgov_mcp_server_free(s->srv);
+    toolgov_policy_free(s->pol);
+    toolgov_mcp_plugins_close(&s->plugins);
+}
+
+/* Send one line; returns how many messages came back. */
+static size_t feed(session *s, const char *line)
+{
+    clear(s);
+    ck_assert_int_eq(toolgov_mcp_server_handle(s->srv, line, strlen(line)), 0);
+    return s->count;
+}
+
+/* The only message that came back, which must contain `want`. */
+static void expect1(session *s, const char *line, const char *want)
+{
+    size_t n = feed(s, line);
+    ck_assert_msg(n == 1, "%zu messages for %s", n, line);
+    ck_assert_msg(strstr(s->lines[0], want) != NULL, "for %s\n  got:  %s\n  want: ...%s...",
+                  line, s->lines[0], want);
+}
+
+static void init(session *s, const char *caps)
+{
+    char line[512];
+    snprintf(line, sizeof line,
+             "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
+             "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":%s,"
+             "\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}", caps);
+    expect1(s, line, "\"protocolVersion\":\"2025-11-25\"");
+    ck_assert_uint_eq(feed(s, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"), 0);
+}
+
+static char call_line[1024];
+
+static const char *call(int id, const char *tool, const char *args)
+{
+    snprintf(call_line, sizeof call_line,
+             "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"%s\""
+             "%s%s}}", id, tool, args ? ",\"arguments\":" : "", args ? args : "");
+    return call_line;
+}
+
+static char answer_line[256];
+
+static const char *answer(int eid, const char *action)
+{
+    snprintf(answer_line, sizeof answer_line,
+             "{\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"action\":\"%s\"}}", eid, action);
+    return answer_line;
+}
+
+#define REMINDER(t) "{\"title\":\"" t "\",\"date\":\"2026-12-02\",\"time\":\"08:30\"}"
+
+/* ---- the envelope ------------------------------------------------------- */
+
+START_TEST(test_envelope_errors)
+{
+    static const struct {
+        const char *in, *want;
+    } cases[] = {
+        {"nonsense", "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,"},
+        {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"", "\"code\":-32700"},
+        {"{\"a\":1,\"a\":2}", "\"code\":-32600,\"message\":\"invalid request: a key appears twice"},
+        {"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", "batches are not supported"},
+        {"42", "invalid request: a message is a JSON object"},
+        {"{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}",
+         "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32600,"},
+        {"{\"id\":1,\"method\":\"ping\"}", "jsonrpc must be \\\"2.0\\\""},
+        {"{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}", "id must be a string or an integer"},
+        {"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}", "id must be a string or an integer"},
+        {"{\"jsonrpc\":\"2.0\",\"id\":[1],\"method\":\"ping\"}", "id must be a string or an integer"},
+        {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}", "method must be a string"},
+        {"{\"jsonrpc\":\"2.0\",\"id\":1}", "invalid request: no method"},
+        {"{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"ping\",\"params\":[1]}",
+         "{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"error\":{\"code\":-32602,"},
+        {"{\"jsonrpc\":\"2.0\",\"id\":\"a\\u0062\",\"method\":\"nothing/here\"}",
+         "{\"jsonrpc\":\"2.0\",\"id\":\"ab\",\"error\":{\"code\":-32601,\"message\":\"method not found: 'nothing/here'\"}}"},
+        {"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}", "the session is not initialized"},
+        {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"\xff\"}", "\"code\":-32700"},
+    };
+    session s;
+    size_t i;
+    open_session(&s, NULL);
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect1(&s, cases[i].in, cases[i].want);
+    /* ping works before initialize; notifications are never answered. */
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{}}");
+    ck_assert_uint_eq(feed(&s, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/whatever\"}"), 0);
+    ck_assert_uint_eq(feed(&s, "{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":5}"), 0);
+    /* A response to a question never asked is ignored. */
+    ck_assert_uint_eq(feed(&s, answer(77, "accept")), 0);
+    close_session(&s);
+}
+END_TEST
+
+START_TEST(test_oversized)
+{
+    session s;
+    char *big;
+    open_session(&s, NULL);
+    big = malloc(5000);
+    ck_assert_ptr_nonnull(big);
+    memset(big, ' ', 5000);
+    ck_assert_int_eq(toolgov_mcp_server_handle(s.srv, big, 5000), 0);
+    ck_assert_uint_eq(s.count, 1);
+    ck_assert_str_eq(s.lines[0], "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
+                                 "\"message\":\"invalid request: the message is 5000 bytes or "
+                                 "more; the limit is 4096 bytes\"}}");
+    free(big);
+    close_session(&s);
+}
+END_TEST
+
+START_TEST(test_write_failure)
+{
+    session s;
+    open_session(&s, NULL);
+    s.fail_writes = 1;
+    ck_assert_int_eq(toolgov_mcp_server_handle(s.srv, "{}", 2), TOOLGOV_EFAIL);
+    close_session(&s);
+}
+END_TEST
+
+/* ---- initialize and tools/list ------------------------------------------ */
+
+START_TEST(test_initialize_versions)
+{
+    session s;
+    open_session(&s, NULL);
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+                "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"elicitation\":{}}}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-06-18\","
+            "\"capabilities\":{\"tools\":{\"listChanged\":false}},\"serverInfo\":"
+            "{\"name\":\"toolgov-mcp\",\"version\":\"" TOOLGOV_VERSION_STRING "\"}");
+    /* 2025-06-18 has no elicitation modes: the question carries none. */
+    expect1(&s, call(2, "create_reminder", REMINDER("a")),
+            "\"method\":\"elicitation/create\",\"params\":{\"message\":");
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"initialize\",\"params\":"
+                "{\"protocolVersion\":\"1999-01-01\",\"capabilities\":{}}}",
+            "\"protocolVersion\":\"" TOOLGOV_MCP_PROTOCOL_LATEST "\"");
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"initialize\",\"params\":{}}",
+            "\"code\":-32602");
+    close_session(&s);
+}
+END_TEST
+
+START_TEST(test_tools_list)
+{
+    session s;
+    const char *l;
+    open_session(&s, NULL);
+    init(&s, "{}");
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"id\":\"L\",\"method\":\"tools/list\",\"params\":{}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":\"L\",\"result\":{\"tools\":[{\"name\":\"calendar_lookup\"");
+    l = s.lines[0];
+    /* Only the plugins' tools: no core built-in without a handler. */
+    ck_assert_ptr_null(strstr(l, "\"memory_search\""));
+    ck_assert_ptr_null(strstr(l, "\"ask_user\""));
+    ck_assert_ptr_nonnull(strstr(l, "\"name\":\"code_exec\""));
+    /* Annotations from the effect, exactly. */
+    ck_assert_ptr_nonnull(strstr(l, "\"annotations\":{\"readOnlyHint\":true}},{\"name\":\"create_reminder\""));
+    ck_assert_ptr_nonnull(strstr(l, "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,"
+                                    "\"idempotentHint\":false}},{\"name\":\"finance_lookup\""));
+    ck_assert_ptr_nonnull(strstr(l, "\"name\":\"empty_trash\""));
+    ck_assert_ptr_nonnull(strstr(l, "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,"
+                                    "\"idempotentHint\":false}}"));
+    ck_assert_ptr_null(strstr(l, "openWorldHint"));
+    close_session(&s);
+}
+END_TEST
+
+/* ---- tools/call ---------------------------------------------------------- */
+
+START_TEST(test_call_read_and_errors)
+{
+    session s;
+    open_session(&s, NULL);
+    init(&s, "{\"elicitation\":{}}");
+    expect1(&s, call(1, "calendar_lookup", "{\"date\": \"2026-12-01\"}"),
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":"
+            "\"- Tuesday 2026-12-01 09:30-10:00 Team stand-up");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"isError\":false}}"));
+    expect1(&s, call(2, "no_such_tool", "{}"),
+            "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":-32602,\"message\":\"unknown tool "
+            "'no_such_tool'");
+    expect1(&s, call(3, "memory_search", "{}"), "unknown tool 'memory_search'");
+    expect1(&s, call(4, "calendar_lookup", "[1]"), "arguments must be a JSON object");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"isError\":true"));
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{}}",
+            "tools/call needs params.name");
+    /* Invalid arguments: an error result the model can act on. */
+    expect1(&s, call(6, "calendar_lookup", "{\"date\":\"12/03/2026\"}"), "\"isError\":true");
+    close_session(&s);
+}
+END_TEST
+
+START_TEST(test_confirm_accept_once_for_two)
+{
+    session s;
+    open_session(&s, NULL);
+    init(&s, "{\"elicitation\":{\"form\":{}}}");
+    /* The first write asks; a second one waits on the same question. */
+    expect1(&s, call(1, "create_reminder", REMINDER("Pay rent")),
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"elicitation/create\",\"params\":"
+            "{\"mode\":\"form\",\"message\":\"Allow the changes of this session? The assistant "
+            "wants to run:\\n- calendar.create_reminder {\\\"title\\\":\\\"Pay rent\\\"");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"requestedSchema\":{\"type\":\"object\",\"properties\":{}}"));
+    ck_assert_uint_eq(feed(&s, call(2, "create_reminder", REMINDER("Call Ana"))), 0);
+    /* A read meanwhile runs at once. */
+    expect1(&s, call(3, "calendar_lookup", "{\"date\":\"2026-12-02\"}"), "\"id\":3,\"result\"");
+    ck_assert_ptr_null(strstr(s.lines[0], "Pay rent"));
+    /* Accept: both run, in order. */
+    ck_assert_uint_eq(feed(&s, answer(1, "accept")), 2);
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"id\":1,\"result\":{\"content\":[{\"type\":\"text\","
+                                             "\"text\":\"Created reminder \\\"Pay rent\\\""));
+    ck_assert_ptr_nonnull(strstr(s.lines[1], "\"id\":2,\"result\""));
+    ck_assert_ptr_nonnull(strstr(s.lines[1], "Call Ana"));
+    /* Later writes of the run do not ask. */
+    expect1(&s, call(4, "create_reminder", REMINDER("Third")), "\"id\":4,\"result\"");
+    expect1(&s, call(5, "calendar_lookup", "{\"date\":\"2026-12-02\"}"), "reminder: Pay rent");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "reminder: Call Ana"));
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "reminder: Third"));
+    close_session(&s);
+}
+END_TEST
+
+START_TEST(test_confirm_decline_and_cancel)
+{
+    session s;
+    open_session(&s, NULL);
+    init(&s, "{\"elicitation\":{}}");
+    /* Cancel: nothing runs, the next write asks again. */
+    expect1(&s, call(1, "create_reminder", REMINDER("A")), "elicitation/create");
+    expect1(&s, answer(1, "cancel"), "closed the question without answering");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"id\":1,\"result\""));
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"isError\":true"));
+    expect1(&s, call(2, "create_reminder", REMINDER("B")), "\"id\":2,\"method\":\"elicitation/create\"");
+    /* An error answer counts as no answer too. */
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":-1,\"message\":\"no\"}}",
+            "closed the question without answering");
+    /* Decline: refused, and every later write of the run too, without asking. */
+    expect1(&s, call(3, "create_reminder", REMINDER("C")), "\"id\":3,\"method\":\"elicitation/create\"");
+    expect1(&s, answer(3, "decline"), "the user declined the writes of this run");
+    expect1(&s, call(4, "create_reminder", REMINDER("D")), "the user declined the writes of this run");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"id\":4,\"result\""));
+    expect1(&s, call(5, "calendar_lookup", "{\"date\":\"2026-12-02\"}"), "\"isError\":false");
+    ck_assert_ptr_null(strstr(s.lines[0], "reminder:"));
+    /* A new run asks again. */
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":"
+                "\"create_reminder\",\"arguments\":" REMINDER("E") ",\"_meta\":{\"toolgov/new_run\":true}}}",
+            "\"id\":4,\"method\":\"elicitation/create\"");
+    expect1(&s, answer(4, "accept"), "Created reminder \\\"E\\\"");
+    close_session(&s);
+}
+END_TEST
+
+START_TEST(test_destructive_each_call)
+{
+    session s;
+    open_session(&s, NULL);
+    init(&s, "{\"elicitation\":{}}");
+    expect1(&s, call(1, "empty_trash", "{}"),
+            "\"id\":1,\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\",\"message\":"
+            "\"Approve this destructive call? It cannot be undone:\\n- email_workflows.empty_trash {}");
+    expect1(&s, answer(1, "accept"), "\"id\":1,\"result\"");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"isError\":false"));
+    /* The second call asks again, for itself. */
+    expect1(&s, call(2, "empty_trash", NULL), "\"id\":2,\"method\":\"elicitation/create\"");
+    expect1(&s, answer(2, "decline"), "the user did not approve this call");
+    expect1(&s, call(3, "empty_trash", "{}"), "\"id\":3,\"method\":\"elicitation/create\"");
+    expect1(&s, answer(3, "cancel"), "closed the question");
+    close_session(&s);
+}
+END_TEST
+
+START_TEST(test_cancelled_call)
+{
+    session s;
+    open_session(&s, NULL);
+    init(&s, "{\"elicitation\":{}}");
+    expect1(&s, call(7, "create_reminder", REMINDER("A")), "\"id\":1,\"method\":\"elicitation/create\"");
+    /* The client cancels its call: no response, the question is withdrawn. */
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":"
+                "{\"requestId\":7,\"reason\":\"user stopped\"}}",
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1,");
+    /* A late answer runs nothing and confirms nothing. */
+    ck_assert_uint_eq(feed(&s, answer(1, "accept")), 0);
+    expect1(&s, call(8, "create_reminder", REMINDER("B")), "\"id\":2,\"method\":\"elicitation/create\"");
+    /* Cancelling one of two waiting calls keeps the question. */
+    ck_assert_uint_eq(feed(&s, call(9, "create_reminder", REMINDER("C"))), 0);
+    ck_assert_uint_eq(feed(&s, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
+                               "\"params\":{\"requestId\":8}}"), 0);
+    ck_assert_uint_eq(feed(&s, answer(2, "accept")), 1);
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"id\":9,\"result\""));
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "Created reminder \\\"C\\\""));
+    close_session(&s);
+}
+END_TEST
+
+START_TEST(test_no_elicitation)
+{
+    session s;
+    open_session(&s, NULL);
+    init(&s, "{\"elicitation\":{\"url\":{}}}"); /* URL mode only: no form */
+    expect1(&s, call(1, "create_reminder", REMINDER("A")), "\"id\":1,\"result\"");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"isError\":true"));
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "cannot ask the user"));
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "TOOLGOV_CONFIRM_ONCE_TOOLS"));
+    expect1(&s, call(2, "empty_trash", "{}"), "Destructive tools cannot run for this client");
+    /* A write that never asks still runs. */
+    expect1(&s, call(3, "trash_category", "{\"category\":\"promotions\"}"), "\"isError\":false");
+    close_session(&s);
+}
+END_TEST
+
+START_TEST(test_override_none)
+{
+    session s;
+    open_session(&s, "none");
+    init(&s, "{}");
+    expect1(&s, call(1, "create_reminder", REMINDER("A")), "Created reminder");
+    /* The override never reaches destructive tools. */
+    expect1(&s, call(2, "empty_trash", "{}"), "Destructive tools cannot run for this client");
+    close_session(&s);
+}
+END_TEST
+
+START_TEST(test_answers_directly_new_run)
+{
+    session s;
+    open_session(&s, NULL);
+    init(&s, "{\"elicitation\":{}}");
+    /* A read runs first; a write is declined. */
+    expect1(&s, call(1, "calendar_lookup", "{\"date\":\"2026-12-02\"}"), "\"isError\":false");
+    expect1(&s, call(2, "create_reminder", REMINDER("A")), "elicitation/create");
+    expect1(&s, answer(1, "decline"), "declined");
+    /* inbox_digest is not the run's first tool: one step, the run goes on
+    ** and its writes stay refused. */
+    expect1(&s, call(3, "inbox_digest", "{}"), "\"isError\":false");
+    expect1(&s, call(4, "create_reminder", REMINDER("B")), "declined");
+    /* In a fresh run the digest is the first tool: it is the answer and
+    ** ends the run, so the next write belongs to a new run and asks. */
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":"
+                "\"inbox_digest\",\"arguments\":{},\"_meta\":{\"toolgov/new_run\":true}}}",
+            "\"isError\":false");
+    expect1(&s, call(6, "create_reminder", REMINDER("C")), "\"id\":2,\"method\":\"elicitation/create\"");
+    expect1(&s, answer(2, "accept"), "Created reminder \\\"C\\\"");
+    /* A question asked in a run that has since ended runs nothing. */
+    expect1(&s, call(7, "create_reminder", REMINDER("D")), "\"id\":7,\"result\"");
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":"
+                "\"empty_trash\",\"_meta\":{\"toolgov/new_run\":true}}}",
+            "\"id\":3,\"method\":\"elicitation/create\"");
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":"
+                "\"calendar_lookup\",\"arguments\":{\"date\":\"2026-12-01\"},\"_meta\":{\"toolgov/new_run\":true}}}",
+            "\"id\":9,\"result\"");
+    expect1(&s, answer(3, "accept"), "its run ended before the user answered");
+    close_session(&s);
+}
+END_TEST
+
+static Suite *mcp_suite(void)
+{
+    Suite *su = suite_create("mcp_server");
+    TCase *tc = tcase_create("protocol");
+    tcase_add_test(tc, test_envelope_errors);
+    tcase_add_test(tc, test_oversized);
+    tcase_add_test(tc, test_write_failure);
+    tcase_add_test(tc, test_initialize_versions);
+    tcase_add_test(tc, test_tools_list);
+    tcase_add_test(tc, test_call_read_and_errors);
+    tcase_add_test(tc, test_confirm_accept_once_for_two);
+    tcase_add_test(tc, test_confirm_decline_and_cancel);
+    tcase_add_test(tc, test_destructive_each_call);
+    tcase_add_test(tc, test_cancelled_call);
+    tcase_add_test(tc, test_no_elicitation);
+    tcase_add_test(tc, test_override_none);
+    tcase_add_test(tc, test_answers_directly_new_run);
+    suite_add_tcase(su, tc);
+    return su;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(mcp_suite());
+    int failed;
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
