@@ -153,19 +153,20 @@ static int serve(toolgov_mcp_server *srv)
         }
         memmove(buf, buf + start, len - start);
         len -= start;
-        if (len > max + 1) {
-            /* Too long already: stop keeping it, skip to its newline. */
+        if (skipping || len > max + 1) {
+            /* Too long already: stop keeping it, count it and skip to its
+            ** newline; give back what the buffer grew to. */
             if (!skipping)
                 skipped = 0;
             skipping = 1;
             skipped += len;
             len = 0;
-        }
-        if (skipping && cap > 4 * READ_CHUNK) {
-            char *nb = realloc(buf, READ_CHUNK);
-            if (nb) {
-                buf = nb;
-                cap = READ_CHUNK;
+            if (cap > 4 * READ_CHUNK) {
+                char *nb = realloc(buf, READ_CHUNK);
+                if (nb) {
+                    buf = nb;
+                    cap = READ_CHUNK;
+                }
             }
         }
     }
