@@ -124,10 +124,14 @@ static int serve(toolgov_mcp_server *srv)
         }
         if (got == 0) {
             /* A last message without its newline is still one message. */
-            if (!skipping && len > 0 && toolgov_mcp_server_handle(srv, buf, len) != 0)
-                rc = -1;
-            else if (skipping && toolgov_mcp_server_oversized(srv, skipped + len) != 0)
-                rc = -1;
+            int last = 0;
+            if (len && buf[len - 1] == '\r')
+                len--;
+            if (skipping)
+                last = toolgov_mcp_server_oversized(srv, skipped + len);
+            else if (len > 0)
+                last = toolgov_mcp_server_handle(srv, buf, len);
+            rc = last ? -1 : 0;
             break;
         }
         for (i = len, len += (size_t)got; i < len; i++) {
@@ -213,11 +217,12 @@ int main(int argc, char **argv)
             examples = 0;
         } else if (strcmp(a, "--max-message") == 0 || strncmp(a, "--max-message=", 14) == 0) {
             const char *v = a[13] == '=' ? a + 14 : (i + 1 < argc ? argv[++i] : NULL);
-            char *end;
-            unsigned long long n;
+            char *end = NULL;
+            unsigned long long n = 0;
             errno = 0;
-            n = v && *v >= '0' && *v <= '9' ? strtoull(v, &end, 10) : 0;
-            if (!v || errno || *end || n < 64 || n > (16ull << 20)) {
+            if (v && *v >= '0' && *v <= '9')
+                n = strtoull(v, &end, 10);
+            if (!end || *end || errno || n < 64 || n > (16ull << 20)) {
                 free(paths);
                 return misuse("--max-message needs a number of bytes from 64 to 16777216", v);
             }

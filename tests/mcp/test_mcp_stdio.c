@@ -213,6 +213,37 @@ START_TEST(test_command_line)
 }
 END_TEST
 
+/* A MODULE plugin through --plugin: listed, called, and gated. */
+START_TEST(test_module_plugin)
+{
+    static const char *const args[] = {"--no-examples", "--plugin", TOOLGOV_MCP_MODULE, NULL};
+    static const char *const not_plugin[] = {"--plugin", TOOLGOV_MCP_NOT_A_PLUGIN, NULL};
+    static const char in[] =
+        INIT "\n"
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n"
+        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"echo_args\","
+        "\"arguments\":{\"b\": [1, 2], \"a\": \"x\"}}}\n"
+        "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"shred_notes\"}}\n"
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"calendar_lookup\"}}\n";
+    run_result r = run_mcp(args, in, sizeof in - 1, 0);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "\"result\":{\"tools\":[{\"name\":\"echo_args\",\"description\":"
+                                "\"Say back the arguments it was called with.\"") != NULL, "%s", r.out);
+    ck_assert_ptr_nonnull(strstr(r.out, "{\"name\":\"shred_notes\""));
+    ck_assert_ptr_nonnull(strstr(r.out, "\"destructiveHint\":true"));
+    ck_assert_ptr_nonnull(strstr(r.out, "\"id\":3,\"result\":{\"content\":[{\"type\":\"text\",\"text\":"));
+    ck_assert_ptr_nonnull(strstr(r.out, "Destructive tools cannot run for this client"));
+    ck_assert_ptr_nonnull(strstr(r.out, "\"id\":5,\"error\":{\"code\":-32602,\"message\":\"unknown tool 'calendar_lookup'"));
+    run_free(&r);
+
+    r = run_mcp(not_plugin, "", 0, 0);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, ": no toolgov_module_plugin symbol; build the plugin with "
+                                "toolgov_add_plugin(NAME ... MODULE)") != NULL, "%s", r.err);
+    run_free(&r);
+}
+END_TEST
+
 static Suite *stdio_suite(void)
 {
     Suite *su = suite_create("mcp_stdio");
@@ -223,6 +254,7 @@ static Suite *stdio_suite(void)
     tcase_add_test(tc, test_end_of_input);
     tcase_add_test(tc, test_client_gone);
     tcase_add_test(tc, test_command_line);
+    tcase_add_test(tc, test_module_plugin);
     suite_add_tcase(su, tc);
     return su;
 }
