@@ -38,6 +38,10 @@
 #define ERR_INVALID_PARAMS (-32602)
 #define ERR_INTERNAL (-32603)
 
+/* The most calls that may wait for the user at once; more are refused, so a
+** client cannot make the server hold unbounded state. */
+#define MAX_PENDING 256
+
 /* The protocol revisions this server speaks, newest first. */
 static const char *const protocol_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26",
                                                 "2024-11-05"};
@@ -484,6 +488,8 @@ static int add_pending(toolgov_mcp_server *s, const char *id, const char *tool,
                        const char *args, long eid, int kind)
 {
     pending *p;
+    if (s->pend_count >= MAX_PENDING)
+        return TOOLGOV_ENOSPC;
     if (s->pend_count == s->pend_cap) {
         size_t cap = s->pend_cap ? 2 * s->pend_cap : 8;
         pending *np = realloc(s->pend, cap * sizeof *np);
@@ -531,11 +537,21 @@ static int refuse_no_elicitation(toolgov_mcp_server *s, const char *id, const ch
     return send_tool_error(s, id, msg);
 }
 
+static int refuse_busy(toolgov_mcp_server *s, const char *id, const char *tool)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s was not run: %d calls already wait for the user's answer; "
+                              "call it again once they are answered", tool, MAX_PENDING);
+    return send_tool_error(s, id, msg);
+}
+
 static int ask_confirm(toolgov_mcp_server *s, const char *id, const char *tool, const char *args)
 {
     int rc;
     if (!s->elicit_form)
         return refuse_no_elicitation(s, id, tool, ASK_CONFIRM);
+    if (s->pend_count >= MAX_PENDING)
+        return refuse_busy(s, id, tool);
     if (s->confirm_elicit)
         return add_pending(s, id, tool, args, s->confirm_elicit, ASK_CONFIRM);
     toolgov__buf_clear(&s->scratch);
@@ -556,6 +572,8 @@ static int ask_approval(toolgov_mcp_server *s, const char *id, const char *tool,
     int rc;
     if (!s->elicit_form)
         return refuse_no_elicitation(s, id, tool, ASK_APPROVAL);
+    if (s->pend_count >= MAX_PENDING)
+        return refuse_busy(s, id, tool);
     toolgov__buf_clear(&s->scratch);
     toolgov__buf_puts(&s->scratch, "Approve this destructive call? It cannot be undone:");
     put_call_line(&s->scratch, s, tool, args);

@@ -426,6 +426,23 @@ START_TEST(test_answers_directly_new_run)
 }
 END_TEST
 
+/* The calls waiting for the user are bounded. */
+START_TEST(test_pending_bound)
+{
+    session s;
+    int i;
+    open_session(&s, NULL);
+    init(&s, "{\"elicitation\":{}}");
+    for (i = 0; i < 256; i++)
+        ck_assert_uint_eq(feed(&s, call(100 + i, "empty_trash", "{}")), 1);
+    expect1(&s, call(9999, "empty_trash", "{}"), "256 calls already wait for the user's answer");
+    expect1(&s, call(9998, "create_reminder", REMINDER("A")), "256 calls already wait");
+    /* Reads still run. */
+    expect1(&s, call(9997, "calendar_lookup", "{\"date\":\"2026-12-01\"}"), "\"isError\":false");
+    close_session(&s);
+}
+END_TEST
+
 static Suite *mcp_suite(void)
 {
     Suite *su = suite_create("mcp_server");
@@ -443,6 +460,7 @@ static Suite *mcp_suite(void)
     tcase_add_test(tc, test_no_elicitation);
     tcase_add_test(tc, test_override_none);
     tcase_add_test(tc, test_answers_directly_new_run);
+    tcase_add_test(tc, test_pending_bound);
     suite_add_tcase(su, tc);
     return su;
 }
