@@ -67,9 +67,9 @@ struct toolgov_mcp_server {
     const char *name;
 
     toolgov_allocator alloc;
-    toolgov__arena arena;   /* the parsed message, reset per message */
-    toolgov__buf out;       /* the message being written */
-    toolgov__buf scratch;   /* texts built before they are written */
+    toolgov__scratch arena;   /* the parsed message, reset per message */
+    toolgov__jbuf out;       /* the message being written */
+    toolgov__jbuf scratch;   /* texts built before they are written */
 
     int initialized;        /* initialize answered */
     int elicit_form;        /* the client can answer form elicitation */
@@ -120,30 +120,30 @@ static void pending_free(pending *p)
 /* A JSON string of arbitrary bytes: valid UTF-8 is kept, every byte that is
 ** not part of a well-formed sequence becomes U+FFFD, so a handler's output
 ** can never make the message invalid JSON. */
-static void put_text(toolgov__buf *b, const char *s, size_t n)
+static void put_text(toolgov__jbuf *b, const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s, *e = p + n;
-    toolgov__buf_putc(b, '"');
+    toolgov__jbuf_putc(b, '"');
     while (p < e) {
         unsigned c = *p;
         size_t k = 0;
         if (c < 0x80) {
             if (c == '"' || c == '\\') {
-                toolgov__buf_putc(b, '\\');
-                toolgov__buf_putc(b, (char)c);
+                toolgov__jbuf_putc(b, '\\');
+                toolgov__jbuf_putc(b, (char)c);
             } else if (c < 0x20) {
                 static const char hex[] = "0123456789abcdef";
                 char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
                 if (c == '\n')
-                    toolgov__buf_put(b, "\\n", 2);
+                    toolgov__jbuf_put(b, "\\n", 2);
                 else if (c == '\t')
-                    toolgov__buf_put(b, "\\t", 2);
+                    toolgov__jbuf_put(b, "\\t", 2);
                 else if (c == '\r')
-                    toolgov__buf_put(b, "\\r", 2);
+                    toolgov__jbuf_put(b, "\\r", 2);
                 else
-                    toolgov__buf_put(b, esc, sizeof esc);
+                    toolgov__jbuf_put(b, esc, sizeof esc);
             } else {
-                toolgov__buf_putc(b, (char)c);
+                toolgov__jbuf_putc(b, (char)c);
             }
             p++;
             continue;
@@ -175,24 +175,24 @@ static void put_text(toolgov__buf *b, const char *s, size_t n)
             k = 0;
         }
         if (k) {
-            toolgov__buf_put(b, (const char *)p, k);
+            toolgov__jbuf_put(b, (const char *)p, k);
             p += k;
         } else {
-            toolgov__buf_put(b, "\\ufffd", 6);
+            toolgov__jbuf_put(b, "\\ufffd", 6);
             p++;
         }
     }
-    toolgov__buf_putc(b, '"');
+    toolgov__jbuf_putc(b, '"');
 }
 
-static void put_cstr(toolgov__buf *b, const char *s)
+static void put_cstr(toolgov__jbuf *b, const char *s)
 {
     put_text(b, s, strlen(s));
 }
 
 static int send_out(toolgov_mcp_server *s)
 {
-    if (toolgov__buf_finish(&s->out))
+    if (toolgov__jbuf_finish(&s->out))
         return TOOLGOV_ENOMEM;
     return s->write(s->write_ud, s->out.ptr, s->out.len) ? TOOLGOV_EFAIL : 0;
 }
@@ -202,30 +202,30 @@ static int send_out(toolgov_mcp_server *s)
 static int send_error(toolgov_mcp_server *s, const char *id, int code, const char *msg)
 {
     char num[16];
-    toolgov__buf_clear(&s->out);
-    toolgov__buf_puts(&s->out, "{\"jsonrpc\":\"2.0\",\"id\":");
-    toolgov__buf_puts(&s->out, id ? id : "null");
+    toolgov__jbuf_clear(&s->out);
+    toolgov__jbuf_puts(&s->out, "{\"jsonrpc\":\"2.0\",\"id\":");
+    toolgov__jbuf_puts(&s->out, id ? id : "null");
     snprintf(num, sizeof num, "%d", code);
-    toolgov__buf_puts(&s->out, ",\"error\":{\"code\":");
-    toolgov__buf_puts(&s->out, num);
-    toolgov__buf_puts(&s->out, ",\"message\":");
+    toolgov__jbuf_puts(&s->out, ",\"error\":{\"code\":");
+    toolgov__jbuf_puts(&s->out, num);
+    toolgov__jbuf_puts(&s->out, ",\"message\":");
     put_cstr(&s->out, msg);
-    toolgov__buf_puts(&s->out, "}}");
+    toolgov__jbuf_puts(&s->out, "}}");
     return send_out(s);
 }
 
 /* Start {"jsonrpc":"2.0","id":ID,"result": in s->out. */
 static void begin_result(toolgov_mcp_server *s, const char *id)
 {
-    toolgov__buf_clear(&s->out);
-    toolgov__buf_puts(&s->out, "{\"jsonrpc\":\"2.0\",\"id\":");
-    toolgov__buf_puts(&s->out, id);
-    toolgov__buf_puts(&s->out, ",\"result\":");
+    toolgov__jbuf_clear(&s->out);
+    toolgov__jbuf_puts(&s->out, "{\"jsonrpc\":\"2.0\",\"id\":");
+    toolgov__jbuf_puts(&s->out, id);
+    toolgov__jbuf_puts(&s->out, ",\"result\":");
 }
 
 static int end_result(toolgov_mcp_server *s)
 {
-    toolgov__buf_putc(&s->out, '}');
+    toolgov__jbuf_putc(&s->out, '}');
     return send_out(s);
 }
 
@@ -234,9 +234,9 @@ static int send_tool_result(toolgov_mcp_server *s, const char *id, const char *t
                             int is_error)
 {
     begin_result(s, id);
-    toolgov__buf_puts(&s->out, "{\"content\":[{\"type\":\"text\",\"text\":");
+    toolgov__jbuf_puts(&s->out, "{\"content\":[{\"type\":\"text\",\"text\":");
     put_text(&s->out, text, len);
-    toolgov__buf_puts(&s->out, is_error ? "}],\"isError\":true}" : "}],\"isError\":false}");
+    toolgov__jbuf_puts(&s->out, is_error ? "}],\"isError\":true}" : "}],\"isError\":false}");
     return end_result(s);
 }
 
@@ -323,9 +323,9 @@ static size_t value_end(const char *text, size_t len, size_t pos)
 /* The canonical text of node i, NUL-terminated and malloc'd. */
 static char *value_text(toolgov_mcp_server *s, const msg *m, long i)
 {
-    toolgov__buf_clear(&s->scratch);
+    toolgov__jbuf_clear(&s->scratch);
     toolgov__json_put_value(&s->scratch, &m->doc, (size_t)i);
-    if (toolgov__buf_finish(&s->scratch))
+    if (toolgov__jbuf_finish(&s->scratch))
         return NULL;
     return dup_bytes(s->scratch.ptr, s->scratch.len);
 }
@@ -362,19 +362,19 @@ static const char *tool_schema(const toolgov_tool_spec *spec)
 
 /* ---- tools/list -------------------------------------------------------- */
 
-static void put_annotations(toolgov__buf *b, toolgov_effect effect)
+static void put_annotations(toolgov__jbuf *b, toolgov_effect effect)
 {
     switch (effect) {
     case TOOLGOV_EFFECT_READ:
-        toolgov__buf_puts(b, "{\"readOnlyHint\":true}");
+        toolgov__jbuf_puts(b, "{\"readOnlyHint\":true}");
         break;
     case TOOLGOV_EFFECT_WRITE:
-        toolgov__buf_puts(b, "{\"readOnlyHint\":false,\"destructiveHint\":false,"
+        toolgov__jbuf_puts(b, "{\"readOnlyHint\":false,\"destructiveHint\":false,"
                              "\"idempotentHint\":false}");
         break;
     case TOOLGOV_EFFECT_DESTRUCTIVE:
     default:
-        toolgov__buf_puts(b, "{\"readOnlyHint\":false,\"destructiveHint\":true,"
+        toolgov__jbuf_puts(b, "{\"readOnlyHint\":false,\"destructiveHint\":true,"
                              "\"idempotentHint\":false}");
         break;
     }
@@ -384,24 +384,24 @@ static int tools_list(toolgov_mcp_server *s, const char *id)
 {
     size_t i, n = toolgov_registry_count(s->reg), listed = 0;
     begin_result(s, id);
-    toolgov__buf_puts(&s->out, "{\"tools\":[");
+    toolgov__jbuf_puts(&s->out, "{\"tools\":[");
     for (i = 0; i < n; i++) {
         const toolgov_tool_spec *spec = toolgov_registry_at(s->reg, i);
         if (!spec || !served_tool(s, spec->name))
             continue;
         if (listed++)
-            toolgov__buf_putc(&s->out, ',');
-        toolgov__buf_puts(&s->out, "{\"name\":");
+            toolgov__jbuf_putc(&s->out, ',');
+        toolgov__jbuf_puts(&s->out, "{\"name\":");
         put_cstr(&s->out, spec->name);
-        toolgov__buf_puts(&s->out, ",\"description\":");
+        toolgov__jbuf_puts(&s->out, ",\"description\":");
         put_cstr(&s->out, spec->description);
-        toolgov__buf_puts(&s->out, ",\"inputSchema\":");
-        toolgov__buf_puts(&s->out, tool_schema(spec));
-        toolgov__buf_puts(&s->out, ",\"annotations\":");
+        toolgov__jbuf_puts(&s->out, ",\"inputSchema\":");
+        toolgov__jbuf_puts(&s->out, tool_schema(spec));
+        toolgov__jbuf_puts(&s->out, ",\"annotations\":");
         put_annotations(&s->out, spec->effect);
-        toolgov__buf_putc(&s->out, '}');
+        toolgov__jbuf_putc(&s->out, '}');
     }
-    toolgov__buf_puts(&s->out, "]}");
+    toolgov__jbuf_puts(&s->out, "]}");
     return end_result(s);
 }
 
@@ -454,33 +454,33 @@ static int invoke_and_answer(toolgov_mcp_server *s, const char *id, const char *
 }
 
 /* Line "- plugin.tool ARGS" of a question. */
-static void put_call_line(toolgov__buf *b, const toolgov_mcp_server *s, const char *tool,
+static void put_call_line(toolgov__jbuf *b, const toolgov_mcp_server *s, const char *tool,
                           const char *args)
 {
-    toolgov__buf_puts(b, "\n- ");
-    toolgov__buf_puts(b, owner_of(s, tool));
-    toolgov__buf_putc(b, '.');
-    toolgov__buf_puts(b, tool);
-    toolgov__buf_putc(b, ' ');
-    toolgov__buf_puts(b, args);
+    toolgov__jbuf_puts(b, "\n- ");
+    toolgov__jbuf_puts(b, owner_of(s, tool));
+    toolgov__jbuf_putc(b, '.');
+    toolgov__jbuf_puts(b, tool);
+    toolgov__jbuf_putc(b, ' ');
+    toolgov__jbuf_puts(b, args);
 }
 
 /* Send elicitation/create with the message in s->scratch. */
 static int send_question(toolgov_mcp_server *s, long eid)
 {
     char num[24];
-    if (toolgov__buf_finish(&s->scratch))
+    if (toolgov__jbuf_finish(&s->scratch))
         return TOOLGOV_ENOMEM;
     snprintf(num, sizeof num, "%ld", eid);
-    toolgov__buf_clear(&s->out);
-    toolgov__buf_puts(&s->out, "{\"jsonrpc\":\"2.0\",\"id\":");
-    toolgov__buf_puts(&s->out, num);
-    toolgov__buf_puts(&s->out, ",\"method\":\"elicitation/create\",\"params\":{");
+    toolgov__jbuf_clear(&s->out);
+    toolgov__jbuf_puts(&s->out, "{\"jsonrpc\":\"2.0\",\"id\":");
+    toolgov__jbuf_puts(&s->out, num);
+    toolgov__jbuf_puts(&s->out, ",\"method\":\"elicitation/create\",\"params\":{");
     if (strcmp(s->protocol, "2025-11-25") >= 0)
-        toolgov__buf_puts(&s->out, "\"mode\":\"form\",");
-    toolgov__buf_puts(&s->out, "\"message\":");
+        toolgov__jbuf_puts(&s->out, "\"mode\":\"form\",");
+    toolgov__jbuf_puts(&s->out, "\"message\":");
     put_text(&s->out, s->scratch.ptr, s->scratch.len);
-    toolgov__buf_puts(&s->out, ",\"requestedSchema\":{\"type\":\"object\",\"properties\":{}}}}");
+    toolgov__jbuf_puts(&s->out, ",\"requestedSchema\":{\"type\":\"object\",\"properties\":{}}}}");
     return send_out(s);
 }
 
@@ -554,10 +554,10 @@ static int ask_confirm(toolgov_mcp_server *s, const char *id, const char *tool, 
         return refuse_busy(s, id, tool);
     if (s->confirm_elicit)
         return add_pending(s, id, tool, args, s->confirm_elicit, ASK_CONFIRM);
-    toolgov__buf_clear(&s->scratch);
-    toolgov__buf_puts(&s->scratch, "Allow the changes of this session? The assistant wants to run:");
+    toolgov__jbuf_clear(&s->scratch);
+    toolgov__jbuf_puts(&s->scratch, "Allow the changes of this session? The assistant wants to run:");
     put_call_line(&s->scratch, s, tool, args);
-    toolgov__buf_puts(&s->scratch, "\nAccept lets these writes and the session's later writes run "
+    toolgov__jbuf_puts(&s->scratch, "\nAccept lets these writes and the session's later writes run "
                                    "without asking again; Decline refuses every write of this run.");
     rc = add_pending(s, id, tool, args, s->next_elicit, ASK_CONFIRM);
     if (rc)
@@ -574,10 +574,10 @@ static int ask_approval(toolgov_mcp_server *s, const char *id, const char *tool,
         return refuse_no_elicitation(s, id, tool, ASK_APPROVAL);
     if (s->pend_count >= MAX_PENDING)
         return refuse_busy(s, id, tool);
-    toolgov__buf_clear(&s->scratch);
-    toolgov__buf_puts(&s->scratch, "Approve this destructive call? It cannot be undone:");
+    toolgov__jbuf_clear(&s->scratch);
+    toolgov__jbuf_puts(&s->scratch, "Approve this destructive call? It cannot be undone:");
     put_call_line(&s->scratch, s, tool, args);
-    toolgov__buf_puts(&s->scratch, "\nAccept runs this one call; any other destructive call asks "
+    toolgov__jbuf_puts(&s->scratch, "\nAccept runs this one call; any other destructive call asks "
                                    "again.");
     eid = s->next_elicit++;
     rc = add_pending(s, id, tool, args, eid, ASK_APPROVAL);
@@ -739,11 +739,11 @@ static int on_cancelled(toolgov_mcp_server *s, const msg *m, long params)
             if (p->elicit == s->confirm_elicit)
                 s->confirm_elicit = 0;
             snprintf(num, sizeof num, "%ld", p->elicit);
-            toolgov__buf_clear(&s->out);
-            toolgov__buf_puts(&s->out, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
+            toolgov__jbuf_clear(&s->out);
+            toolgov__jbuf_puts(&s->out, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
                                        "\"params\":{\"requestId\":");
-            toolgov__buf_puts(&s->out, num);
-            toolgov__buf_puts(&s->out, ",\"reason\":\"the tool call that asked was cancelled\"}}");
+            toolgov__jbuf_puts(&s->out, num);
+            toolgov__jbuf_puts(&s->out, ",\"reason\":\"the tool call that asked was cancelled\"}}");
             rc = send_out(s);
         }
     }
@@ -775,18 +775,18 @@ static int initialize(toolgov_mcp_server *s, const msg *m, const char *id, long 
                      (node(m, eli)->len == 0 || member(m, eli, "form") >= 0);
     s->initialized = 1;
     begin_result(s, id);
-    toolgov__buf_puts(&s->out, "{\"protocolVersion\":");
+    toolgov__jbuf_puts(&s->out, "{\"protocolVersion\":");
     put_cstr(&s->out, chosen);
-    toolgov__buf_puts(&s->out, ",\"capabilities\":{\"tools\":{\"listChanged\":false}},"
+    toolgov__jbuf_puts(&s->out, ",\"capabilities\":{\"tools\":{\"listChanged\":false}},"
                                "\"serverInfo\":{\"name\":");
     put_cstr(&s->out, s->name);
-    toolgov__buf_puts(&s->out, ",\"version\":");
+    toolgov__jbuf_puts(&s->out, ",\"version\":");
     put_cstr(&s->out, TOOLGOV_VERSION_STRING);
-    toolgov__buf_puts(&s->out, "},\"instructions\":");
+    toolgov__jbuf_puts(&s->out, "},\"instructions\":");
     put_cstr(&s->out, "Tools marked readOnlyHint read only. Writes ask the user once per "
                       "session and destructive tools ask for every call: the server enforces "
                       "this, so call the tool and let it ask.");
-    toolgov__buf_putc(&s->out, '}');
+    toolgov__jbuf_putc(&s->out, '}');
     return end_result(s);
 }
 
@@ -800,7 +800,7 @@ static int request(toolgov_mcp_server *s, const msg *m, const char *id, const ch
         return initialize(s, m, id, params);
     if (strcmp(method, "ping") == 0) {
         begin_result(s, id);
-        toolgov__buf_puts(&s->out, "{}");
+        toolgov__jbuf_puts(&s->out, "{}");
         return end_result(s);
     }
     if (strcmp(method, "tools/list") == 0 || strcmp(method, "tools/call") == 0) {
@@ -821,7 +821,7 @@ int toolgov_mcp_server_handle(toolgov_mcp_server *s, const char *text, size_t le
     char *id = NULL, *method = NULL, emsg[256];
     int rc;
 
-    toolgov__arena_reset(&s->arena);
+    toolgov__scratch_reset(&s->arena);
     if (len > s->max_message)
         return toolgov_mcp_server_oversized(s, len);
     rc = toolgov__json_parse(&m.doc, &jerr, &s->arena, text, len, TOOLGOV__JSON_MAX_DEPTH,
@@ -939,9 +939,9 @@ int toolgov_mcp_server_new(toolgov_mcp_server **out, const toolgov_registry *reg
     s->name = opt && opt->server_name ? opt->server_name : "toolgov-mcp";
     s->alloc.fn = std_alloc;
     s->alloc.ud = NULL;
-    toolgov__arena_init(&s->arena, &s->alloc);
-    toolgov__buf_init(&s->out, &s->alloc);
-    toolgov__buf_init(&s->scratch, &s->alloc);
+    toolgov__scratch_init(&s->arena, &s->alloc);
+    toolgov__jbuf_init(&s->out, &s->alloc);
+    toolgov__jbuf_init(&s->scratch, &s->alloc);
     snprintf(s->protocol, sizeof s->protocol, "%s", TOOLGOV_MCP_PROTOCOL_LATEST);
     s->next_elicit = 1;
     if ((rc = new_run(s)) != 0) {
@@ -961,8 +961,8 @@ void toolgov_mcp_server_free(toolgov_mcp_server *s)
         pending_free(&s->pend[i]);
     free(s->pend);
     toolgov_run_free(s->run);
-    toolgov__arena_free(&s->arena);
-    toolgov__buf_free(&s->out);
-    toolgov__buf_free(&s->scratch);
+    toolgov__scratch_free(&s->arena);
+    toolgov__jbuf_free(&s->out);
+    toolgov__jbuf_free(&s->scratch);
     free(s);
 }
