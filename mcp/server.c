@@ -75,6 +75,7 @@ struct toolgov_mcp_server {
     int elicit_form;        /* the client can answer form elicitation */
     char protocol[16];
 
+    toolgov_args_decoder *dec; /* decodes each call's arguments before the gate */
     toolgov_run *run;
     unsigned run_gen;
     long next_elicit;       /* our request ids: 1, 2, ... */
@@ -353,11 +354,11 @@ static const toolgov_tool_spec *served_tool(const toolgov_mcp_server *s, const c
     return spec && toolgov_registry_owner(s->reg, name) ? spec : NULL;
 }
 
-/* The tool's JSON Schema text for inputSchema. */
+/* The tool's JSON Schema text for inputSchema: the canonical schema the
+** generator put in its spec. */
 static const char *tool_schema(const toolgov_tool_spec *spec)
 {
-    (void)spec;
-    return "{\"type\":\"object\"}";
+    return spec->schema_json ? spec->schema_json : "{\"type\":\"object\",\"properties\":{}}";
 }
 
 /* ---- tools/list -------------------------------------------------------- */
@@ -618,6 +619,31 @@ static int call_tool(toolgov_mcp_server *s, const msg *m, const char *id, long p
     if (!text) {
         rc = TOOLGOV_ENOMEM;
         goto out;
+    }
+    if (spec->params) {
+        /* Decode before the gate: arguments the parameters refuse never
+        ** reach the gate or the handler; the model gets the decoder's
+        ** message. The call goes on with its canonical text. */
+        toolgov_decoded_args da;
+        rc = toolgov_args_decode(&da, s->dec, spec->params, tool, text, strlen(text));
+        if (rc == TOOLGOV_EARGS) {
+            rc = send_tool_result(s, id, da.message, da.message_len, 1);
+            goto out;
+        }
+        if (rc == TOOLGOV_ENOMEM)
+            goto out;
+        if (rc) {
+            snprintf(emsg, sizeof emsg, "%s: the arguments cannot be decoded (%s)", tool,
+                     toolgov_strerror(rc));
+            rc = send_tool_error(s, id, emsg);
+            goto out;
+        }
+        free(text);
+        text = dup_bytes(da.canonical, da.canonical_len);
+        if (!text) {
+            rc = TOOLGOV_ENOMEM;
+            goto out;
+        }
     }
     if (is_type(m, member(m, meta, "toolgov/new_run"), TOOLGOV__JSON_TRUE) &&
         (rc = new_run(s)))
@@ -944,7 +970,7 @@ int toolgov_mcp_server_new(toolgov_mcp_server **out, const toolgov_registry *reg
     toolgov__jbuf_init(&s->scratch, &s->alloc);
     snprintf(s->protocol, sizeof s->protocol, "%s", TOOLGOV_MCP_PROTOCOL_LATEST);
     s->next_elicit = 1;
-    if ((rc = new_run(s)) != 0) {
+    if ((rc = toolgov_args_decoder_new(&s->dec, &s->alloc)) != 0 || (rc = new_run(s)) != 0) {
         toolgov_mcp_server_free(s);
         return rc;
     }
@@ -961,6 +987,7 @@ void toolgov_mcp_server_free(toolgov_mcp_server *s)
         pending_free(&s->pend[i]);
     free(s->pend);
     toolgov_run_free(s->run);
+    toolgov_args_decoder_free(s->dec);
     toolgov__scratch_free(&s->arena);
     toolgov__jbuf_free(&s->out);
     toolgov__jbuf_free(&s->scratch);

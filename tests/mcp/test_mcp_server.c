@@ -15,8 +15,34 @@
 
 #include <toolgov/policy.h>
 
+#include "fixture_reminder.h"
 #include "plugins.h"
 #include "server.h"
+
+/* A plugin with declared parameters (SPEC section 9's create_reminder,
+** tests/args's fixture), mounted beside the examples: its handler says back
+** the arguments it gets. */
+#define NOTE_SCHEMA "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"}}}"
+
+static int echo_handler(const toolgov_call *call, const void *args, toolgov_result *out)
+{
+    (void)args;
+    return toolgov_result_printf(out, "%s |", call->args);
+}
+
+static const toolgov_tool_spec note_tools[] = {
+    {sizeof(toolgov_tool_spec), "note_reminder", "Note a reminder.", TOOLGOV_EFFECT_READ,
+     TOOLGOV_CONFIRM_NEVER, "", 0, 0, 1, 1, &reminder_schema, NOTE_SCHEMA},
+};
+static const char *const note_provides[] = {"tool"};
+
+static int note_register(toolgov_plugin_api *api)
+{
+    return toolgov_register_tool(api, "note_reminder", "Note a reminder.", echo_handler);
+}
+
+static const toolgov_plugin note_plugin = {TOOLGOV_ABI_VERSION, "notes", "notes.yaml",
+                                           note_provides, 1, note_tools, 1, note_register};
 
 typedef struct session {
     toolgov_mcp_plugins plugins;
@@ -55,6 +81,7 @@ static void open_session(session *s, const char *override)
     memset(&opt, 0, sizeof opt);
     opt.max_message = 4096;
     ck_assert_int_eq(toolgov_mcp_plugins_open(&s->plugins, 1, NULL, 0, stderr), 0);
+    ck_assert_int_eq(toolgov_registry_mount(s->plugins.reg, &note_plugin, NULL), 0);
     ck_assert_int_eq(toolgov_policy_new(&s->pol, s->plugins.reg), 0);
     if (override)
         ck_assert_int_eq(toolgov_policy_set_override(s->pol, override), 0);
@@ -443,6 +470,30 @@ START_TEST(test_pending_bound)
 }
 END_TEST
 
+/* Declared parameters: the schema is listed, arguments are decoded before
+** the gate (refusals carry the decoder's message), and the handler gets
+** the canonical text. */
+START_TEST(test_declared_parameters)
+{
+    session s;
+    open_session(&s, NULL);
+    init(&s, "{}");
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
+            "{\"name\":\"note_reminder\",\"description\":\"Note a reminder.\",\"inputSchema\":"
+            NOTE_SCHEMA ",\"annotations\":{\"readOnlyHint\":true}}");
+    expect1(&s, call(2, "note_reminder", "{\"date\":\"12/03/2026\",\"time\":\"08:30\"}"),
+            "{\"type\":\"text\",\"text\":\"note_reminder: ");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "/date must be a date (YYYY-MM-DD)"));
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "/title is required"));
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"isError\":true"));
+    expect1(&s, call(3, "note_reminder", "{ \"time\" : \"08:30\", \"title\": \"Rent\", \"date\": \"2026-12-02\" }"),
+            "\"text\":\"{\\\"title\\\":\\\"Rent\\\",\\\"date\\\":\\\"2026-12-02\\\",\\\"time\\\":\\\"08:30\\\","
+            "\\\"priority\\\":\\\"normal\\\",\\\"minutes_before\\\":0} |\"");
+    expect1(&s, call(4, "note_reminder", "{\"title\":\"a\",\"title\":\"b\"}"), "duplicate");
+    close_session(&s);
+}
+END_TEST
+
 static Suite *mcp_suite(void)
 {
     Suite *su = suite_create("mcp_server");
@@ -461,6 +512,7 @@ static Suite *mcp_suite(void)
     tcase_add_test(tc, test_override_none);
     tcase_add_test(tc, test_answers_directly_new_run);
     tcase_add_test(tc, test_pending_bound);
+    tcase_add_test(tc, test_declared_parameters);
     suite_add_tcase(su, tc);
     return su;
 }
