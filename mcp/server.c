@@ -198,16 +198,21 @@ static int send_out(toolgov_mcp_server *s)
     return s->write(s->write_ud, s->out.ptr, s->out.len) ? TOOLGOV_EFAIL : 0;
 }
 
-/* {"jsonrpc":"2.0","id":ID,"error":{"code":C,"message":M}} with id null
-** when `id` is NULL. */
+/* {"jsonrpc":"2.0","id":ID,"error":{"code":C,"message":M}}. When the id
+** could not be read (`id` NULL) it is left out, as MCP's schema has it
+** (JSON-RPC 2.0 writes null there; MCP's RequestId cannot be null). */
 static int send_error(toolgov_mcp_server *s, const char *id, int code, const char *msg)
 {
     char num[16];
     toolgov__jbuf_clear(&s->out);
-    toolgov__jbuf_puts(&s->out, "{\"jsonrpc\":\"2.0\",\"id\":");
-    toolgov__jbuf_puts(&s->out, id ? id : "null");
+    toolgov__jbuf_puts(&s->out, "{\"jsonrpc\":\"2.0\",");
+    if (id) {
+        toolgov__jbuf_puts(&s->out, "\"id\":");
+        toolgov__jbuf_puts(&s->out, id);
+        toolgov__jbuf_putc(&s->out, ',');
+    }
     snprintf(num, sizeof num, "%d", code);
-    toolgov__jbuf_puts(&s->out, ",\"error\":{\"code\":");
+    toolgov__jbuf_puts(&s->out, "\"error\":{\"code\":");
     toolgov__jbuf_puts(&s->out, num);
     toolgov__jbuf_puts(&s->out, ",\"message\":");
     put_cstr(&s->out, msg);

@@ -152,7 +152,7 @@ START_TEST(test_envelope_errors)
     static const struct {
         const char *in, *want;
     } cases[] = {
-        {"nonsense", "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,"},
+        {"nonsense", "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,"},
         {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"", "\"code\":-32700"},
         {"{\"a\":1,\"a\":2}", "\"code\":-32600,\"message\":\"invalid request: a key appears twice"},
         {"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", "batches are not supported"},
@@ -198,7 +198,7 @@ START_TEST(test_oversized)
     memset(big, ' ', 5000);
     ck_assert_int_eq(toolgov_mcp_server_handle(s.srv, big, 5000), 0);
     ck_assert_uint_eq(s.count, 1);
-    ck_assert_str_eq(s.lines[0], "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
+    ck_assert_str_eq(s.lines[0], "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,"
                                  "\"message\":\"invalid request: the message is 5000 bytes or "
                                  "more; the limit is 4096 bytes\"}}");
     free(big);

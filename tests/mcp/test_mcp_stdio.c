@@ -130,7 +130,7 @@ START_TEST(test_framing)
     ck_assert_uint_eq(count_lines(r.out), 5);
     ck_assert_ptr_nonnull(strstr(r.out, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-11-25\""));
     ck_assert_ptr_nonnull(strstr(r.out, "\n{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n"
-                                        "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
+                                        "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,"
                                         "\"message\":\"invalid request: the message is 300 bytes or more; "
                                         "the limit is 256 bytes\"}}\n"
                                         "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n"
