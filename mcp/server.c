@@ -363,7 +363,8 @@ static const toolgov_tool_spec *served_tool(const toolgov_mcp_server *s, const c
 ** generator put in its spec. */
 static const char *tool_schema(const toolgov_tool_spec *spec)
 {
-    return spec->schema_json ? spec->schema_json : "{\"type\":\"object\",\"properties\":{}}";
+    return spec->schema_json ? spec->schema_json
+                            : "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
 }
 
 /* ---- tools/list -------------------------------------------------------- */

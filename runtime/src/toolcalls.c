@@ -61,7 +61,8 @@ static const char *annotations_of(toolgov_effect e)
 ** exist at ABI 2; a hand-built row may still leave it NULL). */
 static const char *schema_of(const toolgov_tool_spec *s)
 {
-    return s->schema_json ? s->schema_json : "{\"type\":\"object\",\"properties\":{}}";
+    return s->schema_json ? s->schema_json
+                            : "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
 }
 
 int toolgov_tools_render(char *out, size_t size, size_t *needed, const toolgov_policy *pol,

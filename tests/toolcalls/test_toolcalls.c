@@ -25,7 +25,7 @@
     "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,"    \
     "\"maxLength\":200},\"date\":{\"type\":\"string\",\"format\":\"date\"}},"                \
     "\"required\":[\"title\",\"date\",\"time\"],\"additionalProperties\":false}"
-#define NO_ARGS "{\"type\":\"object\",\"properties\":{}}"
+#define NO_ARGS "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"
 
 static int ok_handler(const toolgov_call *call, const void *args, toolgov_result *out)
 {
