@@ -351,12 +351,15 @@ static int new_run(toolgov_mcp_server *s)
     return 0;
 }
 
-/* A tool this server serves: a plugin's tool (the core's built-ins have no
-** handler here). NULL otherwise. */
+/* A tool this server serves: a plugin's tool. The core's built-ins (owner
+** "core", no manifest line) have no handler here. NULL otherwise. */
 static const toolgov_tool_spec *served_tool(const toolgov_mcp_server *s, const char *name)
 {
     const toolgov_tool_spec *spec = toolgov_registry_find(s->reg, name);
-    return spec && toolgov_registry_owner(s->reg, name) ? spec : NULL;
+    const char *owner = toolgov_registry_owner(s->reg, name);
+    if (!spec || !owner || (strcmp(owner, "core") == 0 && spec->manifest_line == 0))
+        return NULL;
+    return spec;
 }
 
 /* The tool's JSON Schema text for inputSchema: the canonical schema the
