@@ -7,7 +7,7 @@
 // Each test starts its own server (its own session, its own data).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import path from "node:path";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -30,6 +30,13 @@ function manifests() {
   return JSON.parse(out);
 }
 
+// Every client made, closed at the end even when a test failed halfway (an
+// open server would otherwise keep the test process alive).
+const clients = [];
+after(async () => {
+  for (const c of clients) await c.close().catch(() => {});
+});
+
 // A connected client; `answers` is a list of elicitation actions handed out
 // in order (null: the client declares no elicitation capability).
 async function connect(answers, env = {}) {
@@ -47,6 +54,7 @@ async function connect(answers, env = {}) {
     command: server, args: [], stderr: "inherit", env: { ...process.env, ...env },
   });
   await client.connect(transport);
+  clients.push(client);
   return { client, asked };
 }
 
