@@ -30,6 +30,15 @@ deps() {
     --no-install-recommends "${missing[@]}"
 }
 
+# The MCP tests drive toolgov-mcp with the official SDK client, pinned in
+# tests/mcp/package-lock.json: install it once, when npm is there.
+node_deps() {
+  [ -d tests/mcp/node_modules/@modelcontextprotocol/sdk ] && return 0
+  command -v npm >/dev/null 2>&1 || return 0
+  echo "dev.sh: installing the MCP SDK client for the tests (npm ci in tests/mcp)"
+  (cd tests/mcp && npm ci --no-audit --no-fund >/dev/null)
+}
+
 jobs() { nproc 2>/dev/null || echo 2; }
 
 build() {
@@ -50,11 +59,13 @@ case "$cmd" in
     ;;
   test)
     deps
+    node_deps
     build build
     ctest --test-dir build --output-on-failure -j "$(jobs)" "$@"
     ;;
   sanitize)
     deps
+    node_deps
     build build-asan -DTOOLGOV_SANITIZE=ON -DCMAKE_C_COMPILER=clang \
           -DCMAKE_CXX_COMPILER=clang++
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \

@@ -37,8 +37,11 @@
 static inline size_t toolgov__handler_symbol(char *out, size_t cap, const char *plugin,
                                              const char *tool)
 {
-    int n = snprintf(out, cap, "%s" TOOLGOV_HANDLER_INFIX "%s", plugin, tool);
-    return n < 0 ? 0 : (size_t)n;
+    size_t need = strlen(plugin) + (sizeof TOOLGOV_HANDLER_INFIX - 1) + strlen(tool);
+    if (out == NULL || cap == 0)
+        return need; /* a sizing call */
+    (void)snprintf(out, cap, "%s" TOOLGOV_HANDLER_INFIX "%s", plugin, tool);
+    return need;
 }
 
 /* 1 when `symbol` is plugin's handler symbol for some tool (the tool is then

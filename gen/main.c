@@ -117,7 +117,7 @@ static int exec_check(char **av, const char *argv0)
 static int cmd_validate(char **files, int nfiles, toolgov__diag *d)
 {
     int i;
-    toolgov__manifest **ms = calloc((size_t)nfiles, sizeof *ms);
+    toolgov__manifest **ms = calloc((size_t)nfiles, sizeof(toolgov__manifest *));
     if (!ms) {
         toolgov__diag_error(d, files[0], 0, 0, "out of memory");
         return toolgov__diag_finish(d) ? 1 : 0;

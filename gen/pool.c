@@ -73,8 +73,9 @@ size_t toolgov__pool_check(const toolgov__manifest *const *ms, size_t n, toolgov
                                    "plugin name '%s' is used by another manifest of this "
                                    "pool; the generated names of the two would collide",
                                    m->name);
-            toolgov__diag_note_at(d, ms[fm]->path, ms[fm]->name_at,
-                                  "plugin '%s' is named here first", m->name);
+            if (ms[fm]) /* first_use() only lands on a loaded manifest */
+                toolgov__diag_note_at(d, ms[fm]->path, ms[fm]->name_at,
+                                      "plugin '%s' is named here first", m->name);
             errors++;
         }
         for (size_t t = 0; t < m->tool_count; t++) {

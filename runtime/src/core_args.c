@@ -32,7 +32,7 @@ static const toolgov_arg_schema text_node = {
 #define OBJECT_(fields, type) \
     { TOOLGOV_ARG_OBJECT, TOOLGOV_ARG_F_CLOSED, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE, \
       0, 0, 0.0, 0.0, NULL, 0, NULL, 0, NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED, fields, \
-      sizeof fields / sizeof fields[0], sizeof(type), 0u, NULL, 0 }
+      sizeof(fields) / sizeof((fields)[0]), sizeof(type), 0u, NULL, 0 }
 
 static const toolgov_arg_field memory_search_f[] = {
     FIELD_(toolgov_core_memory_search_args, query)};
