@@ -243,6 +243,10 @@ int toolgov_drift_render_text(char *out, size_t size, size_t *needed,
     toolgov__out o;
     size_t i, n;
 
+    if (needed)
+        *needed = 0;
+    if (out && size)
+        out[0] = '\0';
     if ((!out && size) || (!reg && !pol))
         return TOOLGOV_EINVAL;
     toolgov__out_init(&o, out, size);
@@ -268,6 +272,10 @@ int toolgov_drift_render_json(char *out, size_t size, size_t *needed,
     toolgov__out o;
     size_t i, n;
 
+    if (needed)
+        *needed = 0;
+    if (out && size)
+        out[0] = '\0';
     if ((!out && size) || (!reg && !pol))
         return TOOLGOV_EINVAL;
     toolgov__out_init(&o, out, size);

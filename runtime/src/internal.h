@@ -129,7 +129,8 @@ void toolgov__out_json_str(toolgov__out *o, const char *s);
 ** escape) cannot start a line of its own and a literal "\x0a" cannot pass
 ** for an escape. */
 void toolgov__out_line_str(toolgov__out *o, const char *s);
-/* NUL-terminate, store *needed, return 0 or TOOLGOV_ENOSPC. */
+/* NUL-terminate, store *needed; 0 (also for a sizing call, size 0) or
+** TOOLGOV_ENOSPC (size > 0 and the text was cut short). */
 int toolgov__out_finish(toolgov__out *o, size_t *needed);
 
 /* ---- registry (registry.c) ---- */

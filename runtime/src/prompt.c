@@ -154,13 +154,13 @@ int toolgov_prompt_render(char *out, size_t size, size_t *needed,
     toolgov__out o;
     int any_once = 0, first = 1;
 
+    if (needed)
+        *needed = 0;
     if (!out && size)
         return TOOLGOV_EINVAL;
     /* Every failure leaves an empty string, never the caller's old bytes. */
     if (size)
         out[0] = '\0';
-    if (needed)
-        *needed = 0;
     if (!pol || (n && !tools))
         return TOOLGOV_EINVAL;
     reg = pol->reg;

@@ -141,6 +141,10 @@ int toolgov_run_save(char *out, size_t size, size_t *needed, const toolgov_run *
     sink k;
     size_t i;
 
+    if (needed)
+        *needed = 0;
+    if (out && size)
+        out[0] = '\0';
     if (!run || !key || (!out && size))
         return TOOLGOV_EINVAL;
     if (!crypto_ready())

@@ -42,7 +42,7 @@ static void check_render(render_fn fn, int json)
     size_t need = 0, need2 = 0, i;
     char *buf;
     int rc = fn(NULL, 0, &need, fixture_reg, fixture_pol);
-    FUZZ_CHECK(rc == 0 || rc == TOOLGOV_ENOSPC);
+    FUZZ_CHECK(rc == 0);
     buf = malloc(need + 1);
     FUZZ_CHECK(buf != NULL);
     FUZZ_CHECK(fn(buf, need + 1, &need2, fixture_reg, fixture_pol) == 0);

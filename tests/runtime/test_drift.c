@@ -122,7 +122,7 @@ START_TEST(every_cut_is_clean)
     char buf[8192];
     size_t i, n = strlen(golden_json), need = 0;
 
-    ck_assert_int_eq(toolgov_drift_render_json(NULL, 0, &need, reg, pol), TOOLGOV_ENOSPC);
+    ck_assert_int_eq(toolgov_drift_render_json(NULL, 0, &need, reg, pol), 0);
     ck_assert_uint_eq(need, n);
     for (i = 1; i <= n + 1; i++) {
         ck_assert_int_eq(toolgov_drift_render_json(buf, i, NULL, reg, pol),
@@ -130,6 +130,28 @@ START_TEST(every_cut_is_clean)
         ck_assert_uint_eq(strlen(buf), i - 1);
         ck_assert_int_eq(strncmp(buf, golden_json, i - 1), 0);
     }
+}
+END_TEST
+
+/* The renderer convention (toolgov.h): size 0 asks for the size, returns 0
+** and writes nothing, for both panels. */
+START_TEST(sizing_call)
+{
+    char buf[8] = "#######";
+    size_t need = 1;
+
+    ck_assert_int_eq(toolgov_drift_render_text(NULL, 0, &need, reg, pol), 0);
+    ck_assert_uint_eq(need, strlen(golden_text));
+    ck_assert_int_eq(toolgov_drift_render_text(buf, 0, &need, reg, pol), 0);
+    ck_assert_str_eq(buf, "#######");
+    need = 1;
+    ck_assert_int_eq(toolgov_drift_render_json(NULL, 0, &need, reg, pol), 0);
+    ck_assert_uint_eq(need, strlen(golden_json));
+    ck_assert_int_eq(toolgov_drift_render_json(buf, 0, &need, reg, pol), 0);
+    ck_assert_str_eq(buf, "#######");
+    ck_assert_int_eq(toolgov_drift_render_json(buf, sizeof buf, &need, NULL, NULL), TOOLGOV_EINVAL);
+    ck_assert_str_eq(buf, "");
+    ck_assert_uint_eq(need, 0);
 }
 END_TEST
 
@@ -257,6 +279,7 @@ int main(void)
     tcase_add_test(tc, json_golden);
     tcase_add_test(tc, empty_panel_and_registry_only);
     tcase_add_test(tc, every_cut_is_clean);
+    tcase_add_test(tc, sizing_call);
     tcase_add_test(tc, json_escapes_control_bytes);
     tcase_add_test(tc, json_is_utf8_whatever_the_names);
     tcase_add_test(tc, text_rows_stay_one_line);

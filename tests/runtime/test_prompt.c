@@ -122,7 +122,7 @@ START_TEST(buffer_contract_and_errors)
     const char *const bad[] = {"lookup", "not_a_tool"};
     const char *const with_null[] = {"lookup", NULL};
 
-    ck_assert_int_eq(toolgov_prompt_render(NULL, 0, &need, pol, loop_tools, 11), TOOLGOV_ENOSPC);
+    ck_assert_int_eq(toolgov_prompt_render(NULL, 0, &need, pol, loop_tools, 11), 0);
     ck_assert_uint_eq(need, strlen(golden));
     ck_assert_int_eq(toolgov_prompt_render(small, sizeof small, &need, pol, loop_tools, 11),
                      TOOLGOV_ENOSPC);
@@ -164,6 +164,24 @@ static int many_register(toolgov_plugin_api *api)
     return 0;
 }
 
+/* The renderer convention (toolgov.h): size 0 asks for the size, returns 0
+** and writes nothing. */
+START_TEST(sizing_call)
+{
+    char buf[8] = "#######";
+    size_t need = 1;
+
+    ck_assert_int_eq(toolgov_prompt_render(NULL, 0, &need, pol, loop_tools, 11), 0);
+    ck_assert_uint_eq(need, strlen(golden));
+    need = 1;
+    ck_assert_int_eq(toolgov_prompt_render(buf, 0, &need, pol, loop_tools, 11), 0);
+    ck_assert_uint_eq(need, strlen(golden));
+    ck_assert_str_eq(buf, "#######");
+    ck_assert_int_eq(toolgov_prompt_render(NULL, 1, &need, pol, loop_tools, 11), TOOLGOV_EINVAL);
+    ck_assert_uint_eq(need, 0);
+}
+END_TEST
+
 START_TEST(long_loop_beyond_index_cache)
 {
     toolgov_registry *r = NULL;
@@ -193,7 +211,7 @@ START_TEST(long_loop_beyond_index_cache)
     ck_assert_int_eq(toolgov_registry_new(&r, NULL), 0);
     ck_assert_int_eq(toolgov_registry_mount(r, &plug, NULL), 0);
     ck_assert_int_eq(toolgov_policy_new(&p, r), 0);
-    ck_assert_int_eq(toolgov_prompt_render(NULL, 0, &need, p, loop, many_n), TOOLGOV_ENOSPC);
+    ck_assert_int_eq(toolgov_prompt_render(NULL, 0, &need, p, loop, many_n), 0);
     buf = malloc(need + 1);
     ck_assert_int_eq(toolgov_prompt_render(buf, need + 1, NULL, p, loop, many_n), 0);
     ck_assert_ptr_nonnull(strstr(buf, "- t399: d\n- t398: d\n"));
@@ -221,6 +239,7 @@ int main(void)
     tcase_add_test(tc, guidance_dedup_and_registration_order);
     tcase_add_test(tc, no_rule_without_confirm_once_write);
     tcase_add_test(tc, buffer_contract_and_errors);
+    tcase_add_test(tc, sizing_call);
     tcase_add_test(tc, long_loop_beyond_index_cache);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);

@@ -79,11 +79,10 @@ TOOLGOV_EXTERN const toolgov_drift_row *toolgov_drift_at(const toolgov_registry 
 ** break in a name computed at run time, say) or a byte that is not UTF-8 is
 ** written as \xNN, a C1 control or U+2028/U+2029 as \uXXXX and a backslash
 ** as two, so a row never spills onto a second line, never carries a
-** terminal escape, and a literal "\x0a" never reads like an escaped byte. Writes at most `size` bytes into
-** `out` including a terminating NUL (out may be NULL when size is 0) and
-** stores in *needed (when not NULL) the length the whole text needs, without
-** the NUL. Returns 0, TOOLGOV_ENOSPC when the text was cut short (out still
-** NUL-terminated when size > 0), or TOOLGOV_EINVAL. Allocates nothing. */
+** terminal escape, and a literal "\x0a" never reads like an escaped byte. 
+** Buffer contract: the renderer convention of toolgov.h (size 0 is a
+** sizing call returning 0; TOOLGOV_ENOSPC when cut short), or
+** TOOLGOV_EINVAL. Allocates nothing. */
 TOOLGOV_EXTERN int toolgov_drift_render_text(char *out, size_t size, size_t *needed,
                                              const toolgov_registry *reg,
                                              const struct toolgov_policy *pol);

@@ -38,11 +38,9 @@ extern "C" {
 extern const char toolgov_prompt_confirm_rule[];
 
 /* Render the prompt section for the `n` on-loop tools named in `tools`
-** (pooled names; a name given twice is rendered once). Buffer contract like
-** snprintf: at most `size` bytes including a NUL go to `out` (out may be
-** NULL when size is 0), *needed (when not NULL) gets the whole text's length
-** without the NUL. Returns 0; TOOLGOV_ENOSPC when cut short (out still
-** NUL-terminated when size > 0); TOOLGOV_ENOENT when a name is not in the
+** (pooled names; a name given twice is rendered once). Buffer contract: the
+** renderer convention of toolgov.h (size 0 is a sizing call returning 0;
+** TOOLGOV_ENOSPC when cut short). TOOLGOV_ENOENT when a name is not in the
 ** pool (then out, when size > 0, holds "" and *needed is 0: never a partial
 ** prompt); TOOLGOV_EINVAL. */
 TOOLGOV_EXTERN int toolgov_prompt_render(char *out, size_t size, size_t *needed,

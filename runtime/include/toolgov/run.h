@@ -274,9 +274,8 @@ TOOLGOV_EXTERN int toolgov_state_key_generate(toolgov_state_key *out);
 ** Names, arguments and held outputs are stored length-prefixed and byte for
 ** byte, so a held output that contains a NUL puts one in the text: keep
 ** *needed bytes, and do not treat the text as a C string.
-** Buffer contract like snprintf: at most `size` bytes including a NUL go to
-** `out`, *needed gets the full length without the NUL. 0, TOOLGOV_ENOSPC
-** (cut short), TOOLGOV_EINVAL or TOOLGOV_EFAIL (crypto library). Allocates
+** Buffer contract: the renderer convention of toolgov.h (size 0 is a
+** sizing call returning 0; TOOLGOV_ENOSPC when cut short). TOOLGOV_EINVAL or TOOLGOV_EFAIL (crypto library). Allocates
 ** nothing. */
 TOOLGOV_EXTERN int toolgov_run_save(char *out, size_t size, size_t *needed,
                                     const toolgov_run *run, const toolgov_state_key *key);

@@ -69,11 +69,9 @@ typedef enum toolgov_tools_format {
 } toolgov_tools_format;
 
 /* Render the `n` tools named in `tools` (pooled names, in that order; a name
-** given twice is written once) in format `fmt`. Buffer contract like
-** snprintf: at most `size` bytes including a NUL go to `out` (out may be
-** NULL when size is 0), *needed (when not NULL) gets the whole text's
-** length without the NUL. Returns 0; TOOLGOV_ENOSPC when cut short (out
-** still NUL-terminated when size > 0); TOOLGOV_ENOENT when a name is not in
+** given twice is written once) in format `fmt`. Buffer contract: the
+** renderer convention of toolgov.h (size 0 is a sizing call returning 0;
+** TOOLGOV_ENOSPC when cut short). TOOLGOV_ENOENT when a name is not in
 ** the pool (then out holds "" and *needed is 0: never a partial list);
 ** TOOLGOV_EINVAL (a NULL policy, an unknown format, tools NULL with n > 0).
 ** Allocates nothing. */

@@ -24,6 +24,24 @@
 **
 ** Threads: a registry is read-only once mounting is done and may then be
 ** shared between threads; mounting itself is not thread-safe.
+**
+** Renderers. Every function that writes text into a caller's buffer
+** (toolgov_prompt_render, toolgov_tools_render, toolgov_drift_render_text
+** and _json, toolgov_run_save, toolgov_audit_event_render) takes
+** (char *out, size_t size, size_t *needed) and follows one convention, the
+** one of snprintf:
+**   - *needed (when `needed` is not NULL) gets the length of the whole text,
+**     without the NUL, whatever `size` is;
+**   - size 0 is a sizing call: nothing is written (out may be NULL) and the
+**     call returns 0, so "ask for the size, allocate needed + 1, render" is
+**     two calls that both return 0;
+**   - size > 0: at most size - 1 bytes of the text and a NUL go to `out`;
+**     the call returns 0 when the whole text fit and TOOLGOV_ENOSPC when it
+**     was cut short (out then holds a NUL-terminated prefix of the text);
+**   - out NULL with size > 0 is TOOLGOV_EINVAL.
+** A renderer's other failures (TOOLGOV_EINVAL, TOOLGOV_ENOENT, ...) leave ""
+** in `out` when size > 0, never a partial text, and are the same for a
+** sizing call.
 */
 #ifndef TOOLGOV_TOOLGOV_H
 #define TOOLGOV_TOOLGOV_H
