@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "toolgov/toolgov.h"
+#include "toolgov/audit.h"
 #include "toolgov/drift.h"
 #include "toolgov/policy.h"
 #include "toolgov/run.h"
@@ -301,6 +302,7 @@ struct toolgov_run {
     long cur_idx;
     const char *cur_args;
     unsigned long seq;      /* decodes so far; the current call's number */
+    struct toolgov__audit *audit; /* the observer (audit.c); NULL: none */
 };
 
 /* The argument descriptors of a spec row, or NULL when the row has none or
@@ -318,5 +320,21 @@ int toolgov__args_decode_untyped(toolgov_decoded_args *out, toolgov_args_decoder
                                  const char *tool, const char *text, size_t len);
 
 void toolgov__run_state_free(const toolgov_allocator *a, toolgov__run_state *st);
+
+/* ---- audit (audit.c) ----
+** A run with an observer has run->audit set; every emission point tests
+** that first, so a run without one pays a branch and nothing else. The
+** event is filled in two steps: _init names the call (idx of the pooled
+** tool, or -1 with the name as sent; tool NULL for a run event) and its
+** argument bytes, the caller sets the fields of its kind, then _emit
+** numbers, stamps and digests it, snapshots the run and calls the
+** observer, returning its code (0, or negative: TOOLGOV_EFAIL for a
+** positive return). */
+void toolgov__audit_init(toolgov_audit_event *ev, toolgov_audit_kind kind,
+                         const toolgov_run *run, long idx, const char *tool,
+                         const char *args, size_t args_len,
+                         toolgov_audit_args_form form);
+int toolgov__audit_emit(const toolgov_run *run, toolgov_audit_event *ev);
+void toolgov__audit_free(toolgov_run *run);
 
 #endif /* TOOLGOV_INTERNAL_H */

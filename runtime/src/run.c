@@ -91,6 +91,7 @@ void toolgov_run_free(toolgov_run *run)
     toolgov__run_state_free(a, &run->st);
     toolgov__result_free(&run->result);
     toolgov_args_decoder_free(run->dec);
+    toolgov__audit_free(run);
     toolgov__free(a, run, sizeof *run);
 }
 
@@ -136,6 +137,39 @@ static void verdict(toolgov__verdict *v, toolgov_gate g, toolgov__refusal why)
 {
     v->gate = g;
     v->refusal = why;
+}
+
+/* ---- audit events (audit.h) ----
+** Emitted only when the run has an observer (run->audit): each decision
+** point below tests that pointer and calls one of these. */
+
+/* An event about one call; the observer's code. */
+static int audit_call(const toolgov_run *run, toolgov_audit_kind kind, long idx,
+                      const char *tool, const char *args, size_t args_len,
+                      toolgov_audit_args_form form, toolgov_audit_reason why, int status)
+{
+    toolgov_audit_event ev;
+
+    toolgov__audit_init(&ev, kind, run, idx, tool, args, args_len, form);
+    ev.reason = why;
+    ev.status = status;
+    if (why == TOOLGOV_AUDIT_REASON_NOT_APPROVED)
+        ev.decision = "NEEDS_APPROVAL";
+    else if (why == TOOLGOV_AUDIT_REASON_NO_HANDLER)
+        ev.decision = "ALLOW";
+    return toolgov__audit_emit(run, &ev);
+}
+
+/* The reason of a gate refusal, as the audit trail names it. */
+static toolgov_audit_reason audit_reason(toolgov__refusal why)
+{
+    switch (why) {
+    case TOOLGOV__REFUSAL_ENDED: return TOOLGOV_AUDIT_REASON_ENDED;
+    case TOOLGOV__REFUSAL_UNKNOWN: return TOOLGOV_AUDIT_REASON_UNKNOWN_TOOL;
+    case TOOLGOV__REFUSAL_DECLINED: return TOOLGOV_AUDIT_REASON_DECLINED;
+    case TOOLGOV__REFUSAL_NONE: break;
+    }
+    return TOOLGOV_AUDIT_REASON_NONE;
 }
 
 /* args_len for arguments whose length the gate measures itself, only for
@@ -252,6 +286,23 @@ static void batch_uses_approval(toolgov__verdict *v, const toolgov_run *run,
         verdict(v, TOOLGOV_GATE_NEEDS_APPROVAL, TOOLGOV__REFUSAL_NONE);
 }
 
+/* A call of a batch the host must ask the user about: the one confirmation
+** (each write the question lists) or its own approval. */
+static void audit_batch_call(const toolgov_run *run, const toolgov__verdict *v,
+                             const toolgov_proposed_call *c, size_t i, size_t n)
+{
+    toolgov_audit_event ev;
+    const char *args = c->args ? c->args : "{}";
+
+    toolgov__audit_init(&ev,
+                        v->gate == TOOLGOV_GATE_ASK_FIRST ? TOOLGOV_AUDIT_CONFIRM_ASKED
+                                                          : TOOLGOV_AUDIT_APPROVAL_ASKED,
+                        run, v->idx, c->tool, args, strlen(args), TOOLGOV_AUDIT_ARGS_AS_SENT);
+    ev.batch_index = i;
+    ev.batch_count = n;
+    (void)toolgov__audit_emit(run, &ev);
+}
+
 int toolgov_run_gate_batch(toolgov_gate *out, toolgov_gate *per_call,
                            size_t *confirm_idx, size_t *confirm_count,
                            const toolgov_run *run,
@@ -271,6 +322,9 @@ int toolgov_run_gate_batch(toolgov_gate *out, toolgov_gate *per_call,
         } else {
             verdict(&v, TOOLGOV_GATE_REFUSE, TOOLGOV__REFUSAL_UNKNOWN);
         }
+        if (run->audit && (v.gate == TOOLGOV_GATE_ASK_FIRST ||
+                           v.gate == TOOLGOV_GATE_NEEDS_APPROVAL))
+            audit_batch_call(run, &v, &calls[i], i, n);
         if (per_call)
             per_call[i] = v.gate;
         if (v.gate != TOOLGOV_GATE_REPLAY)
@@ -314,6 +368,18 @@ int toolgov_run_confirm(toolgov_run *run, int yes)
         return TOOLGOV_EENDED;
     want = yes ? TOOLGOV_CONFIRMATION_GIVEN : TOOLGOV_CONFIRMATION_REFUSED;
     if (run->st.conf == TOOLGOV_CONFIRMATION_PENDING) {
+        if (run->audit) {
+            /* Delivered before the answer counts: a sink that cannot
+            ** record it stops it. */
+            toolgov_audit_event ev;
+            int rc;
+
+            toolgov__audit_init(&ev, TOOLGOV_AUDIT_CONFIRM_ANSWERED, run, -1, NULL, NULL, 0,
+                                TOOLGOV_AUDIT_ARGS_NONE);
+            ev.answer = yes != 0;
+            if ((rc = toolgov__audit_emit(run, &ev)) < 0)
+                return rc;
+        }
         run->st.conf = want;
         return 0;
     }
@@ -323,6 +389,21 @@ int toolgov_run_confirm(toolgov_run *run, int yes)
 toolgov_confirmation toolgov_run_confirmation(const toolgov_run *run)
 {
     return run ? run->st.conf : TOOLGOV_CONFIRMATION_PENDING;
+}
+
+/* Arguments the tool's parameters refuse, with the message for the model. */
+static void audit_args_error(const toolgov_run *run, long idx, const char *tool,
+                             const char *args, const toolgov_decoded_call *dc)
+{
+    toolgov_audit_event ev;
+
+    if (!args)
+        args = "{}";
+    toolgov__audit_init(&ev, TOOLGOV_AUDIT_ARGS_ERROR, run, idx, tool, args, strlen(args),
+                        TOOLGOV_AUDIT_ARGS_AS_SENT);
+    ev.status = TOOLGOV_EARGS;
+    ev.message = dc->message;
+    (void)toolgov__audit_emit(run, &ev);
 }
 
 int toolgov_run_approve(toolgov_run *run, const char *tool, const char *args)
@@ -351,6 +432,8 @@ int toolgov_run_approve(toolgov_run *run, const char *tool, const char *args)
 
         rc = toolgov_run_decode(&dc, run, tool, args, args ? strlen(args) : 0);
         run->cur_args = NULL;
+        if (rc == TOOLGOV_EARGS && run->audit)
+            audit_args_error(run, idx, tool, args, &dc);
         if (rc < 0)
             return rc;
         args = dc.args;
@@ -363,6 +446,14 @@ int toolgov_run_approve(toolgov_run *run, const char *tool, const char *args)
     copy = toolgov__memdup(a, args, args_len);
     if (!copy)
         return TOOLGOV_ENOMEM;
+    /* Delivered before the approval is kept: a sink that cannot record it
+    ** stops it. */
+    if (run->audit && (rc = audit_call(run, TOOLGOV_AUDIT_APPROVAL_GRANTED, idx, tool, args,
+                                       args_len, TOOLGOV_AUDIT_ARGS_CANONICAL,
+                                       TOOLGOV_AUDIT_REASON_NONE, 0)) < 0) {
+        toolgov__free(a, copy, args_len + 1);
+        return rc;
+    }
     p = &run->st.approvals[run->st.napprovals++];
     p->idx = (size_t)idx;
     p->args = copy;
@@ -384,6 +475,50 @@ void toolgov_run_set_evaluator(toolgov_run *run, toolgov_evaluator_fn fn, void *
 }
 
 /* ---- invocation ---- */
+
+/* The run is over (run->st.end says how). */
+static void audit_ended(const toolgov_run *run)
+{
+    toolgov_audit_event ev;
+
+    toolgov__audit_init(&ev, TOOLGOV_AUDIT_RUN_ENDED, run, -1, NULL, NULL, 0,
+                        TOOLGOV_AUDIT_ARGS_NONE);
+    ev.end = run->st.end;
+    (void)toolgov__audit_emit(run, &ev);
+}
+
+/* A decoded call the gate did not allow: replayed, waiting for the
+** confirmation, or refused (rc is what the invoke returns). */
+static void audit_not_allowed(const toolgov_run *run, const toolgov__verdict *v,
+                              const toolgov_decoded_call *call, int rc)
+{
+    toolgov_audit_event ev;
+
+    switch (v->gate) {
+    case TOOLGOV_GATE_REPLAY:
+        toolgov__audit_init(&ev, TOOLGOV_AUDIT_REPLAYED, run, v->idx, NULL, call->args,
+                            call->args_len, TOOLGOV_AUDIT_ARGS_CANONICAL);
+        ev.output_len = run->st.held[v->held].out_len;
+        (void)toolgov__audit_emit(run, &ev);
+        return;
+    case TOOLGOV_GATE_ASK_FIRST:
+        (void)audit_call(run, TOOLGOV_AUDIT_CONFIRM_ASKED, v->idx, NULL, call->args,
+                         call->args_len, TOOLGOV_AUDIT_ARGS_CANONICAL,
+                         TOOLGOV_AUDIT_REASON_NONE, 0);
+        return;
+    case TOOLGOV_GATE_NEEDS_APPROVAL:
+        (void)audit_call(run, TOOLGOV_AUDIT_REFUSED, v->idx, NULL, call->args, call->args_len,
+                         TOOLGOV_AUDIT_ARGS_CANONICAL, TOOLGOV_AUDIT_REASON_NOT_APPROVED, rc);
+        return;
+    case TOOLGOV_GATE_REFUSE:
+        (void)audit_call(run, TOOLGOV_AUDIT_REFUSED, v->idx, call->tool, call->args,
+                         call->args_len, TOOLGOV_AUDIT_ARGS_CANONICAL, audit_reason(v->refusal),
+                         rc);
+        return;
+    case TOOLGOV_GATE_ALLOW:
+        break;
+    }
+}
 
 static void outcome(toolgov_outcome *out, toolgov_gate g, int executed, int status,
                     const char *text, size_t len, int ended)
@@ -520,6 +655,22 @@ static int answer_without_running(toolgov_outcome *out, const toolgov_run *run,
     return refuse(out, v->refusal);
 }
 
+/* A handler returned; when the run ended on its output, the end too. */
+static void audit_executed(const toolgov_run *run, long idx, const char *args, size_t args_len,
+                           int status, size_t output_len, int ended)
+{
+    toolgov_audit_event ev;
+
+    toolgov__audit_init(&ev, TOOLGOV_AUDIT_EXECUTED, run, idx, NULL, args, args_len,
+                        TOOLGOV_AUDIT_ARGS_CANONICAL);
+    ev.status = status;
+    ev.output_len = output_len;
+    ev.ended = ended;
+    (void)toolgov__audit_emit(run, &ev);
+    if (ended)
+        audit_ended(run);
+}
+
 /* Run a call the gate allowed. Anything the run must remember about it (a
 ** used-up approval, room for the result in hand) is settled before the
 ** handler runs. */
@@ -533,6 +684,10 @@ static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__ve
     int first, ended, rc;
 
     if (!t->handler) {
+        if (run->audit)
+            (void)audit_call(run, TOOLGOV_AUDIT_REFUSED, v->idx, NULL, args, args_len,
+                             TOOLGOV_AUDIT_ARGS_CANONICAL, TOOLGOV_AUDIT_REASON_NO_HANDLER,
+                             TOOLGOV_ENOHANDLER);
         outcome(out, v->gate, 0, TOOLGOV_ENOHANDLER, NULL, 0, 0);
         return TOOLGOV_ENOHANDLER;
     }
@@ -540,7 +695,19 @@ static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__ve
         outcome(out, v->gate, 0, rc, NULL, 0, 0);
         return rc;
     }
+    /* Delivered before the handler runs: a sink that cannot record the
+    ** call stops it. */
+    if (run->audit && (rc = audit_call(run, TOOLGOV_AUDIT_ALLOWED, v->idx, NULL, args, args_len,
+                                       TOOLGOV_AUDIT_ARGS_CANONICAL, TOOLGOV_AUDIT_REASON_NONE,
+                                       0)) < 0) {
+        toolgov__free(&run->reg->alloc, args_copy, args_len + 1);
+        outcome(out, v->gate, 0, rc, NULL, 0, 0);
+        return rc;
+    }
     consume_approval(run, v);
+    if (run->audit && v->approval >= 0)
+        (void)audit_call(run, TOOLGOV_AUDIT_APPROVAL_CONSUMED, v->idx, NULL, args, args_len,
+                         TOOLGOV_AUDIT_ARGS_CANONICAL, TOOLGOV_AUDIT_REASON_NONE, 0);
     first = take_first(run, (size_t)v->idx);
 
     toolgov__result_clear(&run->result);
@@ -561,10 +728,14 @@ static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__ve
         hi = hold_answer(run, (size_t)v->idx, args_copy, args_len);
         ended = end_if_answered(run, first, &call, hi);
         h = &run->st.held[hi];
+        if (run->audit)
+            audit_executed(run, v->idx, args, args_len, 0, h->out_len, ended);
         outcome(out, v->gate, 1, 0, h->out ? h->out : "", h->out_len, ended);
         return 0;
     }
     toolgov__free(&run->reg->alloc, args_copy, args_len + 1);
+    if (run->audit)
+        audit_executed(run, v->idx, args, args_len, rc, run->result.len, 0);
     outcome(out, v->gate, 1, rc, toolgov_result_text(&run->result), run->result.len, 0);
     return rc;
 }
@@ -646,8 +817,13 @@ int toolgov_run_invoke_decoded(toolgov_outcome *out, toolgov_run *run,
     ** cannot decode on its own run. */
     run->cur_args = NULL;
     gate_call(&v, run, run->cur_idx, call->args, call->args_len);
-    if (v.gate != TOOLGOV_GATE_ALLOW)
-        return answer_without_running(out, run, &v);
+    if (v.gate != TOOLGOV_GATE_ALLOW) {
+        int rc = answer_without_running(out, run, &v);
+
+        if (run->audit)
+            audit_not_allowed(run, &v, call, rc);
+        return rc;
+    }
     return run_allowed(out, run, &v, call->args, call->args_len, call->decoded);
 }
 
@@ -664,6 +840,11 @@ int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run, const char *tool,
         return TOOLGOV_EINVAL;
     }
     if (run->st.end != TOOLGOV_END_NONE) {
+        if (run->audit)
+            (void)audit_call(run, TOOLGOV_AUDIT_REFUSED, lookup(run, tool), tool,
+                             args ? args : "{}", args ? strlen(args) : 2,
+                             TOOLGOV_AUDIT_ARGS_AS_SENT, TOOLGOV_AUDIT_REASON_ENDED,
+                             TOOLGOV_EENDED);
         outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EENDED, NULL, 0, 0);
         return TOOLGOV_EENDED;
     }
@@ -672,6 +853,12 @@ int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run, const char *tool,
     ** tool. The refusal's message is the outcome's output. */
     rc = toolgov_run_decode(&dc, run, tool, args, args ? strlen(args) : 0);
     if (rc < 0) {
+        if (run->audit && rc == TOOLGOV_EARGS)
+            audit_args_error(run, lookup(run, tool), tool, args, &dc);
+        else if (run->audit && rc == TOOLGOV_ENOENT)
+            (void)audit_call(run, TOOLGOV_AUDIT_REFUSED, -1, tool, args ? args : "{}",
+                             args ? strlen(args) : 2, TOOLGOV_AUDIT_ARGS_AS_SENT,
+                             TOOLGOV_AUDIT_REASON_UNKNOWN_TOOL, rc);
         outcome(out, TOOLGOV_GATE_REFUSE, 0, rc, rc == TOOLGOV_EARGS ? dc.message : NULL,
                 dc.message_len, 0);
         return rc;
@@ -686,6 +873,8 @@ int toolgov_run_end(toolgov_run *run)
     if (run->st.end != TOOLGOV_END_NONE)
         return TOOLGOV_EENDED;
     run->st.end = TOOLGOV_END_HOST;
+    if (run->audit)
+        audit_ended(run);
     return 0;
 }
 

@@ -439,6 +439,14 @@ int toolgov_run_restore(toolgov_run *run, const char *text, size_t len,
     }
     toolgov__run_state_free(a, &run->st);
     run->st = st;
+    if (run->audit) {
+        toolgov_audit_event ev;
+
+        toolgov__audit_init(&ev, TOOLGOV_AUDIT_RESTORED, run, -1, NULL, NULL, 0,
+                            TOOLGOV_AUDIT_ARGS_NONE);
+        ev.end = run->st.end;
+        (void)toolgov__audit_emit(run, &ev);
+    }
     toolgov__result_clear(&run->result);
     return 0;
 }

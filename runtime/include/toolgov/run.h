@@ -59,6 +59,9 @@
 ** but not invoke through it or restore it: those return TOOLGOV_EINVAL while
 ** the run's handler or evaluator is running.
 **
+** Audit: a run may carry an observer that receives one event per decision
+** (audit.h); without one, nothing of this header changes.
+**
 ** Threads: a run is used by one thread at a time (it is not locked); many
 ** runs over one registry and policy may live on many threads at once. The
 ** allocator hook is then called from each of those threads.
