@@ -77,23 +77,43 @@ install(FILES "${PROJECT_BINARY_DIR}/toolgov.pc"
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig ${_toolgov_component})
 
 # The manual pages, with the version filled in: toolgov-gen(1) with the
-# generator, toolgov-manifest(5) always.
+# generator, toolgov-mcp(1) with the MCP server, toolgov-manifest(5) always.
+# They are installed compressed (gzip -9n: no name or time stamp inside, so
+# the package is reproducible), as Debian's policy asks; man reads .gz pages
+# on every system toolgov builds on. Without gzip they go in as they are.
 set(_toolgov_man_pages toolgov-manifest.5)
 if(TARGET toolgov-gen)
-  list(APPEND _toolgov_man_pages toolgov-gen.1)
+  list(APPEND _toolgov_man_pages toolgov-gen.1 toolgov-gen-check.1)
 endif()
+if(TARGET toolgov-mcp)
+  list(APPEND _toolgov_man_pages toolgov-mcp.1)
+endif()
+find_program(TOOLGOV_GZIP gzip)
+mark_as_advanced(TOOLGOV_GZIP)
+set(_toolgov_man_outputs "")
 foreach(_toolgov_page IN LISTS _toolgov_man_pages)
   # Build tests configure partial copies of the tree (no man/); the
   # man_pages and package tests see to it that the real tree has them.
   if(NOT EXISTS "${PROJECT_SOURCE_DIR}/man/${_toolgov_page}.in")
     continue()
   endif()
-  configure_file("${PROJECT_SOURCE_DIR}/man/${_toolgov_page}.in"
-                 "${PROJECT_BINARY_DIR}/man/${_toolgov_page}" @ONLY)
+  set(_toolgov_man "${PROJECT_BINARY_DIR}/man/${_toolgov_page}")
+  configure_file("${PROJECT_SOURCE_DIR}/man/${_toolgov_page}.in" "${_toolgov_man}" @ONLY)
   string(REGEX REPLACE ".*\\.([1-9])$" "\\1" _toolgov_section "${_toolgov_page}")
-  install(FILES "${PROJECT_BINARY_DIR}/man/${_toolgov_page}"
+  if(TOOLGOV_GZIP)
+    add_custom_command(OUTPUT "${_toolgov_man}.gz"
+      COMMAND "${TOOLGOV_GZIP}" -9nkf "${_toolgov_man}"
+      DEPENDS "${_toolgov_man}"
+      COMMENT "Compressing ${_toolgov_page}" VERBATIM)
+    list(APPEND _toolgov_man_outputs "${_toolgov_man}.gz")
+    set(_toolgov_man "${_toolgov_man}.gz")
+  endif()
+  install(FILES "${_toolgov_man}"
     DESTINATION ${CMAKE_INSTALL_MANDIR}/man${_toolgov_section} ${_toolgov_component})
 endforeach()
+if(_toolgov_man_outputs)
+  add_custom_target(toolgov_man_pages ALL DEPENDS ${_toolgov_man_outputs})
+endif()
 
 # The licence travels with every installed copy (MIT asks for it).
 if(EXISTS "${PROJECT_SOURCE_DIR}/LICENSE")

@@ -19,13 +19,21 @@ set(CPACK_PACKAGE_CONTACT "The toolgov authors <maintainers@users.noreply.a-seed
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "Manifest-declared tool effects for C agent hosts")
-set(CPACK_PACKAGE_DESCRIPTION
-    "toolgov lets a C program that gives an LLM agent tools from plugins know, for every tool, whether it reads, writes or destroys something of the user's. A YAML manifest declares each tool's effect; toolgov-gen generates the C tables and a libclang drift check fails the build when handlers and manifest disagree; libtoolgov gates every call at run time.")
+# Lines of at most 80 columns: the Debian control file shows them as they are.
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
+    "toolgov lets a C program that gives an LLM agent tools from plugins know,\n"
+    "for every tool, whether it reads, writes or destroys something of the\n"
+    "user's. A YAML manifest declares each tool's effect and parameters;\n"
+    "toolgov-gen generates the C tables, a libclang drift check fails the build\n"
+    "when handlers and manifest disagree, libtoolgov gates every call at run\n"
+    "time, and toolgov-mcp serves plugins to MCP clients with the same rules.")
 set(CPACK_RESOURCE_FILE_LICENSE "${PROJECT_SOURCE_DIR}/LICENSE")
 set(CPACK_PACKAGE_FILE_NAME "toolgov-${PROJECT_VERSION}-${CMAKE_SYSTEM_NAME}-${CMAKE_SYSTEM_PROCESSOR}")
 set(CPACK_GENERATOR "DEB;TGZ")
 set(CPACK_SOURCE_GENERATOR "")
-set(CPACK_STRIP_FILES OFF)
+# Installed programs are stripped in both packages (the build tree keeps
+# the debugging information); static archives are never stripped.
+set(CPACK_STRIP_FILES ON)
 
 # Debian: CPack's DEB generator packs under /usr whatever CMAKE_INSTALL_PREFIX
 # is (its default packaging prefix); the .tar.gz holds bin/, include/, lib/,
@@ -47,5 +55,31 @@ endif()
 list(REMOVE_DUPLICATES TOOLGOV_DEB_DEPENDS)
 string(REPLACE ";" ", " CPACK_DEBIAN_PACKAGE_DEPENDS "${TOOLGOV_DEB_DEPENDS}")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cmake (>= 3.16), pkg-config, gcc | c-compiler")
+
+# What Debian's policy asks of every package, checked by lintian in
+# scripts/ci-package.sh: the licence as usr/share/doc/<package>/copyright and
+# a Debian-format changelog.gz (one entry per version, pointing to the
+# project's CHANGELOG.md, installed beside it as CHANGELOG.md.gz). Both are
+# compressed without name or time stamp, like the manual pages; the entry's
+# date honours SOURCE_DATE_EPOCH.
+install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION ${CMAKE_INSTALL_DOCDIR}
+  RENAME copyright ${_toolgov_component})
+if(TOOLGOV_GZIP AND EXISTS "${PROJECT_SOURCE_DIR}/CHANGELOG.md")
+  string(TIMESTAMP TOOLGOV_DEB_DATE "%a, %d %b %Y %H:%M:%S +0000" UTC)
+  configure_file("${PROJECT_SOURCE_DIR}/cmake/debian-changelog.in"
+                 "${PROJECT_BINARY_DIR}/debian/changelog" @ONLY)
+  configure_file("${PROJECT_SOURCE_DIR}/CHANGELOG.md"
+                 "${PROJECT_BINARY_DIR}/debian/CHANGELOG.md" COPYONLY)
+  set(_toolgov_doc_gz "")
+  foreach(_toolgov_doc changelog CHANGELOG.md)
+    add_custom_command(OUTPUT "${PROJECT_BINARY_DIR}/debian/${_toolgov_doc}.gz"
+      COMMAND "${TOOLGOV_GZIP}" -9nkf "${PROJECT_BINARY_DIR}/debian/${_toolgov_doc}"
+      DEPENDS "${PROJECT_BINARY_DIR}/debian/${_toolgov_doc}"
+      COMMENT "Compressing ${_toolgov_doc}" VERBATIM)
+    list(APPEND _toolgov_doc_gz "${PROJECT_BINARY_DIR}/debian/${_toolgov_doc}.gz")
+  endforeach()
+  add_custom_target(toolgov_changelog ALL DEPENDS ${_toolgov_doc_gz})
+  install(FILES ${_toolgov_doc_gz} DESTINATION ${CMAKE_INSTALL_DOCDIR} ${_toolgov_component})
+endif()
 
 include(CPack)

@@ -54,7 +54,9 @@ static const char usage_text[] =
     "\n"
     "environment:\n"
     "  TOOLGOV_CONFIRM_ONCE_TOOLS  the operator's list of writes that ask first\n"
-    "                              (none: no write asks; see docs/mcp.md)\n";
+    "                              (none: no write asks)\n"
+    "\n"
+    "The manual: man toolgov-mcp\n";
 
 static int misuse(const char *what, const char *arg)
 {

@@ -75,7 +75,6 @@ struct toolgov_mcp_server {
     int elicit_form;        /* the client can answer form elicitation */
     char protocol[16];
 
-    toolgov_args_decoder *dec; /* decodes each call's arguments before the gate */
     toolgov_run *run;
     unsigned run_gen;
     long next_elicit;       /* our request ids: 1, 2, ... */
@@ -423,15 +422,18 @@ static const char *owner_of(const toolgov_mcp_server *s, const char *tool)
     return o ? o : "core";
 }
 
-/* Run the call through the gate and answer it; used both at once and when
-** the user's answer arrives. ECONFIRM / EAPPROVAL are returned to the
-** caller (nothing sent) so it can ask. */
+/* Run the call through the gate and answer it: the run's current decoded
+** call `dc` at once, or (dc NULL) `args` when the user's answer arrives, which
+** toolgov_run_invoke() decodes again (the earlier decoded call did not
+** outlive the question). ECONFIRM / EAPPROVAL are returned to the caller
+** (nothing sent) so it can ask. */
 static int invoke_and_answer(toolgov_mcp_server *s, const char *id, const char *tool,
-                             const char *args)
+                             const toolgov_decoded_call *dc, const char *args)
 {
     toolgov_outcome oc;
     char msg[512];
-    int rc = toolgov_run_invoke(&oc, s->run, tool, args);
+    int rc = dc ? toolgov_run_invoke_decoded(&oc, s->run, dc)
+                : toolgov_run_invoke(&oc, s->run, tool, args);
 
     if (rc == TOOLGOV_ECONFIRM || rc == TOOLGOV_EAPPROVAL)
         return rc;
@@ -599,6 +601,7 @@ static int call_tool(toolgov_mcp_server *s, const msg *m, const char *id, long p
     long name = member(m, params, "name"), args = member(m, params, "arguments");
     long meta = member(m, params, "_meta");
     const toolgov_tool_spec *spec;
+    toolgov_decoded_call dc;
     char *tool = NULL, *text = NULL, emsg[512];
     int rc;
 
@@ -629,35 +632,33 @@ static int call_tool(toolgov_mcp_server *s, const msg *m, const char *id, long p
         rc = TOOLGOV_ENOMEM;
         goto out;
     }
-    if (spec->params) {
-        /* Decode before the gate: arguments the parameters refuse never
-        ** reach the gate or the handler; the model gets the decoder's
-        ** message. The call goes on with its canonical text. */
-        toolgov_decoded_args da;
-        rc = toolgov_args_decode(&da, s->dec, spec->params, tool, text, strlen(text));
-        if (rc == TOOLGOV_EARGS) {
-            rc = send_tool_result(s, id, da.message, da.message_len, 1);
-            goto out;
-        }
-        if (rc == TOOLGOV_ENOMEM)
-            goto out;
-        if (rc) {
-            snprintf(emsg, sizeof emsg, "%s: the arguments cannot be decoded (%s)", tool,
-                     toolgov_strerror(rc));
-            rc = send_tool_error(s, id, emsg);
-            goto out;
-        }
-        free(text);
-        text = dup_bytes(da.canonical, da.canonical_len);
-        if (!text) {
-            rc = TOOLGOV_ENOMEM;
-            goto out;
-        }
-    }
     if (is_type(m, member(m, meta, "toolgov/new_run"), TOOLGOV__JSON_TRUE) &&
         (rc = new_run(s)))
         goto out;
-    rc = invoke_and_answer(s, id, tool, text);
+    /* Decode once, before the gate: arguments the parameters refuse never
+    ** reach the gate or the handler, and the model gets the decoder's
+    ** message. The call goes on as the run's decoded call; its canonical
+    ** text is kept for a question it may need. */
+    rc = toolgov_run_decode(&dc, s->run, tool, text, strlen(text));
+    if (rc == TOOLGOV_EARGS) {
+        rc = send_tool_result(s, id, dc.message, dc.message_len, 1);
+        goto out;
+    }
+    if (rc == TOOLGOV_ENOMEM)
+        goto out;
+    if (rc) {
+        snprintf(emsg, sizeof emsg, "%s: the arguments cannot be decoded (%s)", tool,
+                 toolgov_strerror(rc));
+        rc = send_tool_error(s, id, emsg);
+        goto out;
+    }
+    free(text);
+    text = dup_bytes(dc.args, dc.args_len);
+    if (!text) {
+        rc = TOOLGOV_ENOMEM;
+        goto out;
+    }
+    rc = invoke_and_answer(s, id, tool, &dc, NULL);
     if (rc == TOOLGOV_ECONFIRM)
         rc = ask_confirm(s, id, tool, text);
     else if (rc == TOOLGOV_EAPPROVAL)
@@ -696,7 +697,7 @@ static int answer_pending(toolgov_mcp_server *s, pending *p, const char *action)
         if (p->kind == ASK_APPROVAL &&
             (rc = toolgov_run_approve(s->run, p->tool, p->args)) != 0)
             return send_error(s, p->id, ERR_INTERNAL, toolgov_strerror(rc));
-        rc = invoke_and_answer(s, p->id, p->tool, p->args);
+        rc = invoke_and_answer(s, p->id, p->tool, NULL, p->args);
         if (rc == TOOLGOV_ECONFIRM || rc == TOOLGOV_EAPPROVAL) /* cannot happen after a yes */
             rc = send_tool_error(s, p->id, "the call still waits for the user; call it again");
         return rc;
@@ -979,7 +980,7 @@ int toolgov_mcp_server_new(toolgov_mcp_server **out, const toolgov_registry *reg
     toolgov__jbuf_init(&s->scratch, &s->alloc);
     snprintf(s->protocol, sizeof s->protocol, "%s", TOOLGOV_MCP_PROTOCOL_LATEST);
     s->next_elicit = 1;
-    if ((rc = toolgov_args_decoder_new(&s->dec, &s->alloc)) != 0 || (rc = new_run(s)) != 0) {
+    if ((rc = new_run(s)) != 0) {
         toolgov_mcp_server_free(s);
         return rc;
     }
@@ -996,7 +997,6 @@ void toolgov_mcp_server_free(toolgov_mcp_server *s)
         pending_free(&s->pend[i]);
     free(s->pend);
     toolgov_run_free(s->run);
-    toolgov_args_decoder_free(s->dec);
     toolgov__scratch_free(&s->arena);
     toolgov__jbuf_free(&s->out);
     toolgov__jbuf_free(&s->scratch);

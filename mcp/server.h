@@ -26,7 +26,8 @@
 **   - for a client without the elicitation capability both are refused with
 **     a message that says why and what the operator can do.
 ** The envelope is read with the runtime's strict JSON reader; the call's
-** `arguments` reach the runtime as the text the client sent.
+** `arguments` are decoded once, by the run (toolgov_run_decode), before the
+** gate, and a question lists the call with its canonical arguments.
 **
 ** Ownership: the server borrows the registry and policy (they outlive it)
 ** and owns its run, its buffers and every pending call. Not thread-safe;

@@ -207,7 +207,7 @@ stage_fuzz() {
   cmake -S . -B "$FUZZ_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
         -DTOOLGOV_FUZZ=ON -DTOOLGOV_BUILD_EXAMPLES=OFF >/dev/null
-  cmake --build "$FUZZ_DIR" -j "$JOBS" --target fuzz_manifest fuzz_state fuzz_override fuzz_args
+  cmake --build "$FUZZ_DIR" -j "$JOBS" --target fuzz_manifest fuzz_state fuzz_override fuzz_args fuzz_mcp
   local work="$FUZZ_DIR/fuzz-run" seeds="$ROOT/tests/fuzz/corpus" y
   rm -rf "$work"
   mkdir -p "$work/artifacts" "$work/yaml"
@@ -220,10 +220,8 @@ stage_fuzz() {
     local flags=() dirs=("$work/corpus-$t" "$seeds/$t")
     mkdir -p "$work/corpus-$t"
     [ -d "$ROOT/tests/fuzz/regress/$t" ] && dirs+=("$ROOT/tests/fuzz/regress/$t")
-    if [ "$t" = manifest ]; then
-      flags+=(-dict="$ROOT/tests/fuzz/manifest.dict")
-      dirs+=("$work/yaml")
-    fi
+    [ -f "$ROOT/tests/fuzz/$t.dict" ] && flags+=(-dict="$ROOT/tests/fuzz/$t.dict")
+    [ "$t" = manifest ] && dirs+=("$work/yaml")
     # The first directory is the working corpus (new inputs go there); the
     # committed seeds and regression inputs are only read.
     if "$FUZZ_DIR/tests/fuzz/fuzz_$t" -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
@@ -243,7 +241,7 @@ stage_fuzz() {
   done
   for name in "${pids[@]}"; do wait "$name" || rc=1; done
   pids=()
-  for name in override args; do
+  for name in override args mcp; do
     run_one "$name" & pids+=($!)
   done
   for name in "${pids[@]}"; do wait "$name" || rc=1; done

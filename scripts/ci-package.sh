@@ -4,7 +4,8 @@
 # .tar.gz with cpack in a build tree, extracts the .deb with dpkg-deb -x into
 # a temporary directory (nothing is installed on the machine), and builds and
 # runs the outside project tests/package/project against that tree through
-# find_package(), a pkg-config host, and the manual pages through man -M.
+# find_package(), a pkg-config host, and the manual pages through man -M;
+# lintian must find no error in the .deb.
 #
 #   scripts/ci-package.sh [BUILD_DIR]     default: build (./dev.sh test's)
 set -euo pipefail
@@ -38,9 +39,9 @@ done
 
 dpkg-deb -x "$deb" "$tmp/root"
 usr=$tmp/root/usr
-for f in bin/toolgov-gen bin/toolgov-gen-check include/toolgov/toolgov.h \
-         share/man/man1/toolgov-gen.1 share/man/man5/toolgov-manifest.5 \
-         share/doc/toolgov/LICENSE; do
+for f in bin/toolgov-gen bin/toolgov-gen-check bin/toolgov-mcp include/toolgov/toolgov.h \
+         share/man/man1/toolgov-gen.1.gz share/man/man1/toolgov-mcp.1.gz \
+         share/man/man5/toolgov-manifest.5.gz share/doc/toolgov/LICENSE; do
   [ -f "$usr/$f" ] || fail "the .deb lacks /usr/$f"
 done
 ls "$usr"/lib/*/cmake/toolgov/toolgovConfig.cmake "$usr"/lib/cmake/toolgov/toolgovConfig.cmake \
@@ -75,6 +76,27 @@ grep -Eq "toolgov-gen +- +generate" <<<"$page" || fail "man toolgov-gen does not
 page=$(MANPAGER=cat man -M "$usr/share/man" 5 toolgov-manifest 2>/dev/null || true)
 grep -Eq "toolgov-manifest +- +the YAML file" <<<"$page" ||
   fail "man 5 toolgov-manifest does not show the page"
+page=$(MANPAGER=cat man -M "$usr/share/man" toolgov-mcp 2>/dev/null || true)
+grep -Eq "toolgov-mcp +- +a Model Context Protocol server" <<<"$page" ||
+  fail "man toolgov-mcp does not show the page"
+
+# Debian's own checker: no error (warnings are printed, and known: the .pc
+# file lives in usr/lib/pkgconfig, not a multiarch directory). Installed when
+# missing, as .ci/run installs everything else.
+if ! command -v lintian >/dev/null 2>&1; then
+  sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  { DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends lintian ||
+    { "${sudo[@]}" apt-get update -qq &&
+      DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends lintian; }
+  } >/dev/null 2>&1 || echo "ci-package: lintian could not be installed; not run"
+fi
+if command -v lintian >/dev/null 2>&1; then
+  tags=$(lintian --tag-display-limit 0 "$deb" 2>&1 | grep -E '^[EWI]: ' || true)
+  [ -z "$tags" ] || printf '%s\n' "$tags" | sed 's/^/ci-package: lintian: /'
+  if grep -q '^E: ' <<<"$tags"; then fail "lintian reports errors (above)"; fi
+  echo "ci-package: lintian: no error"
+fi
 
 # The .tar.gz holds the same tree.
 listing=$(tar -tzf "$tgz")

@@ -5,7 +5,7 @@
 #
 #   tests/fuzz/run-long.sh TARGET SECONDS [WORK]
 #
-# TARGET is a fuzz target name (args, state, override, manifest); the
+# TARGET is a fuzz target name (args, state, override, manifest, mcp); the
 # libFuzzer build is build-fuzz/ (configured here when missing). The run
 # reads the committed seeds and regression inputs and writes new inputs to
 # WORK/corpus (default build-fuzz/long-TARGET). The last lines of the log
@@ -26,10 +26,10 @@ mkdir -p "$work/corpus" "$work/artifacts"
 dirs=("$work/corpus" "tests/fuzz/corpus/$target")
 [ -d "tests/fuzz/regress/$target" ] && dirs+=("tests/fuzz/regress/$target")
 flags=()
-[ "$target" = manifest ] && flags+=(-dict=tests/fuzz/manifest.dict)
+[ -f "tests/fuzz/$target.dict" ] && flags+=(-dict="tests/fuzz/$target.dict")
 start=$(date +%s)
 rc=0
-nice -n 19 "build-fuzz/tests/fuzz/fuzz_$target" -max_total_time="$seconds" \
+nice -n "${FUZZ_NICE:-19}" "build-fuzz/tests/fuzz/fuzz_$target" -max_total_time="$seconds" \
   -print_final_stats=1 -timeout=10 -rss_limit_mb=2048 \
   -artifact_prefix="$work/artifacts/" "${flags[@]}" "${dirs[@]}" \
   > "$work/log" 2>&1 || rc=$?

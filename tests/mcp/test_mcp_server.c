@@ -298,7 +298,9 @@ START_TEST(test_confirm_accept_once_for_two)
     expect1(&s, call(1, "create_reminder", REMINDER("Pay rent")),
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"elicitation/create\",\"params\":"
             "{\"mode\":\"form\",\"message\":\"Allow the changes of this session? The assistant "
-            "wants to run:\\n- calendar.create_reminder {\\\"title\\\":\\\"Pay rent\\\"");
+            "wants to run:\\n- calendar.create_reminder {");
+    /* The question shows the call's canonical arguments. */
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\\\"title\\\":\\\"Pay rent\\\""));
     ck_assert_ptr_nonnull(strstr(s.lines[0], "\"requestedSchema\":{\"type\":\"object\",\"properties\":{}}"));
     ck_assert_uint_eq(feed(&s, call(2, "create_reminder", REMINDER("Call Ana"))), 0);
     /* A read meanwhile runs at once. */

@@ -2,22 +2,39 @@
 # SPDX-License-Identifier: MIT
 # The manual pages: each renders without a groff warning, names the version,
 # and toolgov-gen(1) documents every command and option the program's own
-# --help (and `check --help`) lists; --help points to both pages.
+# --help (and `check --help`) lists; --help points to both pages. With
+# TOOLGOV_MCP, toolgov-mcp(1) likewise documents every option of its --help,
+# which points to it. Where gzip is found, each page has its reproducible
+# .gz (no name, no time stamp) beside it, the form that is installed.
 #
-#   man_pages.sh MAN_DIR TOOLGOV_GEN VERSION
+#   man_pages.sh MAN_DIR TOOLGOV_GEN VERSION [TOOLGOV_MCP]
 set -u
 man_dir=$1
 gen=$2
 version=$3
+mcp=${4:-}
 failures=0
 fail() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 
-for page in toolgov-gen.1 toolgov-manifest.5; do
+pages="toolgov-gen.1 toolgov-manifest.5"
+[ -n "$mcp" ] && pages="$pages toolgov-mcp.1"
+for page in $pages; do
   f=$man_dir/$page
   [ -f "$f" ] || { fail "no $f"; continue; }
   warnings=$(groff -man -Tutf8 -ww -z "$f" 2>&1)
   [ -z "$warnings" ] || fail "$page: groff says: $warnings"
   grep -q "^\.TH .*\"toolgov $version\"" "$f" || fail "$page: .TH does not name toolgov $version"
+  if command -v gzip >/dev/null 2>&1; then
+    if [ ! -f "$f.gz" ]; then
+      fail "no $f.gz (the installed form)"
+    else
+      gzip -dc "$f.gz" | cmp -s - "$f" || fail "$page.gz does not hold $page"
+      # gzip -n: no file name (flag bit 3) and a zero time stamp (bytes 4-7).
+      head=$(od -An -tx1 -N8 "$f.gz" | tr -d ' \n')
+      [ "${head:6:2}" = 02 ] || [ "${head:6:2}" = 00 ] || fail "$page.gz stores a file name"
+      [ "${head:8:8}" = 00000000 ] || fail "$page.gz stores a time stamp"
+    fi
+  fi
 done
 
 # The page's text with roff's escapes for '-' undone.
@@ -36,6 +53,18 @@ for cmd in $(printf '%s\n' "$help" | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p' | sor
 done
 printf '%s\n' "$help" | grep -q "man toolgov-gen" || fail "--help does not point to toolgov-gen(1)"
 printf '%s\n' "$help" | grep -q "man 5 toolgov-manifest" || fail "--help does not point to toolgov-manifest(5)"
+
+if [ -n "$mcp" ]; then
+  mtext=$(sed 's/\\-/-/g' "$man_dir/toolgov-mcp.1")
+  mhelp=$("$mcp" --help)
+  for opt in $(printf '%s\n' "$mhelp" | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+    printf '%s\n' "$mtext" | grep -qF -- "$opt" || fail "toolgov-mcp(1) does not document $opt"
+  done
+  for var in $(printf '%s\n' "$mhelp" | grep -oE '\bTOOLGOV_[A-Z_]+' | sort -u); do
+    printf '%s\n' "$mtext" | grep -qF -- "$var" || fail "toolgov-mcp(1) does not document $var"
+  done
+  printf '%s\n' "$mhelp" | grep -q "man toolgov-mcp" || fail "toolgov-mcp --help does not point to toolgov-mcp(1)"
+fi
 
 # The manifest of toolgov-manifest(5)'s synopsis is valid.
 tmp=$(mktemp -d)

@@ -19,10 +19,20 @@ endfunction()
 
 step("install" ${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
 foreach(f bin/toolgov-gen include/toolgov/toolgov.h lib/pkgconfig/toolgov.pc
-          share/man/man1/toolgov-gen.1 share/man/man5/toolgov-manifest.5 share/doc/toolgov/LICENSE
+          share/doc/toolgov/LICENSE
           lib/cmake/toolgov/toolgovConfig.cmake lib/cmake/toolgov/ToolgovAddPlugin.cmake)
   if(NOT EXISTS "${prefix}/${f}")
     message(FATAL_ERROR "installed tree lacks ${f}")
+  endif()
+endforeach()
+# The manual pages go in compressed where gzip is found.
+set(pages share/man/man1/toolgov-gen.1 share/man/man5/toolgov-manifest.5)
+if(EXISTS "${prefix}/bin/toolgov-mcp")
+  list(APPEND pages share/man/man1/toolgov-mcp.1)
+endif()
+foreach(f IN LISTS pages)
+  if(NOT EXISTS "${prefix}/${f}.gz" AND NOT EXISTS "${prefix}/${f}")
+    message(FATAL_ERROR "installed tree lacks ${f}.gz (or ${f})")
   endif()
 endforeach()
 
