@@ -34,6 +34,7 @@ form() {
     tests/build/projects/forms/*) ;;
     tests/build/projects/*.c | tests/build/projects/*.h | tests/build/projects/*.cpp) return ;;
     *.yaml.in) return ;;
+    cmake/debian-changelog.in) return ;; # a Debian changelog: no comment syntax
   esac
   case $1 in
     *.c | *.h | *.cpp | *.cc | *.hpp) echo "/* $id */" ;;
