@@ -512,8 +512,8 @@ static const char *effect_enum(toolgov_effect e)
 }
 
 static void render_source(toolgov__buf *b, const toolgov__manifest *m, const names *nm,
-                          size_t *mark_at, toolgov__schema_ctx *cx, const char **schema,
-                          size_t *schema_len)
+                          size_t *mark_at, toolgov__schema_ctx *cx, toolgov__schema_share *sh,
+                          const char **params, const char **schema)
 {
     const char *n = m->name;
     size_t i;
@@ -559,22 +559,25 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
         }
     }
 
-    /* Each tool's argument descriptors and its schema text. */
+    /* Each tool's argument descriptors and its schema text, every
+    ** distinct table and text written once (schema_c.c, "Sharing"). */
     for (i = 0; i < m->tool_count; i++) {
         const toolgov__tool_decl *t = &m->tools[i];
-        if (toolgov__schema_c_tables(b, cx, n, t->name, t->params) ||
-            toolgov__schema_c_enum_checks(b, n, t->name, t->params) ||
-            toolgov__schema_text(cx, t->params, &schema[i], &schema_len[i])) {
+        if (toolgov__schema_c_tables(b, sh, cx, n, t->name, t->params, &params[i], &schema[i])) {
             b->oom = 1;
             return;
         }
-        if (t->params)
+    }
+    /* Every generated string enum is int-sized (one line per enum). */
+    {
+        size_t before = b->len;
+        for (i = 0; i < m->tool_count; i++)
+            if (toolgov__schema_c_enum_checks(b, n, m->tools[i].name, m->tools[i].params)) {
+                b->oom = 1;
+                return;
+            }
+        if (b->len != before)
             puts_(b, "\n");
-        if (schema_len[i] > LITERAL_MAX) {
-            putf(b, "static const char %s_Schema_%s[] = {", n, t->name);
-            put_char_array(b, schema[i], schema_len[i]);
-            puts_(b, "\n");
-        }
     }
 
     if (m->tool_count) {
@@ -606,14 +609,14 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
             put_size(b, t->at.line);
             PUTL(b, ", ");
             put_size(b, t->at.col);
-            if (t->params)
-                putf(b, ",\n      &%s_Params_%s,\n      ", n, t->name);
-            else
+            if (params[i]) {
+                PUTL(b, ",\n      &");
+                puts_(b, params[i]);
+                PUTL(b, ",\n      ");
+            } else {
                 PUTL(b, ",\n      NULL,\n      ");
-            if (schema_len[i] > LITERAL_MAX)
-                putf(b, "%s_Schema_%s", n, t->name);
-            else
-                put_literal(b, schema[i], schema_len[i], "      ");
+            }
+            puts_(b, schema[i]);
             if (i + 1 < m->tool_count)
                 PUTL(b, " },\n");
             else
@@ -720,11 +723,13 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         toolgov__arena arena;
         toolgov__diag d;
         toolgov__schema_ctx cx;
+        toolgov__schema_share sh;
         const char **schema = malloc(n * sizeof(const char *));
-        size_t *schema_len = malloc(n * sizeof(size_t));
-        int bad = names_build(&nm, m) || !schema || !schema_len;
+        const char **params = malloc(n * sizeof(const char *));
+        int bad = names_build(&nm, m) || !schema || !params;
         toolgov__arena_init(&arena);
         toolgov__diag_init(&d, stderr, 0);
+        toolgov__schema_share_init(&sh);
         cx.arena = &arena;
         cx.d = &d;
         cx.path = m->path;
@@ -732,13 +737,14 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         cx.oom = 0;
         if (!bad) {
             render_header(h, m, &nm, &h_mark);
-            render_source(c, m, &nm, &c_mark, &cx, schema, schema_len);
+            render_source(c, m, &nm, &c_mark, &cx, &sh, params, schema);
             if (!h->oom && !c->oom)
                 stamp_generation(h, h0, h_mark, c, c_mark);
         }
+        toolgov__schema_share_free(&sh);
         names_free(&nm);
         free(schema);
-        free(schema_len);
+        free(params);
         toolgov__arena_free(&arena);
         if (bad)
             return TOOLGOV_ENOMEM;

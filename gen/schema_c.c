@@ -12,7 +12,8 @@
 ** ends the plugin's part and no two plugins can produce the same name; the
 ** loader checks that the names of one plugin do not clash among themselves
 ** (toolgov__schema_c_names). Table objects in the C file are static and use
-** kind words of their own (Node, Fields, Strs, Ints, Alts, Params, Text).
+** kind words of their own (Node, Fields, Strs, Ints, Alts, Params, Text,
+** Schema); each is written once per plugin and shared (see "Sharing").
 **
 ** The tables take every offset and size from offsetof() and sizeof() on the
 ** generated types, so the layout is the compiler's; nodes under a raw value
@@ -26,6 +27,10 @@
 #include <string.h>
 
 #include "schema_c.h"
+#include "strset.h"
+
+/* Longest string literal C99 guarantees (5.2.4.1). */
+#define LITERAL_MAX 4095u
 
 #define PUTS(b, s) toolgov__buf_put((b), (s), strlen(s))
 
@@ -206,47 +211,114 @@ int toolgov__schema_c_types(toolgov__buf *b, const char *plugin, const char *too
 
 /* ---- the C file: tables ------------------------------------------------------ */
 
+/* Sharing. Every table object (a node, a field array, an enum's strings or
+** integers, a list of alternatives, a long text) is first rendered into
+** g->body as its initializer text, its key. The C file gets the object only
+** the first time a key is seen in the render; later uses name the object
+** already written. Children are written before their parents, so two
+** identical subtrees name identical children and their parents' keys are
+** equal too: identical shapes collapse bottom up, across properties and
+** tools.
+**
+** The only text of an initializer that depends on where the node sits is a
+** type name: offsetof() and sizeof() of the struct being described, and
+** sizeof() of an array's item type. The key holds a placeholder instead,
+** KEY_ARGS for <plugin>_Args_<tool><path> and KEY_ENUM for
+** <plugin>_Enum_<tool><path>, replaced by the names of the tool and path
+** that define the object. A field array shared by two tools so takes its
+** offsets from the first tool's struct: equal keys mean the same members
+** with the same member types in the same order (string enums differ only
+** in name, and each is checked to be int-sized), so the layouts are equal.
+**
+** The set keeps records "key\0name\0" in the render's arena. */
+#define KEY_ARGS '\001'
+#define KEY_ENUM '\002'
+
+void toolgov__schema_share_init(toolgov__schema_share *sh)
+{
+    toolgov__strset_init(&sh->seen);
+    sh->next_id = 0;
+}
+
+void toolgov__schema_share_free(toolgov__schema_share *sh)
+{
+    toolgov__strset_free(&sh->seen);
+}
+
 typedef struct gctx {
-    toolgov__buf *b;
+    toolgov__buf *out;  /* the C file */
+    toolgov__buf body;  /* the key of the object being rendered */
+    toolgov__schema_share *sh;
     toolgov__schema_ctx *cx;
     const char *plugin, *tool;
     path p;
-    unsigned next_id;
     int oom;
 } gctx;
 
-/* What a node's initializer refers to, emitted before it. */
+#define BPUT(g, s, n) toolgov__buf_put(&(g)->body, (s), (n))
+#define BPUTS(g, s) toolgov__buf_put(&(g)->body, (s), strlen(s))
+#define BPUTL(g, lit) toolgov__buf_put(&(g)->body, "" lit, sizeof(lit) - 1)
+
+/* What a node's initializer refers to, written before it (NULL: none). */
 typedef struct deps {
-    unsigned items, fields, strs, ints, alts; /* 0: none */
+    const char *items, *fields, *strs, *ints, *alts;
 } deps;
+
+/* Start the key of an object of kind `k` (one letter per declared type). */
+static void begin(gctx *g, char k)
+{
+    g->body.len = 0;
+    BPUT(g, &k, 1);
+}
+
+static void put_u(gctx *g, unsigned long long v)
+{
+    char t[24];
+    size_t n = sizeof t;
+    do {
+        t[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    BPUT(g, t + n, sizeof t - n);
+}
 
 static void put_size(gctx *g, size_t v, int max)
 {
-    if (max && v == TOOLGOV_ARG_UNBOUNDED)
-        PUTS(g->b, "TOOLGOV_ARG_UNBOUNDED");
-    else if (v <= 0xFFFFFFFFu)
-        toolgov__buf_printf(g->b, "%zu", v);
-    else
-        toolgov__buf_printf(g->b, "(size_t)%zuu", v);
+    if (max && v == TOOLGOV_ARG_UNBOUNDED) {
+        BPUTL(g, "TOOLGOV_ARG_UNBOUNDED");
+    } else if (v <= 0xFFFFFFFFu) {
+        put_u(g, v);
+    } else {
+        BPUTL(g, "(size_t)");
+        put_u(g, v);
+        BPUTL(g, "u");
+    }
 }
 
 static void put_i64(gctx *g, int64_t v)
 {
-    if (v == INT64_MIN)
-        PUTS(g->b, "INT64_MIN");
-    else if (v >= -2147483647 && v <= 2147483647)
-        toolgov__buf_printf(g->b, "%lld", (long long)v);
-    else
-        toolgov__buf_printf(g->b, "INT64_C(%lld)", (long long)v);
+    unsigned long long m;
+    if (v == INT64_MIN) {
+        BPUTL(g, "INT64_MIN");
+        return;
+    }
+    m = v < 0 ? (unsigned long long)-v : (unsigned long long)v;
+    if (m > 2147483647u)
+        BPUTL(g, "INT64_C(");
+    if (v < 0)
+        BPUTL(g, "-");
+    put_u(g, m);
+    if (m > 2147483647u)
+        BPUTL(g, ")");
 }
 
 static void put_dbl(gctx *g, double d)
 {
     char t[32];
     toolgov__jtext_put_double(t, d);
-    PUTS(g->b, t);
+    BPUTS(g, t);
     if (!strpbrk(t, ".e"))
-        PUTS(g->b, ".0");
+        BPUTL(g, ".0");
 }
 
 static const char *format_name(toolgov_arg_format f)
@@ -294,12 +366,13 @@ static void put_flags(gctx *g, unsigned f)
     for (i = 0; i < sizeof names / sizeof *names; i++) {
         if (!(f & names[i].bit))
             continue;
-        PUTS(g->b, any ? " | " : "");
-        PUTS(g->b, names[i].name);
+        if (any)
+            BPUTL(g, " | ");
+        BPUTS(g, names[i].name);
         any = 1;
     }
     if (!any)
-        PUTS(g->b, "0u");
+        BPUTL(g, "0u");
 }
 
 static void put_types(gctx *g, unsigned t)
@@ -313,34 +386,106 @@ static void put_types(gctx *g, unsigned t)
     for (i = 0; i < 7; i++) {
         if (!(t & (1u << i)))
             continue;
-        PUTS(g->b, any ? " | " : "");
-        PUTS(g->b, names[i]);
+        if (any)
+            BPUTL(g, " | ");
+        BPUTS(g, names[i]);
         any = 1;
     }
     if (!any)
-        PUTS(g->b, "0u");
+        BPUTL(g, "0u");
 }
 
-/* A string the tables point to: a literal, or for one longer than C99's
-** 4095 bytes, a char array emitted first (returns its id, else 0). */
-static unsigned long_string(gctx *g, const char *s, size_t n)
+/* Copy a key's initializer into the C file with the placeholders replaced
+** by the types of the current tool and path. */
+static void expand(gctx *g, const char *s, size_t n)
 {
-    unsigned id;
-    if (n <= 4095)
-        return 0;
-    id = ++g->next_id;
-    toolgov__buf_printf(g->b, "static const char %s_Text_%s_%u[] = {", g->plugin, g->tool, id);
-    toolgov__buf_char_array(g->b, s, n);
-    PUTS(g->b, "\n");
-    return id;
+    toolgov__buf *b = g->out;
+    size_t i = 0, run = 0;
+    for (; i < n; i++) {
+        if (s[i] != KEY_ARGS && s[i] != KEY_ENUM)
+            continue;
+        toolgov__buf_put(b, s + run, i - run);
+        PUTS(b, g->plugin);
+        PUTS(b, s[i] == KEY_ARGS ? "_Args_" : "_Enum_");
+        PUTS(b, g->tool);
+        PUTS(b, ps(&g->p));
+        run = i + 1;
+    }
+    toolgov__buf_put(b, s + run, n - run);
 }
 
-static void put_string(gctx *g, const char *s, size_t n, unsigned id, const char *indent)
+/* The object whose key is in g->body: the name of an identical object
+** written before, or a new object written now as `decl name suffix = init;`.
+** `named`, when given, is the new object's name; otherwise it is
+** <plugin>_<kind>_<n>. The name lives in the render's arena; NULL when out
+** of memory. */
+static const char *object(gctx *g, const char *decl, const char *kind, const char *suffix,
+                          const char *named)
 {
-    if (id)
-        toolgov__buf_printf(g->b, "%s_Text_%s_%u", g->plugin, g->tool, id);
+    const char *found, *name;
+    char *rec, num[24];
+    size_t klen, nlen;
+    if (g->oom || g->body.oom) {
+        g->oom = 1;
+        return NULL;
+    }
+    BPUT(g, "", 1); /* the key as a C string */
+    if (g->body.oom) {
+        g->oom = 1;
+        return NULL;
+    }
+    klen = g->body.len - 1;
+    found = toolgov__strset_find(&g->sh->seen, g->body.data);
+    if (found)
+        return found + klen + 1;
+    if (!named)
+        snprintf(num, sizeof num, "%u", ++g->sh->next_id);
+    nlen = named ? strlen(named)
+                 : strlen(g->plugin) + 1 + strlen(kind) + 1 + strlen(num);
+    rec = toolgov__arena_alloc(g->cx->arena, klen + 1 + nlen + 1);
+    if (!rec) {
+        g->oom = 1;
+        return NULL;
+    }
+    memcpy(rec, g->body.data, klen + 1);
+    name = rec + klen + 1;
+    if (named)
+        memcpy(rec + klen + 1, named, nlen + 1);
     else
-        toolgov__buf_literal(g->b, s, n, indent);
+        snprintf(rec + klen + 1, nlen + 1, "%s_%s_%s", g->plugin, kind, num);
+    if (toolgov__strset_add(&g->sh->seen, rec) < 0) {
+        g->oom = 1;
+        return NULL;
+    }
+    PUTS(g->out, decl);
+    PUTS(g->out, name);
+    PUTS(g->out, suffix);
+    PUTS(g->out, " = ");
+    expand(g, rec + 1, klen - 1);
+    PUTS(g->out, ";\n\n");
+    return name;
+}
+
+/* A string the tables point to: NULL for a literal, or for one longer than
+** C99's 4095 bytes the name of a char array written first. */
+static const char *long_string(gctx *g, const char *s, size_t n)
+{
+    if (n <= 4095)
+        return NULL;
+    begin(g, 'T');
+    BPUTL(g, "{");
+    toolgov__buf_char_array(&g->body, s, n); /* ends "};\n": keep the brace */
+    if (!g->body.oom)
+        g->body.len -= 2;
+    return object(g, "static const char ", "Text", "[]", NULL);
+}
+
+static void put_string(gctx *g, const char *s, size_t n, const char *arr, const char *indent)
+{
+    if (arr)
+        BPUTS(g, arr);
+    else
+        toolgov__buf_literal(&g->body, s, n, indent);
 }
 
 static void prepare(gctx *g, const toolgov_arg_schema *a, const toolgov__snode *n, int vo,
@@ -348,18 +493,96 @@ static void prepare(gctx *g, const toolgov_arg_schema *a, const toolgov__snode *
 static void init(gctx *g, const toolgov_arg_schema *a, const toolgov__snode *n, int vo,
                  const deps *d);
 
-/* A node as its own static object; returns its id. */
-static unsigned define(gctx *g, const toolgov_arg_schema *a, const toolgov__snode *n, int vo)
+/* A node as a static object of its own (or the identical one written
+** before); returns its name. */
+static const char *define(gctx *g, const toolgov_arg_schema *a, const toolgov__snode *n, int vo)
 {
     deps d;
-    unsigned id;
     prepare(g, a, n, vo, &d);
-    id = ++g->next_id;
-    toolgov__buf_printf(g->b, "static const toolgov_arg_schema %s_Node_%s_%u = ", g->plugin,
-                        g->tool, id);
+    begin(g, 'N');
     init(g, a, n, vo, &d);
-    PUTS(g->b, ";\n\n");
-    return id;
+    return object(g, "static const toolgov_arg_schema ", "Node", "", NULL);
+}
+
+/* The field array of an object node: its members' nodes first. */
+static const char *fields_of(gctx *g, const toolgov_arg_schema *a, const toolgov__snode *n,
+                             int vo)
+{
+    size_t i, old;
+    const char **ids = malloc(a->field_count * sizeof *ids);
+    const char **texts = malloc(a->field_count * sizeof *texts);
+    const char *name = NULL;
+    int typed = !vo && n->type == TOOLGOV_S_OBJECT;
+    if (!ids || !texts) {
+        g->oom = 1;
+        goto out;
+    }
+    for (i = 0; i < a->field_count && !g->oom; i++) {
+        const toolgov__sprop *pr = &n->props[i];
+        int pushed = 0;
+        if (typed) {
+            if (path_push(&g->p, pr->c_name, &old)) {
+                g->oom = 1;
+                break;
+            }
+            pushed = 1;
+        }
+        ids[i] = define(g, a->fields[i].schema, pr->schema, !typed);
+        texts[i] = a->fields[i].default_json
+                       ? long_string(g, a->fields[i].default_json,
+                                     strlen(a->fields[i].default_json))
+                       : NULL;
+        if (pushed)
+            path_pop(&g->p, old);
+    }
+    if (g->oom)
+        goto out;
+    begin(g, 'F');
+    BPUTL(g, "{\n");
+    for (i = 0; i < a->field_count; i++) {
+        const toolgov_arg_field *f = &a->fields[i];
+        const toolgov__sprop *pr = &n->props[i];
+        BPUTL(g, "    { ");
+        toolgov__buf_literal(&g->body, f->name, f->name_len, "      ");
+        BPUTL(g, ", ");
+        put_u(g, f->name_len);
+        BPUTL(g, ", &");
+        BPUTS(g, ids[i]);
+        BPUTL(g, ",\n      ");
+        if (typed) {
+            char ph = KEY_ARGS;
+            BPUTL(g, "offsetof(");
+            BPUT(g, &ph, 1);
+            BPUTL(g, ", ");
+            BPUTS(g, pr->c_name);
+            if (pr->schema->type == TOOLGOV_S_ARRAY)
+                BPUTL(g, ".items");
+            BPUTL(g, "), ");
+            if (toolgov__schema_has_flag(pr)) {
+                BPUTL(g, "offsetof(");
+                BPUT(g, &ph, 1);
+                BPUTL(g, ", has.");
+                BPUTS(g, pr->c_name);
+                BPUTL(g, "), ");
+            } else {
+                BPUTL(g, "TOOLGOV_ARG_NO_HAS, ");
+            }
+        } else {
+            BPUTL(g, "0, TOOLGOV_ARG_NO_HAS, ");
+        }
+        BPUTS(g, f->required ? "1, " : "0, ");
+        if (f->default_json)
+            put_string(g, f->default_json, strlen(f->default_json), texts[i], "      ");
+        else
+            BPUTL(g, "NULL");
+        BPUTS(g, i + 1 < a->field_count ? " },\n" : " }\n");
+    }
+    BPUTL(g, "}");
+    name = object(g, "static const toolgov_arg_field ", "Fields", "[]", NULL);
+out:
+    free(ids);
+    free(texts);
+    return name;
 }
 
 static void prepare(gctx *g, const toolgov_arg_schema *a, const toolgov__snode *n, int vo,
@@ -378,98 +601,28 @@ static void prepare(gctx *g, const toolgov_arg_schema *a, const toolgov__snode *
             path_pop(&g->p, old);
     }
     if (a->str_enum_count) {
-        d->strs = ++g->next_id;
-        toolgov__buf_printf(g->b, "static const char *const %s_Strs_%s_%u[] = {\n", g->plugin,
-                            g->tool, d->strs);
+        begin(g, 'S');
+        BPUTL(g, "{\n");
         for (i = 0; i < a->str_enum_count; i++) {
-            PUTS(g->b, "    ");
-            toolgov__buf_literal(g->b, a->str_enum[i], strlen(a->str_enum[i]), "    ");
-            PUTS(g->b, i + 1 < a->str_enum_count ? ",\n" : "\n");
+            BPUTL(g, "    ");
+            toolgov__buf_literal(&g->body, a->str_enum[i], strlen(a->str_enum[i]), "    ");
+            BPUTS(g, i + 1 < a->str_enum_count ? ",\n" : "\n");
         }
-        PUTS(g->b, "};\n\n");
+        BPUTL(g, "}");
+        d->strs = object(g, "static const char *const ", "Strs", "[]", NULL);
     }
     if (a->int_enum_count) {
-        d->ints = ++g->next_id;
-        toolgov__buf_printf(g->b, "static const int64_t %s_Ints_%s_%u[] = {\n    ", g->plugin,
-                            g->tool, d->ints);
+        begin(g, 'I');
+        BPUTL(g, "{\n    ");
         for (i = 0; i < a->int_enum_count; i++) {
             put_i64(g, a->int_enum[i]);
-            PUTS(g->b, i + 1 < a->int_enum_count ? ", " : "\n");
+            BPUTS(g, i + 1 < a->int_enum_count ? ", " : "\n");
         }
-        PUTS(g->b, "};\n\n");
+        BPUTL(g, "}");
+        d->ints = object(g, "static const int64_t ", "Ints", "[]", NULL);
     }
-    if (a->field_count) {
-        unsigned *ids = malloc(a->field_count * sizeof *ids);
-        unsigned *texts = malloc(a->field_count * sizeof *texts);
-        int typed = !vo && n->type == TOOLGOV_S_OBJECT;
-        char *stype = NULL;
-        if (!ids || !texts) {
-            free(ids);
-            free(texts);
-            g->oom = 1;
-            return;
-        }
-        if (typed) {
-            size_t need = strlen(g->plugin) + strlen(g->tool) + g->p.len + 8;
-            stype = malloc(need);
-            if (!stype) {
-                free(ids);
-                free(texts);
-                g->oom = 1;
-                return;
-            }
-            snprintf(stype, need, "%s_Args_%s%s", g->plugin, g->tool, ps(&g->p));
-        }
-        for (i = 0; i < a->field_count; i++) {
-            const toolgov__sprop *pr = &n->props[i];
-            int pushed = 0;
-            if (typed) {
-                if (path_push(&g->p, pr->c_name, &old)) {
-                    g->oom = 1;
-                    break;
-                }
-                pushed = 1;
-            }
-            ids[i] = define(g, a->fields[i].schema, pr->schema, !typed);
-            texts[i] = a->fields[i].default_json
-                           ? long_string(g, a->fields[i].default_json,
-                                         strlen(a->fields[i].default_json))
-                           : 0;
-            if (pushed)
-                path_pop(&g->p, old);
-        }
-        d->fields = ++g->next_id;
-        toolgov__buf_printf(g->b, "static const toolgov_arg_field %s_Fields_%s_%u[] = {\n",
-                            g->plugin, g->tool, d->fields);
-        for (i = 0; i < a->field_count && !g->oom; i++) {
-            const toolgov_arg_field *f = &a->fields[i];
-            const toolgov__sprop *pr = &n->props[i];
-            PUTS(g->b, "    { ");
-            toolgov__buf_literal(g->b, f->name, f->name_len, "      ");
-            toolgov__buf_printf(g->b, ", %zu, &%s_Node_%s_%u,\n      ", f->name_len, g->plugin,
-                                g->tool, ids[i]);
-            if (typed) {
-                toolgov__buf_printf(g->b, "offsetof(%s, %s%s), ", stype, pr->c_name,
-                                    pr->schema->type == TOOLGOV_S_ARRAY ? ".items" : "");
-                if (toolgov__schema_has_flag(pr))
-                    toolgov__buf_printf(g->b, "offsetof(%s, has.%s), ", stype, pr->c_name);
-                else
-                    PUTS(g->b, "TOOLGOV_ARG_NO_HAS, ");
-            } else {
-                PUTS(g->b, "0, TOOLGOV_ARG_NO_HAS, ");
-            }
-            toolgov__buf_printf(g->b, "%d, ", f->required);
-            if (f->default_json)
-                put_string(g, f->default_json, strlen(f->default_json), texts[i], "      ");
-            else
-                PUTS(g->b, "NULL");
-            PUTS(g->b, i + 1 < a->field_count ? " },\n" : " }\n");
-        }
-        PUTS(g->b, "};\n\n");
-        free(ids);
-        free(texts);
-        free(stype);
-    }
+    if (a->field_count)
+        d->fields = fields_of(g, a, n, vo);
     if (a->alt_count) {
         toolgov__snode *const *alts = n->any_of_count ? n->any_of : n->one_of;
         deps *ad = malloc(a->alt_count * sizeof *ad);
@@ -479,120 +632,218 @@ static void prepare(gctx *g, const toolgov_arg_schema *a, const toolgov__snode *
         }
         for (i = 0; i < a->alt_count; i++)
             prepare(g, &a->alts[i], alts[i], 1, &ad[i]);
-        d->alts = ++g->next_id;
-        toolgov__buf_printf(g->b, "static const toolgov_arg_schema %s_Alts_%s_%u[] = {\n    ",
-                            g->plugin, g->tool, d->alts);
+        begin(g, 'A');
+        BPUTL(g, "{\n    ");
         for (i = 0; i < a->alt_count; i++) {
             init(g, &a->alts[i], alts[i], 1, &ad[i]);
-            PUTS(g->b, i + 1 < a->alt_count ? ",\n    " : "\n");
+            BPUTS(g, i + 1 < a->alt_count ? ",\n    " : "\n");
         }
-        PUTS(g->b, "};\n\n");
+        BPUTL(g, "}");
+        d->alts = object(g, "static const toolgov_arg_schema ", "Alts", "[]", NULL);
         free(ad);
     }
+    if (g->oom || (a->items && !d->items) || (a->str_enum_count && !d->strs) ||
+        (a->int_enum_count && !d->ints) || (a->field_count && !d->fields) ||
+        (a->alt_count && !d->alts))
+        g->oom = 1;
+}
+
+/* A reference to a table with its count, or "NULL, 0". */
+static void put_ref(gctx *g, const char *amp, const char *name, size_t count)
+{
+    if (!name) {
+        BPUTL(g, "NULL, 0");
+        return;
+    }
+    BPUTS(g, amp);
+    BPUTS(g, name);
+    BPUTL(g, ", ");
+    put_u(g, count);
 }
 
 /* The initializer, members in args.h's order. */
 static void init(gctx *g, const toolgov_arg_schema *a, const toolgov__snode *n, int vo,
                  const deps *d)
 {
-    const char *p = g->plugin, *t = g->tool;
-    PUTS(g->b, "{\n    ");
-    PUTS(g->b, kind_name(a->kind));
-    PUTS(g->b, ", ");
+    char ph[2] = {KEY_ARGS, KEY_ENUM};
+    BPUTL(g, "{\n    ");
+    BPUTS(g, kind_name(a->kind));
+    BPUTL(g, ", ");
     put_flags(g, a->flags);
-    PUTS(g->b, ", ");
+    BPUTL(g, ", ");
     put_size(g, a->min_len, 0);
-    PUTS(g->b, ", ");
+    BPUTL(g, ", ");
     put_size(g, a->max_len, 1);
-    PUTS(g->b, ", ");
-    PUTS(g->b, format_name(a->format));
-    PUTS(g->b, ",\n    ");
+    BPUTL(g, ", ");
+    BPUTS(g, format_name(a->format));
+    BPUTL(g, ",\n    ");
     put_i64(g, a->int_min);
-    PUTS(g->b, ", ");
+    BPUTL(g, ", ");
     put_i64(g, a->int_max);
-    PUTS(g->b, ", ");
+    BPUTL(g, ", ");
     put_dbl(g, a->num_min);
-    PUTS(g->b, ", ");
+    BPUTL(g, ", ");
     put_dbl(g, a->num_max);
-    PUTS(g->b, ",\n    ");
-    if (d->strs)
-        toolgov__buf_printf(g->b, "%s_Strs_%s_%u, %zu, ", p, t, d->strs, a->str_enum_count);
-    else
-        PUTS(g->b, "NULL, 0, ");
-    if (d->ints)
-        toolgov__buf_printf(g->b, "%s_Ints_%s_%u, %zu,\n    ", p, t, d->ints, a->int_enum_count);
-    else
-        PUTS(g->b, "NULL, 0,\n    ");
+    BPUTL(g, ",\n    ");
+    put_ref(g, "", d->strs, a->str_enum_count);
+    BPUTL(g, ", ");
+    put_ref(g, "", d->ints, a->int_enum_count);
+    BPUTL(g, ",\n    ");
     if (d->items) {
-        toolgov__buf_printf(g->b, "&%s_Node_%s_%u, ", p, t, d->items);
+        BPUTL(g, "&");
+        BPUTS(g, d->items);
+        BPUTL(g, ", ");
         if (vo || n->type != TOOLGOV_S_ARRAY) {
-            PUTS(g->b, "0, ");
+            BPUTL(g, "0, ");
         } else {
             const toolgov__snode *it = n->items;
             switch (it->type) {
             case TOOLGOV_S_STRING:
-                if (it->enum_vals)
-                    toolgov__buf_printf(g->b, "sizeof(%s_Enum_%s%s_item), ", p, t, ps(&g->p));
-                else
-                    PUTS(g->b, "sizeof(toolgov_str), ");
+                if (it->enum_vals) {
+                    BPUTL(g, "sizeof(");
+                    BPUT(g, &ph[1], 1);
+                    BPUTL(g, "_item), ");
+                } else {
+                    BPUTL(g, "sizeof(toolgov_str), ");
+                }
                 break;
-            case TOOLGOV_S_INTEGER: PUTS(g->b, "sizeof(int64_t), "); break;
-            case TOOLGOV_S_NUMBER: PUTS(g->b, "sizeof(double), "); break;
-            case TOOLGOV_S_BOOLEAN: PUTS(g->b, "sizeof(bool), "); break;
-            case TOOLGOV_S_ARRAY: PUTS(g->b, "sizeof(toolgov_array), "); break;
+            case TOOLGOV_S_INTEGER: BPUTL(g, "sizeof(int64_t), "); break;
+            case TOOLGOV_S_NUMBER: BPUTL(g, "sizeof(double), "); break;
+            case TOOLGOV_S_BOOLEAN: BPUTL(g, "sizeof(bool), "); break;
+            case TOOLGOV_S_ARRAY: BPUTL(g, "sizeof(toolgov_array), "); break;
             case TOOLGOV_S_OBJECT:
-                toolgov__buf_printf(g->b, "sizeof(%s_Args_%s%s_item), ", p, t, ps(&g->p));
+                BPUTL(g, "sizeof(");
+                BPUT(g, &ph[0], 1);
+                BPUTL(g, "_item), ");
                 break;
-            default: PUTS(g->b, "sizeof(toolgov_str), "); break;
+            default: BPUTL(g, "sizeof(toolgov_str), "); break;
             }
         }
     } else {
-        PUTS(g->b, "NULL, 0, ");
+        BPUTL(g, "NULL, 0, ");
     }
     put_size(g, a->min_items, 0);
-    PUTS(g->b, ", ");
+    BPUTL(g, ", ");
     put_size(g, a->max_items, 1);
-    PUTS(g->b, ",\n    ");
-    if (d->fields)
-        toolgov__buf_printf(g->b, "%s_Fields_%s_%u, %zu, ", p, t, d->fields, a->field_count);
-    else
-        PUTS(g->b, "NULL, 0, ");
-    if (!vo && n->type == TOOLGOV_S_OBJECT)
-        toolgov__buf_printf(g->b, "sizeof(%s_Args_%s%s), ", p, t, ps(&g->p));
-    else
-        PUTS(g->b, "0, ");
+    BPUTL(g, ",\n    ");
+    put_ref(g, "", d->fields, a->field_count);
+    BPUTL(g, ", ");
+    if (!vo && n->type == TOOLGOV_S_OBJECT) {
+        BPUTL(g, "sizeof(");
+        BPUT(g, &ph[0], 1);
+        BPUTL(g, "), ");
+    } else {
+        BPUTL(g, "0, ");
+    }
     put_types(g, a->types);
-    PUTS(g->b, ", ");
-    if (d->alts)
-        toolgov__buf_printf(g->b, "%s_Alts_%s_%u, %zu\n}", p, t, d->alts, a->alt_count);
-    else
-        PUTS(g->b, "NULL, 0\n}");
+    BPUTL(g, ", ");
+    put_ref(g, "", d->alts, a->alt_count);
+    BPUTL(g, "\n}");
 }
 
-int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_ctx *cx, const char *plugin,
-                             const char *tool, const toolgov__snode *root)
+int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
+                             toolgov__schema_ctx *cx, const char *plugin, const char *tool,
+                             const toolgov__snode *root, const char **out_params,
+                             const char **out_schema)
 {
     gctx g;
     const toolgov_arg_schema *a;
+    const char *text, *rec;
+    size_t len, plen;
     deps d;
-    size_t i;
-    if (!root)
-        return 0;
-    if (toolgov__schema_tables(cx, root, &a))
-        return -1;
+    char *named = NULL;
+    int rc;
+
     memset(&g, 0, sizeof g);
-    g.b = b;
+    g.out = b;
+    g.sh = sh;
     g.cx = cx;
     g.plugin = plugin;
     g.tool = tool;
-    /* String enums are stored as int: refuse to build with -fshort-enums. */
-    (void)i;
-    prepare(&g, a, root, 0, &d);
-    toolgov__buf_printf(b, "static const toolgov_arg_schema %s_Params_%s = ", plugin, tool);
-    init(&g, a, root, 0, &d);
-    PUTS(b, ";\n\n");
+    toolgov__buf_init(&g.body);
+    *out_params = NULL;
+    *out_schema = NULL;
+    if (toolgov__schema_text(cx, root, &text, &len))
+        return -1;
+    /* Equal canonical schema texts compile to equal tables: a tool whose
+    ** text an earlier tool had shares that tool's root node and text
+    ** without rendering anything. Record: "Q<text>\0<params>\n<schema>\0". */
+    begin(&g, 'Q');
+    BPUT(&g, text, len);
+    BPUT(&g, "", 1);
+    if (g.body.oom)
+        goto out;
+    rec = toolgov__strset_find(&sh->seen, g.body.data);
+    if (rec) {
+        const char *names = rec + len + 2, *nl = strchr(names, '\n');
+        *out_params = nl == names ? NULL : names;
+        *out_schema = nl + 1;
+        /* The params name ends at the newline: keep a NUL-terminated copy. */
+        if (*out_params) {
+            char *p = toolgov__arena_strndup(cx->arena, names, (size_t)(nl - names));
+            if (!p)
+                g.oom = 1;
+            *out_params = p;
+        }
+        goto out;
+    }
+    if (root) {
+        if (toolgov__schema_tables(cx, root, &a)) {
+            g.oom = 1;
+            goto out;
+        }
+        plen = strlen(plugin) + strlen(tool) + 9;
+        named = malloc(plen);
+        if (!named) {
+            g.oom = 1;
+            goto out;
+        }
+        snprintf(named, plen, "%s_Params_%s", plugin, tool);
+        prepare(&g, a, root, 0, &d);
+        if (g.oom)
+            goto out;
+        begin(&g, 'P');
+        init(&g, a, root, 0, &d);
+        *out_params = object(&g, "static const toolgov_arg_schema ", "Params", "", named);
+        if (!*out_params)
+            goto out;
+    }
+    /* The canonical schema text, once per distinct text. */
+    begin(&g, 'J');
+    if (len > LITERAL_MAX) {
+        BPUTL(&g, "{");
+        toolgov__buf_char_array(&g.body, text, len);
+        if (!g.body.oom)
+            g.body.len -= 2;
+    } else {
+        toolgov__buf_literal(&g.body, text, len, "    ");
+    }
+    *out_schema = object(&g, "static const char ", "Schema", "[]", NULL);
+    if (!*out_schema)
+        goto out;
+    {
+        size_t pl = *out_params ? strlen(*out_params) : 0, sl = strlen(*out_schema);
+        char *r = toolgov__arena_alloc(cx->arena, len + 2 + pl + 1 + sl + 1);
+        if (!r) {
+            g.oom = 1;
+            goto out;
+        }
+        r[0] = 'Q';
+        memcpy(r + 1, text, len);
+        r[len + 1] = '\0';
+        if (pl)
+            memcpy(r + len + 2, *out_params, pl);
+        r[len + 2 + pl] = '\n';
+        memcpy(r + len + 3 + pl, *out_schema, sl + 1);
+        if (toolgov__strset_add(&sh->seen, r) < 0)
+            g.oom = 1;
+    }
+out:
+    free(named);
     free(g.p.s);
-    return g.oom || b->oom ? -1 : 0;
+    rc = g.oom || g.body.oom || b->oom ? -1 : 0;
+    toolgov__buf_free(&g.body);
+    return rc;
 }
 
 /* ---- the int-size check of string enums ------------------------------------ */

@@ -12,6 +12,7 @@
 
 #include "codegen.h"
 #include "schema.h"
+#include "strset.h"
 
 /* The string enums, nested structs and the argument struct
 ** <plugin>_Args_<tool> of one tool, inner types first; for root NULL (no
@@ -19,11 +20,28 @@
 int toolgov__schema_c_types(toolgov__buf *b, const char *plugin, const char *tool,
                             const toolgov__snode *root);
 
-/* The static const descriptor tables of one tool, ending with the root node
-** `static const toolgov_arg_schema <plugin>_Params_<tool>`; nothing for
-** root NULL. 0, or -1 when out of memory. */
-int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_ctx *cx, const char *plugin,
-                             const char *tool, const toolgov__snode *root);
+/* What the tables of one render have written so far, so that identical
+** objects are written once (schema_c.c, "Sharing"). Set up with _init,
+** released with _free; the names and records it hands out live in the
+** render's arena (cx->arena of toolgov__schema_c_tables). */
+typedef struct toolgov__schema_share {
+    toolgov__strset seen;
+    unsigned next_id;
+} toolgov__schema_share;
+
+void toolgov__schema_share_init(toolgov__schema_share *sh);
+void toolgov__schema_share_free(toolgov__schema_share *sh);
+
+/* The static const descriptor tables of one tool and its canonical JSON
+** Schema text, writing only the objects no earlier call with the same `sh`
+** wrote. *out_params: the name of the root node (`<plugin>_Params_<tool>`,
+** or an earlier tool's identical one; NULL for root NULL); *out_schema: the
+** name of the static char array holding the schema text. Both borrowed from
+** cx->arena. 0, or -1 when out of memory. */
+int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
+                             toolgov__schema_ctx *cx, const char *plugin, const char *tool,
+                             const toolgov__snode *root, const char **out_params,
+                             const char **out_schema);
 
 /* One typedef per string enum that fails to compile where the enum is not
 ** int-sized (the decoder stores an int; -fshort-enums would break it). */

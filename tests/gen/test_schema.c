@@ -679,15 +679,20 @@ START_TEST(test_c_render)
 {
     sfix s;
     char *text, *h, *c;
+    const char *params, *schema;
     toolgov__snode *n;
     toolgov__buf hb, cb;
+    toolgov__schema_share sh;
     sfix_open(&s);
     n = sfix_compile(&s, spec_reminder, &text);
     ck_assert_msg(n != NULL, "%s", text);
     toolgov__buf_init(&hb);
     toolgov__buf_init(&cb);
     ck_assert_int_eq(toolgov__schema_c_types(&hb, "cal", "create_reminder", n), 0);
-    ck_assert_int_eq(toolgov__schema_c_tables(&cb, &s.cx, "cal", "create_reminder", n), 0);
+    toolgov__schema_share_init(&sh);
+    ck_assert_int_eq(toolgov__schema_c_tables(&cb, &sh, &s.cx, "cal", "create_reminder", n,
+                                              &params, &schema), 0);
+    ck_assert_str_eq(params, "cal_Params_create_reminder");
     ck_assert_int_eq(toolgov__schema_c_types(&hb, "cal", "none", NULL), 0);
     h = strndup(hb.data, hb.len);
     c = strndup(cb.data, cb.len);
@@ -705,11 +710,81 @@ START_TEST(test_c_render)
                                     "TOOLGOV_ARG_NO_HAS, 0, \"\\\"normal\\\"\" }"));
     ck_assert_ptr_nonnull(strstr(c, "static const toolgov_arg_schema cal_Params_create_reminder = {\n"
                                     "    TOOLGOV_ARG_OBJECT, TOOLGOV_ARG_F_CLOSED,"));
+    ck_assert_ptr_nonnull(strstr(c, "static const char cal_Schema_"));
+    ck_assert_ptr_nonnull(strstr(c, schema));
+    toolgov__schema_share_free(&sh);
     free(h);
     free(c);
     toolgov__buf_free(&hb);
     toolgov__buf_free(&cb);
     free(text);
+    sfix_close(&s);
+}
+END_TEST
+
+/* Identical tables are written once per render: a second tool with the
+** same schema adds nothing and names the first tool's root; a tool that
+** shares only some properties reuses those nodes; a tool without
+** parameters shares the one no-arguments schema text. */
+START_TEST(test_c_share)
+{
+    static const char *const other =
+        "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,"
+        "\"maxLength\":200},\"when\":{\"type\":\"string\",\"format\":\"date\"}},"
+        "\"required\":[\"when\"]}";
+    sfix s;
+    char *text, *c;
+    const char *at;
+    const char *p1, *s1, *p2, *s2, *p3, *s3, *p4, *s4, *p5, *s5;
+    toolgov__snode *n1, *n2, *n3;
+    toolgov__buf cb;
+    toolgov__schema_share sh;
+    size_t len1, nodes1;
+    sfix_open(&s);
+    n1 = sfix_compile(&s, spec_reminder, &text);
+    ck_assert_msg(n1 != NULL, "%s", text);
+    free(text);
+    n2 = sfix_compile(&s, spec_reminder, &text);
+    ck_assert_msg(n2 != NULL, "%s", text);
+    free(text);
+    n3 = sfix_compile(&s, other, &text);
+    ck_assert_msg(n3 != NULL, "%s", text);
+    free(text);
+    toolgov__buf_init(&cb);
+    toolgov__schema_share_init(&sh);
+    ck_assert_int_eq(toolgov__schema_c_tables(&cb, &sh, &s.cx, "cal", "a", n1, &p1, &s1), 0);
+    len1 = cb.len;
+    c = strndup(cb.data, cb.len);
+    for (nodes1 = 0, at = c; (at = strstr(at, "static const toolgov_arg_schema cal_Node_")) != NULL;
+         nodes1++)
+        at++;
+    free(c);
+    ck_assert_uint_gt(nodes1, 0);
+    /* The same schema: nothing written, the same names. */
+    ck_assert_int_eq(toolgov__schema_c_tables(&cb, &sh, &s.cx, "cal", "b", n2, &p2, &s2), 0);
+    ck_assert_uint_eq(cb.len, len1);
+    ck_assert_str_eq(p2, "cal_Params_a");
+    ck_assert_str_eq(s2, s1);
+    /* Another schema: its own root and text; the title node (minLength 1,
+    ** maxLength 200) and the date node are shared, so no new node has them. */
+    ck_assert_int_eq(toolgov__schema_c_tables(&cb, &sh, &s.cx, "cal", "c", n3, &p3, &s3), 0);
+    ck_assert_str_eq(p3, "cal_Params_c");
+    ck_assert_str_ne(s3, s1);
+    c = strndup(cb.data + len1, cb.len - len1);
+    ck_assert_ptr_null(strstr(c, "static const toolgov_arg_schema cal_Node_"));
+    ck_assert_ptr_nonnull(strstr(c, "offsetof(cal_Args_c, title)"));
+    ck_assert_ptr_nonnull(strstr(c, "sizeof(cal_Args_c)"));
+    free(c);
+    /* No parameters: no root, one shared text. */
+    ck_assert_int_eq(toolgov__schema_c_tables(&cb, &sh, &s.cx, "cal", "d", NULL, &p4, &s4), 0);
+    ck_assert_ptr_null(p4);
+    len1 = cb.len;
+    ck_assert_int_eq(toolgov__schema_c_tables(&cb, &sh, &s.cx, "cal", "e", NULL, &p5, &s5), 0);
+    ck_assert_ptr_null(p5);
+    ck_assert_str_eq(s5, s4);
+    ck_assert_uint_eq(cb.len, len1);
+    toolgov__schema_share_free(&sh);
+    toolgov__buf_free(&cb);
     sfix_close(&s);
 }
 END_TEST
@@ -732,6 +807,7 @@ static Suite *schema_suite(void)
     tcase_add_loop_test(tc, test_yaml_case, 0, (int)(sizeof yaml_cases / sizeof *yaml_cases));
     tcase_add_test(tc, test_yaml_spec_example);
     tcase_add_test(tc, test_c_render);
+    tcase_add_test(tc, test_c_share);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -9,6 +9,8 @@ static const char *const calendar_provides[] = {
     "tool"
 };
 
+static const char calendar_Schema_1[] = "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
+
 static const toolgov_tool_spec calendar_tools[CALENDAR_TOOL_COUNT] = {
     { sizeof(toolgov_tool_spec),
       "calendar_lookup",
@@ -17,7 +19,7 @@ static const toolgov_tool_spec calendar_tools[CALENDAR_TOOL_COUNT] = {
       "",
       0, 0, 5, 3,
       NULL,
-      "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" },
+      calendar_Schema_1 },
     { sizeof(toolgov_tool_spec),
       "create_reminder",
       "Create one reminder at a date and time.",
@@ -25,7 +27,7 @@ static const toolgov_tool_spec calendar_tools[CALENDAR_TOOL_COUNT] = {
       "",
       0, 0, 8, 3,
       NULL,
-      "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" },
+      calendar_Schema_1 },
     { sizeof(toolgov_tool_spec),
       "daily_plan",
       "Summarise the whole day.",
@@ -33,7 +35,7 @@ static const toolgov_tool_spec calendar_tools[CALENDAR_TOOL_COUNT] = {
       "For a whole-day question call daily_plan; it already merges calendar, tasks and bills.",
       1, 1, 12, 3,
       NULL,
-      "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" }
+      calendar_Schema_1 }
 };
 
 static int calendar_register(toolgov_plugin_api *api)

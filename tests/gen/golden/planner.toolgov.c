@@ -9,7 +9,7 @@ static const char *const planner_provides[] = {
     "tool"
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_1 = {
+static const toolgov_arg_schema planner_Node_1 = {
     TOOLGOV_ARG_STRING, 0u, 1, 200, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
@@ -17,7 +17,7 @@ static const toolgov_arg_schema planner_Node_create_reminder_1 = {
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_2 = {
+static const toolgov_arg_schema planner_Node_2 = {
     TOOLGOV_ARG_STRING, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_DATE,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
@@ -25,7 +25,7 @@ static const toolgov_arg_schema planner_Node_create_reminder_2 = {
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_3 = {
+static const toolgov_arg_schema planner_Node_3 = {
     TOOLGOV_ARG_STRING, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_TIME,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
@@ -33,21 +33,21 @@ static const toolgov_arg_schema planner_Node_create_reminder_3 = {
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const char *const planner_Strs_create_reminder_4[] = {
+static const char *const planner_Strs_4[] = {
     "low",
     "normal",
     "high"
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_5 = {
+static const toolgov_arg_schema planner_Node_5 = {
     TOOLGOV_ARG_STRING_ENUM, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
-    planner_Strs_create_reminder_4, 3, NULL, 0,
+    planner_Strs_4, 3, NULL, 0,
     NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED,
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_6 = {
+static const toolgov_arg_schema planner_Node_6 = {
     TOOLGOV_ARG_INTEGER, TOOLGOV_ARG_F_HAS_MIN | TOOLGOV_ARG_F_HAS_MAX, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 1440, 0.0, 0.0,
     NULL, 0, NULL, 0,
@@ -55,19 +55,19 @@ static const toolgov_arg_schema planner_Node_create_reminder_6 = {
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const int64_t planner_Ints_create_reminder_7[] = {
+static const int64_t planner_Ints_7[] = {
     1, 2, 3
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_8 = {
+static const toolgov_arg_schema planner_Node_8 = {
     TOOLGOV_ARG_INTEGER_ENUM, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
-    NULL, 0, planner_Ints_create_reminder_7, 3,
+    NULL, 0, planner_Ints_7, 3,
     NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED,
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_9 = {
+static const toolgov_arg_schema planner_Node_9 = {
     TOOLGOV_ARG_NUMBER, TOOLGOV_ARG_F_HAS_MIN | TOOLGOV_ARG_F_HAS_MAX | TOOLGOV_ARG_F_EXCL_MIN, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 1.5,
     NULL, 0, NULL, 0,
@@ -75,7 +75,7 @@ static const toolgov_arg_schema planner_Node_create_reminder_9 = {
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_10 = {
+static const toolgov_arg_schema planner_Node_10 = {
     TOOLGOV_ARG_BOOLEAN, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
@@ -83,7 +83,7 @@ static const toolgov_arg_schema planner_Node_create_reminder_10 = {
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_11 = {
+static const toolgov_arg_schema planner_Node_11 = {
     TOOLGOV_ARG_STRING, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
@@ -91,15 +91,15 @@ static const toolgov_arg_schema planner_Node_create_reminder_11 = {
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_12 = {
+static const toolgov_arg_schema planner_Node_12 = {
     TOOLGOV_ARG_ARRAY, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
-    &planner_Node_create_reminder_11, sizeof(toolgov_str), 0, 10,
+    &planner_Node_11, sizeof(toolgov_str), 0, 10,
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_13 = {
+static const toolgov_arg_schema planner_Node_13 = {
     TOOLGOV_ARG_STRING, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_DATE_TIME,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
@@ -107,44 +107,44 @@ static const toolgov_arg_schema planner_Node_create_reminder_13 = {
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const char *const planner_Strs_create_reminder_14[] = {
+static const char *const planner_Strs_14[] = {
     "walk",
     "drive",
     "on-foot"
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_15 = {
+static const toolgov_arg_schema planner_Node_15 = {
     TOOLGOV_ARG_STRING_ENUM, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
-    planner_Strs_create_reminder_14, 3, NULL, 0,
+    planner_Strs_14, 3, NULL, 0,
     NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED,
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_field planner_Fields_create_reminder_16[] = {
-    { "at", 2, &planner_Node_create_reminder_13,
+static const toolgov_arg_field planner_Fields_16[] = {
+    { "at", 2, &planner_Node_13,
       offsetof(planner_Args_create_reminder_stops_item, at), TOOLGOV_ARG_NO_HAS, 1, NULL },
-    { "mode", 4, &planner_Node_create_reminder_15,
+    { "mode", 4, &planner_Node_15,
       offsetof(planner_Args_create_reminder_stops_item, mode), offsetof(planner_Args_create_reminder_stops_item, has.mode), 0, NULL }
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_17 = {
+static const toolgov_arg_schema planner_Node_17 = {
     TOOLGOV_ARG_OBJECT, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
     NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED,
-    planner_Fields_create_reminder_16, 2, sizeof(planner_Args_create_reminder_stops_item), 0u, NULL, 0
+    planner_Fields_16, 2, sizeof(planner_Args_create_reminder_stops_item), 0u, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_18 = {
+static const toolgov_arg_schema planner_Node_18 = {
     TOOLGOV_ARG_ARRAY, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
-    &planner_Node_create_reminder_17, sizeof(planner_Args_create_reminder_stops_item), 1, TOOLGOV_ARG_UNBOUNDED,
+    &planner_Node_17, sizeof(planner_Args_create_reminder_stops_item), 1, TOOLGOV_ARG_UNBOUNDED,
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_19 = {
+static const toolgov_arg_schema planner_Node_19 = {
     TOOLGOV_ARG_NUMBER, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
@@ -152,23 +152,23 @@ static const toolgov_arg_schema planner_Node_create_reminder_19 = {
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_20 = {
+static const toolgov_arg_schema planner_Node_20 = {
     TOOLGOV_ARG_ARRAY, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
-    &planner_Node_create_reminder_19, sizeof(double), 0, TOOLGOV_ARG_UNBOUNDED,
+    &planner_Node_19, sizeof(double), 0, TOOLGOV_ARG_UNBOUNDED,
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_21 = {
+static const toolgov_arg_schema planner_Node_21 = {
     TOOLGOV_ARG_ARRAY, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
-    &planner_Node_create_reminder_20, sizeof(toolgov_array), 0, TOOLGOV_ARG_UNBOUNDED,
+    &planner_Node_20, sizeof(toolgov_array), 0, TOOLGOV_ARG_UNBOUNDED,
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_22 = {
+static const toolgov_arg_schema planner_Node_22 = {
     TOOLGOV_ARG_NUMBER, TOOLGOV_ARG_F_HAS_MIN | TOOLGOV_ARG_F_HAS_MAX, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, -90.0, 90.0,
     NULL, 0, NULL, 0,
@@ -176,42 +176,34 @@ static const toolgov_arg_schema planner_Node_create_reminder_22 = {
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_23 = {
-    TOOLGOV_ARG_BOOLEAN, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
-    0, 0, 0.0, 0.0,
-    NULL, 0, NULL, 0,
-    NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED,
-    NULL, 0, 0, 0u, NULL, 0
-};
-
-static const toolgov_arg_field planner_Fields_create_reminder_24[] = {
-    { "lat", 3, &planner_Node_create_reminder_22,
+static const toolgov_arg_field planner_Fields_23[] = {
+    { "lat", 3, &planner_Node_22,
       offsetof(planner_Args_create_reminder_where, lat), offsetof(planner_Args_create_reminder_where, has.lat), 0, NULL },
-    { "class", 5, &planner_Node_create_reminder_23,
+    { "class", 5, &planner_Node_10,
       offsetof(planner_Args_create_reminder_where, class_), offsetof(planner_Args_create_reminder_where, has.class_), 0, NULL }
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_25 = {
+static const toolgov_arg_schema planner_Node_24 = {
     TOOLGOV_ARG_OBJECT, TOOLGOV_ARG_F_CLOSED, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
     NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED,
-    planner_Fields_create_reminder_24, 2, sizeof(planner_Args_create_reminder_where), 0u, NULL, 0
+    planner_Fields_23, 2, sizeof(planner_Args_create_reminder_where), 0u, NULL, 0
 };
 
-static const int64_t planner_Ints_create_reminder_26[] = {
+static const int64_t planner_Ints_25[] = {
     1, 2
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_27 = {
+static const toolgov_arg_schema planner_Node_26 = {
     TOOLGOV_ARG_INTEGER_ENUM, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
-    NULL, 0, planner_Ints_create_reminder_26, 2,
+    NULL, 0, planner_Ints_25, 2,
     NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED,
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_28 = {
+static const toolgov_arg_schema planner_Node_27 = {
     TOOLGOV_ARG_RAW, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
@@ -219,12 +211,12 @@ static const toolgov_arg_schema planner_Node_create_reminder_28 = {
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_field planner_Fields_create_reminder_29[] = {
-    { "k", 1, &planner_Node_create_reminder_28,
+static const toolgov_arg_field planner_Fields_28[] = {
+    { "k", 1, &planner_Node_27,
       0, TOOLGOV_ARG_NO_HAS, 0, NULL }
 };
 
-static const toolgov_arg_schema planner_Alts_create_reminder_30[] = {
+static const toolgov_arg_schema planner_Alts_29[] = {
     {
     TOOLGOV_ARG_STRING, 0u, 0, 3, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
@@ -236,7 +228,7 @@ static const toolgov_arg_schema planner_Alts_create_reminder_30[] = {
     TOOLGOV_ARG_ARRAY, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
-    &planner_Node_create_reminder_27, 0, 0, TOOLGOV_ARG_UNBOUNDED,
+    &planner_Node_26, 0, 0, TOOLGOV_ARG_UNBOUNDED,
     NULL, 0, 0, 0u, NULL, 0
 },
     {
@@ -244,47 +236,31 @@ static const toolgov_arg_schema planner_Alts_create_reminder_30[] = {
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
     NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED,
-    planner_Fields_create_reminder_29, 1, 0, 0u, NULL, 0
+    planner_Fields_28, 1, 0, 0u, NULL, 0
 }
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_31 = {
+static const toolgov_arg_schema planner_Node_30 = {
     TOOLGOV_ARG_RAW, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
     NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED,
-    NULL, 0, 0, 0u, planner_Alts_create_reminder_30, 3
+    NULL, 0, 0, 0u, planner_Alts_29, 3
 };
 
-static const char *const planner_Strs_create_reminder_32[] = {
+static const char *const planner_Strs_31[] = {
     "a"
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_33 = {
+static const toolgov_arg_schema planner_Node_32 = {
     TOOLGOV_ARG_RAW, TOOLGOV_ARG_F_ENUM_NULL | TOOLGOV_ARG_F_HAS_ENUM, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
     0, 0, 0.0, 0.0,
-    planner_Strs_create_reminder_32, 1, NULL, 0,
+    planner_Strs_31, 1, NULL, 0,
     NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED,
     NULL, 0, 0, TOOLGOV_JSON_NULL | TOOLGOV_JSON_STRING, NULL, 0
 };
 
-static const toolgov_arg_schema planner_Node_create_reminder_34 = {
-    TOOLGOV_ARG_RAW, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE,
-    0, 0, 0.0, 0.0,
-    NULL, 0, NULL, 0,
-    NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED,
-    NULL, 0, 0, 0u, NULL, 0
-};
-
-static const toolgov_arg_schema planner_Node_create_reminder_35 = {
-    TOOLGOV_ARG_STRING, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_DATE,
-    0, 0, 0.0, 0.0,
-    NULL, 0, NULL, 0,
-    NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED,
-    NULL, 0, 0, 0u, NULL, 0
-};
-
-static const toolgov_arg_schema planner_Node_create_reminder_36 = {
+static const toolgov_arg_schema planner_Node_33 = {
     TOOLGOV_ARG_STRING, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_EMAIL,
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
@@ -292,40 +268,40 @@ static const toolgov_arg_schema planner_Node_create_reminder_36 = {
     NULL, 0, 0, 0u, NULL, 0
 };
 
-static const toolgov_arg_field planner_Fields_create_reminder_37[] = {
-    { "title", 5, &planner_Node_create_reminder_1,
+static const toolgov_arg_field planner_Fields_34[] = {
+    { "title", 5, &planner_Node_1,
       offsetof(planner_Args_create_reminder, title), TOOLGOV_ARG_NO_HAS, 1, NULL },
-    { "date", 4, &planner_Node_create_reminder_2,
+    { "date", 4, &planner_Node_2,
       offsetof(planner_Args_create_reminder, date), TOOLGOV_ARG_NO_HAS, 1, NULL },
-    { "time", 4, &planner_Node_create_reminder_3,
+    { "time", 4, &planner_Node_3,
       offsetof(planner_Args_create_reminder, time), TOOLGOV_ARG_NO_HAS, 1, NULL },
-    { "priority", 8, &planner_Node_create_reminder_5,
+    { "priority", 8, &planner_Node_5,
       offsetof(planner_Args_create_reminder, priority), TOOLGOV_ARG_NO_HAS, 0, "\"normal\"" },
-    { "minutes_before", 14, &planner_Node_create_reminder_6,
+    { "minutes_before", 14, &planner_Node_6,
       offsetof(planner_Args_create_reminder, minutes_before), TOOLGOV_ARG_NO_HAS, 0, "0" },
-    { "level", 5, &planner_Node_create_reminder_8,
+    { "level", 5, &planner_Node_8,
       offsetof(planner_Args_create_reminder, level), offsetof(planner_Args_create_reminder, has.level), 0, NULL },
-    { "ratio", 5, &planner_Node_create_reminder_9,
+    { "ratio", 5, &planner_Node_9,
       offsetof(planner_Args_create_reminder, ratio), offsetof(planner_Args_create_reminder, has.ratio), 0, NULL },
-    { "urgent", 6, &planner_Node_create_reminder_10,
+    { "urgent", 6, &planner_Node_10,
       offsetof(planner_Args_create_reminder, urgent), TOOLGOV_ARG_NO_HAS, 0, "false" },
-    { "tags", 4, &planner_Node_create_reminder_12,
+    { "tags", 4, &planner_Node_12,
       offsetof(planner_Args_create_reminder, tags.items), offsetof(planner_Args_create_reminder, has.tags), 0, NULL },
-    { "stops", 5, &planner_Node_create_reminder_18,
+    { "stops", 5, &planner_Node_18,
       offsetof(planner_Args_create_reminder, stops.items), offsetof(planner_Args_create_reminder, has.stops), 0, NULL },
-    { "grid", 4, &planner_Node_create_reminder_21,
+    { "grid", 4, &planner_Node_21,
       offsetof(planner_Args_create_reminder, grid.items), offsetof(planner_Args_create_reminder, has.grid), 0, NULL },
-    { "where", 5, &planner_Node_create_reminder_25,
+    { "where", 5, &planner_Node_24,
       offsetof(planner_Args_create_reminder, where), offsetof(planner_Args_create_reminder, has.where), 0, NULL },
-    { "extra", 5, &planner_Node_create_reminder_31,
+    { "extra", 5, &planner_Node_30,
       offsetof(planner_Args_create_reminder, extra), offsetof(planner_Args_create_reminder, has.extra), 0, NULL },
-    { "maybe", 5, &planner_Node_create_reminder_33,
+    { "maybe", 5, &planner_Node_32,
       offsetof(planner_Args_create_reminder, maybe), TOOLGOV_ARG_NO_HAS, 0, "null" },
-    { "anything", 8, &planner_Node_create_reminder_34,
+    { "anything", 8, &planner_Node_27,
       offsetof(planner_Args_create_reminder, anything), offsetof(planner_Args_create_reminder, has.anything), 0, NULL },
-    { "start-date", 10, &planner_Node_create_reminder_35,
+    { "start-date", 10, &planner_Node_2,
       offsetof(planner_Args_create_reminder, start_date), offsetof(planner_Args_create_reminder, has.start_date), 0, NULL },
-    { "default", 7, &planner_Node_create_reminder_36,
+    { "default", 7, &planner_Node_33,
       offsetof(planner_Args_create_reminder, default_), offsetof(planner_Args_create_reminder, has.default_), 0, NULL }
 };
 
@@ -334,8 +310,12 @@ static const toolgov_arg_schema planner_Params_create_reminder = {
     0, 0, 0.0, 0.0,
     NULL, 0, NULL, 0,
     NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED,
-    planner_Fields_create_reminder_37, 17, sizeof(planner_Args_create_reminder), 0u, NULL, 0
+    planner_Fields_34, 17, sizeof(planner_Args_create_reminder), 0u, NULL, 0
 };
+
+static const char planner_Schema_35[] = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200,\"description\":\"What to remind about.\"},\"date\":{\"type\":\"string\",\"format\":\"date\"},\"time\":{\"type\":\"string\",\"format\":\"time\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"normal\",\"high\"],\"default\":\"normal\"},\"minutes_before\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1440,\"default\":0},\"level\":{\"type\":\"integer\",\"enum\":[1,2,3]},\"ratio\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":1.5},\"urgent\":{\"type\":\"boolean\",\"default\":false},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":10},\"stops\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"type\":\"object\",\"properties\":{\"at\":{\"type\":\"string\",\"format\":\"date-time\"},\"mode\":{\"type\":\"string\",\"enum\":[\"walk\",\"drive\",\"on-foot\"]}},\"required\":[\"at\"]}},\"grid\":{\"type\":\"array\",\"items\":{\"type\":\"array\",\"items\":{\"type\":\"number\"}}},\"where\":{\"type\":\"object\",\"properties\":{\"lat\":{\"type\":\"number\",\"minimum\":-90,\"maximum\":90},\"class\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"extra\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":3},{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"enum\":[1,2]}},{\"type\":\"object\",\"properties\":{\"k\":{}},\"additionalProperties\":false}]},\"maybe\":{\"type\":[\"string\",\"null\"],\"enum\":[\"a\",null],\"default\":null},\"anything\":{\"description\":\"Any JSON value.\"},\"start-date\":{\"type\":\"string\",\"format\":\"date\"},\"default\":{\"type\":\"string\",\"format\":\"email\"}},\"required\":[\"title\",\"date\",\"time\"],\"additionalProperties\":false}";
+
+static const char planner_Schema_36[] = "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
 
 typedef char planner_Enum_create_reminder_priority_is_int[sizeof(planner_Enum_create_reminder_priority) == sizeof(int) ? 1 : -1];
 typedef char planner_Enum_create_reminder_stops_item_mode_is_int[sizeof(planner_Enum_create_reminder_stops_item_mode) == sizeof(int) ? 1 : -1];
@@ -348,7 +328,7 @@ static const toolgov_tool_spec planner_tools[PLANNER_TOOL_COUNT] = {
       "",
       0, 0, 8, 3,
       &planner_Params_create_reminder,
-      "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200,\"description\":\"What to remind about.\"},\"date\":{\"type\":\"string\",\"format\":\"date\"},\"time\":{\"type\":\"string\",\"format\":\"time\"},\"priority\":{\"type\":\"string\",\"enum\":[\"low\",\"normal\",\"high\"],\"default\":\"normal\"},\"minutes_before\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1440,\"default\":0},\"level\":{\"type\":\"integer\",\"enum\":[1,2,3]},\"ratio\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":1.5},\"urgent\":{\"type\":\"boolean\",\"default\":false},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":10},\"stops\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"type\":\"object\",\"properties\":{\"at\":{\"type\":\"string\",\"format\":\"date-time\"},\"mode\":{\"type\":\"string\",\"enum\":[\"walk\",\"drive\",\"on-foot\"]}},\"required\":[\"at\"]}},\"grid\":{\"type\":\"array\",\"items\":{\"type\":\"array\",\"items\":{\"type\":\"number\"}}},\"where\":{\"type\":\"object\",\"properties\":{\"lat\":{\"type\":\"number\",\"minimum\":-90,\"maximum\":90},\"class\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"extra\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":3},{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"enum\":[1,2]}},{\"type\":\"object\",\"properties\":{\"k\":{}},\"additionalProperties\":false}]},\"maybe\":{\"type\":[\"string\",\"null\"],\"enum\":[\"a\",null],\"default\":null},\"anything\":{\"description\":\"Any JSON value.\"},\"start-date\":{\"type\":\"string\",\"format\":\"date\"},\"default\":{\"type\":\"string\",\"format\":\"email\"}},\"required\":[\"title\",\"date\",\"time\"],\"additionalProperties\":false}" },
+      planner_Schema_35 },
     { sizeof(toolgov_tool_spec),
       "list_reminders",
       "List the reminders.",
@@ -356,7 +336,7 @@ static const toolgov_tool_spec planner_tools[PLANNER_TOOL_COUNT] = {
       "",
       0, 0, 51, 3,
       NULL,
-      "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" }
+      planner_Schema_36 }
 };
 
 static int planner_register(toolgov_plugin_api *api)

@@ -356,6 +356,8 @@ static const char strings_guidance_3[] = {
     0
 };
 
+static const char strings_Schema_1[] = "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
+
 static const toolgov_tool_spec strings_tools[STRINGS_TOOL_COUNT] = {
     { sizeof(toolgov_tool_spec),
       "quote_tool",
@@ -366,7 +368,7 @@ static const toolgov_tool_spec strings_tools[STRINGS_TOOL_COUNT] = {
       "\tindented with a tab\n",
       0, 0, 7, 3,
       NULL,
-      "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" },
+      strings_Schema_1 },
     { sizeof(toolgov_tool_spec),
       "write_never",
       "Single-quoted: it's \"fine\" -- 0x41\\x41 stays literal",
@@ -374,7 +376,7 @@ static const toolgov_tool_spec strings_tools[STRINGS_TOOL_COUNT] = {
       "Ends with a question mark\?",
       0, 1, 14, 3,
       NULL,
-      "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" },
+      strings_Schema_1 },
     { sizeof(toolgov_tool_spec),
       "shred",
       "Folded text over lines, with \\\\ kept\n"
@@ -383,7 +385,7 @@ static const toolgov_tool_spec strings_tools[STRINGS_TOOL_COUNT] = {
       "",
       1, 0, 20, 3,
       NULL,
-      "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" },
+      strings_Schema_1 },
     { sizeof(toolgov_tool_spec),
       "long_guidance",
       "Has a guidance of exactly 4096 bytes.",
@@ -391,7 +393,7 @@ static const toolgov_tool_spec strings_tools[STRINGS_TOOL_COUNT] = {
       strings_guidance_3,
       0, 0, 28, 3,
       NULL,
-      "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" }
+      strings_Schema_1 }
 };
 
 static int strings_register(toolgov_plugin_api *api)
