@@ -154,3 +154,16 @@ int exworld_words_match(const char *hay, const char *query, size_t min_len)
     }
     return 0;
 }
+
+int exworld_refuse(toolgov_result *out, const char *tool, const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    if (toolgov_result_set(out, "", 0) || toolgov_result_printf(out, "error: %s: ", tool))
+        return TOOLGOV_ENOMEM;
+    va_start(ap, fmt);
+    rc = toolgov_result_vprintf(out, fmt, ap);
+    va_end(ap);
+    return rc ? TOOLGOV_ENOMEM : TOOLGOV_EUSAGE;
+}

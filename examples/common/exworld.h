@@ -10,11 +10,20 @@
 ** each plugin's own state struct, passed as the plugin context at mount.
 **
 ** Ownership: everything here is static and const.
+**
+** The plugins never parse their arguments: each tool declares them in its
+** manifest (`parameters:`), the runtime decodes and validates every call
+** against that schema before the handler runs, and the handler reads the
+** typed struct. What a schema cannot say (a range of at most 31 days, a
+** ticker the user does not hold) the handler refuses with exworld_refuse().
 */
 #ifndef TOOLGOV_EXAMPLES_EXWORLD_H
 #define TOOLGOV_EXAMPLES_EXWORLD_H
 
+#include <stdarg.h>
 #include <stddef.h>
+
+#include <toolgov/toolgov.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,6 +69,16 @@ int exworld_contains(const char *hay, const char *needle);
 ** occurs in `hay`, case-insensitively: the plain keyword match the
 ** examples' search tools use. */
 int exworld_words_match(const char *hay, const char *query, size_t min_len);
+
+/* Replace the result with "error: <tool>: <message>" for a call whose
+** arguments match the tool's parameters but ask for something this world
+** does not have, and return TOOLGOV_EUSAGE (TOOLGOV_ENOMEM when the message
+** cannot be written). */
+int exworld_refuse(toolgov_result *out, const char *tool, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,6 @@
 #include "calendar.toolgov.h"
 #include "code_exec.toolgov.h"
 #include "email_workflows.toolgov.h"
-#include "exargs.h"
 #include "exworld.h"
 #include "faulty.h"
 #include "finance_workflows.toolgov.h"
@@ -153,19 +152,16 @@ static const char *const memories[] = {
     "Pays the rent by bank transfer, never by card.",
 };
 
+/* The built-ins' parameters are in the runtime (a required, non-empty
+** string each); the handlers get the decoded struct. */
 static int builtin_memory_search(const toolgov_call *call, const void *decoded,
                                  toolgov_result *out)
 {
-    static const exargs_spec spec[] = {{"query", EXARGS_STRING, 1}};
-    exargs_object args;
-    const char *q;
+    const toolgov_core_memory_search_args *args = decoded;
+    const char *q = args->query.ptr;
     size_t i, found = 0;
-    int rc;
 
-    (void)decoded; /* the built-ins read their JSON text until they have schemas */
-    if ((rc = exargs_read(&args, call, spec, 1, "{\"query\": text}", out)))
-        return rc;
-    q = exargs_str(&args, "query", "");
+    (void)call;
     for (i = 0; i < sizeof memories / sizeof memories[0]; i++) {
         /* Any word of four letters or more: a crude stand-in for the
         ** semantic search a real memory would do. */
@@ -183,17 +179,12 @@ static int builtin_memory_search(const toolgov_call *call, const void *decoded,
 static int builtin_ask_user(const toolgov_call *call, const void *decoded,
                             toolgov_result *out)
 {
-    static const exargs_spec spec[] = {{"question", EXARGS_STRING, 1}};
+    const toolgov_core_ask_user_args *args = decoded;
+    const char *question = args->question.ptr;
     host *h = call->plugin_ctx;
     demo_event ev;
-    exargs_object args;
-    const char *question;
-    int rc, yes;
+    int yes;
 
-    (void)decoded;
-    if ((rc = exargs_read(&args, call, spec, 1, "{\"question\": text}", out)))
-        return rc;
-    question = exargs_str(&args, "question", "");
     yes = h->answerer->ask(h->answerer->ud, "ask_user", question);
     memset(&ev, 0, sizeof ev);
     ev.type = DEMO_EV_ASK;

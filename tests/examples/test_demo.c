@@ -365,7 +365,7 @@ START_TEST(drift_panel_rows)
         }
     }
     ck_assert_str_eq(str(jdom_at(rows, 1), "owner"), "research");
-    ck_assert_int_eq(num(jdom_at(rows, 2), "line"), 13);
+    ck_assert_int_eq(num(jdom_at(rows, 2), "line"), 14);
     ck_assert_ptr_nonnull(strstr(str(j, "drift_text"),
                                  "faulty: undeclared: tool faulty_echo_v2 is registered by "
                                  "plugin faulty but not declared in its manifest\n"));

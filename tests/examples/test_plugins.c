@@ -3,7 +3,9 @@
 ** test_plugins.c: each example plugin on its own: mounted alone into a
 ** fresh registry, every declared tool is in the pool with its declared
 ** effect, and its handlers answer valid arguments with the right text and
-** malformed ones with a usage message and TOOLGOV_EUSAGE, never a crash.
+** malformed ones with a refusal (TOOLGOV_EARGS from the runtime's decoder
+** for what the parameters forbid, TOOLGOV_EUSAGE from the handler for what
+** they cannot say), never a crash.
 ** Handlers are invoked through a real run, as a host invokes them.
 */
 #include <check.h>
@@ -86,26 +88,33 @@ static int call(const char *tool, const char *args)
 #define ASSERT_HAS(text) ck_assert_msg(strstr(fx.out, text) != NULL, "output lacks '%s':\n%s", text, fx.out)
 #define ASSERT_LACKS(text) ck_assert_msg(strstr(fx.out, text) == NULL, "output has '%s':\n%s", text, fx.out)
 
-/* A malformed call: TOOLGOV_EUSAGE, and an output that names the tool, says
-** what is wrong and how to call it. */
-static void assert_usage(const char *tool, const char *args, const char *what)
+/* Arguments the tool's parameters do not allow: the runtime's decoder
+** refuses them with TOOLGOV_EARGS before any handler runs, in one message
+** that starts with the tool's name and names each problem by its JSON path. */
+static void assert_refused(const char *tool, const char *args, const char *what)
 {
-    char prefix[128], usage[128];
+    char prefix[128];
     int rc = call(tool, args);
 
-    if (rc == TOOLGOV_EARGS) {
-        /* not JSON at all: the runtime's decoder refuses it, naming the tool */
-        snprintf(prefix, sizeof prefix, "%s: the arguments ", tool);
-        ck_assert_msg(!strncmp(fx.out, prefix, strlen(prefix)), "no refusal: %s", fx.out);
-        ck_assert_msg(strstr(fx.out, what) != NULL, "'%s' not in: %s", what, fx.out);
-        return;
-    }
+    ck_assert_msg(rc == TOOLGOV_EARGS, "%s %s: expected TOOLGOV_EARGS, got %d: %s", tool, args,
+                  rc, fx.out);
+    snprintf(prefix, sizeof prefix, "%s: ", tool);
+    ck_assert_msg(!strncmp(fx.out, prefix, strlen(prefix)), "no refusal: %s", fx.out);
+    ck_assert_msg(strstr(fx.out, what) != NULL, "'%s' not in: %s", what, fx.out);
+}
+
+/* Arguments the parameters allow but the handler cannot serve (a range
+** too long, an id that does not exist): TOOLGOV_EUSAGE and an output
+** "error: <tool>: <what>". */
+static void assert_usage(const char *tool, const char *args, const char *what)
+{
+    char prefix[128];
+    int rc = call(tool, args);
+
     ck_assert_msg(rc == TOOLGOV_EUSAGE, "%s %s: expected TOOLGOV_EUSAGE, got %d: %s", tool,
                   args, rc, fx.out);
     snprintf(prefix, sizeof prefix, "error: %s: ", tool);
-    snprintf(usage, sizeof usage, "\nusage: %s ", tool);
     ck_assert_msg(!strncmp(fx.out, prefix, strlen(prefix)), "no error line: %s", fx.out);
-    ck_assert_msg(strstr(fx.out, usage) != NULL, "no usage line: %s", fx.out);
     ck_assert_msg(strstr(fx.out, what) != NULL, "'%s' not in: %s", what, fx.out);
 }
 
@@ -178,15 +187,16 @@ END_TEST
 
 START_TEST(calendar_lookup_malformed)
 {
-    assert_usage("calendar_lookup", "tomorrow", "not valid JSON");
-    assert_usage("calendar_lookup", "{\"date\":20261201}", "'date' must be a string");
-    assert_usage("calendar_lookup", "{\"date\":\"2026-02-30\"}", "'2026-02-30' is not a date");
-    assert_usage("calendar_lookup", "{\"date\":\"12/01/2026\"}", "is not a date");
+    assert_refused("calendar_lookup", "tomorrow", "the arguments are not valid JSON");
+    assert_refused("calendar_lookup", "{\"date\":20261201}", "/date must be a string, got 20261201");
+    assert_refused("calendar_lookup", "{\"date\":\"2026-02-30\"}",
+                   "/date must be a date (YYYY-MM-DD), got \"2026-02-30\"");
+    assert_refused("calendar_lookup", "{\"date\":\"12/01/2026\"}", "/date must be a date (YYYY-MM-DD)");
     assert_usage("calendar_lookup", "{\"date\":\"2026-12-01\",\"from\":\"2026-12-01\"}", "not both");
     assert_usage("calendar_lookup", "{\"from\":\"2026-12-01\"}", "go together");
     assert_usage("calendar_lookup", "{\"from\":\"2026-12-05\",\"to\":\"2026-12-01\"}", "is before");
     assert_usage("calendar_lookup", "{\"from\":\"2026-01-01\",\"to\":\"2026-12-31\"}", "at most 31 days");
-    assert_usage("calendar_lookup", "{\"day\":\"2026-12-01\"}", "unknown argument 'day'");
+    assert_refused("calendar_lookup", "{\"day\":\"2026-12-01\"}", "/day is not allowed");
 }
 END_TEST
 
@@ -217,16 +227,22 @@ START_TEST(calendar_reminder_malformed)
     long_title[sizeof long_title - 1] = '\0';
     snprintf(args, sizeof args, "{\"title\":\"%s\",\"date\":\"2026-12-07\",\"time\":\"08:30\"}",
              long_title);
-    assert_usage("create_reminder", "{\"title\":\"x\",\"date\":\"2026-12-07\"}",
-                 "missing required argument 'time'");
-    assert_usage("create_reminder", "{\"title\":\"x\",\"date\":\"2026-12-07\",\"time\":\"25:00\"}",
-                 "'25:00' is not a time");
-    assert_usage("create_reminder", "{\"title\":\"x\",\"date\":\"2026-13-01\",\"time\":\"08:00\"}",
-                 "is not a date");
-    assert_usage("create_reminder", "{\"title\":\"\",\"date\":\"2026-12-07\",\"time\":\"08:00\"}",
-                 "'title' must not be empty");
-    assert_usage("create_reminder", args, "'title' is longer than 127 bytes");
-    assert_usage("create_reminder", "[\"x\"]", "must be a JSON object");
+    assert_refused("create_reminder", "{\"title\":\"x\",\"date\":\"2026-12-07\"}",
+                   "/time is required");
+    assert_refused("create_reminder", "{\"title\":\"x\",\"date\":\"2026-12-07\",\"time\":\"25:00\"}",
+                   "/time must be a time");
+    /* HH:MM only: the handler keeps minutes, not seconds */
+    assert_refused("create_reminder", "{\"title\":\"x\",\"date\":\"2026-12-07\",\"time\":\"08:00:00\"}",
+                   "/time must be at most 5 characters long");
+    assert_refused("create_reminder", "{\"title\":\"x\",\"date\":\"2026-13-01\",\"time\":\"08:00\"}",
+                   "/date must be a date (YYYY-MM-DD)");
+    assert_refused("create_reminder", "{\"title\":\"\",\"date\":\"2026-12-07\",\"time\":\"08:00\"}",
+                   "/title must be at least 1 character long");
+    assert_refused("create_reminder", args, "/title must be at most 127 characters long");
+    assert_refused("create_reminder", "[\"x\"]", "must be a JSON object");
+    /* every problem at once, each with its path */
+    assert_refused("create_reminder", "{\"date\":\"12/03/2026\",\"time\":\"08:00\"}",
+                   "/title is required; /date must be a date (YYYY-MM-DD), got \"12/03/2026\"");
     ck_assert_uint_eq(cal.reminder_count, 0);
 }
 END_TEST
@@ -313,16 +329,16 @@ END_TEST
 
 START_TEST(finance_malformed)
 {
-    assert_usage("upcoming_dues", "{\"days\":0}", "not from 1 to 90");
-    assert_usage("upcoming_dues", "{\"days\":91}", "not from 1 to 90");
-    assert_usage("upcoming_dues", "{\"days\":1.5}", "'days' must be a whole number");
-    assert_usage("upcoming_dues", "{\"days\":\"14\"}", "'days' must be a whole number");
-    assert_usage("finance_lookup", "{}", "missing required argument 'query'");
-    assert_usage("finance_lookup", "{\"query\":\"rent\"", "not valid JSON");
+    assert_refused("upcoming_dues", "{\"days\":0}", "/days must be at least 1, got 0");
+    assert_refused("upcoming_dues", "{\"days\":91}", "/days must be at most 90, got 91");
+    assert_refused("upcoming_dues", "{\"days\":1.5}", "/days must be an integer");
+    assert_refused("upcoming_dues", "{\"days\":\"14\"}", "/days must be an integer");
+    assert_refused("finance_lookup", "{}", "/query is required");
+    assert_refused("finance_lookup", "{\"query\":\"rent\"", "not valid JSON");
     assert_usage("portfolio", "{\"ticker\":\"XXX\"}", "no holding with ticker 'XXX'");
     assert_usage("portfolio", "{\"ticker\":\"VW\"}", "no holding");
-    assert_usage("net_worth_trend", "{\"months\":13}", "not from 1 to 12");
-    assert_usage("net_worth_trend", "{\"months\":-1}", "not from 1 to 12");
+    assert_refused("net_worth_trend", "{\"months\":13}", "/months must be at most 12");
+    assert_refused("net_worth_trend", "{\"months\":-1}", "/months must be at least 1");
 }
 END_TEST
 
@@ -380,14 +396,15 @@ END_TEST
 
 START_TEST(email_reads_malformed)
 {
-    assert_usage("search_inbox", "{\"query\":\"x\",\"limit\":0}", "'limit' is 0, not from 1 to 20");
-    assert_usage("search_inbox", "{\"q\":\"x\"}", "unknown argument 'q'");
-    assert_usage("read_email", "{\"id\":\"2\"}", "'id' must be a whole number");
+    assert_refused("search_inbox", "{\"query\":\"x\",\"limit\":0}", "/limit must be at least 1, got 0");
+    assert_refused("search_inbox", "{\"q\":\"x\"}", "/q is not allowed");
+    assert_refused("read_email", "{\"id\":\"2\"}", "/id must be an integer");
     assert_usage("read_email", "{\"id\":999}", "no email with id 999");
-    assert_usage("read_email", "{}", "missing required argument 'id'");
-    assert_usage("find_attachment", "{\"query\":false}", "'query' must be a string");
-    assert_usage("inbox_digest", "{\"limit\":11}", "not from 1 to 10");
-    assert_usage("list_by_category", "{\"category\":\"spam\"}", "unknown category 'spam'");
+    assert_refused("read_email", "{}", "/id is required");
+    assert_refused("find_attachment", "{\"query\":false}", "/query must be a string");
+    assert_refused("inbox_digest", "{\"limit\":11}", "/limit must be at most 10");
+    assert_refused("list_by_category", "{\"category\":\"spam\"}",
+                   "/category must be one of \"primary\", \"promotions\", \"social\", \"updates\", got \"spam\"");
 }
 END_TEST
 
@@ -413,8 +430,6 @@ START_TEST(email_trash_and_empty)
     ck_assert_uint_eq(mail.trashed_total, 13);
     ck_assert_uint_eq(mail.trash_calls, 3);
 
-    /* arguments to empty_trash are refused before anything is deleted */
-    assert_usage("empty_trash", "{\"all\":true}", "unknown argument 'all'");
     ck_assert_uint_eq(email_state_count(&mail, EMAIL_TRASH, NULL), 13);
     ASSERT_OK("empty_trash", "{}");
     ck_assert_str_eq(fx.out, "Permanently deleted 13 emails from the Trash.");
@@ -431,10 +446,10 @@ END_TEST
 
 START_TEST(email_trash_malformed)
 {
-    assert_usage("trash_category", "{}", "missing required argument 'category'");
-    assert_usage("trash_category", "{\"category\":\"Promotions\"}", "unknown category");
-    assert_usage("trash_category", "{\"category\":\"promotions\",\"limit\":0}", "not from 1 to 50");
-    assert_usage("trash_category", "{\"category\":[\"promotions\"]}", "nested");
+    assert_refused("trash_category", "{}", "/category is required");
+    assert_refused("trash_category", "{\"category\":\"Promotions\"}", "/category must be one of");
+    assert_refused("trash_category", "{\"category\":\"promotions\",\"limit\":0}", "/limit must be at least 1");
+    assert_refused("trash_category", "{\"category\":[\"promotions\"]}", "/category must be");
     ck_assert_uint_eq(email_state_count(&mail, EMAIL_INBOX, NULL), 25);
     ck_assert_uint_eq(mail.trash_calls, 0);
 }
@@ -500,11 +515,12 @@ END_TEST
 
 START_TEST(planner_malformed)
 {
-    assert_usage("daily_plan", "{\"date\":\"today\"}", "'today' is not a date");
-    assert_usage("configure_brief", "{\"section\":\"sports\",\"enabled\":true}", "unknown section 'sports'");
-    assert_usage("configure_brief", "{\"section\":\"news\",\"enabled\":\"yes\"}",
-                 "'enabled' must be true or false, not a string");
-    assert_usage("configure_brief", "{\"section\":\"news\"}", "missing required argument 'enabled'");
+    assert_refused("daily_plan", "{\"date\":\"today\"}", "/date must be a date (YYYY-MM-DD), got \"today\"");
+    assert_refused("configure_brief", "{\"section\":\"sports\",\"enabled\":true}",
+                   "/section must be one of");
+    assert_refused("configure_brief", "{\"section\":\"news\",\"enabled\":\"yes\"}",
+                   "/enabled must be a boolean");
+    assert_refused("configure_brief", "{\"section\":\"news\"}", "/enabled is required");
     ck_assert_int_eq(plan.brief[PLANNER_SECTION_NEWS], 0);
     ck_assert_uint_eq(plan.configure_calls, 0);
 }
@@ -526,8 +542,8 @@ START_TEST(system_works)
     ASSERT_HAS("Overall: degraded.");
     ASSERT_OK("system_health", "{\"component\":\"storage\"}");
     ck_assert_str_eq(fx.out, "- storage: ok (62% of 20 GB used)\n");
-    assert_usage("system_health", "{\"component\":\"cpu\"}", "unknown component 'cpu'");
-    assert_usage("system_health", "{\"component\":1}", "must be a string");
+    assert_refused("system_health", "{\"component\":\"cpu\"}", "/component must be one of");
+    assert_refused("system_health", "{\"component\":1}", "/component must be");
 }
 END_TEST
 
@@ -542,8 +558,8 @@ START_TEST(research_works)
     ASSERT_OK("research", "{\"query\":\"quantum gravity\"}");
     ck_assert_str_eq(fx.out,
                      "Nothing in the research snapshot of 2026-11-28 matches 'quantum gravity'.");
-    assert_usage("research", "{\"query\":\"\"}", "must not be empty");
-    assert_usage("research", "{\"query\":\"a\",\"depth\":3}", "unknown argument 'depth'");
+    assert_refused("research", "{\"query\":\"\"}", "/query must be at least 1 character long");
+    assert_refused("research", "{\"query\":\"a\",\"depth\":3}", "/depth is not allowed");
 }
 END_TEST
 
@@ -588,7 +604,7 @@ START_TEST(code_exec_refuses)
     assert_usage("code_exec", "{\"code\":\"(1\"}", "')' expected");
     assert_usage("code_exec", "{\"code\":\"1 2\"}", "unexpected text after the expression");
     assert_usage("code_exec", "{\"code\":\"sqrt(1,2)\"}", "takes one argument");
-    assert_usage("code_exec", "{\"code\":5}", "'code' must be a string");
+    assert_refused("code_exec", "{\"code\":5}", "/code must be a string");
     /* deep nesting and long input are refused, never a stack overflow */
     for (i = 0; i < 250; i++)
         deep[i] = '(';
@@ -604,6 +620,14 @@ START_TEST(code_exec_refuses)
     snprintf(args, sizeof args, "{\"code\":\"%s\"}", deep);
     assert_usage("code_exec", args, "nested too deeply");
     memset(deep, '1', 600);
+    deep[600] = '\0';
+    snprintf(args, sizeof args, "{\"code\":\"%s\"}", deep);
+    assert_refused("code_exec", args, "/code must be at most 512 characters long, got 600");
+    /* 300 characters but 600 bytes: within maxLength, refused by the handler */
+    for (i = 0; i < 300; i++) {
+        deep[2 * i] = '\xc3';
+        deep[2 * i + 1] = '\xa9';
+    }
     deep[600] = '\0';
     snprintf(args, sizeof args, "{\"code\":\"%s\"}", deep);
     assert_usage("code_exec", args, "longer than 512 bytes");
@@ -657,7 +681,7 @@ START_TEST(faulty_by_hand_leaves_rows)
             seen[1]++;
         } else if (r->kind == TOOLGOV_DRIFT_NEVER_REGISTERED) {
             ck_assert_str_eq(r->tool, "faulty_stale");
-            ck_assert_uint_eq(r->line, 13);
+            ck_assert_uint_eq(r->line, 14);
             seen[2]++;
         }
     }

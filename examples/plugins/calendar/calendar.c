@@ -8,13 +8,8 @@
 
 #include "calendar.toolgov.h"
 #include "calendar_state.h"
-#include "exargs.h"
 #include "exworld.h"
 
-#define LOOKUP_USAGE \
-    "{\"date\": \"YYYY-MM-DD\"} or {\"from\": \"YYYY-MM-DD\", \"to\": \"YYYY-MM-DD\"}, optional \"query\""
-#define REMINDER_USAGE \
-    "{\"title\": text, \"date\": \"YYYY-MM-DD\", \"time\": \"HH:MM\"}, optional \"note\""
 #define MAX_RANGE_DAYS 31
 
 void calendar_state_init(calendar_state *st)
@@ -22,53 +17,39 @@ void calendar_state_init(calendar_state *st)
     memset(st, 0, sizeof *st);
 }
 
-TOOLGOV_HANDLER(calendar_lookup, call, out)
+/* The arguments are valid dates already (format: date in the manifest);
+** what is left to check is how they go together. */
+CALENDAR_TOOLGOV_HANDLER(calendar_lookup, call, args, out)
 {
-    static const exargs_spec spec[] = {
-        {"date", EXARGS_STRING, 0},
-        {"from", EXARGS_STRING, 0},
-        {"to", EXARGS_STRING, 0},
-        {"query", EXARGS_STRING, 0},
-    };
     const calendar_state *st = call->plugin_ctx;
-    exargs_object args;
-    const char *date, *from, *to, *query;
+    const char *date = args->has.date ? args->date.ptr : NULL;
+    const char *from = args->has.from ? args->from.ptr : NULL;
+    const char *to = args->has.to ? args->to.ptr : NULL;
+    const char *query = args->has.query ? args->query.ptr : "";
     long first, last, day;
     size_t i, found = 0;
     int rc;
 
-    if ((rc = exargs_read(&args, call, spec, 4, LOOKUP_USAGE, out)))
-        return rc;
-    date = exargs_str(&args, "date", NULL);
-    from = exargs_str(&args, "from", NULL);
-    to = exargs_str(&args, "to", NULL);
-    query = exargs_str(&args, "query", "");
     if (date && (from || to))
-        return exargs_usage(out, call->tool, LOOKUP_USAGE,
-                            "give either 'date' or 'from' and 'to', not both");
+        return exworld_refuse(out, call->tool, "give either 'date' or 'from' and 'to', not both");
     if (!from != !to)
-        return exargs_usage(out, call->tool, LOOKUP_USAGE,
-                            "'from' and 'to' go together");
+        return exworld_refuse(out, call->tool, "'from' and 'to' go together");
     if (!date && !from)
         date = EXWORLD_TODAY;
     if (date) {
         if (exworld_parse_date(date, &first))
-            return exargs_usage(out, call->tool, LOOKUP_USAGE,
-                                "'%s' is not a date (YYYY-MM-DD)", date);
+            return exworld_refuse(out, call->tool, "'%s' is not a date (YYYY-MM-DD)", date);
         last = first;
     } else {
         if (exworld_parse_date(from, &first))
-            return exargs_usage(out, call->tool, LOOKUP_USAGE,
-                                "'%s' is not a date (YYYY-MM-DD)", from);
+            return exworld_refuse(out, call->tool, "'%s' is not a date (YYYY-MM-DD)", from);
         if (exworld_parse_date(to, &last))
-            return exargs_usage(out, call->tool, LOOKUP_USAGE,
-                                "'%s' is not a date (YYYY-MM-DD)", to);
+            return exworld_refuse(out, call->tool, "'%s' is not a date (YYYY-MM-DD)", to);
         if (last < first)
-            return exargs_usage(out, call->tool, LOOKUP_USAGE,
-                                "'to' (%s) is before 'from' (%s)", to, from);
+            return exworld_refuse(out, call->tool, "'to' (%s) is before 'from' (%s)", to, from);
         if (last - first >= MAX_RANGE_DAYS)
-            return exargs_usage(out, call->tool, LOOKUP_USAGE,
-                                "a range covers at most %d days", MAX_RANGE_DAYS);
+            return exworld_refuse(out, call->tool, "a range covers at most %d days",
+                                  MAX_RANGE_DAYS);
     }
 
     for (day = first; day <= last; day++) {
@@ -113,60 +94,46 @@ TOOLGOV_HANDLER(calendar_lookup, call, out)
     return 0;
 }
 
-static int copy_field(char *dst, size_t size, const char *src, size_t len)
+/* Lengths are checked in characters by the decoder (maxLength); the
+** state's buffers are sized in bytes, so a long multi-byte text is
+** refused here rather than cut. */
+static int copy_field(char *dst, size_t size, toolgov_str src)
 {
-    if (len >= size)
+    if (src.len >= size)
         return -1;
-    memcpy(dst, src, len + 1);
+    memcpy(dst, src.ptr, src.len + 1);
     return 0;
 }
 
-TOOLGOV_HANDLER(create_reminder, call, out)
+CALENDAR_TOOLGOV_HANDLER(create_reminder, call, args, out)
 {
-    static const exargs_spec spec[] = {
-        {"title", EXARGS_STRING, 1},
-        {"date", EXARGS_STRING, 1},
-        {"time", EXARGS_STRING, 1},
-        {"note", EXARGS_STRING, 0},
-    };
     calendar_state *st = call->plugin_ctx;
     calendar_reminder r;
-    exargs_object args;
-    const exargs_field *title, *note;
-    const char *date, *time;
     long day;
     size_t i;
-    int rc;
 
-    if ((rc = exargs_read(&args, call, spec, 4, REMINDER_USAGE, out)))
-        return rc;
     if (!st) {
         toolgov_result_set(out, "", 0);
         toolgov_result_printf(out, "error: %s: the calendar was mounted without "
                                    "a calendar_state to keep reminders in", call->tool);
         return TOOLGOV_EHANDLER;
     }
-    title = exargs_find(&args, "title");
-    note = exargs_find(&args, "note");
-    date = exargs_str(&args, "date", "");
-    time = exargs_str(&args, "time", "");
-    if (exworld_parse_date(date, &day))
-        return exargs_usage(out, call->tool, REMINDER_USAGE,
-                            "'%s' is not a date (YYYY-MM-DD)", date);
-    if (exworld_check_time(time))
-        return exargs_usage(out, call->tool, REMINDER_USAGE,
-                            "'%s' is not a time (HH:MM, 24-hour)", time);
+    /* date and time are checked by the decoder (format: date, format: time
+    ** of exactly five characters, HH:MM); the day number is still needed. */
+    if (exworld_parse_date(args->date.ptr, &day))
+        return exworld_refuse(out, call->tool, "'%s' is not a date (YYYY-MM-DD)",
+                              args->date.ptr);
     memset(&r, 0, sizeof r);
-    if (copy_field(r.title, sizeof r.title, title->str, title->str_len))
-        return exargs_usage(out, call->tool, REMINDER_USAGE,
-                            "'title' is longer than %u bytes",
-                            (unsigned)sizeof r.title - 1u);
-    if (note && copy_field(r.note, sizeof r.note, note->str, note->str_len))
-        return exargs_usage(out, call->tool, REMINDER_USAGE,
-                            "'note' is longer than %u bytes",
-                            (unsigned)sizeof r.note - 1u);
-    memcpy(r.date, date, sizeof r.date);
-    memcpy(r.time, time, sizeof r.time);
+    if (copy_field(r.title, sizeof r.title, args->title))
+        return exworld_refuse(out, call->tool, "'title' is longer than %u bytes",
+                              (unsigned)sizeof r.title - 1u);
+    if (args->has.note && copy_field(r.note, sizeof r.note, args->note))
+        return exworld_refuse(out, call->tool, "'note' is longer than %u bytes",
+                              (unsigned)sizeof r.note - 1u);
+    if (copy_field(r.date, sizeof r.date, args->date) ||
+        copy_field(r.time, sizeof r.time, args->time))
+        return exworld_refuse(out, call->tool, "'%s' at '%s' is not YYYY-MM-DD at HH:MM",
+                              args->date.ptr, args->time.ptr);
 
     /* Creating the same reminder twice is one reminder: a retried call must
     ** not double the user's calendar. */

@@ -18,11 +18,10 @@
 #include <string.h>
 
 #include "code_exec.toolgov.h"
-#include "exargs.h"
+#include "exworld.h"
 
 #define MAX_CODE 512
 #define MAX_DEPTH 48
-#define USAGE "{\"code\": arithmetic expression, e.g. \"(84.20 + 39.99) * 12\"}"
 
 typedef struct parser {
     const char *src;
@@ -234,24 +233,20 @@ static double expr(parser *ps)
     return v;
 }
 
-TOOLGOV_HANDLER(code_exec, call, out)
+/* The manifest bounds the expression at 512 characters; the bytes are
+** bounded again here, since the grammar walks bytes. */
+CODE_EXEC_TOOLGOV_HANDLER(code_exec, call, args, out)
 {
-    static const exargs_spec spec[] = {{"code", EXARGS_STRING, 1}};
-    const exargs_field *code;
-    exargs_object args;
+    const toolgov_str *code = &args->code;
     parser ps;
     double v;
-    int rc;
 
-    if ((rc = exargs_read(&args, call, spec, 1, USAGE, out)))
-        return rc;
-    code = exargs_find(&args, "code");
-    if (code->str_len > MAX_CODE)
-        return exargs_usage(out, call->tool, USAGE, "'code' is longer than %d bytes", MAX_CODE);
-    if (strlen(code->str) != code->str_len)
-        return exargs_usage(out, call->tool, USAGE, "'code' contains a NUL character");
+    if (code->len > MAX_CODE)
+        return exworld_refuse(out, call->tool, "'code' is longer than %d bytes", MAX_CODE);
+    if (strlen(code->ptr) != code->len)
+        return exworld_refuse(out, call->tool, "'code' contains a NUL character");
     memset(&ps, 0, sizeof ps);
-    ps.src = ps.p = code->str;
+    ps.src = ps.p = code->ptr;
     v = expr(&ps);
     skip(&ps);
     if (!ps.err && *ps.p)
@@ -259,7 +254,7 @@ TOOLGOV_HANDLER(code_exec, call, out)
     if (!ps.err && !isfinite(v))
         fail(&ps, TOOLGOV_EHANDLER, "the result is not a finite number");
     if (ps.err == TOOLGOV_EUSAGE)
-        return exargs_usage(out, call->tool, USAGE, "%s", ps.msg);
+        return exworld_refuse(out, call->tool, "%s", ps.msg);
     if (ps.err) {
         toolgov_result_set(out, "", 0);
         toolgov_result_printf(out, "error: %s: %s", call->tool, ps.msg);
@@ -267,5 +262,5 @@ TOOLGOV_HANDLER(code_exec, call, out)
     }
     if (v == 0.0)
         v = 0.0; /* print -0 as 0 */
-    return toolgov_result_printf(out, "%s = %.12g", code->str, v) ? TOOLGOV_ENOMEM : 0;
+    return toolgov_result_printf(out, "%s = %.12g", code->ptr, v) ? TOOLGOV_ENOMEM : 0;
 }

@@ -13,7 +13,6 @@
 
 #include "email_state.h"
 #include "email_workflows.toolgov.h"
-#include "exargs.h"
 #include "exworld.h"
 
 typedef struct message {
@@ -93,9 +92,17 @@ static const message messages[] = {
 /* email_state keeps one folder byte per built-in message. */
 typedef char message_table_fits_state[MESSAGE_COUNT <= EMAIL_MAX_MESSAGES ? 1 : -1];
 
+/* In the order of the manifest's category enum, so a decoded category is
+** an index into this table (checked below for both tools that take one). */
 static const char *const categories[] = {"primary", "promotions", "social", "updates"};
 
-#define CATEGORY_USAGE "{\"category\": \"primary\" | \"promotions\" | \"social\" | \"updates\"}, optional \"limit\""
+#define CATEGORY_COUNT (sizeof categories / sizeof categories[0])
+
+typedef char category_enums_follow_the_table
+    [email_workflows_Enum_list_by_category_category_primary == 0 &&
+     email_workflows_Enum_list_by_category_category_updates == CATEGORY_COUNT - 1 &&
+     email_workflows_Enum_trash_category_category_primary == 0 &&
+     email_workflows_Enum_trash_category_category_updates == CATEGORY_COUNT - 1 ? 1 : -1];
 
 void email_state_init(email_state *st)
 {
@@ -124,13 +131,9 @@ static email_state *state_of(const toolgov_call *call, toolgov_result *out)
     return call->plugin_ctx;
 }
 
-static int known_category(const char *c)
+static const char *category_name(unsigned c)
 {
-    size_t i;
-    for (i = 0; i < sizeof categories / sizeof categories[0]; i++)
-        if (!strcmp(categories[i], c))
-            return 1;
-    return 0;
+    return c < CATEGORY_COUNT ? categories[c] : "unknown";
 }
 
 static int print_line(toolgov_result *out, const message *m)
@@ -140,33 +143,18 @@ static int print_line(toolgov_result *out, const message *m)
                ? TOOLGOV_ENOMEM : 0;
 }
 
-static int read_limit(const exargs_object *args, const toolgov_call *call, const char *usage,
-                      long dflt, long max, toolgov_result *out, long *limit)
+/* Every "limit" below is in the bounds and has the default its manifest
+** declares: the runtime decoded the call against them. */
+EMAIL_WORKFLOWS_TOOLGOV_HANDLER(search_inbox, call, args, out)
 {
-    *limit = exargs_int(args, "limit", dflt);
-    if (*limit < 1 || *limit > max)
-        return exargs_usage(out, call->tool, usage, "'limit' is %ld, not from 1 to %ld",
-                            *limit, max);
-    return 0;
-}
-
-TOOLGOV_HANDLER(search_inbox, call, out)
-{
-    static const exargs_spec spec[] = {{"query", EXARGS_STRING, 1}, {"limit", EXARGS_INT, 0}};
-    const char *usage = "{\"query\": text}, optional \"limit\" (1 to 20)";
     const email_state *st = state_of(call, out);
-    exargs_object args;
-    const char *q;
-    long limit, shown = 0;
+    const char *q = args->query.ptr;
+    long limit = (long)args->limit, shown = 0;
     size_t i, matches = 0;
     int rc;
 
     if (!st)
         return TOOLGOV_EHANDLER;
-    if ((rc = exargs_read(&args, call, spec, 2, usage, out)) ||
-        (rc = read_limit(&args, call, usage, 5, 20, out, &limit)))
-        return rc;
-    q = exargs_str(&args, "query", "");
     for (i = 0; i < MESSAGE_COUNT; i++) {
         const message *m = &messages[i];
         if (st->folder[i] != EMAIL_INBOX ||
@@ -190,21 +178,14 @@ TOOLGOV_HANDLER(search_inbox, call, out)
     return 0;
 }
 
-TOOLGOV_HANDLER(read_email, call, out)
+EMAIL_WORKFLOWS_TOOLGOV_HANDLER(read_email, call, args, out)
 {
-    static const exargs_spec spec[] = {{"id", EXARGS_INT, 1}};
-    const char *usage = "{\"id\": whole number}";
     const email_state *st = state_of(call, out);
-    exargs_object args;
-    long id;
+    int64_t id = args->id;
     size_t i;
-    int rc;
 
     if (!st)
         return TOOLGOV_EHANDLER;
-    if ((rc = exargs_read(&args, call, spec, 1, usage, out)))
-        return rc;
-    id = exargs_int(&args, "id", 0);
     for (i = 0; i < MESSAGE_COUNT; i++) {
         const message *m = &messages[i];
         if (m->id != id || st->folder[i] == EMAIL_DELETED)
@@ -217,23 +198,17 @@ TOOLGOV_HANDLER(read_email, call, out)
                                      m->attachment ? "\n" : "", m->body)
                    ? TOOLGOV_ENOMEM : 0;
     }
-    return exargs_usage(out, call->tool, usage, "no email with id %ld", id);
+    return exworld_refuse(out, call->tool, "no email with id %lld", (long long)id);
 }
 
-TOOLGOV_HANDLER(find_attachment, call, out)
+EMAIL_WORKFLOWS_TOOLGOV_HANDLER(find_attachment, call, args, out)
 {
-    static const exargs_spec spec[] = {{"query", EXARGS_STRING, 1}};
     const email_state *st = state_of(call, out);
-    exargs_object args;
-    const char *q;
+    const char *q = args->query.ptr;
     size_t i, found = 0;
-    int rc;
 
     if (!st)
         return TOOLGOV_EHANDLER;
-    if ((rc = exargs_read(&args, call, spec, 1, "{\"query\": text}", out)))
-        return rc;
-    q = exargs_str(&args, "query", "");
     for (i = 0; i < MESSAGE_COUNT; i++) {
         const message *m = &messages[i];
         if (!m->attachment || st->folder[i] == EMAIL_DELETED ||
@@ -250,21 +225,14 @@ TOOLGOV_HANDLER(find_attachment, call, out)
     return 0;
 }
 
-TOOLGOV_HANDLER(inbox_digest, call, out)
+EMAIL_WORKFLOWS_TOOLGOV_HANDLER(inbox_digest, call, args, out)
 {
-    static const exargs_spec spec[] = {{"limit", EXARGS_INT, 0}};
-    const char *usage = "optional {\"limit\": whole number from 1 to 10}";
     const email_state *st = state_of(call, out);
-    exargs_object args;
-    long limit, told = 0;
+    long limit = (long)args->limit, told = 0;
     size_t i, c, others = 0;
-    int rc;
 
     if (!st)
         return TOOLGOV_EHANDLER;
-    if ((rc = exargs_read(&args, call, spec, 1, usage, out)) ||
-        (rc = read_limit(&args, call, usage, 5, 10, out, &limit)))
-        return rc;
     if (toolgov_result_printf(out, "You have %lu emails in your inbox.",
                               (unsigned long)email_state_count(st, EMAIL_INBOX, NULL)))
         return TOOLGOV_ENOMEM;
@@ -281,7 +249,7 @@ TOOLGOV_HANDLER(inbox_digest, call, out)
     }
     if (told && toolgov_result_printf(out, "."))
         return TOOLGOV_ENOMEM;
-    for (c = 1; c < sizeof categories / sizeof categories[0]; c++) {
+    for (c = 1; c < CATEGORY_COUNT; c++) {
         size_t n = email_state_count(st, EMAIL_INBOX, categories[c]);
         if (!n)
             continue;
@@ -295,24 +263,16 @@ TOOLGOV_HANDLER(inbox_digest, call, out)
     return 0;
 }
 
-TOOLGOV_HANDLER(list_by_category, call, out)
+EMAIL_WORKFLOWS_TOOLGOV_HANDLER(list_by_category, call, args, out)
 {
-    static const exargs_spec spec[] = {{"category", EXARGS_STRING, 1}, {"limit", EXARGS_INT, 0}};
     const email_state *st = state_of(call, out);
-    exargs_object args;
-    const char *cat;
-    long limit, shown = 0;
+    const char *cat = category_name((unsigned)args->category);
+    long limit = (long)args->limit, shown = 0;
     size_t i, total;
     int rc;
 
     if (!st)
         return TOOLGOV_EHANDLER;
-    if ((rc = exargs_read(&args, call, spec, 2, CATEGORY_USAGE, out)) ||
-        (rc = read_limit(&args, call, CATEGORY_USAGE, 10, 50, out, &limit)))
-        return rc;
-    cat = exargs_str(&args, "category", "");
-    if (!known_category(cat))
-        return exargs_usage(out, call->tool, CATEGORY_USAGE, "unknown category '%s'", cat);
     total = email_state_count(st, EMAIL_INBOX, cat);
     if (toolgov_result_printf(out, "%lu %s emails in the inbox%s\n", (unsigned long)total, cat,
                               total ? ":" : "."))
@@ -327,25 +287,16 @@ TOOLGOV_HANDLER(list_by_category, call, out)
     return 0;
 }
 
-TOOLGOV_HANDLER(trash_category, call, out)
+EMAIL_WORKFLOWS_TOOLGOV_HANDLER(trash_category, call, args, out)
 {
-    static const exargs_spec spec[] = {{"category", EXARGS_STRING, 1}, {"limit", EXARGS_INT, 0}};
     email_state *st = state_of(call, out);
-    exargs_object args;
-    const char *cat;
+    const char *cat = category_name((unsigned)args->category);
     size_t moved_idx[EMAIL_MAX_MESSAGES];
     size_t moved = 0, i, left;
-    long limit;
-    int rc;
+    long limit = (long)args->limit;
 
     if (!st)
         return TOOLGOV_EHANDLER;
-    if ((rc = exargs_read(&args, call, spec, 2, CATEGORY_USAGE, out)) ||
-        (rc = read_limit(&args, call, CATEGORY_USAGE, 10, 50, out, &limit)))
-        return rc;
-    cat = exargs_str(&args, "category", "");
-    if (!known_category(cat))
-        return exargs_usage(out, call->tool, CATEGORY_USAGE, "unknown category '%s'", cat);
     st->trash_calls++;
     for (i = 0; i < MESSAGE_COUNT && moved < (size_t)limit; i++) {
         if (st->folder[i] != EMAIL_INBOX || strcmp(messages[i].category, cat))
@@ -380,17 +331,15 @@ TOOLGOV_HANDLER(trash_category, call, out)
     return 0;
 }
 
-TOOLGOV_HANDLER(empty_trash, call, out)
+/* No parameters: the runtime lets only {} through. */
+EMAIL_WORKFLOWS_TOOLGOV_HANDLER(empty_trash, call, args, out)
 {
     email_state *st = state_of(call, out);
-    exargs_object args;
     size_t i, n = 0;
-    int rc;
 
+    (void)args;
     if (!st)
         return TOOLGOV_EHANDLER;
-    if ((rc = exargs_read(&args, call, NULL, 0, "{} (no arguments)", out)))
-        return rc;
     st->empty_calls++;
     for (i = 0; i < MESSAGE_COUNT; i++)
         if (st->folder[i] == EMAIL_TRASH) {

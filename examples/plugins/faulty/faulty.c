@@ -13,20 +13,25 @@
 #include "faulty.h"
 #include "faulty.toolgov.h"
 
-TOOLGOV_HANDLER(faulty_echo, call, out)
+/* faulty_echo's parameters take any object (no properties declared,
+** additional ones allowed): the handler echoes the canonical text. */
+FAULTY_TOOLGOV_HANDLER(faulty_echo, call, args, out)
 {
+    (void)args;
     return toolgov_result_printf(out, "echo: %s", call->args) ? TOOLGOV_ENOMEM : 0;
 }
 
-TOOLGOV_HANDLER(faulty_stale, call, out)
+FAULTY_TOOLGOV_HANDLER(faulty_stale, call, args, out)
 {
     (void)call;
+    (void)args;
     return toolgov_result_printf(out, "stale") ? TOOLGOV_ENOMEM : 0;
 }
 
-TOOLGOV_HANDLER(research, call, out)
+FAULTY_TOOLGOV_HANDLER(research, call, args, out)
 {
     (void)call;
+    (void)args;
     return toolgov_result_printf(out, "faulty research") ? TOOLGOV_ENOMEM : 0;
 }
 

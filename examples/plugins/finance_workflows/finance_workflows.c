@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exargs.h"
 #include "exworld.h"
 #include "finance_workflows.toolgov.h"
 
@@ -47,17 +46,12 @@ static int money(toolgov_result *out, long cents)
                                  (cents < 0 ? -cents : cents) % 100);
 }
 
-TOOLGOV_HANDLER(finance_lookup, call, out)
+FINANCE_WORKFLOWS_TOOLGOV_HANDLER(finance_lookup, call, args, out)
 {
-    static const exargs_spec spec[] = {{"query", EXARGS_STRING, 1}};
-    exargs_object args;
-    const char *query;
+    const char *query = args->query.ptr;
     size_t i, found = 0;
-    int rc;
 
-    if ((rc = exargs_read(&args, call, spec, 1, "{\"query\": text}", out)))
-        return rc;
-    query = exargs_str(&args, "query", "");
+    (void)call;
     for (i = 0; i < exworld_bill_count; i++) {
         const exworld_bill *b = &exworld_bills[i];
         if (!exworld_contains(b->name, query) && !exworld_contains(b->payee, query))
@@ -75,21 +69,15 @@ TOOLGOV_HANDLER(finance_lookup, call, out)
     return 0;
 }
 
-TOOLGOV_HANDLER(upcoming_dues, call, out)
+/* days is from 1 to 90, 14 when the call leaves it out (the manifest's
+** minimum, maximum and default). */
+FINANCE_WORKFLOWS_TOOLGOV_HANDLER(upcoming_dues, call, args, out)
 {
-    static const exargs_spec spec[] = {{"days", EXARGS_INT, 0}};
-    const char *usage = "optional {\"days\": whole number from 1 to 90}";
     size_t order[64], n = 0, i, j;
-    exargs_object args;
-    long days, today, last;
+    long days = (long)args->days, today, last;
     char until[11];
-    int rc;
 
-    if ((rc = exargs_read(&args, call, spec, 1, usage, out)))
-        return rc;
-    days = exargs_int(&args, "days", 14);
-    if (days < 1 || days > 90)
-        return exargs_usage(out, call->tool, usage, "'days' is %ld, not from 1 to 90", days);
+    (void)call;
     exworld_parse_date(EXWORLD_TODAY, &today);
     last = today + days - 1;
     for (i = 0; i < exworld_bill_count && n < 64; i++) {
@@ -119,18 +107,12 @@ TOOLGOV_HANDLER(upcoming_dues, call, out)
     return 0;
 }
 
-TOOLGOV_HANDLER(portfolio, call, out)
+FINANCE_WORKFLOWS_TOOLGOV_HANDLER(portfolio, call, args, out)
 {
-    static const exargs_spec spec[] = {{"ticker", EXARGS_STRING, 0}};
-    exargs_object args;
-    const char *ticker;
+    const char *ticker = args->has.ticker ? args->ticker.ptr : NULL;
     long total = 0, cost = 0;
     size_t i, shown = 0;
-    int rc;
 
-    if ((rc = exargs_read(&args, call, spec, 1, "optional {\"ticker\": text}", out)))
-        return rc;
-    ticker = exargs_str(&args, "ticker", NULL);
     for (i = 0; i < sizeof holdings / sizeof holdings[0]; i++) {
         const holding *h = &holdings[i];
         long value = (long)(h->shares * (double)h->price_cents + 0.5);
@@ -151,8 +133,8 @@ TOOLGOV_HANDLER(portfolio, call, out)
         shown++;
     }
     if (!shown)
-        return exargs_usage(out, call->tool, "optional {\"ticker\": text}",
-                            "no holding with ticker '%s' (held: VWCE, EUNA, ASML)", ticker);
+        return exworld_refuse(out, call->tool,
+                              "no holding with ticker '%s' (held: VWCE, EUNA, ASML)", ticker);
     if (!ticker && (toolgov_result_printf(out, "Total: ") || money(out, total) ||
                     toolgov_result_printf(out, " (%+.1f%% on cost)\n",
                                           100.0 * (double)(total - cost) / (double)cost)))
@@ -160,20 +142,15 @@ TOOLGOV_HANDLER(portfolio, call, out)
     return 0;
 }
 
-TOOLGOV_HANDLER(net_worth_trend, call, out)
+/* months is from 1 to 12 (the table's length), 6 by default. */
+FINANCE_WORKFLOWS_TOOLGOV_HANDLER(net_worth_trend, call, args, out)
 {
-    static const exargs_spec spec[] = {{"months", EXARGS_INT, 0}};
-    const char *usage = "optional {\"months\": whole number from 1 to 12}";
-    exargs_object args;
-    long months, first_value, last_value;
+    long months = (long)args->months, first_value, last_value;
     size_t i, start;
-    int rc;
 
-    if ((rc = exargs_read(&args, call, spec, 1, usage, out)))
-        return rc;
-    months = exargs_int(&args, "months", 6);
     if (months < 1 || months > (long)NET_WORTH_MONTHS)
-        return exargs_usage(out, call->tool, usage, "'months' is %ld, not from 1 to 12", months);
+        return exworld_refuse(out, call->tool, "'months' is %ld, not from 1 to %lu", months,
+                              (unsigned long)NET_WORTH_MONTHS);
     start = NET_WORTH_MONTHS - (size_t)months;
     for (i = start; i < NET_WORTH_MONTHS; i++) {
         long delta = i > 0 ? net_worth[i].euros - net_worth[i - 1].euros : 0;

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exargs.h"
 #include "exworld.h"
 #include "planner.toolgov.h"
 #include "planner_state.h"
@@ -28,9 +27,14 @@ static const task tasks[] = {
 static const char *const section_names[PLANNER_SECTION_COUNT] = {
     "calendar", "tasks", "bills", "weather", "news"};
 
-#define PLAN_USAGE "optional {\"date\": \"YYYY-MM-DD\"}"
-#define BRIEF_USAGE \
-    "{\"section\": \"calendar\" | \"tasks\" | \"bills\" | \"weather\" | \"news\", \"enabled\": true | false}"
+/* configure_brief's section enum (planner.yaml) lists the sections in the
+** order of planner_section, so a decoded section is its index. */
+typedef char section_enum_follows_planner_section
+    [(int)planner_Enum_configure_brief_section_calendar == (int)PLANNER_SECTION_CALENDAR &&
+     (int)planner_Enum_configure_brief_section_tasks == (int)PLANNER_SECTION_TASKS &&
+     (int)planner_Enum_configure_brief_section_bills == (int)PLANNER_SECTION_BILLS &&
+     (int)planner_Enum_configure_brief_section_weather == (int)PLANNER_SECTION_WEATHER &&
+     (int)planner_Enum_configure_brief_section_news == (int)PLANNER_SECTION_NEWS ? 1 : -1];
 
 /* The working day the free slots are counted in. */
 #define DAY_START (8 * 60)
@@ -54,21 +58,17 @@ static int minutes_of(const char *hhmm)
     return ((hhmm[0] - '0') * 10 + (hhmm[1] - '0')) * 60 + (hhmm[3] - '0') * 10 + (hhmm[4] - '0');
 }
 
-TOOLGOV_HANDLER(daily_plan, call, out)
+PLANNER_TOOLGOV_HANDLER(daily_plan, call, args, out)
 {
-    static const exargs_spec spec[] = {{"date", EXARGS_STRING, 0}};
     const exworld_event *day_events[16];
+    const char *date = args->has.date ? args->date.ptr : EXWORLD_TODAY;
     size_t n = 0, i, j, count;
-    exargs_object args;
-    const char *date;
     long day;
-    int cursor, rc;
+    int cursor;
 
-    if ((rc = exargs_read(&args, call, spec, 1, PLAN_USAGE, out)))
-        return rc;
-    date = exargs_str(&args, "date", EXWORLD_TODAY);
+    /* The decoder checked format: date; the day number is still needed. */
     if (exworld_parse_date(date, &day))
-        return exargs_usage(out, call->tool, PLAN_USAGE, "'%s' is not a date (YYYY-MM-DD)", date);
+        return exworld_refuse(out, call->tool, "'%s' is not a date (YYYY-MM-DD)", date);
 
     /* The event table is in time order within a day, so no sort is needed. */
     for (i = 0; i < exworld_event_count && n < 16; i++)
@@ -128,35 +128,26 @@ TOOLGOV_HANDLER(daily_plan, call, out)
     return 0;
 }
 
-TOOLGOV_HANDLER(configure_brief, call, out)
+PLANNER_TOOLGOV_HANDLER(configure_brief, call, args, out)
 {
-    static const exargs_spec spec[] = {{"section", EXARGS_STRING, 1},
-                                       {"enabled", EXARGS_BOOL, 1}};
     planner_state *st = call->plugin_ctx;
-    exargs_object args;
-    const char *section;
-    int enabled, s, rc, first = 1;
+    unsigned sec = (unsigned)args->section;
+    const char *section = planner_section_name((planner_section)sec);
+    int enabled = args->enabled, rc, s, first = 1;
 
-    if ((rc = exargs_read(&args, call, spec, 2, BRIEF_USAGE, out)))
-        return rc;
     if (!st) {
         toolgov_result_set(out, "", 0);
         toolgov_result_printf(out, "error: %s: planner was mounted without a planner_state",
                               call->tool);
         return TOOLGOV_EHANDLER;
     }
-    section = exargs_str(&args, "section", "");
-    enabled = exargs_bool(&args, "enabled", 0);
-    for (s = 0; s < PLANNER_SECTION_COUNT; s++)
-        if (!strcmp(section_names[s], section))
-            break;
-    if (s == PLANNER_SECTION_COUNT)
-        return exargs_usage(out, call->tool, BRIEF_USAGE, "unknown section '%s'", section);
-    if (st->brief[s] == enabled) {
+    if (sec >= PLANNER_SECTION_COUNT)
+        return exworld_refuse(out, call->tool, "unknown section %u", sec);
+    if (st->brief[sec] == enabled) {
         rc = toolgov_result_printf(out, "The %s section was already %s; nothing changed.",
                                    section, enabled ? "on" : "off");
     } else {
-        st->brief[s] = enabled;
+        st->brief[sec] = enabled;
         st->configure_calls++;
         rc = toolgov_result_printf(out, "Turned the %s section %s.", section,
                                    enabled ? "on" : "off");

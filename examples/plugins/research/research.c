@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exargs.h"
 #include "exworld.h"
 #include "research.toolgov.h"
 
@@ -32,17 +31,12 @@ static const struct {
 
 #define NOTE_COUNT (sizeof notes / sizeof notes[0])
 
-TOOLGOV_HANDLER(research, call, out)
+RESEARCH_TOOLGOV_HANDLER(research, call, args, out)
 {
-    static const exargs_spec spec[] = {{"query", EXARGS_STRING, 1}};
-    exargs_object args;
-    const char *q;
+    const char *q = args->query.ptr;
     size_t i, found = 0;
-    int rc;
 
-    if ((rc = exargs_read(&args, call, spec, 1, "{\"query\": text}", out)))
-        return rc;
-    q = exargs_str(&args, "query", "");
+    (void)call;
     for (i = 0; i < NOTE_COUNT; i++) {
         if (!exworld_words_match(notes[i].topic, q, 3))
             continue;

@@ -7,38 +7,34 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exargs.h"
 #include "exworld.h"
 #include "system.toolgov.h"
 
+/* One row per value of the manifest's component enum. */
 static const struct {
+    system_Enum_system_health_component id;
     const char *component;
     const char *status;  /* ok, degraded, down */
     const char *detail;
 } components[] = {
-    {"mail_sync", "ok", "last sync 4 minutes ago, 25 messages"},
-    {"calendar_sync", "ok", "last sync 2 minutes ago"},
-    {"storage", "ok", "62% of 20 GB used"},
-    {"research_index", "degraded", "snapshot is 3 days old; refresh scheduled tonight"},
+    {system_Enum_system_health_component_mail_sync, "mail_sync", "ok",
+     "last sync 4 minutes ago, 25 messages"},
+    {system_Enum_system_health_component_calendar_sync, "calendar_sync", "ok",
+     "last sync 2 minutes ago"},
+    {system_Enum_system_health_component_storage, "storage", "ok", "62% of 20 GB used"},
+    {system_Enum_system_health_component_research_index, "research_index", "degraded",
+     "snapshot is 3 days old; refresh scheduled tonight"},
 };
 
 #define COMPONENT_COUNT (sizeof components / sizeof components[0])
 
-TOOLGOV_HANDLER(system_health, call, out)
+SYSTEM_TOOLGOV_HANDLER(system_health, call, args, out)
 {
-    static const exargs_spec spec[] = {{"component", EXARGS_STRING, 0}};
-    const char *usage =
-        "optional {\"component\": \"mail_sync\" | \"calendar_sync\" | \"storage\" | \"research_index\"}";
-    exargs_object args;
-    const char *want;
+    int one = args->has.component;
     size_t i, shown = 0, bad = 0;
-    int rc;
 
-    if ((rc = exargs_read(&args, call, spec, 1, usage, out)))
-        return rc;
-    want = exargs_str(&args, "component", NULL);
     for (i = 0; i < COMPONENT_COUNT; i++) {
-        if (want && strcmp(want, components[i].component))
+        if (one && components[i].id != args->component)
             continue;
         if (toolgov_result_printf(out, "- %s: %s (%s)\n", components[i].component,
                                   components[i].status, components[i].detail))
@@ -47,8 +43,8 @@ TOOLGOV_HANDLER(system_health, call, out)
         shown++;
     }
     if (!shown)
-        return exargs_usage(out, call->tool, usage, "unknown component '%s'", want);
-    if (!want && toolgov_result_printf(out, "%s\n", bad ? "Overall: degraded." : "Overall: ok."))
+        return exworld_refuse(out, call->tool, "unknown component %d", (int)args->component);
+    if (!one && toolgov_result_printf(out, "%s\n", bad ? "Overall: degraded." : "Overall: ok."))
         return TOOLGOV_ENOMEM;
     return 0;
 }
