@@ -932,56 +932,6 @@ static void say_syntax(ctx *c, const toolgov__json_error *err)
     say_u(c, err->pos);
 }
 
-int toolgov__args_decode_untyped(toolgov_decoded_args *out, toolgov_args_decoder *dec,
-                                 const char *tool, const char *text, size_t len)
-{
-    static const toolgov_no_args no_args = {0};
-    toolgov__json_doc doc;
-    toolgov__json_error err;
-    ctx c;
-    int rc;
-
-    if (!out || !dec)
-        return TOOLGOV_EINVAL;
-    out->args = NULL;
-    out->canonical = "";
-    out->canonical_len = 0;
-    out->message = "";
-    out->message_len = 0;
-    toolgov__scratch_reset(&dec->arena);
-    toolgov__jbuf_clear(&dec->canon);
-    toolgov__jbuf_clear(&dec->msg);
-    memset(&c, 0, sizeof c);
-    c.d = dec;
-    c.tool = tool;
-    if (!text || all_space(text, len)) {
-        text = "{}";
-        len = 2;
-    }
-    rc = toolgov__json_parse(&doc, &err, &dec->arena, text, len, TOOLGOV_ARGS_MAX_NESTING,
-                             TOOLGOV_ARGS_MAX_LEN, 0);
-    if (rc == TOOLGOV_ENOMEM)
-        return rc;
-    if (rc)
-        say_syntax(&c, &err);
-    else if (doc.nodes[0].type != TOOLGOV__JSON_OBJECT)
-        type_problem(&c, "a JSON object", &doc, 0);
-    if (c.problems) {
-        if (toolgov__jbuf_finish(&dec->msg))
-            return TOOLGOV_ENOMEM;
-        out->message = dec->msg.ptr;
-        out->message_len = dec->msg.len;
-        return TOOLGOV_EARGS;
-    }
-    toolgov__json_put_value(&dec->canon, &doc, 0);
-    if (toolgov__jbuf_finish(&dec->canon))
-        return TOOLGOV_ENOMEM;
-    out->args = &no_args;
-    out->canonical = dec->canon.ptr;
-    out->canonical_len = dec->canon.len;
-    return 0;
-}
-
 int toolgov_args_decode(toolgov_decoded_args *out, toolgov_args_decoder *dec,
                         const toolgov_arg_schema *params, const char *tool,
                         const char *text, size_t len)
@@ -1028,10 +978,21 @@ int toolgov_args_decode(toolgov_decoded_args *out, toolgov_args_decoder *dec,
         return TOOLGOV_ENOMEM;
     memset(dst, 0, size ? size : 1);
     if (!params) {
+        /* No parameters: only {}, "" or no text. Each member of an object
+        ** is named by its path, so the model learns what to leave out. */
         const toolgov__json *root = &doc.nodes[0];
+        size_t i;
 
-        if (!(root->type == TOOLGOV__JSON_OBJECT && root->len == 0) &&
-            !(root->type == TOOLGOV__JSON_STRING && root->len == 0) && problem(&c)) {
+        if (root->type == TOOLGOV__JSON_OBJECT) {
+            for (i = 0; i < root->len; i++) {
+                const toolgov__json *key = &doc.nodes[root->u.sorted[i]];
+
+                path_push(&c, key->u.str, key->len);
+                if (problem(&c))
+                    say(&c, "is not allowed (the tool takes no arguments)");
+                path_pop(&c);
+            }
+        } else if (!(root->type == TOOLGOV__JSON_STRING && root->len == 0) && problem(&c)) {
             say(&c, "must be {} (the tool takes no arguments)");
             say_got(&c, &doc, 0);
         }

@@ -312,13 +312,6 @@ static inline const toolgov_arg_schema *toolgov__spec_params(const toolgov_tool_
     return s->size >= offsetof(toolgov_tool_spec, schema_json) ? s->params : NULL;
 }
 
-/* Canonicalise a call of a tool whose row declares no parameters yet (a
-** plugin generated before its manifest declared them): any JSON object,
-** canonical with its keys sorted; the handler gets a toolgov_no_args.
-** (args.c; same contract as toolgov_args_decode.) */
-int toolgov__args_decode_untyped(toolgov_decoded_args *out, toolgov_args_decoder *dec,
-                                 const char *tool, const char *text, size_t len);
-
 void toolgov__run_state_free(const toolgov_allocator *a, toolgov__run_state *st);
 
 /* ---- audit (audit.c) ----

@@ -768,11 +768,10 @@ int toolgov_run_decode(toolgov_decoded_call *out, toolgov_run *run, const char *
     if (idx < 0)
         return TOOLGOV_ENOENT;
     t = &run->reg->tools[idx];
+    /* A tool without parameters (params NULL) takes no arguments: the
+    ** decoder lets only {}, "" or no text through (SPEC §9). */
     params = toolgov__spec_params(t->spec);
-    if (params)
-        rc = toolgov_args_decode(&d, run->dec, params, t->name, args, args ? len : 0);
-    else
-        rc = toolgov__args_decode_untyped(&d, run->dec, t->name, args, args ? len : 0);
+    rc = toolgov_args_decode(&d, run->dec, params, t->name, args, args ? len : 0);
     out->message = d.message;
     out->message_len = d.message_len;
     if (rc < 0)

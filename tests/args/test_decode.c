@@ -159,7 +159,11 @@ START_TEST(no_parameters)
     ck_assert_int_eq(dec_s(&r, NULL, "{ }"), 0);
     ck_assert_int_eq(dec_s(&r, NULL, "\"\""), 0);
     ck_assert_str_eq(r.canonical, "{}");
-    refused(NULL, "{\"a\":1}", "t: the arguments must be {} (the tool takes no arguments), got an object");
+    refused(NULL, "{\"a\":1}", "t: /a is not allowed (the tool takes no arguments)");
+    refused(NULL, "{\"b\":{\"c\":2},\"a\":[]}",
+            "t: /a is not allowed (the tool takes no arguments); "
+            "/b is not allowed (the tool takes no arguments)");
+    refused(NULL, "[]", "t: the arguments must be {} (the tool takes no arguments), got an array");
     refused(NULL, "3", "t: the arguments must be {} (the tool takes no arguments), got 3");
 }
 END_TEST

@@ -55,6 +55,43 @@ START_TEST(invalid_arguments_never_run_and_are_not_the_first_tool)
 }
 END_TEST
 
+/* A tool without parameters takes only {}, "" or no text; each member of
+** anything else is named by its path, and nothing reaches the handler. */
+START_TEST(no_parameters_take_no_arguments)
+{
+    env e;
+    toolgov_outcome oc;
+    toolgov_decoded_call dc;
+    static const char *const empty[] = {"{}", " { } ", "\"\"", "", "  "};
+    size_t i;
+
+    env_open(&e, NULL);
+    for (i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+        ck_assert_int_eq(toolgov_run_decode(&dc, e.run, "star", empty[i], strlen(empty[i])),
+                         0);
+        ck_assert_str_eq(dc.args, "{}");
+    }
+    ck_assert_int_eq(toolgov_run_decode(&dc, e.run, "star", NULL, 0), 0);
+    ck_assert_str_eq(dc.args, "{}");
+    ck_assert_int_eq(toolgov_run_decode(&dc, e.run, "star", "{\"x\":1}", 7), TOOLGOV_EARGS);
+    ck_assert_str_eq(dc.message, "star: /x is not allowed (the tool takes no arguments)");
+    ck_assert_ptr_null(dc.tool);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "star", "{\"b\":[],\"a/~\":null}"),
+                     TOOLGOV_EARGS);
+    ck_assert_int_eq(oc.executed, 0);
+    ck_assert_str_eq(oc.output, "star: /a~1~0 is not allowed (the tool takes no arguments); "
+                                "/b is not allowed (the tool takes no arguments)");
+    ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "star", "\"x\""), TOOLGOV_EARGS);
+    ck_assert_str_eq(oc.output, "star: the arguments must be {} (the tool takes no "
+                                "arguments), got \"x\"");
+    ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "star", "0"), TOOLGOV_EARGS);
+    ck_assert_int_eq(e.counts.total, 0);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "star", "{}"), 0);
+    ck_assert_int_eq(e.counts.total, 1);
+    env_close(&e);
+}
+END_TEST
+
 START_TEST(replay_matches_the_same_call_spelt_otherwise)
 {
     env e;
@@ -161,6 +198,7 @@ int main(void)
 
     tcase_add_test(tc, unknown_tool_has_its_own_code);
     tcase_add_test(tc, invalid_arguments_never_run_and_are_not_the_first_tool);
+    tcase_add_test(tc, no_parameters_take_no_arguments);
     tcase_add_test(tc, replay_matches_the_same_call_spelt_otherwise);
     tcase_add_test(tc, approval_covers_the_same_call_spelt_otherwise);
     tcase_add_test(tc, decode_gate_invoke_as_steps);

@@ -430,6 +430,8 @@ START_TEST(email_trash_and_empty)
     ck_assert_uint_eq(mail.trashed_total, 13);
     ck_assert_uint_eq(mail.trash_calls, 3);
 
+    /* arguments to empty_trash are refused before anything is deleted */
+    assert_refused("empty_trash", "{\"all\":true}", "/all is not allowed (the tool takes no arguments)");
     ck_assert_uint_eq(email_state_count(&mail, EMAIL_TRASH, NULL), 13);
     ASSERT_OK("empty_trash", "{}");
     ck_assert_str_eq(fx.out, "Permanently deleted 13 emails from the Trash.");

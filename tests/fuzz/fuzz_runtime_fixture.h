@@ -24,12 +24,19 @@ static int fixture_handler(const toolgov_call *call, const void *args,
     return toolgov_result_printf(out, "%s(%s)", call->tool, call->args);
 }
 
+/* The parameters {"type": "object"}: any object, kept in canonical form,
+** so calls with arguments reach the handler and state can name them. */
+static const toolgov_arg_schema fixture_any_object = {
+    TOOLGOV_ARG_OBJECT, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE, 0, 0, 0.0, 0.0,
+    NULL, 0, NULL, 0, NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED, NULL, 0, sizeof(toolgov_no_args),
+    0u, NULL, 0};
+
 static const toolgov_tool_spec fixture_tools[] = {
-    {sizeof(toolgov_tool_spec), "lookup", "Find things.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 4, 3, NULL, "{}"},
-    {sizeof(toolgov_tool_spec), "digest", "Summarise.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "Use it.", 1, 1, 7, 3, NULL, "{}"},
-    {sizeof(toolgov_tool_spec), "create_note", "Create.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 10, 3, NULL, "{}"},
-    {sizeof(toolgov_tool_spec), "quick_note", "Dictated.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 1, 13, 3, NULL, "{}"},
-    {sizeof(toolgov_tool_spec), "wipe", "Delete all.", TOOLGOV_EFFECT_DESTRUCTIVE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 16, 3, NULL, "{}"},
+    {sizeof(toolgov_tool_spec), "lookup", "Find things.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 4, 3, &fixture_any_object, "{\"type\":\"object\"}"},
+    {sizeof(toolgov_tool_spec), "digest", "Summarise.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "Use it.", 1, 1, 7, 3, &fixture_any_object, "{\"type\":\"object\"}"},
+    {sizeof(toolgov_tool_spec), "create_note", "Create.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 0, 10, 3, &fixture_any_object, "{\"type\":\"object\"}"},
+    {sizeof(toolgov_tool_spec), "quick_note", "Dictated.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "", 0, 1, 13, 3, &fixture_any_object, "{\"type\":\"object\"}"},
+    {sizeof(toolgov_tool_spec), "wipe", "Delete all.", TOOLGOV_EFFECT_DESTRUCTIVE, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 16, 3, &fixture_any_object, "{\"type\":\"object\"}"},
 };
 
 static int fixture_register(toolgov_plugin_api *api)

@@ -82,21 +82,31 @@ static inline int fx_handler(const toolgov_call *call, const void *args,
 
 /* ---- alpha ---- */
 
+/* The parameters {"type": "object"}: any object, its members kept (sorted)
+** in the canonical text the handler sees. The fixture's tools take it so
+** tests can tell calls apart by their arguments; `star` and the tools of
+** beta and gamma declare none and take only {}. */
+FX_UNUSED static const toolgov_arg_schema fx_any_object = {
+    TOOLGOV_ARG_OBJECT, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE, 0, 0, 0.0, 0.0,
+    NULL, 0, NULL, 0, NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED, NULL, 0, sizeof(toolgov_no_args),
+    0u, NULL, 0};
+#define FX_ANY_OBJECT &fx_any_object, "{\"type\":\"object\"}"
+
 FX_UNUSED static const char *const fx_provides_tool[] = {"tool"};
 
 FX_UNUSED static const toolgov_tool_spec fx_alpha_tools[] = {
     {sizeof(toolgov_tool_spec), "lookup", "Find entries for a day.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER,
-     "Use lookup for dates.", 0, 0, 3, 3, NULL, "{}"},
+     "Use lookup for dates.", 0, 0, 3, 3, FX_ANY_OBJECT},
     {sizeof(toolgov_tool_spec), "make_note", "Create one note.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE,
-     "Notes are short.", 0, 0, 6, 3, NULL, "{}"},
+     "Notes are short.", 0, 0, 6, 3, FX_ANY_OBJECT},
     {sizeof(toolgov_tool_spec), "set_pref", "Change a preference.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, "",
-     0, 0, 10, 3, NULL, "{}"},
+     0, 0, 10, 3, FX_ANY_OBJECT},
     {sizeof(toolgov_tool_spec), "digest", "Summarise the day.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER,
-     "Use lookup for dates.", 0, 1, 14, 3, NULL, "{}"},
+     "Use lookup for dates.", 0, 1, 14, 3, FX_ANY_OBJECT},
     {sizeof(toolgov_tool_spec), "purge", "Delete everything old.", TOOLGOV_EFFECT_DESTRUCTIVE, TOOLGOV_CONFIRM_NEVER,
-     "", 0, 0, 18, 3, NULL, "{}"},
+     "", 0, 0, 18, 3, FX_ANY_OBJECT},
     {sizeof(toolgov_tool_spec), "tidy", "Move clutter away.", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER,
-     "Tidy reports what it moved.", 0, 1, 22, 3, NULL, "{}"},
+     "Tidy reports what it moved.", 0, 1, 22, 3, FX_ANY_OBJECT},
     {sizeof(toolgov_tool_spec), "star", "Search everything.", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 1, 0,
      26, 3, NULL, "{}"},
 };

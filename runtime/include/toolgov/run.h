@@ -41,10 +41,10 @@
 ** arguments TOOLGOV_EARGS with a message for the model; neither reaches the
 ** gate or a handler, counts as the run's first tool or is ever usable. A
 ** decoded call lives in the run's scratch area until the run's next decode,
-** approve or invoke; once warm, decoding allocates nothing. (A tool whose
-** spec row carries no parameters yet, from a plugin generated before its
-** manifest declared them, takes any JSON object, canonicalised with its
-** keys sorted.)
+** approve or invoke; once warm, decoding allocates nothing. A tool whose
+** spec row carries no parameters takes no arguments: only {}, "" or no
+** text decode (canonical "{}"); anything else is TOOLGOV_EARGS naming each
+** member it was given ("/x is not allowed ...").
 **
 ** Pause and resume: toolgov_run_save() writes the run's state (confirmation
 ** given or refused, approvals not yet used, results in hand, whether the
