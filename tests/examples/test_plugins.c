@@ -792,6 +792,70 @@ START_TEST(every_handler_survives_generated_arguments)
 }
 END_TEST
 
+/* ---- every tool declares its arguments --------------------------------
+** The manifests are the one place a tool's arguments are written: every
+** tool that takes any has parameters (and the schema text exports carry),
+** its description does not repeat them in prose, and a member it does not
+** declare is refused by the runtime before its handler runs. */
+
+START_TEST(every_tool_declares_its_arguments)
+{
+    static const toolgov_plugin *const plugins[] = {
+        &calendar_toolgov_plugin, &finance_workflows_toolgov_plugin,
+        &email_workflows_toolgov_plugin, &planner_toolgov_plugin, &system_toolgov_plugin,
+        &research_toolgov_plugin, &code_exec_toolgov_plugin};
+    /* the tools that take no arguments at all */
+    static const char *const no_args[] = {"empty_trash"};
+    calendar_state c;
+    email_state e;
+    planner_state p;
+    size_t t, i, k, with = 0, without = 0;
+
+    calendar_state_init(&c);
+    email_state_init(&e);
+    planner_state_init(&p);
+    memset(&fx, 0, sizeof fx);
+    ck_assert_int_eq(toolgov_registry_new(&fx.reg, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, plugins[0], &c), 0);
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, plugins[1], NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, plugins[2], &e), 0);
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, plugins[3], &p), 0);
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, plugins[4], NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, plugins[5], NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(fx.reg, plugins[6], NULL), 0);
+    ck_assert_int_eq(toolgov_policy_new(&fx.pol, fx.reg), 0);
+
+    for (t = 0; t < sizeof plugins / sizeof plugins[0]; t++) {
+        for (i = 0; i < plugins[t]->tool_count; i++) {
+            const toolgov_tool_spec *s = &plugins[t]->tools[i];
+            int takes_none = 0;
+            char path[96];
+
+            for (k = 0; k < sizeof no_args / sizeof no_args[0]; k++)
+                takes_none |= !strcmp(s->name, no_args[k]);
+            ck_assert_msg(strstr(s->description, "Arguments") == NULL,
+                          "%s: the description repeats the arguments: %s", s->name,
+                          s->description);
+            ck_assert_msg((s->params == NULL) == takes_none, "%s: params %s", s->name,
+                          s->params ? "declared" : "missing");
+            ck_assert_ptr_nonnull(strstr(s->schema_json, "\"type\":\"object\""));
+            with += !takes_none;
+            without += takes_none;
+            /* an undeclared member never reaches the handler */
+            snprintf(path, sizeof path, "/%s_extra is not allowed", s->name);
+            {
+                char args[128];
+                snprintf(args, sizeof args, "{\"%s_extra\":1}", s->name);
+                assert_refused(s->name, args, path);
+            }
+        }
+    }
+    ck_assert_uint_eq(with, 17);
+    ck_assert_uint_eq(without, 1);
+    teardown();
+}
+END_TEST
+
 static Suite *plugins_suite(void)
 {
     Suite *s = suite_create("example_plugins");
@@ -846,6 +910,10 @@ static Suite *plugins_suite(void)
     tcase_add_checked_fixture(tc, code_exec_setup, teardown);
     tcase_add_loop_test(tc, code_exec_evaluates, 0, (int)(sizeof sums / sizeof sums[0]));
     tcase_add_test(tc, code_exec_refuses);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("parameters");
+    tcase_add_test(tc, every_tool_declares_its_arguments);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("generated_arguments");
