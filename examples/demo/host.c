@@ -16,6 +16,7 @@
 #include <toolgov/prompt.h>
 #include <toolgov/run.h>
 #include <toolgov/shortlist.h>
+#include <toolgov/toolcalls.h>
 
 #include "calendar.toolgov.h"
 #include "code_exec.toolgov.h"
@@ -276,6 +277,31 @@ static char *render_prompt(demo_transcript *tr, const toolgov_policy *pol,
     return text;
 }
 
+/* Render `names` with their JSON Schemas, as an OpenAI request's `tools`,
+** into a new string (NULL on failure). */
+static char *render_tools_json(demo_transcript *tr, const toolgov_policy *pol,
+                               const char *const *names, size_t n)
+{
+    size_t needed = 0;
+    char *text;
+    if (toolgov_tools_render(NULL, 0, &needed, pol, TOOLGOV_TOOLS_OPENAI, names, n) &&
+        needed == 0) {
+        tr->failed = 1;
+        return NULL;
+    }
+    text = malloc(needed + 1);
+    if (!text) {
+        tr->failed = 1;
+        return NULL;
+    }
+    if (toolgov_tools_render(text, needed + 1, NULL, pol, TOOLGOV_TOOLS_OPENAI, names, n)) {
+        free(text);
+        tr->failed = 1;
+        return NULL;
+    }
+    return text;
+}
+
 /* ---- one turn: one run ---------------------------------------------------- */
 
 typedef struct observations {
@@ -361,7 +387,7 @@ static const char *not_run_reason(int rc, toolgov_gate gate, const toolgov_run *
 }
 
 static int play_turn(host *h, const char *user, const char *const *names, size_t name_count,
-                     const char *prompt, const demo_model *model)
+                     const char *prompt, const char *tools_json, const demo_model *model)
 {
     demo_transcript *tr = h->tr;
     toolgov_run *run = NULL;
@@ -406,6 +432,7 @@ static int play_turn(host *h, const char *user, const char *const *names, size_t
         t.prompt = prompt;
         t.tools = names;
         t.tool_count = name_count;
+        t.tools_json = tools_json;
         t.obs = obs.obs;
         t.obs_count = obs.count;
         t.step = step;
@@ -663,14 +690,18 @@ int demo_play(demo_transcript *out, const demo_scenario *sc, const demo_model *m
             const char *const *names = toolgov_shortlist_names(sl);
             size_t n = toolgov_shortlist_count(sl);
             char *prompt = render_prompt(out, h.pol, names, n);
-            if (!prompt) {
+            char *tools_json = render_tools_json(out, h.pol, names, n);
+            if (!prompt || !tools_json) {
+                free(prompt);
+                free(tools_json);
                 rc = TOOLGOV_ENOMEM;
                 goto out;
             }
             h.turn = (unsigned)t + 1u;
             out->turns++;
-            rc = play_turn(&h, sc->turns[t], names, n, prompt, model);
+            rc = play_turn(&h, sc->turns[t], names, n, prompt, tools_json, model);
             free(prompt);
+            free(tools_json);
             if (rc)
                 goto out;
         }

@@ -4,7 +4,8 @@
 **
 ** The host asks a model for the next step of a run: it hands over what a
 ** real LLM would see (the user's message, the rendered tool prompt, the
-** tools on the loop, every observation of the run so far) and gets back
+** tools on the loop with their JSON Schemas, every observation of the run
+** so far) and gets back
 ** either a batch of calls to make or a final answer. The demo ships a
 ** scripted model (demo_scripted_model) that reads the observations it is
 ** given; an LLM client plugs in by providing another demo_model_fn.
@@ -41,6 +42,11 @@ typedef struct demo_turn {
     const char *prompt;          /* the tool section of the system prompt */
     const char *const *tools;    /* names of the tools on the loop */
     size_t tool_count;
+    /* The same tools as the `tools` of an OpenAI chat-completions request
+    ** (toolgov_tools_render, TOOLGOV_TOOLS_OPENAI): each with its
+    ** description and its parameters' JSON Schema, which the text prompt
+    ** does not repeat. An LLM client sends this. */
+    const char *tools_json;
     const demo_observation *obs; /* this run's observations, oldest first */
     size_t obs_count;
     unsigned step;               /* 1 for the run's first model call */

@@ -612,20 +612,38 @@ END_TEST
 
 /* A model writing malformed arguments: the runtime refuses them before any
 ** handler runs (TOOLGOV_EARGS) with a message the model sees as an
-** observation, and the run goes on. */
+** observation, naming each problem by its JSON path, and the run goes on.
+** The model is handed each tool's schema (tools_json) to get them right. */
 static int sloppy(void *ud, const demo_turn *t, demo_proposal *out)
 {
     (void)ud;
+    ck_assert_ptr_nonnull(t->tools_json);
+    ck_assert_ptr_nonnull(strstr(t->tools_json, "{\"type\":\"function\",\"function\":"
+                                                "{\"name\":\"search_inbox\""));
+    ck_assert_ptr_nonnull(strstr(t->tools_json, "\"limit\":{\"type\":\"integer\",\"minimum\":1,"
+                                                "\"maximum\":20,\"default\":5"));
     if (t->step == 1) {
         out->call_count = 1;
         strcpy(out->calls[0].tool, "search_inbox");
         strcpy(out->calls[0].args, "{query: invoice}");
         return 0;
     }
-    ck_assert_uint_eq(t->obs_count, 1);
-    ck_assert_int_eq(t->obs[0].executed, 0);
-    ck_assert_int_eq(t->obs[0].status, TOOLGOV_EARGS);
-    ck_assert_ptr_nonnull(strstr(t->obs[0].output, "search_inbox: the arguments are not valid JSON"));
+    if (t->step == 2) {
+        ck_assert_uint_eq(t->obs_count, 1);
+        ck_assert_int_eq(t->obs[0].executed, 0);
+        ck_assert_int_eq(t->obs[0].status, TOOLGOV_EARGS);
+        ck_assert_ptr_nonnull(
+            strstr(t->obs[0].output, "search_inbox: the arguments are not valid JSON"));
+        out->call_count = 1;
+        strcpy(out->calls[0].tool, "search_inbox");
+        strcpy(out->calls[0].args, "{\"query\":\"\",\"limit\":99}");
+        return 0;
+    }
+    ck_assert_uint_eq(t->obs_count, 2);
+    ck_assert_int_eq(t->obs[1].executed, 0);
+    ck_assert_int_eq(t->obs[1].status, TOOLGOV_EARGS);
+    ck_assert_str_eq(t->obs[1].output, "search_inbox: /query must be at least 1 character long, "
+                                       "got 0; /limit must be at most 20, got 99");
     strcpy(out->answer, "sorry");
     return 0;
 }
@@ -643,8 +661,8 @@ START_TEST(host_passes_usage_errors_back)
         if (tr.events[i].type == DEMO_EV_CALL && tr.events[i].status == TOOLGOV_EARGS &&
             !strncmp(tr.events[i].text, "search_inbox: ", 14))
             usage++;
-    ck_assert_uint_eq(usage, 1);
-    ck_assert_uint_eq(tr.model_calls, 2);
+    ck_assert_uint_eq(usage, 2);
+    ck_assert_uint_eq(tr.model_calls, 3);
     demo_transcript_free(&tr);
 }
 END_TEST
@@ -662,7 +680,7 @@ START_TEST(scripted_model_reads_observations)
          "- 2027-03-09 | Tax | Revenue Office | 310.00 EUR | autopay\n"},
         {"memory_search", "{}", "ALLOW", 1, 0, "- Prefers reminders at 07:15.\n"},
     };
-    demo_turn t = {"Find my bills due soon and set a reminder for each.", "", tools, 4, obs, 2, 2};
+    demo_turn t = {"Find my bills due soon and set a reminder for each.", "", tools, 4, "[]", obs, 2, 2};
     demo_proposal p;
     memset(&p, 0, sizeof p);
     ck_assert_int_eq(demo_scripted_model.propose(NULL, &t, &p), 0);
