@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <toolgov/audit.h>
 #include <toolgov/drift.h>
 #include <toolgov/policy.h>
 #include <toolgov/toolgov.h>
@@ -104,6 +105,8 @@ typedef struct demo_transcript {
     int has_state;
     demo_world state;     /* the world after the scenario */
     FILE *live;           /* when set, each event is printed as text as it happens */
+    toolgov_audit_jsonl *audit; /* when set, every run's decisions are logged there
+                          ** (borrowed; run id "<scenario>/turn-<n>") */
 } demo_transcript;
 
 void demo_transcript_free(demo_transcript *tr);

@@ -417,6 +417,20 @@ static int play_turn(host *h, const char *user, const char *const *names, size_t
 
     if ((rc = toolgov_run_new(&run, h->pol, h)))
         goto out;
+    if (tr->audit) {
+        /* --audit: this run's decisions go to the log, under an id that
+        ** names the scenario and the turn. */
+        toolgov_audit_options ao;
+        char id[96];
+
+        memset(&ao, 0, sizeof ao);
+        snprintf(id, sizeof id, "%s/turn-%u", tr->scenario ? tr->scenario : "demo", h->turn);
+        ao.observer = toolgov_audit_jsonl_observe;
+        ao.ud = tr->audit;
+        ao.run_id = id;
+        if ((rc = toolgov_run_set_audit(run, &ao)))
+            goto out;
+    }
     if (!(prop = malloc(sizeof *prop))) {
         rc = TOOLGOV_ENOMEM;
         goto out;
@@ -651,6 +665,7 @@ int demo_play(demo_transcript *out, const demo_scenario *sc, const demo_model *m
               const demo_answerer *answerer)
 {
     FILE *live = out->live;
+    toolgov_audit_jsonl *audit = out->audit;
     const char *env = getenv(TOOLGOV_CONFIRM_ONCE_ENV);
     const char *override = env ? env : sc->kind == DEMO_KIND_DRIFT ? DEMO_DRIFT_OVERRIDE : NULL;
     toolgov_shortlist *sl = NULL;
@@ -660,6 +675,7 @@ int demo_play(demo_transcript *out, const demo_scenario *sc, const demo_model *m
 
     memset(out, 0, sizeof *out);
     out->live = live;
+    out->audit = audit;
     out->scenario = sc->name;
     out->title = sc->title;
     out->override = dup_str(out, override);

@@ -9,10 +9,14 @@
 ** says otherwise; --interactive asks the person at the terminal instead
 ** (y/n on stdin; the question goes to stderr so stdout stays the
 ** transcript). --json prints one JSON object per scenario, one a line.
+** --audit FILE appends the audit trail of every run (toolgov/audit.h: one
+** JSON object a line per decision of the gate) to FILE; a log that cannot
+** be written stops the writes it would record and fails the command.
 ** TOOLGOV_CONFIRM_ONCE_TOOLS, when set, is the operator's override of the
 ** confirm-once set in every scenario (see demo.h).
 ** Exit status: 0, 1 when a scenario could not be played, 2 on misuse.
 */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,7 +70,7 @@ static void usage(FILE *f)
 {
     size_t i;
     fprintf(f, "usage: toolgov-demo [--json] [--answer yes|no | --interactive] "
-               "[all | SCENARIO...]\nscenarios:\n");
+               "[--audit FILE] [all | SCENARIO...]\nscenarios:\n");
     for (i = 0; i < demo_scenario_count; i++)
         fprintf(f, "  %-14s %s\n", demo_scenarios[i].name, demo_scenarios[i].title);
     fprintf(f, "environment:\n  %s  the operator's confirm-once override, e.g. 'none' or "
@@ -91,6 +95,9 @@ int main(int argc, char **argv)
     terminal term = {stdin, stderr};
     demo_answerer answerer;
     int json = 0, interactive = 0, all = 0, status = 0;
+    const char *audit_path = NULL;
+    FILE *audit_file = NULL;
+    toolgov_audit_jsonl *audit = NULL;
 
     for (i = 1; i < (size_t)argc; i++) {
         const char *a = argv[i];
@@ -106,6 +113,12 @@ int main(int argc, char **argv)
                 script.forced = 0;
             } else {
                 fprintf(stderr, "toolgov-demo: error: --answer takes 'yes' or 'no'\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--audit") || !strncmp(a, "--audit=", 8)) {
+            audit_path = a[7] == '=' ? a + 8 : (i + 1 < (size_t)argc ? argv[++i] : NULL);
+            if (!audit_path || !*audit_path) {
+                fprintf(stderr, "toolgov-demo: error: --audit takes a file name\n");
                 return 2;
             }
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -141,6 +154,20 @@ int main(int argc, char **argv)
             chosen[nchosen++] = &demo_scenarios[i];
     }
 
+    if (audit_path) {
+        int rc;
+        audit_file = fopen(audit_path, "a");
+        if (!audit_file) {
+            fprintf(stderr, "toolgov-demo: error: %s: cannot open the audit log: %s\n",
+                    audit_path, strerror(errno));
+            return 1;
+        }
+        if ((rc = toolgov_audit_jsonl_new(&audit, audit_file, NULL))) {
+            fprintf(stderr, "toolgov-demo: error: %s: %s\n", audit_path, toolgov_strerror(rc));
+            fclose(audit_file);
+            return 1;
+        }
+    }
     if (interactive) {
         answerer.ask = terminal_answer;
         answerer.ud = &term;
@@ -153,6 +180,7 @@ int main(int argc, char **argv)
         int rc;
         memset(&tr, 0, sizeof tr);
         tr.live = json ? NULL : stdout;
+        tr.audit = audit;
         script.scenario_default = chosen[i]->default_answer;
         rc = demo_play(&tr, chosen[i], &demo_scripted_model, &answerer);
         if (json)
@@ -164,6 +192,20 @@ int main(int argc, char **argv)
         }
         demo_transcript_free(&tr);
         fflush(stdout);
+    }
+    if (audit) {
+        int err = 0, rc = toolgov_audit_jsonl_status(audit, &err);
+        if (rc) {
+            fprintf(stderr, "toolgov-demo: error: %s: the audit log could not be written: %s\n",
+                    audit_path, err ? strerror(err) : toolgov_strerror(rc));
+            status = 1;
+        }
+        toolgov_audit_jsonl_free(audit);
+        if (fclose(audit_file) != 0 && !rc) {
+            fprintf(stderr, "toolgov-demo: error: %s: the audit log could not be closed: %s\n",
+                    audit_path, strerror(errno));
+            status = 1;
+        }
     }
     return status;
 }

@@ -43,6 +43,14 @@ extern const char toolgov__core_schema_promote_recommendation[];
 extern const char toolgov__core_schema_propose_skill_from_sandbox[];
 extern const char toolgov__core_schema_invoke_pending_action[];
 
+/* Code a run reaches only in rare cases (an observer set, say): out of
+** line and laid out away from the hot path. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TOOLGOV__COLD __attribute__((cold, noinline))
+#else
+#define TOOLGOV__COLD
+#endif
+
 /* Name of the owner of built-in tools in drift rows and owner queries. */
 #define TOOLGOV__CORE_OWNER "core"
 

@@ -141,10 +141,12 @@ static void verdict(toolgov__verdict *v, toolgov_gate g, toolgov__refusal why)
 
 /* ---- audit events (audit.h) ----
 ** Emitted only when the run has an observer (run->audit): each decision
-** point below tests that pointer and calls one of these. */
+** point below tests that pointer and calls one of these. They are kept out
+** of line and marked cold, so a run without an observer keeps the code
+** layout of the invoke path it had before (bench_audit measures it). */
 
 /* An event about one call; the observer's code. */
-static int audit_call(const toolgov_run *run, toolgov_audit_kind kind, long idx,
+TOOLGOV__COLD static int audit_call(const toolgov_run *run, toolgov_audit_kind kind, long idx,
                       const char *tool, const char *args, size_t args_len,
                       toolgov_audit_args_form form, toolgov_audit_reason why, int status)
 {
@@ -288,7 +290,7 @@ static void batch_uses_approval(toolgov__verdict *v, const toolgov_run *run,
 
 /* A call of a batch the host must ask the user about: the one confirmation
 ** (each write the question lists) or its own approval. */
-static void audit_batch_call(const toolgov_run *run, const toolgov__verdict *v,
+TOOLGOV__COLD static void audit_batch_call(const toolgov_run *run, const toolgov__verdict *v,
                              const toolgov_proposed_call *c, size_t i, size_t n)
 {
     toolgov_audit_event ev;
@@ -392,7 +394,7 @@ toolgov_confirmation toolgov_run_confirmation(const toolgov_run *run)
 }
 
 /* Arguments the tool's parameters refuse, with the message for the model. */
-static void audit_args_error(const toolgov_run *run, long idx, const char *tool,
+TOOLGOV__COLD static void audit_args_error(const toolgov_run *run, long idx, const char *tool,
                              const char *args, const toolgov_decoded_call *dc)
 {
     toolgov_audit_event ev;
@@ -477,7 +479,7 @@ void toolgov_run_set_evaluator(toolgov_run *run, toolgov_evaluator_fn fn, void *
 /* ---- invocation ---- */
 
 /* The run is over (run->st.end says how). */
-static void audit_ended(const toolgov_run *run)
+TOOLGOV__COLD static void audit_ended(const toolgov_run *run)
 {
     toolgov_audit_event ev;
 
@@ -489,7 +491,7 @@ static void audit_ended(const toolgov_run *run)
 
 /* A decoded call the gate did not allow: replayed, waiting for the
 ** confirmation, or refused (rc is what the invoke returns). */
-static void audit_not_allowed(const toolgov_run *run, const toolgov__verdict *v,
+TOOLGOV__COLD static void audit_not_allowed(const toolgov_run *run, const toolgov__verdict *v,
                               const toolgov_decoded_call *call, int rc)
 {
     toolgov_audit_event ev;
@@ -656,7 +658,7 @@ static int answer_without_running(toolgov_outcome *out, const toolgov_run *run,
 }
 
 /* A handler returned; when the run ended on its output, the end too. */
-static void audit_executed(const toolgov_run *run, long idx, const char *args, size_t args_len,
+TOOLGOV__COLD static void audit_executed(const toolgov_run *run, long idx, const char *args, size_t args_len,
                            int status, size_t output_len, int ended)
 {
     toolgov_audit_event ev;

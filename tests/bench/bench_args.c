@@ -17,41 +17,10 @@
 #include <time.h>
 
 #include "fixture_reminder.h"
+#include "bench_util.h"
 
 #define BATCH 20000
 #define BATCHES 51
-
-typedef struct counter {
-    unsigned long long allocs;
-} counter;
-
-static void *count_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    counter *c = ud;
-
-    (void)osize;
-    if (nsize == 0) {
-        free(ptr);
-        return NULL;
-    }
-    c->allocs++;
-    return realloc(ptr, nsize);
-}
-
-static double now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
 
 int main(void)
 {

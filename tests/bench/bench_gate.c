@@ -25,27 +25,11 @@
 #include <toolgov/policy.h>
 #include <toolgov/prompt.h>
 #include <toolgov/run.h>
+#include "bench_util.h"
 
 #define BATCH 10000
 #define BATCHES 101
 #define NAMES 64
-
-typedef struct counter {
-    unsigned long long allocs;
-} counter;
-
-static void *count_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    counter *c = ud;
-
-    (void)osize;
-    if (nsize == 0) {
-        free(ptr);
-        return NULL;
-    }
-    c->allocs++;
-    return realloc(ptr, nsize);
-}
 
 static int handler(const toolgov_call *call, const void *args,
                    toolgov_result *out)
@@ -65,29 +49,6 @@ static int register_all(toolgov_plugin_api *api)
         if (toolgov_register_tool(api, specs[i].name, "", handler) < 0)
             return TOOLGOV_EFAIL;
     return 0;
-}
-
-static double now_ns(void)
-{
-    struct timespec ts;
-
-    /* CPU time of this thread: on a shared machine, time spent descheduled
-    ** is not the code's. */
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return v[n / 2];
 }
 
 /* After median() sorted it. */
