@@ -252,8 +252,12 @@ int toolgov__audit_emit(const toolgov_run *run, toolgov_audit_event *ev)
         ev->decision = ev->answer ? "yes" : "no";
     else if (ev->kind == TOOLGOV_AUDIT_RUN_ENDED)
         ev->decision = toolgov_end_reason_name(ev->end);
-    if (ev->tool && (au->flags & TOOLGOV_AUDIT_DIGEST_ARGS))
+    if (ev->tool && (au->flags & TOOLGOV_AUDIT_DIGEST_ARGS)) {
         digest_args(au, ev);
+        /* The decoder's message quotes the values it refused ("got ..."):
+        ** a log that keeps only digests keeps no message either. */
+        ev->message = NULL;
+    }
     /* The run after the event: the two events delivered before their
     ** change is made show it made. */
     ev->confirmation = run->st.conf;

@@ -354,6 +354,13 @@ START_TEST(digests_plain_and_keyed)
     ck_assert_str_eq(r.ev[0].args, want);
     ck_assert_int_eq(r.ev[0].args_form, TOOLGOV_AUDIT_ARGS_DIGEST);
     ck_assert_str_eq(r.ev[1].args, want);
+    /* Refused arguments: a digest, and no message (it quotes the values). */
+    ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "lookup", "[\"secret\"]"), TOOLGOV_EARGS);
+    ck_assert_int_eq(r.ev[2].kind, TOOLGOV_AUDIT_ARGS_ERROR);
+    ck_assert_int_eq(r.ev[2].args_form, TOOLGOV_AUDIT_ARGS_DIGEST);
+    ck_assert_str_eq(r.ev[2].message, "");
+    ck_assert_ptr_null(strstr(r.ev[2].args, "secret"));
+    r.n = 2;
     /* The same run, now keyed: a different digest, the keyed one. */
     observe(&e, &r, NULL, TOOLGOV_AUDIT_DIGEST_ARGS, key);
     ck_assert_str_eq(toolgov_run_audit_id(e.run), "dg");
@@ -363,7 +370,7 @@ START_TEST(digests_plain_and_keyed)
     sodium_bin2hex(hex, sizeof hex, h, sizeof h);
     snprintf(want, sizeof want, "blake2b-256:%s", hex);
     ck_assert_str_eq(r.ev[2].args, want);
-    ck_assert_uint_eq(r.ev[2].seq, 3); /* numbers go on across settings */
+    ck_assert_uint_eq(r.ev[2].seq, 4); /* numbers go on across settings */
     ck_assert_str_ne(r.ev[2].args, r.ev[0].args);
     env_close(&e);
 }

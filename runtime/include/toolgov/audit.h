@@ -129,7 +129,9 @@ typedef struct toolgov_audit_event {
     int ended;                     /* executed, replayed: 1 when the run ended
                                    ** on this output */
     toolgov_end_reason end;        /* run_ended, restored: how the run ended */
-    const char *message;           /* args_error: the message for the model */
+    const char *message;           /* args_error: the message for the model
+                                   ** (NULL with TOOLGOV_AUDIT_DIGEST_ARGS: it
+                                   ** quotes argument values) */
     size_t batch_index;            /* confirm_asked, approval_asked from a batch:
                                    ** the call's index in it, */
     size_t batch_count;            /* and the batch's size (0: not from a batch) */
