@@ -24,7 +24,7 @@ const size_t toolgov__builtin_tool_count =
 static int is_builtin(const char *name)
 {
     for (size_t i = 0; i < toolgov__builtin_tool_count; i++)
-        if (strcmp(toolgov__builtin_tools[i], name) == 0)
+        if (toolgov__builtin_tools[i][0] == name[0] && strcmp(toolgov__builtin_tools[i], name) == 0)
             return 1;
     return 0;
 }
@@ -89,7 +89,13 @@ size_t toolgov__pool_check(const toolgov__manifest *const *ms, size_t n, toolgov
                 errors++;
                 continue;
             }
-            added = toolgov__strset_add(&tools, tl->name);
+            /* The last manifest's names are only looked up: no later one
+            ** can clash with them, and its own duplicates are its loader's
+            ** errors (so generate, a pool of one, builds no set at all). */
+            if (i + 1 == n)
+                added = toolgov__strset_find(&tools, tl->name) == NULL;
+            else
+                added = toolgov__strset_add(&tools, tl->name);
             if (added < 0)
                 goto oom;
             if (added == 0) {

@@ -201,8 +201,12 @@ int toolgov__schema_c_types(toolgov__buf *b, const char *plugin, const char *too
     t.plugin = plugin;
     t.tool = tool;
     if (!root) {
-        toolgov__buf_printf(b, "typedef toolgov_no_args %s_Args_%s;\n\n", plugin, tool);
-        return 0;
+        PUTS(b, "typedef toolgov_no_args ");
+        PUTS(b, plugin);
+        PUTS(b, "_Args_");
+        PUTS(b, tool);
+        PUTS(b, ";\n\n");
+        return b->oom ? -1 : 0;
     }
     types_of(&t, root);
     free(t.p.s);
@@ -238,16 +242,19 @@ void toolgov__schema_share_init(toolgov__schema_share *sh)
 {
     toolgov__strset_init(&sh->seen);
     sh->next_id = 0;
+    toolgov__buf_init(&sh->body);
+    sh->none_schema = NULL;
 }
 
 void toolgov__schema_share_free(toolgov__schema_share *sh)
 {
     toolgov__strset_free(&sh->seen);
+    toolgov__buf_free(&sh->body);
 }
 
 typedef struct gctx {
     toolgov__buf *out;  /* the C file */
-    toolgov__buf body;  /* the key of the object being rendered */
+    toolgov__buf body;  /* the key of the object being rendered (sh->body) */
     toolgov__schema_share *sh;
     toolgov__schema_ctx *cx;
     const char *plugin, *tool;
@@ -754,15 +761,20 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
     char *named = NULL;
     int rc;
 
+    *out_params = NULL;
+    *out_schema = NULL;
+    /* Most tools of a large plugin take no arguments: one text for all. */
+    if (!root && sh->none_schema) {
+        *out_schema = sh->none_schema;
+        return b->oom ? -1 : 0;
+    }
     memset(&g, 0, sizeof g);
     g.out = b;
     g.sh = sh;
     g.cx = cx;
     g.plugin = plugin;
     g.tool = tool;
-    toolgov__buf_init(&g.body);
-    *out_params = NULL;
-    *out_schema = NULL;
+    g.body = sh->body; /* handed back below, grown or not */
     if (toolgov__schema_text(cx, root, &text, &len))
         return -1;
     /* Equal canonical schema texts compile to equal tables: a tool whose
@@ -842,7 +854,10 @@ out:
     free(named);
     free(g.p.s);
     rc = g.oom || g.body.oom || b->oom ? -1 : 0;
-    toolgov__buf_free(&g.body);
+    if (!rc && !root)
+        sh->none_schema = *out_schema;
+    g.body.oom = 0; /* a failed key does not spoil the next one */
+    sh->body = g.body;
     return rc;
 }
 

@@ -27,6 +27,8 @@ int toolgov__schema_c_types(toolgov__buf *b, const char *plugin, const char *too
 typedef struct toolgov__schema_share {
     toolgov__strset seen;
     unsigned next_id;
+    toolgov__buf body;       /* the key being rendered, reused */
+    const char *none_schema; /* the no-arguments text's name, once written */
 } toolgov__schema_share;
 
 void toolgov__schema_share_init(toolgov__schema_share *sh);

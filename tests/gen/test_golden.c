@@ -136,6 +136,66 @@ START_TEST(test_banner_file_name)
 }
 END_TEST
 
+/* The generation mark of one manifest text: the hex digits after "0x". */
+static unsigned long mark_of(const char *yaml, toolgov__buf *c_out)
+{
+    toolgov__diag d;
+    toolgov__manifest *m;
+    toolgov__buf h;
+    const char *at;
+    char *s;
+    unsigned long v;
+    toolgov__diag_init(&d, stderr, 0);
+    m = toolgov__manifest_load_mem("p.yaml", yaml, strlen(yaml), &d);
+    ck_assert_msg(m != NULL, "%s", yaml);
+    toolgov__buf_init(&h);
+    toolgov__buf_init(c_out);
+    ck_assert_int_eq(toolgov__codegen_render(&h, c_out, m), 0);
+    s = strndup(h.data, h.len);
+    at = strstr(s, "_TOOLGOV_GENERATION 0x");
+    ck_assert_ptr_nonnull(at);
+    v = strtoul(at + strlen("_TOOLGOV_GENERATION 0x"), NULL, 16);
+    free(s);
+    toolgov__buf_free(&h);
+    toolgov__manifest_free(m);
+    return v;
+}
+
+/* The mark follows every byte of the header, wherever in an eight-byte
+** step it falls, and ignores what only the C file holds. */
+START_TEST(test_generation_mark)
+{
+    static const char *const base = "name: p\nprovides: [tool]\ntools:\n  abcdefgh:\n    effect: read\n"
+                                    "    description: One.\n";
+    char yaml[256];
+    toolgov__buf c0, c1;
+    unsigned long m0 = mark_of(base, &c0), m1;
+    size_t k;
+    /* One letter of the tool name changed at each of its eight positions. */
+    for (k = 0; k < 8; k++) {
+        snprintf(yaml, sizeof yaml, "%s", base);
+        yaml[strlen("name: p\nprovides: [tool]\ntools:\n  ") + k] = 'z';
+        m1 = mark_of(yaml, &c1);
+        ck_assert_msg(m1 != m0, "the mark did not change with byte %zu of the name", k);
+        toolgov__buf_free(&c1);
+    }
+    /* A one-letter longer name (the header's length changes by 3). */
+    snprintf(yaml, sizeof yaml, "name: p\nprovides: [tool]\ntools:\n  abcdefghi:\n    effect: read\n"
+                                "    description: One.\n");
+    ck_assert_uint_ne(mark_of(yaml, &c1), m0);
+    toolgov__buf_free(&c1);
+    /* A new description changes only the C file: same mark, and the C file
+    ** carries it. */
+    snprintf(yaml, sizeof yaml, "name: p\nprovides: [tool]\ntools:\n  abcdefgh:\n    effect: write\n"
+                                "    description: Two.\n");
+    m1 = mark_of(yaml, &c1);
+    ck_assert_uint_eq(m1, m0);
+    ck_assert_uint_ne(c1.len == c0.len && memcmp(c1.data, c0.data, c0.len) == 0, 1);
+    toolgov__buf_free(&c0);
+    toolgov__buf_free(&c1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("golden");
@@ -145,6 +205,7 @@ int main(void)
     tcase_add_loop_test(tc, test_golden, 0, (int)(sizeof golden_names / sizeof golden_names[0]));
     tcase_add_test(tc, test_no_manifest_text_in_comments);
     tcase_add_test(tc, test_banner_file_name);
+    tcase_add_test(tc, test_generation_mark);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define CALENDAR_TOOLGOV_GENERATION 0x4e3a0a1fUL
+#define CALENDAR_TOOLGOV_GENERATION 0xfd6781b7UL
 
 #ifdef __cplusplus
 extern "C" {

@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define EMPTY_TOOLGOV_GENERATION 0x4b780bb8UL
+#define EMPTY_TOOLGOV_GENERATION 0x1f460dd6UL
 
 #ifdef __cplusplus
 extern "C" {

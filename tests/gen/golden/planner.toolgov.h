@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define PLANNER_TOOLGOV_GENERATION 0xce63997aUL
+#define PLANNER_TOOLGOV_GENERATION 0x72008852UL
 
 #ifdef __cplusplus
 extern "C" {

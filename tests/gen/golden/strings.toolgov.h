@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define STRINGS_TOOLGOV_GENERATION 0x5cc1bd69UL
+#define STRINGS_TOOLGOV_GENERATION 0x83e2dc87UL
 
 #ifdef __cplusplus
 extern "C" {
