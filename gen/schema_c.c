@@ -77,12 +77,23 @@ typedef struct tctx {
     int oom;
 } tctx;
 
+/* <plugin>_<kind>_<tool><path>: the name of the type at the current path. */
+static void put_tname(tctx *t, const char *kind)
+{
+    PUTS(t->b, t->plugin);
+    toolgov__buf_put(t->b, "_", 1);
+    PUTS(t->b, kind);
+    toolgov__buf_put(t->b, "_", 1);
+    PUTS(t->b, t->tool);
+    toolgov__buf_put(t->b, ps(&t->p), t->p.len);
+}
+
 static void member_type(tctx *t, const toolgov__snode *n)
 {
     switch (n->type) {
     case TOOLGOV_S_STRING:
         if (n->enum_vals)
-            toolgov__buf_printf(t->b, "%s_Enum_%s%s", t->plugin, t->tool, ps(&t->p));
+            put_tname(t, "Enum");
         else
             PUTS(t->b, "toolgov_str");
         return;
@@ -96,7 +107,7 @@ static void member_type(tctx *t, const toolgov__snode *n)
         PUTS(t->b, "bool");
         return;
     case TOOLGOV_S_OBJECT:
-        toolgov__buf_printf(t->b, "%s_Args_%s%s", t->plugin, t->tool, ps(&t->p));
+        put_tname(t, "Args");
         return;
     case TOOLGOV_S_ARRAY: {
         size_t old;
@@ -132,7 +143,9 @@ static void struct_of(tctx *t, const toolgov__snode *n)
         types_of(t, n->props[i].schema);
         path_pop(&t->p, old);
     }
-    toolgov__buf_printf(t->b, "typedef struct %s_Args_%s%s {\n", t->plugin, t->tool, ps(&t->p));
+    PUTS(t->b, "typedef struct ");
+    put_tname(t, "Args");
+    PUTS(t->b, " {\n");
     for (i = 0; i < n->prop_count; i++) {
         const toolgov__sprop *pr = &n->props[i];
         if (path_push(&t->p, pr->c_name, &old)) {
@@ -141,31 +154,54 @@ static void struct_of(tctx *t, const toolgov__snode *n)
         }
         PUTS(t->b, "    ");
         member_type(t, pr->schema);
-        toolgov__buf_printf(t->b, " %s;%s\n", pr->c_name,
-                            pr->schema->type == TOOLGOV_S_RAW ? " /* JSON text */" : "");
+        PUTS(t->b, " ");
+        PUTS(t->b, pr->c_name);
+        PUTS(t->b, pr->schema->type == TOOLGOV_S_RAW ? "; /* JSON text */\n" : ";\n");
         path_pop(&t->p, old);
         flags += toolgov__schema_has_flag(pr) != 0;
     }
     if (flags) {
         PUTS(t->b, "    struct {\n");
         for (i = 0; i < n->prop_count; i++)
-            if (toolgov__schema_has_flag(&n->props[i]))
-                toolgov__buf_printf(t->b, "        bool %s;\n", n->props[i].c_name);
+            if (toolgov__schema_has_flag(&n->props[i])) {
+                PUTS(t->b, "        bool ");
+                PUTS(t->b, n->props[i].c_name);
+                PUTS(t->b, ";\n");
+            }
         PUTS(t->b, "    } has; /* which optional properties the call gave */\n");
     }
     if (!n->prop_count && !flags)
         PUTS(t->b, "    char unused_; /* no declared properties */\n");
-    toolgov__buf_printf(t->b, "} %s_Args_%s%s;\n\n", t->plugin, t->tool, ps(&t->p));
+    PUTS(t->b, "} ");
+    put_tname(t, "Args");
+    PUTS(t->b, ";\n\n");
 }
 
 static void enum_of(tctx *t, const toolgov__snode *n)
 {
     size_t i;
-    toolgov__buf_printf(t->b, "typedef enum %s_Enum_%s%s {\n", t->plugin, t->tool, ps(&t->p));
-    for (i = 0; i < n->enum_vals->count; i++)
-        toolgov__buf_printf(t->b, "    %s_Enum_%s%s_%s = %zu%s\n", t->plugin, t->tool, ps(&t->p),
-                            n->enum_c_names[i], i, i + 1 < n->enum_vals->count ? "," : "");
-    toolgov__buf_printf(t->b, "} %s_Enum_%s%s;\n\n", t->plugin, t->tool, ps(&t->p));
+    PUTS(t->b, "typedef enum ");
+    put_tname(t, "Enum");
+    PUTS(t->b, " {\n");
+    for (i = 0; i < n->enum_vals->count; i++) {
+        char num[24];
+        size_t k = sizeof num;
+        size_t v = i;
+        do {
+            num[--k] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v);
+        PUTS(t->b, "    ");
+        put_tname(t, "Enum");
+        toolgov__buf_put(t->b, "_", 1);
+        PUTS(t->b, n->enum_c_names[i]);
+        PUTS(t->b, " = ");
+        toolgov__buf_put(t->b, num + k, sizeof num - k);
+        PUTS(t->b, i + 1 < n->enum_vals->count ? ",\n" : "\n");
+    }
+    PUTS(t->b, "} ");
+    put_tname(t, "Enum");
+    PUTS(t->b, ";\n\n");
 }
 
 static void types_of(tctx *t, const toolgov__snode *n)
@@ -911,23 +947,36 @@ int toolgov__schema_c_enum_checks(toolgov__buf *b, const char *plugin, const cha
 
 /* ---- names clash check --------------------------------------------------------- */
 
+/* Every generated type and enum constant name of the plugin's parameters,
+** in one growing block of NUL-terminated strings (offsets, since the block
+** moves while it grows). A string set finds whether any name is there
+** twice; only then are the names sorted, so the messages come in name
+** order with the place of the other use. */
 typedef struct cname {
-    char *name;
+    const char *name; /* set once the block stops moving */
+    size_t off;
     toolgov__mark at;
 } cname;
 
 typedef struct cnames {
     cname *v;
     size_t count, cap;
+    char *blk;
+    size_t blen, bcap;
     int oom;
 } cnames;
+
+static void blk_put(cnames *s, const char *p, size_t n)
+{
+    memcpy(s->blk + s->blen, p, n);
+    s->blen += n;
+}
 
 static void add_name(cnames *s, const char *plugin, const char *kind, const char *tool,
                      const char *suffix, const char *tail, toolgov__mark at)
 {
-    size_t need = strlen(plugin) + strlen(kind) + strlen(tool) + strlen(suffix) +
-                  strlen(tail) + 8;
-    char *nm;
+    size_t lp = strlen(plugin), lk = strlen(kind), lt = strlen(tool), ls = strlen(suffix),
+           ll = strlen(tail), need = lp + lk + lt + ls + ll + 5;
     if (s->oom)
         return;
     if (s->count == s->cap) {
@@ -940,15 +989,34 @@ static void add_name(cnames *s, const char *plugin, const char *kind, const char
         s->v = nv;
         s->cap = ncap;
     }
-    nm = malloc(need);
-    if (!nm) {
-        s->oom = 1;
-        return;
+    if (!s->blk || s->bcap - s->blen < need) {
+        size_t ncap = s->bcap ? s->bcap : 4096;
+        char *nb;
+        while (ncap - s->blen < need)
+            ncap *= 2;
+        nb = realloc(s->blk, ncap);
+        if (!nb) {
+            s->oom = 1;
+            return;
+        }
+        s->blk = nb;
+        s->bcap = ncap;
     }
-    snprintf(nm, need, "%s_%s_%s%s%s%s", plugin, kind, tool, suffix, *tail ? "_" : "", tail);
-    s->v[s->count].name = nm;
+    s->v[s->count].off = s->blen;
     s->v[s->count].at = at;
     s->count++;
+    /* plugin_kind_tool<suffix>[_tail] */
+    blk_put(s, plugin, lp);
+    blk_put(s, "_", 1);
+    blk_put(s, kind, lk);
+    blk_put(s, "_", 1);
+    blk_put(s, tool, lt);
+    blk_put(s, suffix, ls);
+    if (ll) {
+        blk_put(s, "_", 1);
+        blk_put(s, tail, ll);
+    }
+    blk_put(s, "", 1);
 }
 
 static void collect(cnames *s, const char *plugin, const char *tool, path *p,
@@ -999,6 +1067,21 @@ static int cname_cmp(const void *a, const void *b)
     return x->at.col < y->at.col ? -1 : x->at.col > y->at.col;
 }
 
+/* 1 when some name is there twice, 0 when not, -1 when out of memory. */
+static int any_twice(const cnames *s)
+{
+    toolgov__strset set;
+    size_t i;
+    int r = 0;
+    toolgov__strset_init(&set);
+    for (i = 0; i < s->count && r == 0; i++) {
+        int added = toolgov__strset_add(&set, s->v[i].name);
+        r = added < 0 ? -1 : added == 0;
+    }
+    toolgov__strset_free(&set);
+    return r;
+}
+
 int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t count,
                             const char *const *tools, const toolgov__snode *const *roots,
                             const toolgov__mark *ats)
@@ -1006,13 +1089,21 @@ int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t 
     cnames s;
     path p;
     size_t i, before = cx->d->errors;
+    int twice = 0;
     memset(&s, 0, sizeof s);
     memset(&p, 0, sizeof p);
     for (i = 0; i < count; i++)
         if (roots[i])
             collect(&s, plugin, tools[i], &p, roots[i], ats[i]);
     free(p.s);
+    for (i = 0; i < s.count && !s.oom; i++)
+        s.v[i].name = s.blk + s.v[i].off;
     if (!s.oom && s.count > 1) {
+        twice = any_twice(&s);
+        if (twice < 0)
+            s.oom = 1;
+    }
+    if (!s.oom && twice) {
         qsort(s.v, s.count, sizeof *s.v, cname_cmp);
         for (i = 1; i < s.count; i++) {
             if (strcmp(s.v[i].name, s.v[i - 1].name) != 0)
@@ -1026,9 +1117,8 @@ int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t 
                                    "'%s' also comes from here", s.v[i].name);
         }
     }
-    for (i = 0; i < s.count; i++)
-        free(s.v[i].name);
     free(s.v);
+    free(s.blk);
     if (s.oom) {
         toolgov__diag_error(cx->d, cx->path, 0, 0, "out of memory while checking C names");
         return -1;

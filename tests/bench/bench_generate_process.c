@@ -18,7 +18,8 @@
 ** compared, nothing written) and `toolgov-gen validate`. Each is timed as
 ** a process from fork to exit, by the wall clock and by its CPU time
 ** (user + system, from wait4); the ratio to the bare parse is taken per
-** round and the median ratio printed. Benchmarks print; nothing asserts.
+** round and the median ratio printed, with the sizes of the files written.
+** Benchmarks print; nothing asserts.
 */
 #define _DEFAULT_SOURCE /* wait4, mkdtemp */
 #include <errno.h>
@@ -187,6 +188,18 @@ int main(int argc, char **argv)
         printf("%-32s %10.2f %7.2fx %10.2f %7.2fx\n", what[k], median(ms[k][0], runs),
                median(ratio[k][0], runs), median(ms[k][1], runs), median(ratio[k][1], runs));
     printf("target: generate <= 1.30x the bare parse\n");
+    {
+        /* What generate wrote: the sizes of the pair (round 0's). */
+        struct stat st;
+        unsigned long long hb = 0, cb = 0;
+        snprintf(out, sizeof out, "%s/out0/bench.toolgov.h", dir);
+        if (stat(out, &st) == 0)
+            hb = (unsigned long long)st.st_size;
+        snprintf(out, sizeof out, "%s/out0/bench.toolgov.c", dir);
+        if (stat(out, &st) == 0)
+            cb = (unsigned long long)st.st_size;
+        printf("output: header %llu bytes, C file %llu bytes\n", hb, cb);
+    }
     /* Remove what the rounds wrote: two files per output directory. */
     for (r = 0; r <= runs; r++) {
         static const char *const ext[] = {"h", "c"};
