@@ -87,6 +87,10 @@ START_TEST(test_tables_equal_in_memory)
     ck_assert_int_eq(toolgov__schema_tables(&cx, m->tools[0].params, &mem), 0);
     same_node(planner_toolgov_plugin.tools[0].params, mem, 1);
     ck_assert_ptr_null(planner_toolgov_plugin.tools[1].params);
+    /* A tool whose tables are partly shared: still equal to its own
+    ** in-memory tables, node for node. */
+    ck_assert_int_eq(toolgov__schema_tables(&cx, m->tools[2].params, &mem), 0);
+    same_node(planner_toolgov_plugin.tools[2].params, mem, 1);
     ck_assert_uint_eq(planner_toolgov_plugin.tools[0].size, sizeof(toolgov_tool_spec));
     toolgov__arena_free(&a);
     toolgov__manifest_free(m);
@@ -148,6 +152,52 @@ START_TEST(test_decode_into_generated_struct)
 }
 END_TEST
 
+/* Tables shared across tools: postpone_reminder has snooze_reminder's
+** parameters (one root), and both share the stops items' field array with
+** create_reminder, whose struct gave its offsets; every call still lands in
+** the tool's own struct, member for member. */
+START_TEST(test_decode_through_shared_tables)
+{
+    static const char call_text[] =
+        "{\"title\":\"Dentist\",\"stops\":[{\"at\":\"2026-03-12T09:00:00Z\",\"mode\":\"drive\"},"
+        "{\"at\":\"2026-03-12T10:00:00Z\"}],\"minutes\":15}";
+    const toolgov_tool_spec *snooze = &planner_toolgov_plugin.tools[2];
+    const toolgov_tool_spec *postpone = &planner_toolgov_plugin.tools[3];
+    const toolgov_tool_spec *create = &planner_toolgov_plugin.tools[0];
+    toolgov_args_decoder *dec;
+    toolgov_decoded_args out;
+    const planner_Args_postpone_reminder *a;
+    size_t i;
+    ck_assert_str_eq(postpone->name, "postpone_reminder");
+    ck_assert_ptr_eq(postpone->params, snooze->params);
+    ck_assert_ptr_eq(postpone->schema_json, snooze->schema_json);
+    ck_assert_ptr_ne(snooze->params, create->params);
+    /* The stops array node is create_reminder's. */
+    for (i = 0; i < create->params->field_count; i++)
+        if (strcmp(create->params->fields[i].name, "stops") == 0)
+            break;
+    ck_assert_uint_lt(i, create->params->field_count);
+    ck_assert_ptr_eq(snooze->params->fields[2].schema, create->params->fields[i].schema);
+    ck_assert_int_eq(toolgov_args_decoder_new(&dec, NULL), 0);
+    ck_assert_int_eq(toolgov_args_decode(&out, dec, postpone->params, postpone->name, call_text,
+                                         strlen(call_text)), 0);
+    a = out.args;
+    ck_assert_uint_eq(a->title.len, 7);
+    ck_assert_int_eq(memcmp(a->title.ptr, "Dentist", 7), 0);
+    ck_assert_int_eq(a->priority, planner_Enum_postpone_reminder_priority_normal);
+    ck_assert_int_eq(a->has.minutes, 1);
+    ck_assert_int_eq(a->minutes, 15);
+    ck_assert_int_eq(a->has.stops, 1);
+    ck_assert_uint_eq(a->stops.count, 2);
+    ck_assert_uint_eq(a->stops.items[0].at.len, 20);
+    ck_assert_int_eq(a->stops.items[0].has.mode, 1);
+    ck_assert_int_eq(a->stops.items[0].mode, planner_Enum_postpone_reminder_stops_item_mode_drive);
+    ck_assert_int_eq(a->stops.items[1].has.mode, 0);
+    ck_assert_int_eq(memcmp(a->stops.items[1].at.ptr, "2026-03-12T10:00:00Z", 20), 0);
+    toolgov_args_decoder_free(dec);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("params_decode");
@@ -156,6 +206,7 @@ int main(void)
     int failed;
     tcase_add_test(tc, test_tables_equal_in_memory);
     tcase_add_test(tc, test_decode_into_generated_struct);
+    tcase_add_test(tc, test_decode_through_shared_tables);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

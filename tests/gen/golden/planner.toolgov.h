@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define PLANNER_TOOLGOV_GENERATION 0x72008852UL
+#define PLANNER_TOOLGOV_GENERATION 0xd13aae31UL
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,7 +19,9 @@ extern "C" {
 typedef enum planner_tool_id {
     PLANNER_TOOL_CREATE_REMINDER = 0,
     PLANNER_TOOL_LIST_REMINDERS = 1,
-    PLANNER_TOOL_COUNT = 2
+    PLANNER_TOOL_SNOOZE_REMINDER = 2,
+    PLANNER_TOOL_POSTPONE_REMINDER = 3,
+    PLANNER_TOOL_COUNT = 4
 } planner_tool_id;
 
 /* Each tool's decoded arguments: the tool's parameters as C (a tool
@@ -87,9 +89,73 @@ typedef struct planner_Args_create_reminder {
 
 typedef toolgov_no_args planner_Args_list_reminders;
 
+typedef enum planner_Enum_snooze_reminder_priority {
+    planner_Enum_snooze_reminder_priority_low = 0,
+    planner_Enum_snooze_reminder_priority_normal = 1,
+    planner_Enum_snooze_reminder_priority_high = 2
+} planner_Enum_snooze_reminder_priority;
+
+typedef enum planner_Enum_snooze_reminder_stops_item_mode {
+    planner_Enum_snooze_reminder_stops_item_mode_walk = 0,
+    planner_Enum_snooze_reminder_stops_item_mode_drive = 1,
+    planner_Enum_snooze_reminder_stops_item_mode_on_foot = 2
+} planner_Enum_snooze_reminder_stops_item_mode;
+
+typedef struct planner_Args_snooze_reminder_stops_item {
+    toolgov_str at;
+    planner_Enum_snooze_reminder_stops_item_mode mode;
+    struct {
+        bool mode;
+    } has; /* which optional properties the call gave */
+} planner_Args_snooze_reminder_stops_item;
+
+typedef struct planner_Args_snooze_reminder {
+    toolgov_str title;
+    planner_Enum_snooze_reminder_priority priority;
+    struct { const planner_Args_snooze_reminder_stops_item *items; size_t count; } stops;
+    int64_t minutes;
+    struct {
+        bool stops;
+        bool minutes;
+    } has; /* which optional properties the call gave */
+} planner_Args_snooze_reminder;
+
+typedef enum planner_Enum_postpone_reminder_priority {
+    planner_Enum_postpone_reminder_priority_low = 0,
+    planner_Enum_postpone_reminder_priority_normal = 1,
+    planner_Enum_postpone_reminder_priority_high = 2
+} planner_Enum_postpone_reminder_priority;
+
+typedef enum planner_Enum_postpone_reminder_stops_item_mode {
+    planner_Enum_postpone_reminder_stops_item_mode_walk = 0,
+    planner_Enum_postpone_reminder_stops_item_mode_drive = 1,
+    planner_Enum_postpone_reminder_stops_item_mode_on_foot = 2
+} planner_Enum_postpone_reminder_stops_item_mode;
+
+typedef struct planner_Args_postpone_reminder_stops_item {
+    toolgov_str at;
+    planner_Enum_postpone_reminder_stops_item_mode mode;
+    struct {
+        bool mode;
+    } has; /* which optional properties the call gave */
+} planner_Args_postpone_reminder_stops_item;
+
+typedef struct planner_Args_postpone_reminder {
+    toolgov_str title;
+    planner_Enum_postpone_reminder_priority priority;
+    struct { const planner_Args_postpone_reminder_stops_item *items; size_t count; } stops;
+    int64_t minutes;
+    struct {
+        bool stops;
+        bool minutes;
+    } has; /* which optional properties the call gave */
+} planner_Args_postpone_reminder;
+
 /* One handler per declared tool; define each with PLANNER_TOOLGOV_HANDLER(). */
 int planner_tool_create_reminder(const toolgov_call *call, const void *args, toolgov_result *out);
 int planner_tool_list_reminders(const toolgov_call *call, const void *args, toolgov_result *out);
+int planner_tool_snooze_reminder(const toolgov_call *call, const void *args, toolgov_result *out);
+int planner_tool_postpone_reminder(const toolgov_call *call, const void *args, toolgov_result *out);
 
 /* The plugin descriptor to pass to toolgov_registry_mount(); visible
 ** from a shared plugin even under -fvisibility=hidden. */

@@ -33,3 +33,23 @@ PLANNER_TOOLGOV_HANDLER(list_reminders, call, args, out)
     (void)args;
     return toolgov_result_set(out, "none", 4);
 }
+
+/* Two tools whose tables are shared with create_reminder's and with each
+** other's: the arguments still arrive in each tool's own struct. */
+PLANNER_TOOLGOV_HANDLER(snooze_reminder, call, args, out)
+{
+    size_t i, n = 0;
+    (void)call;
+    for (i = 0; i < args->stops.count; i++)
+        n += args->stops.items[i].has.mode &&
+             args->stops.items[i].mode == planner_Enum_snooze_reminder_stops_item_mode_drive;
+    n += args->priority == planner_Enum_snooze_reminder_priority_low;
+    return toolgov_result_printf(out, "%.*s %zu", (int)args->title.len, args->title.ptr, n);
+}
+
+PLANNER_TOOLGOV_HANDLER(postpone_reminder, call, args, out)
+{
+    (void)call;
+    return toolgov_result_printf(out, "%.*s %lld", (int)args->title.len, args->title.ptr,
+                                 args->has.minutes ? (long long)args->minutes : -1LL);
+}
