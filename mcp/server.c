@@ -730,13 +730,19 @@ static int on_answer(toolgov_mcp_server *s, const msg *m, long eid, long result)
     if (is_confirm) {
         s->confirm_elicit = 0;
         if (strcmp(action, "accept") == 0 || strcmp(action, "decline") == 0) {
-            /* The first answer holds; a contradicting one is reported. */
+            /* The first answer holds; a contradicting one is reported.
+            ** The answer is given with the calls the question listed, so
+            ** under the confirmation scope `listed` it covers exactly them. */
+            toolgov_proposed_call listed[MAX_PENDING];
             int yes = action[0] == 'a';
-            int any_live = 0;
-            for (i = 0; i < s->pend_count; i++)
-                any_live |= s->pend[i].live && s->pend[i].elicit == eid &&
-                            s->pend[i].run_gen == s->run_gen;
-            if (any_live && toolgov_run_confirm(s->run, yes) != 0)
+            size_t k = 0;
+            for (i = 0; i < s->pend_count && k < MAX_PENDING; i++)
+                if (s->pend[i].live && s->pend[i].elicit == eid &&
+                    s->pend[i].run_gen == s->run_gen) {
+                    listed[k].tool = s->pend[i].tool;
+                    listed[k++].args = s->pend[i].args;
+                }
+            if (k && toolgov_run_confirm_listed(s->run, yes, listed, k) != 0)
                 action = "cancel";
         }
     }

@@ -121,7 +121,8 @@ int toolgov_run_set_audit(toolgov_run *run, const toolgov_audit_options *opt)
     struct toolgov__audit *au;
     size_t id_len = 0;
 
-    if (!run || !opt || run->busy)
+    /* A child run reports to its parent's observer (run.h). */
+    if (!run || !opt || run->busy || run->parent)
         return TOOLGOV_EINVAL;
     if (opt->run_id && (id_len = strlen(opt->run_id)) > TOOLGOV_AUDIT_RUN_ID_MAX)
         return TOOLGOV_EINVAL;
@@ -203,7 +204,7 @@ void toolgov__audit_init(toolgov_audit_event *ev, toolgov_audit_kind kind,
     ev->decision = default_decision(kind);
     ev->effect = -1;
     if (idx >= 0) {
-        const toolgov__tool *t = &run->reg->tools[idx];
+        const toolgov__tool *t = toolgov__tool_at(run->reg, idx);
 
         ev->tool = t->name;
         ev->plugin = t->plugin ? t->plugin->name : TOOLGOV__CORE_OWNER;
@@ -260,8 +261,8 @@ int toolgov__audit_emit(const toolgov_run *run, toolgov_audit_event *ev)
     }
     /* The run after the event: the two events delivered before their
     ** change is made show it made. */
-    ev->confirmation = run->st.conf;
-    ev->approvals = run->st.napprovals;
+    ev->confirmation = toolgov_run_confirmation(run); /* a child's: its family's */
+    ev->approvals = toolgov_run_pending_approvals(run);
     if (ev->kind == TOOLGOV_AUDIT_CONFIRM_ANSWERED)
         ev->confirmation = ev->answer ? TOOLGOV_CONFIRMATION_GIVEN : TOOLGOV_CONFIRMATION_REFUSED;
     else if (ev->kind == TOOLGOV_AUDIT_APPROVAL_GRANTED)

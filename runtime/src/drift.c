@@ -204,6 +204,17 @@ int toolgov__drift_override_unknown(const toolgov_allocator *a, toolgov__rows *r
     return rc;
 }
 
+int toolgov__drift_setting_invalid(const toolgov_allocator *a, toolgov__rows *rows,
+                                   const char *variable, const char *value,
+                                   const char *expected)
+{
+    toolgov_drift_row proto;
+
+    proto_init(&proto, TOOLGOV_DRIFT_SETTING_INVALID, NULL, NULL);
+    return rows_add(a, rows, &proto, "%s is \"%s\", which it may not be: set it to %s",
+                    variable, value, expected);
+}
+
 /* ---- reading and rendering ---- */
 
 const char *toolgov_drift_kind_name(toolgov_drift_kind kind)
@@ -215,13 +226,14 @@ const char *toolgov_drift_kind_name(toolgov_drift_kind kind)
     case TOOLGOV_DRIFT_PROVIDES_NOTHING: return "provides_nothing";
     case TOOLGOV_DRIFT_MOUNT_FAILED: return "mount_failed";
     case TOOLGOV_DRIFT_OVERRIDE_UNKNOWN: return "override_unknown";
+    case TOOLGOV_DRIFT_SETTING_INVALID: return "setting_invalid";
     }
     return "unknown";
 }
 
 size_t toolgov_drift_count(const toolgov_registry *reg, const toolgov_policy *pol)
 {
-    return (reg ? reg->rows.n : 0) + (pol ? pol->rows.n : 0);
+    return (reg ? reg->rows.n : 0) + (pol ? pol->rows.n + pol->scope_rows.n : 0);
 }
 
 const toolgov_drift_row *toolgov_drift_at(const toolgov_registry *reg,
@@ -232,8 +244,13 @@ const toolgov_drift_row *toolgov_drift_at(const toolgov_registry *reg,
     if (i < nreg)
         return &reg->rows.v[i].row;
     i -= nreg;
-    if (pol && i < pol->rows.n)
+    if (!pol)
+        return NULL;
+    if (i < pol->rows.n)
         return &pol->rows.v[i].row;
+    i -= pol->rows.n;
+    if (i < pol->scope_rows.n)
+        return &pol->scope_rows.v[i].row;
     return NULL;
 }
 

@@ -177,6 +177,14 @@ typedef struct toolgov__rows {
     size_t n, cap;
 } toolgov__rows;
 
+/* A mounted plugin and what became of each tool its manifest declares
+** (a toolgov_tool_status per manifest row), kept for
+** toolgov_registry_plugin_tool_at() and to refuse a second mount. */
+typedef struct toolgov__mounted {
+    const toolgov_plugin *plugin;
+    unsigned char *status; /* plugin->tool_count entries (at least one byte) */
+} toolgov__mounted;
+
 struct toolgov_registry {
     toolgov_allocator alloc;
     toolgov__tool *tools;
@@ -184,7 +192,30 @@ struct toolgov_registry {
     toolgov__slot *slots;
     size_t mask; /* slot count - 1; slot count is a power of two */
     toolgov__rows rows;
+    /* Tools declared for a plugin's own loop (toolgov_declare_tool): not in
+    ** the pool, found by name or spec with a short linear search. handler
+    ** is NULL: the plugin gives it when its child run invokes one. */
+    toolgov__tool *declared;
+    size_t ndeclared, declared_cap;
+    toolgov__mounted *mounted;
+    size_t nmounted, mounted_cap;
 };
+
+/* A reference to a tool a run can name: a pool index, or a tool declared
+** for a plugin's own loop at TOOLGOV__DECLARED_REF + its index in
+** reg->declared. The pool never grows that large (pool_reserve). -1: none. */
+#define TOOLGOV__DECLARED_REF (1L << 30)
+
+static inline const toolgov__tool *toolgov__tool_at(const toolgov_registry *reg, long ref)
+{
+    return ref >= TOOLGOV__DECLARED_REF ? &reg->declared[ref - TOOLGOV__DECLARED_REF]
+                                        : &reg->tools[ref];
+}
+
+/* A tool declared for an own loop by name (the first plugin that declared
+** it), or -1. */
+long toolgov__registry_declared(const toolgov_registry *reg, const char *name,
+                                size_t name_len);
 
 /* Index of a pooled tool, or -1. name_len is strlen(name). */
 long toolgov__registry_index(const toolgov_registry *reg, const char *name,
@@ -211,6 +242,10 @@ int toolgov__drift_mount_failed(const toolgov_allocator *a, toolgov__rows *rows,
 int toolgov__drift_invalid_spec(const toolgov_allocator *a, toolgov__rows *rows,
                                 const toolgov_plugin *plugin, const toolgov_tool_spec *spec,
                                 const char *why);
+/* A setting's text the policy refuses: variable, value, what it may be. */
+int toolgov__drift_setting_invalid(const toolgov_allocator *a, toolgov__rows *rows,
+                                   const char *variable, const char *value,
+                                   const char *expected);
 /* `name` is len bytes, not NUL-terminated. */
 int toolgov__drift_override_unknown(const toolgov_allocator *a, toolgov__rows *rows,
                                     const char *name, size_t len);
@@ -226,6 +261,8 @@ struct toolgov_policy {
     unsigned char *once;    /* ntools flags: in the confirm-once set */
     size_t once_count;
     toolgov__rows rows;     /* override rows */
+    toolgov__rows scope_rows; /* a bad scope text's row (at most one) */
+    toolgov_confirm_scope scope;
     uint64_t fingerprint;
 };
 
@@ -249,6 +286,9 @@ static inline int toolgov__policy_once(const toolgov_policy *pol, size_t idx)
 }
 
 /* ---- runs (run.c, state.c) ---- */
+/* One call a run remembers by tool and canonical arguments: an approval,
+** or (listed scope) a call the user's yes covered or a no refused. idx is
+** a tool reference (toolgov__tool_at). */
 typedef struct toolgov__approval {
     size_t idx;
     char *args;
@@ -280,9 +320,12 @@ typedef struct toolgov__verdict {
     long idx;                 /* the pooled tool; -1 when unknown */
     long approval;            /* destructive ALLOW: the approval the call uses up; else -1 */
     long held;                /* REPLAY: the result in hand to return; else -1 */
+    long confirmed;           /* listed scope ALLOW: the confirmed call it uses up; else -1 */
 } toolgov__verdict;
 
-/* The part of a run that is saved and restored. */
+/* The part of a run that is saved and restored. A child run (a plugin's
+** own loop) keeps first_done, end, answer and held in its own state and
+** uses its root run's conf, approvals, confirmed and declined. */
 typedef struct toolgov__run_state {
     toolgov_confirmation conf;
     int first_done;
@@ -292,6 +335,10 @@ typedef struct toolgov__run_state {
     size_t napprovals, approvals_cap;
     toolgov__held *held;
     size_t nheld, held_cap;
+    toolgov__approval *confirmed; /* listed scope: calls a yes covered, each once */
+    size_t nconfirmed, confirmed_cap;
+    toolgov__approval *declined;  /* listed scope: calls a no refused */
+    size_t ndeclined, declined_cap;
 } toolgov__run_state;
 
 struct toolgov_run {
@@ -311,7 +358,21 @@ struct toolgov_run {
     const char *cur_args;
     unsigned long seq;      /* decodes so far; the current call's number */
     struct toolgov__audit *audit; /* the observer (audit.c); NULL: none */
+    /* The gate's own decoder: it canonicalises argument text a host hands
+    ** the gate, so the run's current decoded call is never disturbed. */
+    toolgov_args_decoder *qdec;
+    toolgov_run *parent;    /* a child run's parent; NULL for a run of the host */
+    toolgov_handler_fn bound; /* the handler of the declared tool being invoked */
+    size_t nchildren;       /* children not yet freed */
 };
+
+/* The state a run shares with its whole family: its root's. */
+static inline toolgov__run_state *toolgov__shared(toolgov_run *run)
+{
+    while (run->parent)
+        run = run->parent;
+    return &run->st;
+}
 
 /* The argument descriptors of a spec row, or NULL when the row has none or
 ** is too short to carry them (a row built by hand with size 0). */

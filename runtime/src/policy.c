@@ -28,6 +28,10 @@ static void fingerprint(toolgov_policy *pol)
         bits[3] = pol->once[i];
         h = toolgov__fnv64(h, bits, sizeof bits);
     }
+    /* Only a listed scope is mixed in, so state saved before scopes
+    ** existed (always run) still restores. */
+    if (pol->scope == TOOLGOV_CONFIRM_SCOPE_LISTED)
+        h = toolgov__fnv64(h, "scope listed", 12);
     pol->fingerprint = h;
 }
 
@@ -74,6 +78,7 @@ void toolgov_policy_free(toolgov_policy *pol)
         return;
     a = &pol->reg->alloc;
     toolgov__rows_free(a, &pol->rows);
+    toolgov__rows_free(a, &pol->scope_rows);
     toolgov__free(a, pol->once, pol->ntools);
     toolgov__free(a, pol, sizeof *pol);
 }
@@ -169,10 +174,87 @@ fail:
     return rc;
 }
 
-int toolgov_policy_override_from_env(toolgov_policy *pol)
+const char *toolgov_confirm_scope_name(toolgov_confirm_scope scope)
 {
+    switch (scope) {
+    case TOOLGOV_CONFIRM_SCOPE_RUN: return "run";
+    case TOOLGOV_CONFIRM_SCOPE_LISTED: return "listed";
+    }
+    return "unknown";
+}
+
+int toolgov_policy_set_confirm_scope(toolgov_policy *pol, toolgov_confirm_scope scope)
+{
+    if (!pol || (scope != TOOLGOV_CONFIRM_SCOPE_RUN && scope != TOOLGOV_CONFIRM_SCOPE_LISTED))
+        return TOOLGOV_EINVAL;
+    pol->scope = scope;
+    fingerprint(pol);
+    return 0;
+}
+
+/* The scope a text names: 0 with *out, or -1 for a text that is neither
+** word. Blanks around the word are ignored; no word at all is run. */
+static int parse_scope(const char *text, toolgov_confirm_scope *out)
+{
+    const char *end;
+    size_t n;
+
+    *out = TOOLGOV_CONFIRM_SCOPE_RUN;
+    if (!text)
+        return 0;
+    while (is_blank(*text))
+        text++;
+    end = text + strlen(text);
+    while (end > text && is_blank(end[-1]))
+        end--;
+    n = (size_t)(end - text);
+    if (n == 0 || (n == 3 && memcmp(text, "run", 3) == 0))
+        return 0;
+    if (n == 6 && memcmp(text, "listed", 6) == 0) {
+        *out = TOOLGOV_CONFIRM_SCOPE_LISTED;
+        return 0;
+    }
+    return -1;
+}
+
+int toolgov_policy_set_confirm_scope_text(toolgov_policy *pol, const char *text)
+{
+    const toolgov_allocator *a;
+    toolgov__rows rows = {NULL, 0, 0};
+    toolgov_confirm_scope scope;
+    int rc;
+
     if (!pol)
         return TOOLGOV_EINVAL;
+    a = &pol->reg->alloc;
+    if (parse_scope(text, &scope) < 0) {
+        rc = toolgov__drift_setting_invalid(a, &rows, TOOLGOV_CONFIRM_SCOPE_ENV, text,
+                                            "run (one yes covers the run's writes) or "
+                                            "listed (a yes covers the calls it listed)");
+        if (rc < 0)
+            return rc;
+        toolgov__rows_free(a, &pol->scope_rows);
+        pol->scope_rows = rows;
+        return TOOLGOV_EINVAL;
+    }
+    toolgov__rows_free(a, &pol->scope_rows);
+    return toolgov_policy_set_confirm_scope(pol, scope);
+}
+
+toolgov_confirm_scope toolgov_policy_confirm_scope(const toolgov_policy *pol)
+{
+    return pol ? pol->scope : TOOLGOV_CONFIRM_SCOPE_RUN;
+}
+
+int toolgov_policy_override_from_env(toolgov_policy *pol)
+{
+    int rc;
+
+    if (!pol)
+        return TOOLGOV_EINVAL;
+    rc = toolgov_policy_set_confirm_scope_text(pol, getenv(TOOLGOV_CONFIRM_SCOPE_ENV));
+    if (rc < 0)
+        return rc;
     return toolgov_policy_set_override(pol, getenv(TOOLGOV_CONFIRM_ONCE_ENV));
 }
 

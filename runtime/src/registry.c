@@ -51,7 +51,7 @@ struct toolgov_plugin_api {
     const toolgov_plugin *plugin;
     void *ctx;
     size_t next;         /* manifest row the next registration likely names */
-    unsigned char *seen; /* per manifest tool: a registration was attempted */
+    unsigned char *status; /* per manifest tool: a toolgov_tool_status */
     int err;             /* sticky TOOLGOV_ENOMEM: the mount must roll back */
 };
 
@@ -84,7 +84,7 @@ static int pool_reserve(toolgov_registry *reg)
     size_t need = reg->count + 1;
     int rc;
 
-    if (need > UINT32_MAX - 1)
+    if (need >= (size_t)TOOLGOV__DECLARED_REF)
         return TOOLGOV_ENOMEM;
     rc = toolgov__reserve(&reg->alloc, (void **)&reg->tools, &reg->cap, need,
                           sizeof *reg->tools);
@@ -104,13 +104,10 @@ static int pool_reserve(toolgov_registry *reg)
     return 0;
 }
 
-/* Append a tool; pool_reserve() must have succeeded first. */
-static void pool_add(toolgov_registry *reg, const toolgov_tool_spec *spec,
-                     toolgov_handler_fn handler, void *ctx,
-                     const toolgov_plugin *plugin)
+/* Fill a tool entry from its spec (pooled or declared for an own loop). */
+static void tool_fill(toolgov__tool *t, const toolgov_tool_spec *spec,
+                      toolgov_handler_fn handler, void *ctx, const toolgov_plugin *plugin)
 {
-    toolgov__tool *t = &reg->tools[reg->count];
-
     t->spec = spec;
     t->handler = handler;
     t->ctx = ctx;
@@ -121,6 +118,14 @@ static void pool_add(toolgov_registry *reg, const toolgov_tool_spec *spec,
     t->effect = (unsigned char)spec->effect;
     t->answers_directly = spec->answers_directly != 0;
     t->guidance_hash = toolgov__hash(spec->guidance, strlen(spec->guidance));
+}
+
+/* Append a tool; pool_reserve() must have succeeded first. */
+static void pool_add(toolgov_registry *reg, const toolgov_tool_spec *spec,
+                     toolgov_handler_fn handler, void *ctx,
+                     const toolgov_plugin *plugin)
+{
+    tool_fill(&reg->tools[reg->count], spec, handler, ctx, plugin);
     index_insert(reg, reg->count);
     reg->count++;
 }
@@ -204,11 +209,19 @@ fail:
 void toolgov_registry_free(toolgov_registry *reg)
 {
     toolgov_allocator a;
+    size_t i;
 
     if (!reg)
         return;
     a = reg->alloc;
     toolgov__rows_free(&a, &reg->rows);
+    for (i = 0; i < reg->nmounted; i++) {
+        const toolgov_plugin *p = reg->mounted[i].plugin;
+
+        toolgov__free(&a, reg->mounted[i].status, p->tool_count ? p->tool_count : 1);
+    }
+    toolgov__free(&a, reg->mounted, reg->mounted_cap * sizeof *reg->mounted);
+    toolgov__free(&a, reg->declared, reg->declared_cap * sizeof *reg->declared);
     toolgov__free(&a, reg->tools, reg->cap * sizeof *reg->tools);
     toolgov__free(&a, reg->slots, (reg->mask + 1) * sizeof *reg->slots);
     toolgov__free(&a, reg, sizeof *reg);
@@ -262,11 +275,12 @@ int toolgov_register_tool(toolgov_plugin_api *api, const char *name,
                                                   name, 0));
         return rc < 0 ? rc : TOOLGOV_EUNDECLARED;
     }
-    api->seen[j] = 1;
     k = toolgov__registry_index(reg, name, strlen(name));
     if (k >= 0) {
         rc = latch(api, toolgov__drift_duplicate(&reg->alloc, &reg->rows, api->plugin,
                                                  name, reg->tools[k].plugin));
+        if (rc == 0 && api->status[j] != TOOLGOV_TOOL_POOLED)
+            api->status[j] = TOOLGOV_TOOL_DUPLICATE;
         return rc < 0 ? rc : TOOLGOV_EEXIST;
     }
     if ((rc = pool_reserve(reg)) < 0) {
@@ -274,6 +288,30 @@ int toolgov_register_tool(toolgov_plugin_api *api, const char *name,
         return rc;
     }
     pool_add(reg, &api->plugin->tools[j], handler, api->ctx, api->plugin);
+    api->status[j] = TOOLGOV_TOOL_POOLED;
+    return 0;
+}
+
+/* Remember a spec declared for the plugin's own loop (once per spec). */
+static int declare(toolgov_plugin_api *api, const toolgov_tool_spec *spec)
+{
+    toolgov_registry *reg = api->reg;
+    toolgov__tool *t;
+    size_t i;
+    int rc;
+
+    for (i = 0; i < reg->ndeclared; i++)
+        if (reg->declared[i].spec == spec)
+            return 0;
+    if (reg->ndeclared + 1 >= (size_t)TOOLGOV__DECLARED_REF)
+        return latch(api, TOOLGOV_ENOMEM);
+    rc = toolgov__reserve(&reg->alloc, (void **)&reg->declared, &reg->declared_cap,
+                          reg->ndeclared + 1, sizeof *reg->declared);
+    if (rc < 0)
+        return latch(api, rc);
+    t = &reg->declared[reg->ndeclared++];
+    memset(t, 0, sizeof *t);
+    tool_fill(t, spec, NULL, api->ctx, api->plugin);
     return 0;
 }
 
@@ -293,10 +331,28 @@ int toolgov_declare_tool(toolgov_plugin_api *api, const char *name,
                                                   api->plugin, name, 1));
         return rc < 0 ? rc : TOOLGOV_EUNDECLARED;
     }
-    /* Declared for the plugin's own loop: not "never registered". */
-    api->seen[j] = 1;
+    /* Declared for the plugin's own loop: not "never registered", and
+    ** remembered, so a child run can put it through the gate. */
+    if ((rc = declare(api, &api->plugin->tools[j])) < 0)
+        return rc;
+    if (api->status[j] != TOOLGOV_TOOL_POOLED)
+        api->status[j] = TOOLGOV_TOOL_OWN_LOOP;
     *out = &api->plugin->tools[j];
     return 0;
+}
+
+long toolgov__registry_declared(const toolgov_registry *reg, const char *name,
+                                size_t name_len)
+{
+    size_t i;
+
+    for (i = 0; i < reg->ndeclared; i++) {
+        const toolgov__tool *t = &reg->declared[i];
+
+        if (t->name_len == name_len && memcmp(t->name, name, name_len) == 0)
+            return TOOLGOV__DECLARED_REF + (long)i;
+    }
+    return -1;
 }
 
 /* ---- mounting ---- */
@@ -359,25 +415,23 @@ static const char *spec_problem(const toolgov_tool_spec *s)
     return NULL;
 }
 
-/* A plugin of that name already has tools in the pool. */
-static int already_mounted(const toolgov_registry *reg, const toolgov_plugin *plugin)
+/* The mounted plugin of that name, or NULL. Every mount that did not fail
+** as a whole is listed, also one whose every registration was refused. */
+static const toolgov__mounted *find_mounted(const toolgov_registry *reg, const char *name)
 {
     size_t i;
 
-    for (i = TOOLGOV__BUILTIN_COUNT; i < reg->count; i++) {
-        const toolgov_plugin *p = reg->tools[i].plugin;
-
-        if (p && (p == plugin || strcmp(p->name, plugin->name) == 0))
-            return 1;
-    }
-    return 0;
+    for (i = 0; i < reg->nmounted; i++)
+        if (strcmp(reg->mounted[i].plugin->name, name) == 0)
+            return &reg->mounted[i];
+    return NULL;
 }
 
 int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
                            void *plugin_ctx)
 {
     toolgov_plugin_api api;
-    size_t count0, nrows0, i;
+    size_t count0, ndeclared0, nrows0, i, nstatus;
     int rc;
 
     if (!reg || !plugin)
@@ -399,21 +453,29 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
             return rc < 0 ? rc : TOOLGOV_EINVAL;
         }
     }
-    if (already_mounted(reg, plugin)) {
+    if (find_mounted(reg, plugin->name)) {
         rc = toolgov__drift_mount_failed(&reg->alloc, &reg->rows, plugin, TOOLGOV_EEXIST);
         return rc < 0 ? rc : TOOLGOV_EEXIST;
     }
 
+    /* Room to list the plugin once it is mounted, taken first so a mount
+    ** that succeeded can always be listed. */
+    rc = toolgov__reserve(&reg->alloc, (void **)&reg->mounted, &reg->mounted_cap,
+                          reg->nmounted + 1, sizeof *reg->mounted);
+    if (rc < 0)
+        return rc;
     count0 = reg->count;
+    ndeclared0 = reg->ndeclared;
     nrows0 = reg->rows.n;
+    nstatus = plugin->tool_count ? plugin->tool_count : 1;
     memset(&api, 0, sizeof api);
     api.reg = reg;
     api.plugin = plugin;
     api.ctx = plugin_ctx;
-    api.seen = toolgov__alloc(&reg->alloc, plugin->tool_count);
-    if (!api.seen)
+    api.status = toolgov__alloc(&reg->alloc, nstatus);
+    if (!api.status)
         return TOOLGOV_ENOMEM;
-    memset(api.seen, 0, plugin->tool_count ? plugin->tool_count : 1);
+    memset(api.status, TOOLGOV_TOOL_NEVER_REGISTERED, nstatus);
 
     rc = plugin->register_fn(&api);
     if (api.err) {
@@ -425,6 +487,7 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
 
         /* The tools go, the rows that say what happened stay. */
         reg->count = count0;
+        reg->ndeclared = ndeclared0;
         index_rebuild(reg);
         if (toolgov__drift_mount_failed(&reg->alloc, &reg->rows, plugin, err) < 0) {
             rc = TOOLGOV_ENOMEM;
@@ -434,7 +497,7 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
     }
     rc = 0;
     for (i = 0; i < plugin->tool_count; i++) {
-        if (api.seen[i])
+        if (api.status[i] != TOOLGOV_TOOL_NEVER_REGISTERED)
             continue;
         if (toolgov__drift_never_registered(&reg->alloc, &reg->rows, plugin,
                                             &plugin->tools[i]) < 0) {
@@ -447,14 +510,20 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
         rc = TOOLGOV_ENOMEM;
         goto rollback;
     }
+    reg->mounted[reg->nmounted].plugin = plugin;
+    reg->mounted[reg->nmounted].status = api.status;
+    reg->nmounted++;
+    api.status = NULL; /* the registry's now */
     goto out;
 
 rollback:
     reg->count = count0;
+    reg->ndeclared = ndeclared0;
     index_rebuild(reg);
     toolgov__rows_truncate(&reg->alloc, &reg->rows, nrows0);
 out:
-    toolgov__free(&reg->alloc, api.seen, plugin->tool_count ? plugin->tool_count : 1);
+    if (api.status)
+        toolgov__free(&reg->alloc, api.status, nstatus);
     return rc;
 }
 
@@ -508,4 +577,49 @@ const toolgov_tool_spec *toolgov_registry_at(const toolgov_registry *reg, size_t
     if (!reg || i >= reg->count)
         return NULL;
     return reg->tools[i].spec;
+}
+
+const char *toolgov_tool_status_name(toolgov_tool_status status)
+{
+    switch (status) {
+    case TOOLGOV_TOOL_POOLED: return "pooled";
+    case TOOLGOV_TOOL_OWN_LOOP: return "own_loop";
+    case TOOLGOV_TOOL_DUPLICATE: return "duplicate";
+    case TOOLGOV_TOOL_NEVER_REGISTERED: return "never_registered";
+    }
+    return "unknown";
+}
+
+size_t toolgov_registry_plugin_tool_count(const toolgov_registry *reg, const char *plugin)
+{
+    const toolgov__mounted *m;
+
+    if (!reg || !plugin || !(m = find_mounted(reg, plugin)))
+        return 0;
+    return m->plugin->tool_count;
+}
+
+int toolgov_registry_plugin_tool_at(toolgov_plugin_tool *out, const toolgov_registry *reg,
+                                    const char *plugin, size_t i)
+{
+    const toolgov__mounted *m;
+    const toolgov_tool_spec *spec;
+    long k;
+
+    if (!out || !reg || !plugin)
+        return TOOLGOV_EINVAL;
+    m = find_mounted(reg, plugin);
+    if (!m || i >= m->plugin->tool_count)
+        return TOOLGOV_ENOENT;
+    spec = &m->plugin->tools[i];
+    out->spec = spec;
+    out->status = (toolgov_tool_status)m->status[i];
+    out->owner = NULL;
+    if (out->status == TOOLGOV_TOOL_DUPLICATE) {
+        k = toolgov__registry_index(reg, spec->name, strlen(spec->name));
+        out->owner = k < 0 ? NULL
+                     : reg->tools[k].plugin ? reg->tools[k].plugin->name
+                                            : TOOLGOV__CORE_OWNER;
+    }
+    return 0;
 }

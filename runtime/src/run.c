@@ -61,17 +61,53 @@ int toolgov_run_new(toolgov_run **out, const toolgov_policy *pol, void *run_ctx)
         toolgov__free(&pol->reg->alloc, run, sizeof *run);
         return TOOLGOV_ENOMEM;
     }
+    if (toolgov_args_decoder_new(&run->qdec, &pol->reg->alloc) != 0) {
+        toolgov_args_decoder_free(run->dec);
+        toolgov__free(&pol->reg->alloc, run, sizeof *run);
+        return TOOLGOV_ENOMEM;
+    }
     *out = run;
     return 0;
+}
+
+int toolgov_run_child_new(toolgov_run **out, toolgov_run *parent, void *run_ctx)
+{
+    toolgov_run *child = NULL;
+    int rc;
+
+    if (!out || !parent)
+        return TOOLGOV_EINVAL;
+    rc = toolgov_run_new(&child, parent->pol, run_ctx);
+    if (rc < 0)
+        return rc;
+    child->parent = parent;
+    child->audit = parent->audit; /* the family reports to one observer */
+    parent->nchildren++;
+    *out = child;
+    return 0;
+}
+
+toolgov_run *toolgov_run_parent(const toolgov_run *run)
+{
+    return run ? run->parent : NULL;
+}
+
+static void calls_free(const toolgov_allocator *a, toolgov__approval *v, size_t n, size_t cap)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        toolgov__free(a, v[i].args, v[i].args_len + 1);
+    toolgov__free(a, v, cap * sizeof *v);
 }
 
 void toolgov__run_state_free(const toolgov_allocator *a, toolgov__run_state *st)
 {
     size_t i;
 
-    for (i = 0; i < st->napprovals; i++)
-        toolgov__free(a, st->approvals[i].args, st->approvals[i].args_len + 1);
-    toolgov__free(a, st->approvals, st->approvals_cap * sizeof *st->approvals);
+    calls_free(a, st->approvals, st->napprovals, st->approvals_cap);
+    calls_free(a, st->confirmed, st->nconfirmed, st->confirmed_cap);
+    calls_free(a, st->declined, st->ndeclined, st->declined_cap);
     for (i = 0; i < st->nheld; i++) {
         toolgov__free(a, st->held[i].args, st->held[i].args_len + 1);
         toolgov__free(a, st->held[i].out, st->held[i].out_cap);
@@ -88,42 +124,131 @@ void toolgov_run_free(toolgov_run *run)
     if (!run)
         return;
     a = &run->reg->alloc;
+    if (run->parent) {
+        run->parent->nchildren--;
+        run->audit = NULL; /* the parent's */
+    }
     toolgov__run_state_free(a, &run->st);
     toolgov__result_free(&run->result);
     toolgov_args_decoder_free(run->dec);
+    toolgov_args_decoder_free(run->qdec);
     toolgov__audit_free(run);
     toolgov__free(a, run, sizeof *run);
 }
 
 /* ---- the gate ---- */
 
-static long find_held(const toolgov__run_state *st, size_t idx, const char *args,
-                      size_t args_len)
+/* The searches of the gate's rarer branches stay out of line, so the gate
+** itself stays small enough to be inlined where it is asked. */
+#if defined(__GNUC__) || defined(__clang__)
+#define COLD_PATH __attribute__((noinline))
+#define HOT_PATH __attribute__((always_inline))
+#else
+#define COLD_PATH
+#define HOT_PATH
+#endif
+
+/* args_len for arguments whose length the gate measures itself, only for
+** the tools whose answer depends on them (most calls never touch them). */
+#define ARGS_LEN_UNKNOWN ((size_t)-1)
+
+/* A call's argument text as the gate compares it. Everything a run holds
+** (approvals, confirmed and declined calls, results in hand) is canonical
+** text, so a text that is canonical already is compared byte for byte; any
+** other text is canonicalised once, through the run's query decoder, when
+** (and only when) a byte comparison failed against an entry of the same
+** tool. Canonical text is its own canonical form, so a byte match is a
+** canonical match. */
+typedef struct call_text {
+    const char *text;
+    size_t len;      /* ARGS_LEN_UNKNOWN until measured */
+    int canonical;   /* 1: text is canonical (or was made so) */
+    int invalid;     /* 1: the text does not decode: it matches nothing */
+} call_text;
+
+static void call_text_init(call_text *ct, const char *args, size_t len, int canonical)
+{
+    ct->text = args ? args : "{}";
+    ct->len = args ? len : 2;
+    ct->canonical = canonical;
+    ct->invalid = 0;
+}
+
+static const char *run_decode_args(toolgov_decoded_args *d, toolgov_args_decoder *dec,
+                                   const toolgov__tool *t, const char *args, size_t len,
+                                   int *rc);
+static int decode_ref(toolgov_decoded_call *out, toolgov_run *run, long idx,
+                      const char *args, size_t len);
+
+/* Make ct canonical for tool ref. 0, or -1 when the text does not decode
+** (such a call never runs, so it matches no entry). */
+static int canonicalise(const toolgov_run *run, long ref, call_text *ct)
+{
+    toolgov_decoded_args d;
+    int rc;
+
+    if (ct->canonical)
+        return ct->invalid ? -1 : 0;
+    ct->canonical = 1;
+    if (ct->len == ARGS_LEN_UNKNOWN)
+        ct->len = strlen(ct->text);
+    run_decode_args(&d, run->qdec, toolgov__tool_at(run->reg, ref), ct->text, ct->len, &rc);
+    if (rc < 0) {
+        ct->invalid = 1;
+        return -1;
+    }
+    ct->text = d.canonical;
+    ct->len = d.canonical_len;
+    return 0;
+}
+
+static int same_text(size_t idx, const char *args, size_t args_len, size_t want_idx,
+                     const call_text *ct)
+{
+    return idx == want_idx && args_len == ct->len && memcmp(args, ct->text, args_len) == 0;
+}
+
+/* The entry of a list of calls that is exactly this call, or -1. */
+static long find_call(const toolgov_run *run, const toolgov__approval *v, size_t n, long ref,
+                      call_text *ct)
 {
     size_t i;
+    int any = 0;
 
-    for (i = 0; i < st->nheld; i++) {
-        const toolgov__held *h = &st->held[i];
-
-        if (h->idx == idx && h->args_len == args_len &&
-            memcmp(h->args, args, args_len) == 0)
+    if (ct->len == ARGS_LEN_UNKNOWN)
+        ct->len = strlen(ct->text);
+    for (i = 0; i < n; i++) {
+        if (same_text(v[i].idx, v[i].args, v[i].args_len, (size_t)ref, ct))
             return (long)i;
+        any |= v[i].idx == (size_t)ref;
     }
+    if (!any || ct->canonical || canonicalise(run, ref, ct) < 0)
+        return -1;
+    for (i = 0; i < n; i++)
+        if (same_text(v[i].idx, v[i].args, v[i].args_len, (size_t)ref, ct))
+            return (long)i;
     return -1;
 }
 
-static long find_approval(const toolgov__run_state *st, size_t idx, const char *args,
-                          size_t args_len)
+/* The result in hand for exactly this call, or -1. */
+COLD_PATH static long find_held(const toolgov_run *run, long ref, call_text *ct)
 {
+    const toolgov__run_state *st = &run->st;
     size_t i;
+    int any = 0;
 
-    for (i = 0; i < st->napprovals; i++) {
-        const toolgov__approval *p = &st->approvals[i];
-
-        if (p->idx == idx && p->args_len == args_len &&
-            memcmp(p->args, args, args_len) == 0)
+    if (ct->len == ARGS_LEN_UNKNOWN)
+        ct->len = strlen(ct->text);
+    for (i = 0; i < st->nheld; i++) {
+        if (same_text(st->held[i].idx, st->held[i].args, st->held[i].args_len, (size_t)ref, ct))
             return (long)i;
+        any |= st->held[i].idx == (size_t)ref;
     }
+    if (!any || ct->canonical || canonicalise(run, ref, ct) < 0)
+        return -1;
+    for (i = 0; i < st->nheld; i++)
+        if (same_text(st->held[i].idx, st->held[i].args, st->held[i].args_len, (size_t)ref, ct))
+            return (long)i;
     return -1;
 }
 
@@ -131,6 +256,41 @@ static long find_approval(const toolgov__run_state *st, size_t idx, const char *
 static long lookup(const toolgov_run *run, const char *tool)
 {
     return toolgov__registry_index(run->reg, tool, strlen(tool));
+}
+
+/* A tool the user may answer about: pooled, or declared for a plugin's own
+** loop (whose calls a child run makes). -1 when neither. */
+static long lookup_any(const toolgov_run *run, const char *tool)
+{
+    size_t n = strlen(tool);
+    long ref = toolgov__registry_index(run->reg, tool, n);
+
+    return ref >= 0 ? ref : toolgov__registry_declared(run->reg, tool, n);
+}
+
+/* Does tool ref ask once? Pooled tools by the policy's set; a tool declared
+** for an own loop by its manifest (the override names pooled tools). */
+HOT_PATH static inline int asks_once(const toolgov_run *run, long ref)
+{
+    if (ref >= TOOLGOV__DECLARED_REF)
+        return toolgov__asks_once(toolgov__tool_at(run->reg, ref)->spec);
+    return toolgov__policy_once(run->pol, (size_t)ref);
+}
+
+/* The run is over when it or any run it is a child of has ended. */
+static int run_over(const toolgov_run *run)
+{
+    for (; run; run = run->parent)
+        if (run->st.end != TOOLGOV_END_NONE)
+            return 1;
+    return 0;
+}
+
+static const toolgov__run_state *shared_state(const toolgov_run *run)
+{
+    while (run->parent)
+        run = run->parent;
+    return &run->st;
 }
 
 static void verdict(toolgov__verdict *v, toolgov_gate g, toolgov__refusal why)
@@ -174,118 +334,162 @@ static toolgov_audit_reason audit_reason(toolgov__refusal why)
     return TOOLGOV_AUDIT_REASON_NONE;
 }
 
-/* args_len for arguments whose length the gate measures itself, only for
-** the tools whose answer depends on them (most calls never touch them). */
-#define ARGS_LEN_UNKNOWN ((size_t)-1)
+/* The rule "a confirm-once write asks first": under scope run, the run's one
+** answer decides; under scope listed, a call the user's yes listed runs
+** (using the entry up), one a no listed is refused, any other asks. A
+** run-wide no refuses in both. */
+COLD_PATH static void confirm_once_rule(toolgov__verdict *v, const toolgov_run *run, long ref,
+                              call_text *ct)
+{
+    const toolgov__run_state *sh = shared_state(run);
+
+    if (sh->conf == TOOLGOV_CONFIRMATION_REFUSED) {
+        verdict(v, TOOLGOV_GATE_REFUSE, TOOLGOV__REFUSAL_DECLINED);
+        return;
+    }
+    if (run->pol->scope == TOOLGOV_CONFIRM_SCOPE_LISTED) {
+        if (sh->ndeclined && find_call(run, sh->declined, sh->ndeclined, ref, ct) >= 0) {
+            verdict(v, TOOLGOV_GATE_REFUSE, TOOLGOV__REFUSAL_DECLINED);
+            return;
+        }
+        if (sh->nconfirmed)
+            v->confirmed = find_call(run, sh->confirmed, sh->nconfirmed, ref, ct);
+        verdict(v, v->confirmed >= 0 ? TOOLGOV_GATE_ALLOW : TOOLGOV_GATE_ASK_FIRST,
+                TOOLGOV__REFUSAL_NONE);
+        return;
+    }
+    verdict(v, sh->conf == TOOLGOV_CONFIRMATION_GIVEN ? TOOLGOV_GATE_ALLOW
+                                                       : TOOLGOV_GATE_ASK_FIRST,
+            TOOLGOV__REFUSAL_NONE);
+}
+
+/* The rule "one approval per call": a destructive call may run only with an
+** approval of exactly this tool and these canonical arguments, which
+** running it uses up. */
+HOT_PATH static inline void approval_rule(toolgov__verdict *v, const toolgov_run *run, long ref, call_text *ct)
+{
+    const toolgov__run_state *sh = run->parent ? shared_state(run) : &run->st;
+
+    if (sh->napprovals)
+        v->approval = find_call(run, sh->approvals, sh->napprovals, ref, ct);
+    verdict(v, v->approval >= 0 ? TOOLGOV_GATE_ALLOW : TOOLGOV_GATE_NEEDS_APPROVAL,
+            TOOLGOV__REFUSAL_NONE);
+}
 
 /* The gate: every decision about a call is made here, in the order of
 ** concerns run.h gives (ended run, unknown tool, replay, destructive
-** approval, confirm-once set). Its inputs are the pooled tool (idx, -1 when
-** the name is unknown) and the argument bytes a replay or an approval must
-** match exactly (args_len may be ARGS_LEN_UNKNOWN). It allocates nothing
-** and only reads the run. */
-static inline void gate_call(toolgov__verdict *v, const toolgov_run *run, long idx,
-                             const char *args, size_t args_len)
+** approval, confirm-once set). Its inputs are the tool (ref, -1 when the
+** name is unknown) and the argument text a replay, an approval or a listed
+** confirmation must match. It only reads the run; it allocates nothing
+** unless a text that is not canonical must be canonicalised (the query
+** decoder's scratch, nothing once warm). */
+HOT_PATH static inline void gate_call(toolgov__verdict *v, const toolgov_run *run, long ref,
+                             call_text *ct)
 {
     const toolgov__tool *t;
 
-    v->idx = idx;
+    v->idx = ref;
     v->approval = -1;
     v->held = -1;
-    if (run->st.end != TOOLGOV_END_NONE) {
+    v->confirmed = -1;
+    if (run->st.end != TOOLGOV_END_NONE || (run->parent && run_over(run->parent))) {
         verdict(v, TOOLGOV_GATE_REFUSE, TOOLGOV__REFUSAL_ENDED);
         return;
     }
-    if (idx < 0) {
+    if (ref < 0) {
         verdict(v, TOOLGOV_GATE_REFUSE, TOOLGOV__REFUSAL_UNKNOWN);
         return;
     }
-    t = &run->reg->tools[idx];
-    if (args_len == ARGS_LEN_UNKNOWN && (t->answers_directly || t->effect == TOOLGOV_EFFECT_DESTRUCTIVE))
-        args_len = strlen(args);
-    if (t->answers_directly && run->st.nheld &&
-        (v->held = find_held(&run->st, (size_t)idx, args, args_len)) >= 0) {
+    t = toolgov__tool_at(run->reg, ref);
+    if (t->answers_directly && run->st.nheld && (v->held = find_held(run, ref, ct)) >= 0) {
         verdict(v, TOOLGOV_GATE_REPLAY, TOOLGOV__REFUSAL_NONE);
         return;
     }
     if (t->effect == TOOLGOV_EFFECT_DESTRUCTIVE) {
-        /* One approval per call: the call may run only with an approval of
-        ** exactly this tool and these bytes, which running it uses up. */
-        if (run->st.napprovals)
-            v->approval = find_approval(&run->st, (size_t)idx, args, args_len);
-        verdict(v, v->approval >= 0 ? TOOLGOV_GATE_ALLOW : TOOLGOV_GATE_NEEDS_APPROVAL,
-                TOOLGOV__REFUSAL_NONE);
+        approval_rule(v, run, ref, ct);
         return;
     }
-    if (toolgov__policy_once(run->pol, (size_t)idx)) {
-        switch (run->st.conf) {
-        case TOOLGOV_CONFIRMATION_GIVEN:
-            break;
-        case TOOLGOV_CONFIRMATION_REFUSED:
-            verdict(v, TOOLGOV_GATE_REFUSE, TOOLGOV__REFUSAL_DECLINED);
-            return;
-        case TOOLGOV_CONFIRMATION_PENDING:
-            verdict(v, TOOLGOV_GATE_ASK_FIRST, TOOLGOV__REFUSAL_NONE);
-            return;
-        }
+    if (asks_once(run, ref)) {
+        /* The common case, scope run in a host's run, decided in line. */
+        if (run->pol->scope == TOOLGOV_CONFIRM_SCOPE_RUN && !run->parent)
+            verdict(v, run->st.conf == TOOLGOV_CONFIRMATION_GIVEN     ? TOOLGOV_GATE_ALLOW
+                       : run->st.conf == TOOLGOV_CONFIRMATION_REFUSED ? TOOLGOV_GATE_REFUSE
+                                                                      : TOOLGOV_GATE_ASK_FIRST,
+                    run->st.conf == TOOLGOV_CONFIRMATION_REFUSED ? TOOLGOV__REFUSAL_DECLINED
+                                                                 : TOOLGOV__REFUSAL_NONE);
+        else
+            confirm_once_rule(v, run, ref, ct);
+        return;
     }
     verdict(v, TOOLGOV_GATE_ALLOW, TOOLGOV__REFUSAL_NONE);
 }
 
-/* The gate for a call as the host names it: tool name and JSON text. */
-static inline void gate_named(toolgov__verdict *v, const toolgov_run *run, const char *tool,
-                       const char *args)
+/* The gate for a call as the host names it: tool name and JSON text. A
+** child run also knows the tools declared for its plugin's own loop. */
+HOT_PATH static inline void gate_named(toolgov__verdict *v, const toolgov_run *run, const char *tool,
+                              call_text *ct)
 {
-    if (!args)
-        args = "{}";
-    gate_call(v, run, lookup(run, tool), args, ARGS_LEN_UNKNOWN);
+    gate_call(v, run, run->parent ? lookup_any(run, tool) : lookup(run, tool), ct);
 }
 
 toolgov_gate toolgov_run_gate(const toolgov_run *run, const char *tool, const char *args)
 {
     toolgov__verdict v;
+    call_text ct;
 
     if (!run || !tool)
         return TOOLGOV_GATE_REFUSE;
-    gate_named(&v, run, tool, args);
+    call_text_init(&ct, args, ARGS_LEN_UNKNOWN, 0);
+    gate_named(&v, run, tool, &ct);
     return v.gate;
 }
 
-static size_t count_approvals(const toolgov__run_state *st, size_t idx, const char *args,
-                              size_t args_len)
+/* How many entries of a list are exactly this (canonical) call. */
+static size_t count_calls(const toolgov__approval *v, size_t n, size_t idx, const char *args,
+                          size_t args_len)
 {
-    size_t i, n = 0;
+    size_t i, k = 0;
 
-    for (i = 0; i < st->napprovals; i++) {
-        const toolgov__approval *p = &st->approvals[i];
-
-        n += p->idx == idx && p->args_len == args_len &&
-             memcmp(p->args, args, args_len) == 0;
-    }
-    return n;
+    for (i = 0; i < n; i++)
+        k += v[i].idx == idx && v[i].args_len == args_len &&
+             memcmp(v[i].args, args, args_len) == 0;
+    return k;
 }
 
-static int same_call(const toolgov_proposed_call *a, const toolgov_proposed_call *b)
+/* "Each entry lets one call run" within a batch: call i, allowed by an
+** approval or a listed confirmation, still needs one when the calls before
+** it in the batch that are the same call (same tool, same canonical
+** arguments) would use up every matching entry first. */
+static void batch_uses_entry(toolgov__verdict *v, const toolgov_run *run,
+                             const toolgov_proposed_call *calls, size_t i)
 {
-    return a->tool && b->tool && strcmp(a->tool, b->tool) == 0 &&
-           strcmp(a->args ? a->args : "{}", b->args ? b->args : "{}") == 0;
-}
+    const toolgov__run_state *sh = shared_state(run);
+    const toolgov__approval *e, *list;
+    size_t j, n, before = 0;
 
-/* "One approval lets one call run" within a batch: call i, allowed by an
-** approval, still needs one when the identical calls before it in the batch
-** would use up every matching approval first. */
-static void batch_uses_approval(toolgov__verdict *v, const toolgov_run *run,
-                                const toolgov_proposed_call *calls, size_t i)
-{
-    const char *args = calls[i].args ? calls[i].args : "{}";
-    size_t j, before = 0;
-
-    if (v->gate != TOOLGOV_GATE_ALLOW || v->approval < 0)
+    if (v->gate != TOOLGOV_GATE_ALLOW || (v->approval < 0 && v->confirmed < 0))
         return;
-    for (j = 0; j < i; j++)
-        before += same_call(&calls[j], &calls[i]);
-    if (before >= count_approvals(&run->st, (size_t)v->idx, args, strlen(args)))
+    list = v->approval >= 0 ? sh->approvals : sh->confirmed;
+    n = v->approval >= 0 ? sh->napprovals : sh->nconfirmed;
+    e = &list[v->approval >= 0 ? v->approval : v->confirmed];
+    for (j = 0; j < i; j++) {
+        call_text ct;
+        long ref;
+
+        if (!calls[j].tool)
+            continue;
+        ref = run->parent ? lookup_any(run, calls[j].tool) : lookup(run, calls[j].tool);
+        if (ref != v->idx)
+            continue;
+        call_text_init(&ct, calls[j].args, ARGS_LEN_UNKNOWN, 0);
+        before += find_call(run, e, 1, ref, &ct) == 0;
+    }
+    if (before < count_calls(list, n, e->idx, e->args, e->args_len))
+        return;
+    if (v->approval >= 0)
         verdict(v, TOOLGOV_GATE_NEEDS_APPROVAL, TOOLGOV__REFUSAL_NONE);
+    else
+        verdict(v, TOOLGOV_GATE_ASK_FIRST, TOOLGOV__REFUSAL_NONE);
 }
 
 /* A call of a batch the host must ask the user about: the one confirmation
@@ -319,8 +523,11 @@ int toolgov_run_gate_batch(toolgov_gate *out, toolgov_gate *per_call,
         toolgov__verdict v;
 
         if (calls[i].tool) {
-            gate_named(&v, run, calls[i].tool, calls[i].args);
-            batch_uses_approval(&v, run, calls, i);
+            call_text ct;
+
+            call_text_init(&ct, calls[i].args, ARGS_LEN_UNKNOWN, 0);
+            gate_named(&v, run, calls[i].tool, &ct);
+            batch_uses_entry(&v, run, calls, i);
         } else {
             verdict(&v, TOOLGOV_GATE_REFUSE, TOOLGOV__REFUSAL_UNKNOWN);
         }
@@ -362,14 +569,20 @@ int toolgov_run_gate_batch(toolgov_gate *out, toolgov_gate *per_call,
 
 int toolgov_run_confirm(toolgov_run *run, int yes)
 {
+    toolgov__run_state *sh;
     toolgov_confirmation want;
 
     if (!run)
         return TOOLGOV_EINVAL;
-    if (run->st.end != TOOLGOV_END_NONE)
+    if (run_over(run))
         return TOOLGOV_EENDED;
+    /* Under scope listed a yes covers the calls it listed, which only
+    ** toolgov_run_confirm_listed() is told; a no may still refuse them all. */
+    if (yes && run->pol->scope == TOOLGOV_CONFIRM_SCOPE_LISTED)
+        return TOOLGOV_EINVAL;
+    sh = toolgov__shared(run);
     want = yes ? TOOLGOV_CONFIRMATION_GIVEN : TOOLGOV_CONFIRMATION_REFUSED;
-    if (run->st.conf == TOOLGOV_CONFIRMATION_PENDING) {
+    if (sh->conf == TOOLGOV_CONFIRMATION_PENDING) {
         if (run->audit) {
             /* Delivered before the answer counts: a sink that cannot
             ** record it stops it. */
@@ -382,15 +595,106 @@ int toolgov_run_confirm(toolgov_run *run, int yes)
             if ((rc = toolgov__audit_emit(run, &ev)) < 0)
                 return rc;
         }
-        run->st.conf = want;
+        sh->conf = want;
         return 0;
     }
-    return run->st.conf == want ? 0 : TOOLGOV_EINVAL;
+    return sh->conf == want ? 0 : TOOLGOV_EINVAL;
 }
 
 toolgov_confirmation toolgov_run_confirmation(const toolgov_run *run)
 {
-    return run ? run->st.conf : TOOLGOV_CONFIRMATION_PENDING;
+    return run ? shared_state(run)->conf : TOOLGOV_CONFIRMATION_PENDING;
+}
+
+/* Drop entries from the end of a list of calls until `keep` remain. */
+static void calls_truncate(const toolgov_allocator *a, toolgov__approval *v, size_t *n,
+                           size_t keep)
+{
+    while (*n > keep) {
+        (*n)--;
+        toolgov__free(a, v[*n].args, v[*n].args_len + 1);
+    }
+}
+
+/* Append a call (tool ref and canonical text, copied) to a list. */
+static int calls_add(const toolgov_allocator *a, toolgov__approval **v, size_t *n, size_t *cap,
+                     long ref, const char *args, size_t args_len)
+{
+    char *copy;
+    int rc = toolgov__reserve(a, (void **)v, cap, *n + 1, sizeof **v);
+
+    if (rc < 0)
+        return rc;
+    copy = toolgov__memdup(a, args, args_len);
+    if (!copy)
+        return TOOLGOV_ENOMEM;
+    (*v)[*n].idx = (size_t)ref;
+    (*v)[*n].args = copy;
+    (*v)[*n].args_len = args_len;
+    (*n)++;
+    return 0;
+}
+
+int toolgov_run_confirm_listed(toolgov_run *run, int yes, const toolgov_proposed_call *calls,
+                               size_t n)
+{
+    const toolgov_allocator *a;
+    toolgov__run_state *sh;
+    toolgov__approval **list;
+    size_t *count, *cap, n0, i;
+    int rc = 0;
+
+    if (!run || (n && !calls))
+        return TOOLGOV_EINVAL;
+    if (run_over(run))
+        return TOOLGOV_EENDED;
+    if (run->pol->scope == TOOLGOV_CONFIRM_SCOPE_RUN)
+        return toolgov_run_confirm(run, yes);
+    sh = toolgov__shared(run);
+    if (sh->conf == TOOLGOV_CONFIRMATION_REFUSED)
+        return yes ? TOOLGOV_EINVAL : 0;
+    a = &run->reg->alloc;
+    list = yes ? &sh->confirmed : &sh->declined;
+    count = yes ? &sh->nconfirmed : &sh->ndeclined;
+    cap = yes ? &sh->confirmed_cap : &sh->declined_cap;
+    n0 = *count;
+    for (i = 0; i < n; i++) {
+        toolgov_decoded_args d;
+        long ref;
+
+        if (!calls[i].tool) {
+            rc = TOOLGOV_EINVAL;
+            break;
+        }
+        ref = lookup_any(run, calls[i].tool);
+        if (ref < 0) {
+            rc = TOOLGOV_ENOENT;
+            break;
+        }
+        /* Only the calls the question is about: others never ask. */
+        if (toolgov__tool_at(run->reg, ref)->effect == TOOLGOV_EFFECT_DESTRUCTIVE ||
+            !asks_once(run, ref))
+            continue;
+        run_decode_args(&d, run->qdec, toolgov__tool_at(run->reg, ref), calls[i].args,
+                        calls[i].args ? strlen(calls[i].args) : 0, &rc);
+        if (rc < 0)
+            break;
+        /* Delivered before the answer counts, one event per listed call. */
+        if (run->audit) {
+            toolgov_audit_event ev;
+
+            toolgov__audit_init(&ev, TOOLGOV_AUDIT_CONFIRM_ANSWERED, run, ref, NULL,
+                                d.canonical, d.canonical_len, TOOLGOV_AUDIT_ARGS_CANONICAL);
+            ev.answer = yes != 0;
+            if ((rc = toolgov__audit_emit(run, &ev)) < 0)
+                break;
+        }
+        if ((rc = calls_add(a, list, count, cap, ref, d.canonical, d.canonical_len)) < 0)
+            break;
+    }
+    if (rc < 0)
+        calls_truncate(a, *list, count, n0);
+    return rc;
 }
 
 /* Arguments the tool's parameters refuse, with the message for the model. */
@@ -410,62 +714,47 @@ TOOLGOV__COLD static void audit_args_error(const toolgov_run *run, long idx, con
 
 int toolgov_run_approve(toolgov_run *run, const char *tool, const char *args)
 {
-    const toolgov_allocator *a;
-    toolgov__approval *p;
-    size_t args_len;
-    char *copy;
+    toolgov__run_state *sh;
     long idx;
     int rc;
 
-    if (!run || !tool)
+    /* busy: the run's decoder holds the arguments its handler is reading
+    ** (a plugin's own loop approves through its child instead). */
+    if (!run || !tool || run->busy)
         return TOOLGOV_EINVAL;
-    if (run->st.end != TOOLGOV_END_NONE)
+    if (run_over(run))
         return TOOLGOV_EENDED;
-    idx = lookup(run, tool);
+    idx = lookup_any(run, tool);
     if (idx < 0)
         return TOOLGOV_ENOENT;
-    if (run->reg->tools[idx].spec->effect != TOOLGOV_EFFECT_DESTRUCTIVE)
+    if (toolgov__tool_at(run->reg, idx)->effect != TOOLGOV_EFFECT_DESTRUCTIVE)
         return TOOLGOV_EINVAL;
-    a = &run->reg->alloc;
+    sh = toolgov__shared(run);
     /* The approval is for the call's canonical arguments, so any spelling
     ** of the same call is covered and no other call is. */
     {
         toolgov_decoded_call dc;
 
-        rc = toolgov_run_decode(&dc, run, tool, args, args ? strlen(args) : 0);
+        rc = decode_ref(&dc, run, idx, args, args ? strlen(args) : 0);
         run->cur_args = NULL;
         if (rc == TOOLGOV_EARGS && run->audit)
             audit_args_error(run, idx, tool, args, &dc);
         if (rc < 0)
             return rc;
-        args = dc.args;
-        args_len = dc.args_len;
+        /* Delivered before the approval is kept: a sink that cannot record
+        ** it stops it. */
+        if (run->audit && (rc = audit_call(run, TOOLGOV_AUDIT_APPROVAL_GRANTED, idx, tool,
+                                           dc.args, dc.args_len, TOOLGOV_AUDIT_ARGS_CANONICAL,
+                                           TOOLGOV_AUDIT_REASON_NONE, 0)) < 0)
+            return rc;
+        return calls_add(&run->reg->alloc, &sh->approvals, &sh->napprovals,
+                         &sh->approvals_cap, idx, dc.args, dc.args_len);
     }
-    rc = toolgov__reserve(a, (void **)&run->st.approvals, &run->st.approvals_cap,
-                          run->st.napprovals + 1, sizeof *run->st.approvals);
-    if (rc < 0)
-        return rc;
-    copy = toolgov__memdup(a, args, args_len);
-    if (!copy)
-        return TOOLGOV_ENOMEM;
-    /* Delivered before the approval is kept: a sink that cannot record it
-    ** stops it. */
-    if (run->audit && (rc = audit_call(run, TOOLGOV_AUDIT_APPROVAL_GRANTED, idx, tool, args,
-                                       args_len, TOOLGOV_AUDIT_ARGS_CANONICAL,
-                                       TOOLGOV_AUDIT_REASON_NONE, 0)) < 0) {
-        toolgov__free(a, copy, args_len + 1);
-        return rc;
-    }
-    p = &run->st.approvals[run->st.napprovals++];
-    p->idx = (size_t)idx;
-    p->args = copy;
-    p->args_len = args_len;
-    return 0;
 }
 
 size_t toolgov_run_pending_approvals(const toolgov_run *run)
 {
-    return run ? run->st.napprovals : 0;
+    return run ? shared_state(run)->napprovals : 0;
 }
 
 void toolgov_run_set_evaluator(toolgov_run *run, toolgov_evaluator_fn fn, void *ud)
@@ -535,20 +824,31 @@ static void outcome(toolgov_outcome *out, toolgov_gate g, int executed, int stat
     out->ended = ended;
 }
 
+static void calls_remove(const toolgov_allocator *a, toolgov__approval *v, size_t *n, size_t i)
+{
+    toolgov__free(a, v[i].args, v[i].args_len + 1);
+    memmove(&v[i], &v[i + 1], (*n - i - 1) * sizeof *v);
+    (*n)--;
+}
+
 /* The rule "one approval lets one call run": the approval the gate found
 ** for an allowed destructive call is used up before its handler runs. */
 static void consume_approval(toolgov_run *run, const toolgov__verdict *v)
 {
-    toolgov__run_state *st = &run->st;
-    size_t i;
+    toolgov__run_state *sh = toolgov__shared(run);
 
-    if (v->approval < 0)
-        return;
-    i = (size_t)v->approval;
-    toolgov__free(&run->reg->alloc, st->approvals[i].args, st->approvals[i].args_len + 1);
-    memmove(&st->approvals[i], &st->approvals[i + 1],
-            (st->napprovals - i - 1) * sizeof *st->approvals);
-    st->napprovals--;
+    if (v->approval >= 0)
+        calls_remove(&run->reg->alloc, sh->approvals, &sh->napprovals, (size_t)v->approval);
+}
+
+/* The rule "a listed yes covers each listed call once" (scope listed): the
+** confirmed call the gate found is used up before its handler runs. */
+static void consume_confirmation(toolgov_run *run, const toolgov__verdict *v)
+{
+    toolgov__run_state *sh = toolgov__shared(run);
+
+    if (v->confirmed >= 0)
+        calls_remove(&run->reg->alloc, sh->confirmed, &sh->nconfirmed, (size_t)v->confirmed);
 }
 
 /* Room to keep an answers-directly result in hand, and a copy of its
@@ -569,12 +869,12 @@ static int hold_room(toolgov_run *run, const char *args, size_t args_len, char *
 /* The rule "an answers-directly result is kept for replay": the result
 ** buffer becomes the result in hand (the run gets a new, lazily allocated
 ** one), so keeping it cannot fail. Returns the held slot. */
-static size_t hold_answer(toolgov_run *run, size_t idx, char *args_copy, size_t args_len)
+static size_t hold_answer(toolgov_run *run, long idx, char *args_copy, size_t args_len)
 {
     size_t hi = run->st.nheld++;
     toolgov__held *h = &run->st.held[hi];
 
-    h->idx = idx;
+    h->idx = (size_t)idx;
     h->args = args_copy;
     h->args_len = args_len;
     h->out = run->result.buf;
@@ -586,7 +886,7 @@ static size_t hold_answer(toolgov_run *run, size_t idx, char *args_copy, size_t 
 
 /* The rule "the run's first executed tool counts" (ask_user does not): 1
 ** when the call about to run is the run's first. */
-static int take_first(toolgov_run *run, size_t idx)
+static int take_first(toolgov_run *run, long idx)
 {
     int first;
 
@@ -677,15 +977,16 @@ TOOLGOV__COLD static void audit_executed(const toolgov_run *run, long idx, const
 ** used-up approval, room for the result in hand) is settled before the
 ** handler runs. */
 static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__verdict *v,
-                       const char *args, size_t args_len, const void *decoded)
+                       const char *args, size_t args_len, const void *decoded,
+                       toolgov_handler_fn handler)
 {
-    const toolgov__tool *t = &run->reg->tools[v->idx];
+    const toolgov__tool *t = toolgov__tool_at(run->reg, v->idx);
     char *args_copy = NULL;
     toolgov_call call;
     size_t hi;
     int first, ended, rc;
 
-    if (!t->handler) {
+    if (!handler) {
         if (run->audit)
             (void)audit_call(run, TOOLGOV_AUDIT_REFUSED, v->idx, NULL, args, args_len,
                              TOOLGOV_AUDIT_ARGS_CANONICAL, TOOLGOV_AUDIT_REASON_NO_HANDLER,
@@ -710,7 +1011,8 @@ static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__ve
     if (run->audit && v->approval >= 0)
         (void)audit_call(run, TOOLGOV_AUDIT_APPROVAL_CONSUMED, v->idx, NULL, args, args_len,
                          TOOLGOV_AUDIT_ARGS_CANONICAL, TOOLGOV_AUDIT_REASON_NONE, 0);
-    first = take_first(run, (size_t)v->idx);
+    consume_confirmation(run, v);
+    first = take_first(run, v->idx);
 
     toolgov__result_clear(&run->result);
     call.tool = t->name;
@@ -718,8 +1020,9 @@ static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__ve
     call.args_len = args_len;
     call.plugin_ctx = t->ctx;
     call.run_ctx = run->run_ctx;
+    call.run = run;
     run->busy = 1;
-    rc = t->handler(&call, decoded, &run->result);
+    rc = handler(&call, decoded, &run->result);
     run->busy = 0;
     if (rc > 0)
         rc = TOOLGOV_EHANDLER; /* a handler must return 0 or a negative code */
@@ -727,7 +1030,7 @@ static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__ve
     if (rc == 0 && t->answers_directly) {
         const toolgov__held *h;
 
-        hi = hold_answer(run, (size_t)v->idx, args_copy, args_len);
+        hi = hold_answer(run, v->idx, args_copy, args_len);
         ended = end_if_answered(run, first, &call, hi);
         h = &run->st.held[hi];
         if (run->audit)
@@ -744,17 +1047,21 @@ static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__ve
 
 /* ---- decoding ---- */
 
-int toolgov_run_decode(toolgov_decoded_call *out, toolgov_run *run, const char *tool,
-                       const char *args, size_t len)
+/* Decode a call of tool t with dec: its parameters when its row has them.
+** Sets *rc and returns the message (for TOOLGOV_EARGS). */
+static const char *run_decode_args(toolgov_decoded_args *d, toolgov_args_decoder *dec,
+                                   const toolgov__tool *t, const char *args, size_t len,
+                                   int *rc)
 {
-    toolgov_decoded_args d;
-    const toolgov_arg_schema *params;
-    const toolgov__tool *t;
-    long idx;
-    int rc;
+    /* A tool without parameters (params NULL) takes no arguments: the
+    ** decoder lets only {}, "" or no text through (SPEC §9). */
+    *rc = toolgov_args_decode(d, dec, toolgov__spec_params(t->spec), t->name, args,
+                              args ? len : 0);
+    return d->message;
+}
 
-    if (!out)
-        return TOOLGOV_EINVAL;
+static void decoded_clear(toolgov_decoded_call *out)
+{
     out->tool = NULL;
     out->args = "";
     out->args_len = 0;
@@ -762,18 +1069,24 @@ int toolgov_run_decode(toolgov_decoded_call *out, toolgov_run *run, const char *
     out->message = "";
     out->message_len = 0;
     out->seq = 0;
-    if (!run || !tool || run->busy)
-        return TOOLGOV_EINVAL;
+}
+
+/* Decode a call of tool ref (-1: unknown) with the run's own decoder; it
+** becomes the run's current decoded call. */
+static int decode_ref(toolgov_decoded_call *out, toolgov_run *run, long idx,
+                      const char *args, size_t len)
+{
+    toolgov_decoded_args d;
+    const toolgov__tool *t;
+    int rc;
+
+    decoded_clear(out);
     run->cur_args = NULL;
     run->seq++;
-    idx = lookup(run, tool);
     if (idx < 0)
         return TOOLGOV_ENOENT;
-    t = &run->reg->tools[idx];
-    /* A tool without parameters (params NULL) takes no arguments: the
-    ** decoder lets only {}, "" or no text through (SPEC §9). */
-    params = toolgov__spec_params(t->spec);
-    rc = toolgov_args_decode(&d, run->dec, params, t->name, args, args ? len : 0);
+    t = toolgov__tool_at(run->reg, idx);
+    run_decode_args(&d, run->dec, t, args, len, &rc);
     out->message = d.message;
     out->message_len = d.message_len;
     if (rc < 0)
@@ -788,6 +1101,17 @@ int toolgov_run_decode(toolgov_decoded_call *out, toolgov_run *run, const char *
     return 0;
 }
 
+int toolgov_run_decode(toolgov_decoded_call *out, toolgov_run *run, const char *tool,
+                       const char *args, size_t len)
+{
+    if (!out)
+        return TOOLGOV_EINVAL;
+    decoded_clear(out);
+    if (!run || !tool || run->busy)
+        return TOOLGOV_EINVAL;
+    return decode_ref(out, run, lookup(run, tool), args, len);
+}
+
 /* 1 when `call` is the run's current decoded call. */
 static int is_current(const toolgov_run *run, const toolgov_decoded_call *call)
 {
@@ -797,10 +1121,12 @@ static int is_current(const toolgov_run *run, const toolgov_decoded_call *call)
 toolgov_gate toolgov_run_gate_decoded(const toolgov_run *run, const toolgov_decoded_call *call)
 {
     toolgov__verdict v;
+    call_text ct;
 
     if (!run || !is_current(run, call))
         return TOOLGOV_GATE_REFUSE;
-    gate_call(&v, run, run->cur_idx, call->args, call->args_len);
+    call_text_init(&ct, call->args, call->args_len, 1);
+    gate_call(&v, run, run->cur_idx, &ct);
     return v.gate;
 }
 
@@ -808,6 +1134,7 @@ int toolgov_run_invoke_decoded(toolgov_outcome *out, toolgov_run *run,
                                const toolgov_decoded_call *call)
 {
     toolgov__verdict v;
+    call_text ct;
 
     if (!run || run->busy || !is_current(run, call)) {
         outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EINVAL, NULL, 0, 0);
@@ -817,7 +1144,8 @@ int toolgov_run_invoke_decoded(toolgov_outcome *out, toolgov_run *run,
     ** decode's), but stays readable while the handler runs: a handler
     ** cannot decode on its own run. */
     run->cur_args = NULL;
-    gate_call(&v, run, run->cur_idx, call->args, call->args_len);
+    call_text_init(&ct, call->args, call->args_len, 1);
+    gate_call(&v, run, run->cur_idx, &ct);
     if (v.gate != TOOLGOV_GATE_ALLOW) {
         int rc = answer_without_running(out, run, &v);
 
@@ -825,7 +1153,9 @@ int toolgov_run_invoke_decoded(toolgov_outcome *out, toolgov_run *run,
             audit_not_allowed(run, &v, call, rc);
         return rc;
     }
-    return run_allowed(out, run, &v, call->args, call->args_len, call->decoded);
+    return run_allowed(out, run, &v, call->args, call->args_len, call->decoded,
+                       run->cur_idx >= TOOLGOV__DECLARED_REF ? run->bound
+                                                             : toolgov__tool_at(run->reg, run->cur_idx)->handler);
 }
 
 int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run, const char *tool,
@@ -840,7 +1170,7 @@ int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run, const char *tool,
         outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EINVAL, NULL, 0, 0);
         return TOOLGOV_EINVAL;
     }
-    if (run->st.end != TOOLGOV_END_NONE) {
+    if (run_over(run)) {
         if (run->audit)
             (void)audit_call(run, TOOLGOV_AUDIT_REFUSED, lookup(run, tool), tool,
                              args ? args : "{}", args ? strlen(args) : 2,
@@ -865,6 +1195,39 @@ int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run, const char *tool,
         return rc;
     }
     return toolgov_run_invoke_decoded(out, run, &dc);
+}
+
+int toolgov_run_invoke_declared(toolgov_outcome *out, toolgov_run *run,
+                                const toolgov_tool_spec *spec, toolgov_handler_fn handler,
+                                const char *args)
+{
+    toolgov_decoded_call dc;
+    size_t i;
+    long ref = -1;
+    int rc;
+
+    if (!run || !spec || !handler || !run->parent || run->busy) {
+        outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EINVAL, NULL, 0, 0);
+        return TOOLGOV_EINVAL;
+    }
+    if (run_over(run)) {
+        outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EENDED, NULL, 0, 0);
+        return TOOLGOV_EENDED;
+    }
+    /* Only a spec a mounted plugin declared: its effect is the manifest's. */
+    for (i = 0; i < run->reg->ndeclared; i++)
+        if (run->reg->declared[i].spec == spec)
+            ref = TOOLGOV__DECLARED_REF + (long)i;
+    rc = decode_ref(&dc, run, ref, args, args ? strlen(args) : 0);
+    if (rc < 0) {
+        outcome(out, TOOLGOV_GATE_REFUSE, 0, rc, rc == TOOLGOV_EARGS ? dc.message : NULL,
+                dc.message_len, 0);
+        return rc;
+    }
+    run->bound = handler;
+    rc = toolgov_run_invoke_decoded(out, run, &dc);
+    run->bound = NULL;
+    return rc;
 }
 
 int toolgov_run_end(toolgov_run *run)

@@ -15,7 +15,13 @@
 **   end none|answered_directly|host
 **   answer -|<index of the held result the run ended on>
 **   approval <n>:<plugin> <n>:<tool> <n>:<args>            (zero or more)
+**   confirmed <n>:<plugin> <n>:<tool> <n>:<args>           (zero or more)
+**   declined <n>:<plugin> <n>:<tool> <n>:<args>            (zero or more)
 **   held <n>:<plugin> <n>:<tool> <n>:<args> <n>:<output>   (zero or more)
+**
+** confirmed and declined are the calls a yes or a no listed under the
+** confirmation scope `listed` (policy.h; that scope is part of the policy
+** fingerprint). A tool may be one a plugin declared for its own loop.
 **   mac <64 hex digits>
 **
 ** The mac is keyed BLAKE2b-256 (libsodium's crypto_generichash) of every
@@ -124,12 +130,26 @@ static void emit_bytes(sink *k, const char *s, size_t n)
 /* A pooled tool as "<n>:<plugin> <n>:<tool>". */
 static void emit_tool(sink *k, const toolgov_registry *reg, size_t idx)
 {
-    const toolgov__tool *t = &reg->tools[idx];
+    const toolgov__tool *t = toolgov__tool_at(reg, (long)idx);
     const char *plugin = t->plugin ? t->plugin->name : "";
 
     emit_bytes(k, plugin, strlen(plugin));
     emit(k, " ", 1);
     emit_bytes(k, t->name, t->name_len);
+}
+
+static void emit_calls(sink *k, const toolgov_registry *reg, const char *word,
+                       const toolgov__approval *v, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        emit_str(k, word);
+        emit_tool(k, reg, v[i].idx);
+        emit_str(k, " ");
+        emit_bytes(k, v[i].args, v[i].args_len);
+        emit_str(k, "\n");
+    }
 }
 
 int toolgov_run_save(char *out, size_t size, size_t *needed, const toolgov_run *run,
@@ -145,7 +165,8 @@ int toolgov_run_save(char *out, size_t size, size_t *needed, const toolgov_run *
         *needed = 0;
     if (out && size)
         out[0] = '\0';
-    if (!run || !key || (!out && size))
+    /* A child's shared answers are its parent's: the parent is saved. */
+    if (!run || !key || (!out && size) || run->parent)
         return TOOLGOV_EINVAL;
     if (!crypto_ready())
         return TOOLGOV_EFAIL;
@@ -173,6 +194,8 @@ int toolgov_run_save(char *out, size_t size, size_t *needed, const toolgov_run *
         emit_bytes(&k, p->args, p->args_len);
         emit_str(&k, "\n");
     }
+    emit_calls(&k, run->reg, "confirmed ", run->st.confirmed, run->st.nconfirmed);
+    emit_calls(&k, run->reg, "declined ", run->st.declined, run->st.ndeclined);
     for (i = 0; i < run->st.nheld; i++) {
         const toolgov__held *h = &run->st.held[i];
 
@@ -271,8 +294,18 @@ static long tool_field(cursor *c, const toolgov_registry *reg)
         memchr(s, '\0', n))
         return -1;
     idx = toolgov__registry_index(reg, s, n);
-    if (idx < 0)
+    if (idx < 0) {
+        size_t i;
+
+        /* A tool declared for a plugin's own loop, of that plugin. */
+        for (i = 0; i < reg->ndeclared; i++) {
+            t = &reg->declared[i];
+            if (t->name_len == n && memcmp(t->name, s, n) == 0 &&
+                strlen(t->plugin->name) == pn && memcmp(t->plugin->name, p, pn) == 0)
+                return TOOLGOV__DECLARED_REF + (long)i;
+        }
         return -1;
+    }
     t = &reg->tools[idx];
     if (t->plugin ? strlen(t->plugin->name) != pn || memcmp(t->plugin->name, p, pn) != 0
                   : pn != 0)
@@ -293,6 +326,39 @@ static int word(cursor *c, const char *const *words, int count, int *out)
             *out = i;
             return 1;
         }
+    }
+    return 0;
+}
+
+/* Lines of calls a listed yes or no covered: only of tools that ask once,
+** and only under a listed scope. */
+static int parse_calls(cursor *c, const toolgov_run *run, const char *word,
+                       toolgov__approval **v, size_t *n, size_t *cap)
+{
+    const toolgov_allocator *a = &run->reg->alloc;
+    int rc;
+
+    while (lit(c, word)) {
+        const toolgov__tool *t;
+        const char *s;
+        size_t len;
+        long idx = tool_field(c, run->reg);
+
+        if (idx < 0 || run->pol->scope != TOOLGOV_CONFIRM_SCOPE_LISTED || !lit(c, " ") ||
+            !bytes(c, &s, &len) || !lit(c, "\n"))
+            return TOOLGOV_ESTATE;
+        t = toolgov__tool_at(run->reg, idx);
+        if (t->effect == TOOLGOV_EFFECT_DESTRUCTIVE ||
+            !(idx >= TOOLGOV__DECLARED_REF ? toolgov__asks_once(t->spec)
+                                           : toolgov__policy_once(run->pol, (size_t)idx)))
+            return TOOLGOV_ESTATE;
+        if ((rc = toolgov__reserve(a, (void **)v, cap, *n + 1, sizeof **v)) < 0)
+            return rc;
+        if (!((*v)[*n].args = toolgov__memdup(a, s, len)))
+            return TOOLGOV_ENOMEM;
+        (*v)[*n].idx = (size_t)idx;
+        (*v)[*n].args_len = len;
+        (*n)++;
     }
     return 0;
 }
@@ -338,7 +404,7 @@ static int parse(toolgov__run_state *st, cursor *c, const toolgov_run *run)
         size_t n;
         long idx = tool_field(c, run->reg);
 
-        if (idx < 0 || run->reg->tools[idx].spec->effect != TOOLGOV_EFFECT_DESTRUCTIVE ||
+        if (idx < 0 || toolgov__tool_at(run->reg, idx)->effect != TOOLGOV_EFFECT_DESTRUCTIVE ||
             !lit(c, " ") || !bytes(c, &s, &n) || !lit(c, "\n"))
             return TOOLGOV_ESTATE;
         if ((rc = toolgov__reserve(a, (void **)&st->approvals, &st->approvals_cap,
@@ -351,13 +417,18 @@ static int parse(toolgov__run_state *st, cursor *c, const toolgov_run *run)
         p->args_len = n;
         st->napprovals++;
     }
+    if ((rc = parse_calls(c, run, "confirmed ", &st->confirmed, &st->nconfirmed,
+                          &st->confirmed_cap)) < 0 ||
+        (rc = parse_calls(c, run, "declined ", &st->declined, &st->ndeclined,
+                          &st->declined_cap)) < 0)
+        return rc;
     while (lit(c, "held ")) {
         toolgov__held *h;
         const char *s, *o;
         size_t n, on;
         long idx = tool_field(c, run->reg);
 
-        if (idx < 0 || !run->reg->tools[idx].spec->answers_directly || !lit(c, " ") ||
+        if (idx < 0 || !toolgov__tool_at(run->reg, idx)->answers_directly || !lit(c, " ") ||
             !bytes(c, &s, &n) || !lit(c, " ") || !bytes(c, &o, &on) || !lit(c, "\n"))
             return TOOLGOV_ESTATE;
         if ((rc = toolgov__reserve(a, (void **)&st->held, &st->held_cap, st->nheld + 1,
@@ -420,7 +491,7 @@ int toolgov_run_restore(toolgov_run *run, const char *text, size_t len,
     cursor c;
     int rc;
 
-    if (!run || !key || (!text && len) || run->busy)
+    if (!run || !key || (!text && len) || run->busy || run->parent)
         return TOOLGOV_EINVAL;
     if (!crypto_ready())
         return TOOLGOV_EFAIL;

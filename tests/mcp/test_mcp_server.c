@@ -321,6 +321,28 @@ START_TEST(test_confirm_accept_once_for_two)
 }
 END_TEST
 
+/* Under the confirmation scope `listed` the accept covers the calls the
+** question listed, and a later write asks again. */
+START_TEST(test_confirm_listed_scope)
+{
+    session s;
+    open_session(&s, NULL);
+    ck_assert_int_eq(toolgov_policy_set_confirm_scope(s.pol, TOOLGOV_CONFIRM_SCOPE_LISTED), 0);
+    init(&s, "{\"elicitation\":{\"form\":{}}}");
+    expect1(&s, call(1, "create_reminder", REMINDER("Pay rent")), "\"method\":\"elicitation/create\"");
+    ck_assert_uint_eq(feed(&s, call(2, "create_reminder", REMINDER("Call Ana"))), 0);
+    ck_assert_uint_eq(feed(&s, answer(1, "accept")), 2);
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"id\":1,\"result\""));
+    ck_assert_ptr_nonnull(strstr(s.lines[1], "Call Ana"));
+    ck_assert_ptr_null(strstr(s.lines[1], "isError\":true"));
+    /* a write nobody listed asks */
+    expect1(&s, call(3, "create_reminder", REMINDER("Third")),
+            "\"method\":\"elicitation/create\"");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "Third"));
+    close_session(&s);
+}
+END_TEST
+
 START_TEST(test_confirm_decline_and_cancel)
 {
     session s;
@@ -507,6 +529,7 @@ static Suite *mcp_suite(void)
     tcase_add_test(tc, test_tools_list);
     tcase_add_test(tc, test_call_read_and_errors);
     tcase_add_test(tc, test_confirm_accept_once_for_two);
+    tcase_add_test(tc, test_confirm_listed_scope);
     tcase_add_test(tc, test_confirm_decline_and_cancel);
     tcase_add_test(tc, test_destructive_each_call);
     tcase_add_test(tc, test_cancelled_call);

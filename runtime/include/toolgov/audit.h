@@ -165,7 +165,8 @@ typedef struct toolgov_audit_options {
 /* Set (or with observer NULL, clear) the run's observer. Allocates once,
 ** the first time, through the registry's allocator hook. The event numbers
 ** continue across calls. 0, TOOLGOV_EINVAL (NULL run or options, a run id
-** longer than TOOLGOV_AUDIT_RUN_ID_MAX, a run whose handler is running),
+** longer than TOOLGOV_AUDIT_RUN_ID_MAX, a run whose handler is running, a
+** child run: it reports to its parent's observer),
 ** TOOLGOV_ENOMEM, TOOLGOV_EFAIL (the crypto library cannot start: random
 ** ids and digests need it); on failure the run keeps its previous
 ** observer. */

@@ -39,7 +39,9 @@ typedef enum toolgov_drift_kind {
     TOOLGOV_DRIFT_NEVER_REGISTERED = 2, /* declared but the plugin never registered it */
     TOOLGOV_DRIFT_PROVIDES_NOTHING = 3, /* provides: tool, but no tool registered */
     TOOLGOV_DRIFT_MOUNT_FAILED = 4,     /* the whole mount failed; nothing pooled */
-    TOOLGOV_DRIFT_OVERRIDE_UNKNOWN = 5  /* override names no tool in the pool */
+    TOOLGOV_DRIFT_OVERRIDE_UNKNOWN = 5, /* override names no tool in the pool */
+    TOOLGOV_DRIFT_SETTING_INVALID = 6   /* a policy setting's text is refused
+                                        ** (TOOLGOV_CONFIRM_SCOPE) */
 } toolgov_drift_kind;
 
 /* One row. Every pointer is borrowed from the registry (or the policy for
@@ -59,7 +61,8 @@ typedef struct toolgov_drift_row {
 
 /* Stable lowercase name of a kind ("undeclared", "duplicate",
 ** "never_registered", "provides_nothing", "mount_failed",
-** "override_unknown"); "unknown" for a value outside the enum. Static. */
+** "override_unknown", "setting_invalid"); "unknown" for a value outside the
+** enum. Static. */
 TOOLGOV_EXTERN const char *toolgov_drift_kind_name(toolgov_drift_kind kind);
 
 /* Number of rows: the registry's, then the policy's (pol may be NULL). */

@@ -6,11 +6,16 @@
 ** call the model proposes, the gate answers one of:
 **
 **   ALLOW           run it.
-**   ASK_FIRST       a confirm-once write (see policy.h) before the run's one
-**                   confirmation: ask the user once, listing every write the
-**                   model proposed, then toolgov_run_confirm(). After a yes no
-**                   confirm-once write of this run asks again; after a no each
-**                   of them is REFUSE for the rest of the run.
+**   ASK_FIRST       a confirm-once write (see policy.h) the user has not
+**                   answered for: ask once, listing every write the model
+**                   proposed, then toolgov_run_confirm_listed() with that
+**                   list (or toolgov_run_confirm()). Under the policy's
+**                   confirmation scope `run` (the default), after a yes no
+**                   confirm-once write of this run asks again, and after a
+**                   no each of them is REFUSE for the rest of the run. Under
+**                   scope `listed`, a yes lets exactly the listed calls run,
+**                   each once, by tool and canonical arguments; any other
+**                   write asks again; a no refuses the listed calls.
 **   NEEDS_APPROVAL  a destructive call: it runs only after its own approval
 **                   (toolgov_run_approve) of exactly this tool with exactly
 **                   these canonical arguments. One approval lets one call run.
@@ -21,7 +26,21 @@
 **                   call once the run has ended.
 **
 ** The gate is checked in that order of concerns: ended run, unknown tool,
-** replay, destructive approval, confirm-once set, otherwise ALLOW.
+** replay, destructive approval, confirm-once set, otherwise ALLOW. Every
+** comparison of arguments is of canonical text: argument text handed to
+** the gate (toolgov_run_gate, toolgov_run_gate_batch) is canonicalised
+** with the tool's parameters before it is compared, so {"a": 1} finds the
+** approval of {"a":1}; a text that does not decode matches nothing.
+**
+** A plugin's own loop: a plugin that runs tools of its own (declared with
+** toolgov_declare_tool, not in the pool) runs them through a child of the
+** current run, toolgov_run_child_new(). The child shares its parent's
+** confirmation, listed confirmations and approvals: a write in the child
+** asks exactly as it would in the parent (once per the parent's run under
+** scope run), a yes or an approval given to either is used by either, and
+** a destructive call needs its own approval. The child keeps its own first
+** tool, answers-directly end and results in hand (its loop's answer is not
+** the parent's), and is over when it or its parent has ended.
 **
 ** Answers directly: when the run's first executed tool (ask_user does not
 ** count) is an answers_directly tool and its handler returns 0 with a
@@ -67,7 +86,10 @@
 ** allocator hook is then called from each of those threads.
 **
 ** Allocation: toolgov_run_gate() and toolgov_run_gate_batch() allocate
-** nothing. toolgov_run_new, _approve, _invoke and _restore allocate through
+** nothing for canonical text or for a tool whose answer does not depend on
+** the arguments; otherwise only while the run's query decoder grows to the
+** largest call (nothing once warm; on a failed allocation the text matches
+** nothing, so the answer is the stricter one). toolgov_run_new, _approve, _invoke and _restore allocate through
 ** the registry's allocator hook and report TOOLGOV_ENOMEM without changing
 ** the run's state.
 */
@@ -146,10 +168,11 @@ TOOLGOV_EXTERN int toolgov_run_new(toolgov_run **out, const toolgov_policy *pol,
 TOOLGOV_EXTERN void toolgov_run_free(toolgov_run *run);
 
 /* The gate's answer for one call in the run's current state. `args` NULL
-** means "{}"; the bytes are compared as given with the canonical texts the
-** run holds, so pass a decoded call's args (or use
-** toolgov_run_gate_decoded). Never fails: a NULL run or tool is REFUSE.
-** Allocates nothing. */
+** means "{}"; it is compared in canonical form with the calls the run
+** holds (see above). A child run also knows the tools declared for its
+** plugin's own loop. Never fails: a NULL run or tool is REFUSE. Uses the
+** run's query decoder, never its current decoded call; like every use of
+** a run, not from two threads at once. */
 TOOLGOV_EXTERN toolgov_gate toolgov_run_gate(const toolgov_run *run, const char *tool,
                                              const char *args);
 
@@ -157,7 +180,10 @@ TOOLGOV_EXTERN toolgov_gate toolgov_run_gate(const toolgov_run *run, const char 
 ** entries) receives each call's own answer. confirm_idx (NULL, or n entries)
 ** receives the indexes of the calls that need the run's one confirmation,
 ** in order, and *confirm_count (when not NULL) their number, so one question
-** can list every write at once. *out is:
+** can list every write at once (hand those calls to
+** toolgov_run_confirm_listed). Calls are compared in canonical form, also
+** with each other: two spellings of one call in a batch with one approval
+** (or one listed confirmation) leave the second waiting. *out is:
 **   ASK_FIRST       when any call needs the confirmation;
 **   else NEEDS_APPROVAL when any destructive call waits for approval;
 **   else REFUSE     when any call is refused;
@@ -169,22 +195,45 @@ TOOLGOV_EXTERN int toolgov_run_gate_batch(toolgov_gate *out, toolgov_gate *per_c
                                           const toolgov_run *run,
                                           const toolgov_proposed_call *calls, size_t n);
 
-/* Record the user's answer to the run's one confirmation (yes non-zero).
-** The first answer holds for the run: repeating it returns 0, contradicting
-** it returns TOOLGOV_EINVAL. TOOLGOV_EENDED after the run ended. */
+/* Record the user's answer to the run's one confirmation (yes non-zero),
+** for the whole run: under scope run, the first answer holds for the run:
+** repeating it returns 0, contradicting it returns TOOLGOV_EINVAL. Under
+** scope listed only a no may be given this way (it refuses every
+** confirm-once write of the run); a yes is TOOLGOV_EINVAL, since it must
+** say what it covers (toolgov_run_confirm_listed). TOOLGOV_EENDED after the
+** run ended. A child run answers for its parent's run. */
 TOOLGOV_EXTERN int toolgov_run_confirm(toolgov_run *run, int yes);
+
+/* Record the user's answer to a question that listed `calls` (n entries;
+** the calls toolgov_run_gate_batch put in confirm_idx). Under scope run it
+** is toolgov_run_confirm(run, yes). Under scope listed, a yes lets each
+** listed call run once and a no refuses each for the rest of the run, by
+** tool and canonical arguments (a call listed twice runs twice); calls of
+** tools that never ask are skipped. Nothing is recorded unless every call
+** is recorded: TOOLGOV_ENOENT (no such tool), TOOLGOV_EARGS (arguments its
+** parameters refuse), TOOLGOV_EINVAL (a NULL tool; a yes after a run-wide
+** no), TOOLGOV_EENDED, TOOLGOV_ENOMEM. The calls are borrowed for the call;
+** the canonical texts are copied. A child run answers for its parent's. */
+TOOLGOV_EXTERN int toolgov_run_confirm_listed(toolgov_run *run, int yes,
+                                              const toolgov_proposed_call *calls, size_t n);
+
+/* The run's one confirmation (its root run's, for a child). Under scope
+** listed it stays PENDING unless a run-wide no was given. */
 TOOLGOV_EXTERN toolgov_confirmation toolgov_run_confirmation(const toolgov_run *run);
 
 /* Approve one destructive call: exactly `tool` with exactly the canonical
 ** form of `args` (NULL: "{}"), which is decoded here (this ends the run's
-** current decoded call). The approval lets one such call run and is used
+** current decoded call). `tool` may also be a tool declared for a plugin's
+** own loop; the approval is shared with the run's parent and children.
+** TOOLGOV_EINVAL from inside the run's own handler (approve through a
+** child run there: the approval is the same). The approval lets one such call run and is used
 ** up by it; approving twice lets two run. The canonical text is copied.
 ** TOOLGOV_ENOENT for a tool not in the pool, TOOLGOV_EINVAL for a tool that
 ** is not destructive, TOOLGOV_EARGS for arguments its parameters refuse,
 ** TOOLGOV_EENDED, TOOLGOV_ENOMEM. */
 TOOLGOV_EXTERN int toolgov_run_approve(toolgov_run *run, const char *tool, const char *args);
 
-/* Number of approvals granted and not yet used. */
+/* Number of approvals granted and not yet used (shared by a run's family). */
 TOOLGOV_EXTERN size_t toolgov_run_pending_approvals(const toolgov_run *run);
 
 /* Set or clear (fn NULL) the evaluator consulted before an answers-directly
@@ -249,8 +298,35 @@ TOOLGOV_EXTERN int toolgov_run_invoke_decoded(toolgov_outcome *out, toolgov_run 
 TOOLGOV_EXTERN int toolgov_run_invoke(toolgov_outcome *out, toolgov_run *run,
                                       const char *tool, const char *args);
 
+/* A child run for a plugin's own loop (see the header comment): governed
+** by the parent's policy, sharing the parent's confirmation and approvals.
+** Usually made inside a handler of a pooled tool, from call->run (the run
+** that handler was invoked in, busy while it runs: the child is how the
+** plugin's loop calls tools meanwhile); a host may make one too.
+** `run_ctx` is passed to the child's handlers. The child's decisions go to
+** the parent's audit observer (audit.h) as it is when the child is made;
+** toolgov_run_set_audit() on a child is TOOLGOV_EINVAL. *out is owned by the
+** caller: free it with toolgov_run_free() before the parent is freed or
+** restored; a child is not saved with its parent (save the parent: the
+** shared answers are its). TOOLGOV_EINVAL, TOOLGOV_ENOMEM. */
+TOOLGOV_EXTERN int toolgov_run_child_new(toolgov_run **out, toolgov_run *parent, void *run_ctx);
+
+/* The run a child was made from; NULL for a run of the host. Borrowed. */
+TOOLGOV_EXTERN toolgov_run *toolgov_run_parent(const toolgov_run *run);
+
+/* Invoke a tool declared for the plugin's own loop through a child run:
+** `spec` is the pointer toolgov_declare_tool() gave, `handler` the
+** plugin's handler of that tool. Decoded, gated and run exactly as
+** toolgov_run_invoke() does a pooled tool, with the same return codes;
+** TOOLGOV_ENOENT for a spec no mounted plugin declared, TOOLGOV_EINVAL on
+** a run that is not a child. */
+TOOLGOV_EXTERN int toolgov_run_invoke_declared(toolgov_outcome *out, toolgov_run *run,
+                                               const toolgov_tool_spec *spec,
+                                               toolgov_handler_fn handler, const char *args);
+
 /* End the run from the host (the model wrote its answer). 0, or
-** TOOLGOV_EENDED when it had already ended. */
+** TOOLGOV_EENDED when it had already ended. Ending a child ends only the
+** child; ending a parent ends its children too. */
 TOOLGOV_EXTERN int toolgov_run_end(toolgov_run *run);
 TOOLGOV_EXTERN toolgov_end_reason toolgov_run_end_reason(const toolgov_run *run);
 

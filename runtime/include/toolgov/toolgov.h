@@ -120,6 +120,7 @@ typedef enum toolgov_confirm {
 } toolgov_confirm;
 
 struct toolgov_arg_schema; /* args.h */
+struct toolgov_run;        /* run.h */
 
 /* One declared tool: a row of a plugin's generated const table, or one of the
 ** core's built-ins. All strings are NUL-terminated UTF-8 and never NULL
@@ -156,6 +157,12 @@ typedef struct toolgov_call {
     size_t args_len;      /* strlen(args) */
     void *plugin_ctx;     /* the pointer given when the plugin was mounted */
     void *run_ctx;        /* the pointer given when the run was created, or NULL */
+    /* The run the call is made in. A plugin's own loop makes its child run
+    ** from it (toolgov_run_child_new, run.h), so its own tools pass the
+    ** same gate. Only the runtime fills a toolgov_call, and members are only
+    ** ever added here at the end, so handlers built before this member
+    ** existed are unaffected. */
+    struct toolgov_run *run;
 } toolgov_call;
 
 /* A growable text buffer the handler fills with its output. Opaque; owned by
@@ -223,7 +230,11 @@ TOOLGOV_EXTERN int toolgov_register_tool(toolgov_plugin_api *api, const char *na
 
 /* Give a plugin's own loop the manifest-checked spec of one of its tools
 ** without adding it to the pool. *out is borrowed from the plugin's table.
-** TOOLGOV_EUNDECLARED (and a drift row) when the manifest lacks it. */
+** The registry remembers the declaration, so the plugin's own loop can run
+** the tool through a child of the current run (toolgov_run_child_new,
+** toolgov_run_invoke_declared in run.h) under the same gate as the pool.
+** Declaring a name twice gives the same spec. TOOLGOV_EUNDECLARED (and a
+** drift row) when the manifest lacks it; TOOLGOV_ENOMEM. */
 TOOLGOV_EXTERN int toolgov_declare_tool(toolgov_plugin_api *api, const char *name,
                                         const toolgov_tool_spec **out);
 
@@ -256,8 +267,8 @@ TOOLGOV_EXTERN void toolgov_registry_free(toolgov_registry *reg);
 ** manifest table. `plugin` must outlive the registry. Refused registrations
 ** do not fail the mount (they leave drift rows); the mount fails only with
 ** TOOLGOV_EABI (wrong ABI version, nothing registered), TOOLGOV_EEXIST (a
-** plugin of that name is already mounted: one drift row, nothing
-** registered), TOOLGOV_EINVAL (a malformed descriptor; or a tool spec the
+** plugin of that name is already mounted, even one whose every tool was
+** refused: one drift row, nothing registered), TOOLGOV_EINVAL (a malformed descriptor; or a tool spec the
 ** runtime will not trust, re-validated here whoever built the table: effect
 ** or confirm out of range, answers_directly where the gate can ask, a name
 ** that breaks the name rules, a NULL string; nothing registered, one
@@ -283,6 +294,39 @@ TOOLGOV_EXTERN const toolgov_tool_spec *toolgov_registry_find(const toolgov_regi
 ** built-in (the owner drift rows name too), or NULL for an unknown name.
 ** Borrowed. */
 TOOLGOV_EXTERN const char *toolgov_registry_owner(const toolgov_registry *reg, const char *name);
+
+/* What became of one tool a mounted plugin's manifest declares. */
+typedef enum toolgov_tool_status {
+    TOOLGOV_TOOL_POOLED = 0,           /* registered: in the pool */
+    TOOLGOV_TOOL_OWN_LOOP = 1,         /* declared for the plugin's own loop
+                                       ** (toolgov_declare_tool): not in the pool */
+    TOOLGOV_TOOL_DUPLICATE = 2,        /* refused: the name was already in the pool */
+    TOOLGOV_TOOL_NEVER_REGISTERED = 3  /* the plugin never registered or declared it */
+} toolgov_tool_status;
+
+/* One row of toolgov_registry_plugin_tool_at(). */
+typedef struct toolgov_plugin_tool {
+    const toolgov_tool_spec *spec; /* the manifest's row; borrowed from the plugin */
+    toolgov_tool_status status;
+    const char *owner;             /* DUPLICATE: who holds the name ("core" for a
+                                   ** built-in), else NULL; borrowed */
+} toolgov_plugin_tool;
+
+/* Static lowercase name of a status ("pooled", "own_loop", "duplicate",
+** "never_registered"); "unknown" outside the enum. */
+TOOLGOV_EXTERN const char *toolgov_tool_status_name(toolgov_tool_status status);
+
+/* Which of a mounted plugin's declared tools made it into the pool, and
+** why the others did not: the number of tools its manifest declares (0 when
+** no plugin of that name is mounted; a mount that failed as a whole leaves
+** nothing to list), and the i-th in manifest order in *out. 0, or
+** TOOLGOV_ENOENT (no such plugin mounted, or i out of range), or
+** TOOLGOV_EINVAL. Allocates nothing. */
+TOOLGOV_EXTERN size_t toolgov_registry_plugin_tool_count(const toolgov_registry *reg,
+                                                         const char *plugin);
+TOOLGOV_EXTERN int toolgov_registry_plugin_tool_at(toolgov_plugin_tool *out,
+                                                   const toolgov_registry *reg,
+                                                   const char *plugin, size_t i);
 
 /* Number of tools in the pool, and the i-th in registration order (built-ins
 ** first), NULL when i is out of range. Borrowed. */
