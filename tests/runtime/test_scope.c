@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "fixture.h"
+#include <toolgov/audit.h>
 
 /* ---- the desk plugin ---- */
 
@@ -544,6 +545,55 @@ START_TEST(own_loop_child_shares_and_ends)
 }
 END_TEST
 
+/* The own loop's decisions reach the parent's observer, with the declared
+** tool's plugin and effect. */
+typedef struct seen_events {
+    int executed_own;
+    int asked_own;
+    char plugin[16];
+} seen_events;
+
+static int observe(void *ud, const toolgov_audit_event *ev)
+{
+    seen_events *se = ud;
+
+    if (ev->tool && strcmp(ev->tool, "own_note") == 0) {
+        se->executed_own += ev->kind == TOOLGOV_AUDIT_EXECUTED;
+        se->asked_own += ev->kind == TOOLGOV_AUDIT_CONFIRM_ASKED;
+        snprintf(se->plugin, sizeof se->plugin, "%s", ev->plugin ? ev->plugin : "");
+    }
+    return 0;
+}
+
+START_TEST(own_loop_reports_to_the_parents_observer)
+{
+    denv e;
+    toolgov_run *child = NULL;
+    toolgov_outcome oc;
+    seen_events se;
+    toolgov_audit_options opt;
+
+    memset(&se, 0, sizeof se);
+    memset(&opt, 0, sizeof opt);
+    opt.observer = observe;
+    opt.ud = &se;
+    denv_open(&e, TOOLGOV_CONFIRM_SCOPE_RUN);
+    ck_assert_int_eq(toolgov_run_set_audit(e.run, &opt), 0);
+    ck_assert_int_eq(toolgov_run_child_new(&child, e.run, NULL), 0);
+    ck_assert_int_eq(toolgov_run_set_audit(child, &opt), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_run_invoke_declared(&oc, child, own_note, own_handler, "{\"id\":1}"),
+                     TOOLGOV_ECONFIRM);
+    ck_assert_int_eq(toolgov_run_confirm(e.run, 1), 0);
+    ck_assert_int_eq(toolgov_run_invoke_declared(&oc, child, own_note, own_handler, "{\"id\":1}"),
+                     0);
+    ck_assert_int_eq(se.asked_own, 1);
+    ck_assert_int_eq(se.executed_own, 1);
+    ck_assert_str_eq(se.plugin, "desk");
+    toolgov_run_free(child);
+    denv_close(&e);
+}
+END_TEST
+
 /* Under scope listed, the own loop's write runs when the question listed it. */
 START_TEST(own_loop_under_scope_listed)
 {
@@ -650,6 +700,7 @@ static Suite *suite(void)
     tcase_add_test(tc, own_loop_asks_through_the_parent);
     tcase_add_test(tc, own_loop_child_shares_and_ends);
     tcase_add_test(tc, own_loop_under_scope_listed);
+    tcase_add_test(tc, own_loop_reports_to_the_parents_observer);
     tcase_add_test(tc, plugin_tools_listed_with_their_fate);
     tcase_add_test(tc, refused_plugin_cannot_be_mounted_twice);
     suite_add_tcase(s, tc);
