@@ -149,6 +149,11 @@ int demo_play(demo_transcript *out, const demo_scenario *sc, const demo_model *m
 ** each event as it happens: the heading, the events, the closing summary. */
 void demo_report_text(FILE *f, const demo_transcript *tr);
 void demo_report_heading(FILE *f, const demo_transcript *tr);
+/* Print text that came from outside (an environment variable, a message
+** quoting one) on the current line: a backslash, a control byte or DEL is
+** written as an escape (\\, \n, \t, \xNN), so it cannot start a line of
+** its own. */
+void demo_report_escaped(FILE *f, const char *s);
 void demo_report_event(FILE *f, const demo_event *ev);
 void demo_report_closing(FILE *f, const demo_transcript *tr);
 void demo_report_json(FILE *f, const demo_transcript *tr);

@@ -238,9 +238,10 @@ static int host_open(host *h, demo_world *world, int with_faulty, int from_env,
     }
     if ((rc = toolgov_policy_new(&h->pol, h->reg)))
         return rc;
-    if (from_env)
-        rc = toolgov_policy_override_from_env(h->pol);
-    else if (override)
+    /* The operator's variables (TOOLGOV_CONFIRM_SCOPE always, the
+    ** confirm-once override when set); else the scenario's own override. */
+    rc = toolgov_policy_override_from_env(h->pol);
+    if (rc == 0 && !from_env && override)
         rc = toolgov_policy_set_override(h->pol, override);
     return rc;
 }
@@ -352,9 +353,12 @@ static int observe(demo_transcript *tr, observations *o, const char *tool, const
     return 0;
 }
 
-/* The run's one question: "Make these N changes?" and the numbered list of
-** every write, so the person sees all of them before answering once. */
-static char *confirm_question(demo_transcript *tr, char *const *items, size_t n)
+/* The run's one question and the numbered list of every call it is about,
+** so the person sees all of them before answering once. The calls are
+** "changes" only when every one of them writes: the operator's override can
+** make a read ask too, and a read changes nothing. */
+static char *confirm_question(demo_transcript *tr, char *const *items, size_t n,
+                              size_t writes)
 {
     size_t len = 64, i, at;
     char *q;
@@ -364,7 +368,12 @@ static char *confirm_question(demo_transcript *tr, char *const *items, size_t n)
         tr->failed = 1;
         return NULL;
     }
-    at = (size_t)snprintf(q, len, "Make these %lu changes?", (unsigned long)n);
+    if (writes == n)
+        at = (size_t)(n == 1 ? snprintf(q, len, "Make this change?")
+                             : snprintf(q, len, "Make these %lu changes?", (unsigned long)n));
+    else
+        at = (size_t)(n == 1 ? snprintf(q, len, "Run this call?")
+                             : snprintf(q, len, "Run these %lu calls?", (unsigned long)n));
     for (i = 0; i < n && at < len; i++)
         at += (size_t)snprintf(q + at, len - at, "\n  %lu. %s", (unsigned long)i + 1,
                                items[i] ? items[i] : "");
@@ -512,7 +521,15 @@ static int play_turn(host *h, const char *user, const char *const *names, size_t
         /* The run's one confirmation: one question listing every write the
         ** model proposed, asked before any of them runs. */
         if (batch_gate == TOOLGOV_GATE_ASK_FIRST && confirm_count > 0) {
+            toolgov_proposed_call listed[DEMO_MAX_BATCH];
+            size_t writes = 0;
             int yes;
+            for (i = 0; i < confirm_count; i++) {
+                const toolgov_tool_spec *spec =
+                    toolgov_registry_find(h->reg, batch[confirm_idx[i]].tool);
+                listed[i] = batch[confirm_idx[i]];
+                writes += spec && spec->effect != TOOLGOV_EFFECT_READ;
+            }
             memset(&ev, 0, sizeof ev);
             ev.type = DEMO_EV_ASK;
             ev.turn = h->turn;
@@ -524,12 +541,15 @@ static int play_turn(host *h, const char *user, const char *const *names, size_t
                     ev.items[i] = format_str(tr, "%s %s", batch[confirm_idx[i]].tool,
                                              batch[confirm_idx[i]].args);
             }
-            ev.text = confirm_question(tr, ev.items, ev.item_count);
+            ev.text = confirm_question(tr, ev.items, ev.item_count, writes);
             yes = h->answerer->ask(h->answerer->ud, "confirm", ev.text ? ev.text : "");
             ev.answer = yes;
             tr->asks++;
             add_event(tr, &ev);
-            if ((rc = toolgov_run_confirm(run, yes)))
+            /* The answer covers the calls the question listed (all of the
+            ** run's writes under the default scope, exactly these under
+            ** TOOLGOV_CONFIRM_SCOPE=listed). */
+            if ((rc = toolgov_run_confirm_listed(run, yes, listed, confirm_count)))
                 goto out;
         }
 
@@ -686,8 +706,19 @@ int demo_play(demo_transcript *out, const demo_scenario *sc, const demo_model *m
     h.answerer = answerer;
     if (live)
         demo_report_heading(live, out);
-    if (rc)
+    if (rc) {
+        /* A setting the policy refused says what is wrong and how to fix it. */
+        size_t i, n = h.pol ? toolgov_drift_count(NULL, h.pol) : 0;
+        for (i = 0; i < n; i++) {
+            const toolgov_drift_row *r = toolgov_drift_at(NULL, h.pol, i);
+            if (r->kind == TOOLGOV_DRIFT_SETTING_INVALID) {
+                fputs("toolgov-demo: error: ", stderr);
+                demo_report_escaped(stderr, r->message);
+                fputc('\n', stderr);
+            }
+        }
         goto out;
+    }
 
     if (sc->kind == DEMO_KIND_PROMPT) {
         rc = play_prompt(&h);

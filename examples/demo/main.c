@@ -13,7 +13,9 @@
 ** JSON object a line per decision of the gate) to FILE; a log that cannot
 ** be written stops the writes it would record and fails the command.
 ** TOOLGOV_CONFIRM_ONCE_TOOLS, when set, is the operator's override of the
-** confirm-once set in every scenario (see demo.h).
+** confirm-once set in every scenario (see demo.h); TOOLGOV_CONFIRM_SCOPE
+** (run or listed) says what the user's yes covers, and a value that is
+** neither stops every scenario with a message that says so.
 ** Exit status: 0, 1 when a scenario could not be played, 2 on misuse.
 */
 #include <errno.h>
@@ -74,8 +76,10 @@ static void usage(FILE *f)
     for (i = 0; i < demo_scenario_count; i++)
         fprintf(f, "  %-14s %s\n", demo_scenarios[i].name, demo_scenarios[i].title);
     fprintf(f, "environment:\n  %s  the operator's confirm-once override, e.g. 'none' or "
-               "'none,create_reminder'\n",
-            TOOLGOV_CONFIRM_ONCE_ENV);
+               "'none,create_reminder'\n"
+               "  %s       what a yes covers: 'run' (every write of the run, the default) or "
+               "'listed' (the calls the question listed)\n",
+            TOOLGOV_CONFIRM_ONCE_ENV, TOOLGOV_CONFIRM_SCOPE_ENV);
 }
 
 static const demo_scenario *find_scenario(const char *name)

@@ -24,11 +24,32 @@ static void indented(FILE *f, const char *prefix, const char *text)
     }
 }
 
+void demo_report_escaped(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\\')
+            fputs("\\\\", f);
+        else if (c == '\n')
+            fputs("\\n", f);
+        else if (c == '\t')
+            fputs("\\t", f);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\x%02x", c);
+        else
+            fputc(c, f);
+    }
+}
+
 void demo_report_heading(FILE *f, const demo_transcript *tr)
 {
     fprintf(f, "== %s: %s ==\n", tr->scenario, tr->title);
-    if (tr->override)
-        fprintf(f, "operator override: %s=%s\n", TOOLGOV_CONFIRM_ONCE_ENV, tr->override);
+    if (tr->override) {
+        /* The operator's text, as typed: a line break in it stays on this line. */
+        fprintf(f, "operator override: %s=", TOOLGOV_CONFIRM_ONCE_ENV);
+        demo_report_escaped(f, tr->override);
+        fputc('\n', f);
+    }
 }
 
 void demo_report_event(FILE *f, const demo_event *ev)

@@ -880,6 +880,74 @@ START_TEST(override_typo_is_a_drift_row)
 }
 END_TEST
 
+/* ---- the question's wording and the operator's variables ---------------- */
+
+/* The text transcript of `args` with `env` (shell assignments) set. */
+static char *demo_env(const char *env, const char *args, int *status)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s '%s' %s", env, TOOLGOV_DEMO_EXE, args);
+    return run(cmd, status);
+}
+
+START_TEST(question_counts_and_names_what_it_asks_about)
+{
+    int status;
+    char *out = demo_env("TOOLGOV_CONFIRM_ONCE_TOOLS=trash_category", "--answer no promos",
+                         &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_ptr_nonnull(strstr(out, "? Make this change?\n    ?   1. trash_category "));
+    ck_assert_ptr_null(strstr(out, "1 changes"));
+    free(out);
+    /* a read the override makes ask is not a change */
+    out = demo_env("TOOLGOV_CONFIRM_ONCE_TOOLS=inbox_digest", "digest", &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_ptr_nonnull(strstr(out, "? Run this call?\n    ?   1. inbox_digest {}"));
+    ck_assert_ptr_null(strstr(out, "change"));
+    free(out);
+    /* four writes */
+    out = demo("dues", &status);
+    ck_assert_ptr_nonnull(strstr(out, "? Make these 4 changes?\n"));
+    free(out);
+}
+END_TEST
+
+START_TEST(heading_keeps_the_override_on_its_line)
+{
+    int status;
+    char *out = demo_env("TOOLGOV_CONFIRM_ONCE_TOOLS=\"$(printf 'none\\nx\\\\y')\"", "digest",
+                         &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_ptr_nonnull(strstr(out, "\noperator override: TOOLGOV_CONFIRM_ONCE_TOOLS=none\\nx\\\\y\n\n"));
+    free(out);
+}
+END_TEST
+
+START_TEST(scope_listed_still_asks_once_for_a_planned_list)
+{
+    int status;
+    char *out = demo_env("TOOLGOV_CONFIRM_SCOPE=listed", "--json dues", &status);
+    jdom *j;
+    ck_assert_int_eq(status, 0);
+    j = nth_scenario(out, 0);
+    free(out);
+    ck_assert_int_eq(num(j, "asks"), 1);
+    ck_assert_uint_eq(jdom_len(jdom_path(j, "state.reminders")), 4);
+    jdom_free(j);
+}
+END_TEST
+
+START_TEST(scope_typo_stops_with_the_fix)
+{
+    int status;
+    char *err = demo_env("TOOLGOV_CONFIRM_SCOPE=lsted", "dues 2>&1 >/dev/null", &status);
+    ck_assert_int_eq(status, 1);
+    ck_assert_ptr_nonnull(strstr(err, "toolgov-demo: error: TOOLGOV_CONFIRM_SCOPE is \"lsted\", "
+                                      "which it may not be: set it to run "));
+    free(err);
+}
+END_TEST
+
 static Suite *demo_suite(void)
 {
     Suite *s = suite_create("toolgov_demo");
@@ -907,6 +975,10 @@ static Suite *demo_suite(void)
     tcase_add_test(tc, override_none_lets_the_reminders_through);
     tcase_add_test(tc, override_adds_a_tool_that_then_asks);
     tcase_add_test(tc, override_typo_is_a_drift_row);
+    tcase_add_test(tc, question_counts_and_names_what_it_asks_about);
+    tcase_add_test(tc, heading_keeps_the_override_on_its_line);
+    tcase_add_test(tc, scope_listed_still_asks_once_for_a_planned_list);
+    tcase_add_test(tc, scope_typo_stops_with_the_fix);
     suite_add_tcase(s, tc);
     tc = tcase_create("host");
     tcase_add_test(tc, host_asks_the_answerer_once);
@@ -926,6 +998,7 @@ int main(void)
     /* The demo honours the operator's override: the scenarios above expect
     ** the manifests' own policy, whatever the calling shell has set. */
     unsetenv("TOOLGOV_CONFIRM_ONCE_TOOLS");
+    unsetenv("TOOLGOV_CONFIRM_SCOPE");
     sr = srunner_create(demo_suite());
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);
