@@ -39,6 +39,7 @@ typedef struct host {
     demo_transcript *tr;
     const demo_answerer *answerer;
     unsigned turn;
+    toolgov_plugin faulty; /* built by hand; must outlive the registry it is mounted in */
 } host;
 
 /* ---- transcript --------------------------------------------------------- */
@@ -206,8 +207,6 @@ static int builtin_ask_user(const toolgov_call *call, const void *decoded,
 static int host_open(host *h, demo_world *world, int with_faulty, int from_env,
                      const char *override)
 {
-    static const toolgov_plugin faulty_placeholder = {0, NULL, NULL, NULL, 0, NULL, 0, NULL};
-    toolgov_plugin faulty = faulty_placeholder;
     int rc;
 
     memset(h, 0, sizeof *h);
@@ -232,8 +231,8 @@ static int host_open(host *h, demo_world *world, int with_faulty, int from_env,
         (rc = toolgov_registry_mount(h->reg, &code_exec_toolgov_plugin, NULL)))
         return rc;
     if (with_faulty) {
-        faulty_plugin_by_hand(&faulty);
-        if ((rc = toolgov_registry_mount(h->reg, &faulty, NULL)))
+        faulty_plugin_by_hand(&h->faulty);
+        if ((rc = toolgov_registry_mount(h->reg, &h->faulty, NULL)))
             return rc;
     }
     if ((rc = toolgov_policy_new(&h->pol, h->reg)))

@@ -182,7 +182,8 @@ typedef struct toolgov__rows {
 ** toolgov_registry_plugin_tool_at() and to refuse a second mount. */
 typedef struct toolgov__mounted {
     const toolgov_plugin *plugin;
-    unsigned char *status; /* plugin->tool_count entries (at least one byte) */
+    unsigned char *status; /* nstatus bytes: plugin->tool_count, at least one */
+    size_t nstatus;
 } toolgov__mounted;
 
 struct toolgov_registry {

@@ -215,11 +215,8 @@ void toolgov_registry_free(toolgov_registry *reg)
         return;
     a = reg->alloc;
     toolgov__rows_free(&a, &reg->rows);
-    for (i = 0; i < reg->nmounted; i++) {
-        const toolgov_plugin *p = reg->mounted[i].plugin;
-
-        toolgov__free(&a, reg->mounted[i].status, p->tool_count ? p->tool_count : 1);
-    }
+    for (i = 0; i < reg->nmounted; i++)
+        toolgov__free(&a, reg->mounted[i].status, reg->mounted[i].nstatus);
     toolgov__free(&a, reg->mounted, reg->mounted_cap * sizeof *reg->mounted);
     toolgov__free(&a, reg->declared, reg->declared_cap * sizeof *reg->declared);
     toolgov__free(&a, reg->tools, reg->cap * sizeof *reg->tools);
@@ -512,6 +509,7 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
     }
     reg->mounted[reg->nmounted].plugin = plugin;
     reg->mounted[reg->nmounted].status = api.status;
+    reg->mounted[reg->nmounted].nstatus = nstatus;
     reg->nmounted++;
     api.status = NULL; /* the registry's now */
     goto out;
