@@ -102,6 +102,9 @@ void demo_report_event(FILE *f, const demo_event *ev)
             fprintf(f, "executed, %s\n", ev->status ? toolgov_strerror(ev->status) : "ok");
         else if (ev->gate && !strcmp(ev->gate, "REPLAY"))
             fprintf(f, "not executed: the result in hand is returned\n");
+        else if (ev->status == TOOLGOV_EARGS || ev->status == TOOLGOV_ENOENT)
+            /* refused before the gate: say why, not only the gate's word */
+            fprintf(f, "not executed: %s\n", toolgov_strerror(ev->status));
         else
             fprintf(f, "not executed\n");
         indented(f, "    | ", ev->text);

@@ -23,13 +23,16 @@ typedef enum intent {
     INTENT_DIGEST,  /* summarise my latest emails */
     INTENT_PROMOS,  /* show my promotions and trash them */
     INTENT_TRASH,   /* trash my promotions */
-    INTENT_EMPTY    /* empty the trash */
+    INTENT_EMPTY,   /* empty the trash */
+    INTENT_DAY      /* what is on my calendar on MM/DD/YYYY */
 } intent;
 
 static intent read_intent(const char *user)
 {
     if (exworld_contains(user, "due") && exworld_contains(user, "remind"))
         return INTENT_DUES;
+    if (exworld_contains(user, "calendar") && strchr(user, '/'))
+        return INTENT_DAY;
     if (exworld_contains(user, "summar") && exworld_contains(user, "email"))
         return INTENT_DIGEST;
     if (exworld_contains(user, "empty") && exworld_contains(user, "trash"))
@@ -278,6 +281,54 @@ static int empty_step(const demo_turn *t, demo_proposal *out)
     return 0;
 }
 
+/* The first "MM/DD/YYYY" in text: as written into as_written[11], as
+** YYYY-MM-DD into iso[11]; 0 when found. */
+static int find_slash_date(const char *text, char as_written[11], char iso[11])
+{
+    const char *p;
+    for (p = text; *p; p++) {
+        int i, ok = 1;
+        for (i = 0; i < 10 && ok; i++)
+            ok = (i == 2 || i == 5) ? p[i] == '/' : (p[i] >= '0' && p[i] <= '9');
+        if (!ok)
+            continue;
+        memcpy(as_written, p, 10);
+        as_written[10] = '\0';
+        snprintf(iso, 11, "%.4s-%.2s-%.2s", p + 6, p, p + 3);
+        return 0;
+    }
+    return -1;
+}
+
+/* A model that copies the user's date as written, the most common argument
+** mistake: the runtime refuses the call before the handler runs and says
+** which member is wrong and what form it takes; the model reads that and
+** sends the date again in that form. */
+static int day_step(const demo_turn *t, demo_proposal *out)
+{
+    const demo_observation *o = last_obs(t, "calendar_lookup");
+    char written[11], iso[11], args[64];
+
+    if (!on_loop(t, "calendar_lookup") || find_slash_date(t->user, written, iso)) {
+        answer(out, "I cannot look up that day here.");
+        return 0;
+    }
+    if (!o) {
+        snprintf(args, sizeof args, "{\"date\":\"%s\"}", written);
+        return propose(out, "calendar_lookup", args);
+    }
+    if (o->status == TOOLGOV_EARGS && strstr(o->output, "/date must be a date (YYYY-MM-DD)") &&
+        count_obs(t, "calendar_lookup", 0) < 2) {
+        snprintf(args, sizeof args, "{\"date\":\"%s\"}", iso);
+        return propose(out, "calendar_lookup", args);
+    }
+    if (o->executed && o->status == 0)
+        answer(out, "On %s: %s", iso, o->output);
+    else
+        answer(out, "I could not look up %s: %s", iso, o->output);
+    return 0;
+}
+
 static int scripted_propose(void *ud, const demo_turn *t, demo_proposal *out)
 {
     const demo_observation *o;
@@ -296,6 +347,8 @@ static int scripted_propose(void *ud, const demo_turn *t, demo_proposal *out)
         return promos_step(t, out, 0);
     case INTENT_EMPTY:
         return empty_step(t, out);
+    case INTENT_DAY:
+        return day_step(t, out);
     case INTENT_NONE:
         break;
     }

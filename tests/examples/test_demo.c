@@ -253,6 +253,48 @@ START_TEST(digest_ends_on_its_output)
 }
 END_TEST
 
+/* The model copies the user's date as written: the runtime refuses it
+** before the handler runs, naming the member and its form; the model sends
+** it again as YYYY-MM-DD and answers from the output. */
+START_TEST(bad_args_refused_with_path_then_sent_right)
+{
+    jdom *j = play("--json bad-args");
+    const jdom *calls[4], *ends[2];
+    ck_assert_int_eq(num(j, "model_calls"), 3);
+    ck_assert_int_eq(num(j, "executions"), 1);
+    ck_assert_int_eq(num(j, "asks"), 0);
+    ck_assert_uint_eq(events(j, "call", "calendar_lookup", calls, 4), 2);
+    ck_assert_int_eq(jdom_bool(jdom_get(calls[0], "executed")), 0);
+    ck_assert_int_eq(num(calls[0], "status"), TOOLGOV_EARGS);
+    ck_assert_str_eq(str(calls[0], "output"),
+                     "calendar_lookup: /date must be a date (YYYY-MM-DD), got \"12/03/2026\"");
+    ck_assert_str_eq(str(calls[0], "args"), "{\"date\":\"12/03/2026\"}");
+    ck_assert_str_eq(str(calls[1], "args"), "{\"date\":\"2026-12-03\"}");
+    ck_assert_int_eq(jdom_bool(jdom_get(calls[1], "executed")), 1);
+    ck_assert_int_eq(num(calls[1], "status"), 0);
+    ck_assert_str_eq(str(calls[1], "output"),
+                     "- Thursday 2026-12-03 18:00-19:00 Yoga class (Studio Nord)\n");
+    ck_assert_uint_eq(events(j, "end", NULL, ends, 2), 1);
+    ck_assert_ptr_nonnull(strstr(str(ends[0], "answer"), "Yoga class"));
+    ck_assert_str_eq(str(j, "end"), "model_answered");
+    jdom_free(j);
+}
+END_TEST
+
+START_TEST(bad_args_text_says_why)
+{
+    int status;
+    char *out = demo("bad-args", &status);
+    ck_assert_int_eq(status, 0);
+    ck_assert_ptr_nonnull(strstr(out, "  calendar_lookup {\"date\":\"12/03/2026\"} -> REFUSE, not "
+                                      "executed: the call's arguments do not match the tool's "
+                                      "parameters\n    | calendar_lookup: /date must be a date "
+                                      "(YYYY-MM-DD), got \"12/03/2026\"\n"));
+    ck_assert_ptr_nonnull(strstr(out, "-> ALLOW, executed, ok\n"));
+    free(out);
+}
+END_TEST
+
 START_TEST(promos_trash_without_asking_and_replay)
 {
     jdom *j = play("--json promos");
@@ -956,6 +998,8 @@ static Suite *demo_suite(void)
     tcase_add_test(tc, dues_yes_asks_once_and_creates_each);
     tcase_add_test(tc, dues_no_creates_nothing);
     tcase_add_test(tc, digest_ends_on_its_output);
+    tcase_add_test(tc, bad_args_refused_with_path_then_sent_right);
+    tcase_add_test(tc, bad_args_text_says_why);
     tcase_add_test(tc, promos_trash_without_asking_and_replay);
     tcase_add_test(tc, empty_trash_denied_keeps_the_trash);
     tcase_add_test(tc, empty_trash_approved_deletes);
