@@ -387,20 +387,42 @@ endfunction()
 # is checked but not linked. Re-runs when a manifest or toolgov-gen changes.
 function(toolgov_link_plugins host)
   cmake_parse_arguments(PARSE_ARGV 1 TG "PUBLIC;PRIVATE;INTERFACE" "" "PLUGINS")
-  if(TG_UNPARSED_ARGUMENTS OR NOT TG_PLUGINS)
+  set(usage "toolgov_link_plugins(<host target> PLUGINS <plugin targets>... [PUBLIC|PRIVATE|INTERFACE])")
+  if(TG_UNPARSED_ARGUMENTS)
+    list(JOIN TG_UNPARSED_ARGUMENTS " " extra)
     message(FATAL_ERROR
-      "toolgov_link_plugins(${host}): expected PLUGINS <plugin targets>... "
-      "[PUBLIC|PRIVATE|INTERFACE]${TG_UNPARSED_ARGUMENTS}")
+      "toolgov_link_plugins(${host}): unexpected argument(s) '${extra}'; the form is ${usage}")
+  endif()
+  if(NOT TG_PLUGINS)
+    message(FATAL_ERROR
+      "toolgov_link_plugins(${host}): no plugins named; the form is ${usage}")
   endif()
   if(NOT TARGET ${host})
     message(FATAL_ERROR "toolgov_link_plugins(${host}): no target named '${host}'")
   endif()
+  # One call per host: a second would add a second pool check that sees only
+  # its own plugins, so clashes between the two lists would go unseen.
+  if(TARGET ${host}_toolgov_pool)
+    message(FATAL_ERROR
+      "toolgov_link_plugins(${host}): the plugins of '${host}' were already linked by an "
+      "earlier call; name every plugin of the host in one call, so they are checked as "
+      "one pool")
+  endif()
   set(scope PRIVATE)
-  foreach(s PUBLIC INTERFACE)
+  set(scopes "")
+  foreach(s PUBLIC PRIVATE INTERFACE)
     if(TG_${s})
       set(scope ${s})
+      list(APPEND scopes ${s})
     endif()
   endforeach()
+  list(LENGTH scopes nscopes)
+  if(nscopes GREATER 1)
+    list(JOIN scopes " and " both)
+    message(FATAL_ERROR
+      "toolgov_link_plugins(${host}): ${both} given; choose one of PUBLIC, PRIVATE "
+      "(the default) and INTERFACE")
+  endif()
   set(manifests "")
   set(link "")
   foreach(p IN LISTS TG_PLUGINS)
