@@ -13,6 +13,7 @@
 #include "compare.h"
 
 #include "contract.h"
+#include "fileio.h"
 
 /* A handler's place for a diagnostic: the file can only be missing when
 ** libclang gave no location, which it does not do for a definition. */
@@ -334,6 +335,26 @@ static const toolgov__headerless *headerless_of(const toolgov__scan *s, const ch
     return NULL;
 }
 
+/* The largest source whose lines a clang diagnostic shows (larger ones get
+** the message alone). */
+#define SOURCE_SHOWN_MAX (64u * 1024u * 1024u)
+
+/* Register `file`'s text with `d` (when it shows source lines and does not
+** hold that file already), so a clang diagnostic in it shows its line and a
+** caret as the compiler would. A file that cannot be read shows none. */
+static void show_source_of(toolgov__diag *d, const char *file)
+{
+    char *text;
+    size_t len;
+    if (!d->show_source || d->format != TOOLGOV_DIAG_TEXT ||
+        (d->src_path_ && strcmp(d->src_path_, file) == 0))
+        return;
+    if (toolgov__fileio_read_quiet(&text, &len, file, SOURCE_SHOWN_MAX) != 0)
+        return;
+    toolgov__diag_source(d, file, text, len);
+    free(text);
+}
+
 size_t toolgov__compare_report_clang(const toolgov__scan *s, const char *plugin,
                                      toolgov__diag *d)
 {
@@ -354,6 +375,8 @@ size_t toolgov__compare_report_clang(const toolgov__scan *s, const char *plugin,
         const char *file = cd->at.file ? cd->at.file : cd->source;
         unsigned line = cd->at.file ? cd->at.line : 0;
         unsigned col = cd->at.file ? cd->at.col : 0;
+        if (line)
+            show_source_of(d, file);
         if (cd->severity == TOOLGOV__CLANG_ERROR) {
             toolgov__diag_error(d, file, line, col, "%s", cd->message);
             errors++;

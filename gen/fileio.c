@@ -111,6 +111,42 @@ int toolgov__fileio_read_manifest(char **out, size_t *out_len, const char *path,
     return rc;
 }
 
+int toolgov__fileio_read_quiet(char **out, size_t *out_len, const char *path, size_t max)
+{
+    struct stat st;
+    char *buf;
+    size_t got = 0;
+    int fd;
+
+    *out = NULL;
+    *out_len = 0;
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
+        (unsigned long long)st.st_size > max) {
+        close(fd);
+        return -1;
+    }
+    buf = malloc((size_t)st.st_size ? (size_t)st.st_size : 1);
+    if (!buf) {
+        close(fd);
+        return -1;
+    }
+    while (got < (size_t)st.st_size) {
+        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break; /* shrank meanwhile: keep what was read */
+        got += (size_t)n;
+    }
+    close(fd);
+    *out = buf;
+    *out_len = got;
+    return 0;
+}
+
 /* ---- directories --------------------------------------------------------- */
 
 int toolgov__fileio_mkdirs(const char *dir, toolgov__diag *d)

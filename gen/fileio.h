@@ -40,6 +40,13 @@
 int toolgov__fileio_read_manifest(char **out, size_t *out_len, const char *path,
                                   toolgov__diag *d);
 
+/* Read the regular file at `path` whole, when it has at most `max` bytes,
+** into *out (malloc'd, not NUL-terminated) and *out_len, reporting nothing:
+** for showing a source line beside a diagnostic that is already reported.
+** Never blocks on a FIFO or a device (only regular files are read). 0, or -1
+** (then *out is NULL). */
+int toolgov__fileio_read_quiet(char **out, size_t *out_len, const char *path, size_t max);
+
 /* mkdir -p `dir`. 0, or a negative code after one error. */
 int toolgov__fileio_mkdirs(const char *dir, toolgov__diag *d);
 

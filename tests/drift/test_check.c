@@ -90,6 +90,23 @@ START_TEST(parse_error_fails_closed_without_comparing)
 }
 END_TEST
 
+/* With --caret=always, clang's own error shows its source line and a caret
+** under the column, as the compiler prints it. */
+START_TEST(parse_error_shows_source_line_and_caret)
+{
+    char *err;
+    make_dir("-caret");
+    write_file(manifest, demo_abc);
+    int rc = RUN(err, "check", "--manifest", manifest, "--caret=always", "--", INC_RUNTIME,
+                 INC_DATA, DATA "syntax_error.c");
+    ck_assert_int_eq(rc, 1);
+    ck_assert_ptr_nonnull(strstr(err, DATA "syntax_error.c:6:43: error: expected ';' after "
+                                           "return statement\n"
+                                           "    return toolgov_result_set(out, \"a\", 1)\n"
+                                           "                                          ^\n"));
+}
+END_TEST
+
 START_TEST(missing_header_fails_closed)
 {
     char *err;
@@ -216,6 +233,7 @@ Suite *check_suite(void)
     tcase_add_test(tc, clean_plugin_passes_and_writes_depfile_and_stamp);
     tcase_add_test(tc, drift_fails_removes_the_stamp_and_points_at_both_files);
     tcase_add_test(tc, parse_error_fails_closed_without_comparing);
+    tcase_add_test(tc, parse_error_shows_source_line_and_caret);
     tcase_add_test(tc, missing_header_fails_closed);
     tcase_add_test(tc, gcc_warning_flags_are_dropped);
     tcase_add_test(tc, bad_manifest_fails);
