@@ -4,12 +4,16 @@
 ** serves toolgov plugins with their declared effects enforced.
 **
 **   toolgov-mcp [--plugin PATH]... [--no-examples] [--max-message BYTES]
+**               [--audit FILE]
 **
 ** With no arguments it serves the example plugins over their built-in data
 ** (examples/). --plugin loads a plugin built as a MODULE library with
 ** toolgov_add_plugin(NAME ... MODULE): its descriptor is found through the
 ** fixed entry symbol (plugins.c). The operator's TOOLGOV_CONFIRM_ONCE_TOOLS
-** override applies as in every toolgov host.
+** override applies as in every toolgov host. --audit FILE appends the
+** audit trail of every run (toolgov/audit.h: one JSON object a line per
+** decision of the gate) to FILE; a call whose decision cannot be logged
+** does not run (the client gets an error result) and the exit status is 1.
 **
 ** Transport: one JSON-RPC message per line on stdin and stdout (MCP's stdio
 ** transport); diagnostics go to stderr only. A line longer than the bound
@@ -28,6 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <toolgov/audit.h>
 #include <toolgov/drift.h>
 #include <toolgov/policy.h>
 #include <toolgov/toolgov.h>
@@ -40,6 +45,7 @@
 
 static const char usage_text[] =
     "usage: toolgov-mcp [--plugin PATH]... [--no-examples] [--max-message BYTES]\n"
+    "                   [--audit FILE]\n"
     "\n"
     "A Model Context Protocol server (stdio, JSON-RPC 2.0) that serves toolgov\n"
     "plugins with their declared effects enforced: writes ask the user once per\n"
@@ -49,6 +55,7 @@ static const char usage_text[] =
     "  --plugin PATH        load a plugin built with toolgov_add_plugin(... MODULE)\n"
     "  --no-examples        do not serve the built-in example plugins\n"
     "  --max-message BYTES  the largest message accepted (default 4194304)\n"
+    "  --audit FILE         append every decision of the gate to FILE (JSON lines)\n"
     "  --help               show this help\n"
     "  --version            show the version\n"
     "\n"
@@ -190,6 +197,9 @@ int main(int argc, char **argv)
     toolgov_policy *pol = NULL;
     toolgov_mcp_server *srv = NULL;
     const char **paths = NULL;
+    const char *audit_path = NULL;
+    FILE *audit_file = NULL;
+    toolgov_audit_jsonl *audit = NULL;
     size_t npaths = 0;
     int examples = 1, i, rc, status = 1, out_fd = 1;
 
@@ -215,6 +225,12 @@ int main(int argc, char **argv)
                 return misuse("--plugin needs a path", NULL);
             }
             paths[npaths++] = v;
+        } else if (strcmp(a, "--audit") == 0 || strncmp(a, "--audit=", 8) == 0) {
+            audit_path = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!audit_path || !*audit_path) {
+                free(paths);
+                return misuse("--audit needs a file name", NULL);
+            }
         } else if (strcmp(a, "--no-examples") == 0) {
             examples = 0;
         } else if (strcmp(a, "--max-message") == 0 || strncmp(a, "--max-message=", 14) == 0) {
@@ -255,6 +271,19 @@ int main(int argc, char **argv)
     /* Drift (an override naming no tool, a refused registration) is the
     ** operator's to see, on stderr; the session still starts. */
     toolgov_mcp_plugins_report_drift(&plugins, pol, stderr);
+    if (audit_path) {
+        if (!(audit_file = fopen(audit_path, "a"))) {
+            fprintf(stderr, "toolgov-mcp: %s: cannot open the audit log: %s\n", audit_path,
+                    strerror(errno));
+            goto out;
+        }
+        if ((rc = toolgov_audit_jsonl_new(&audit, audit_file, NULL))) {
+            fprintf(stderr, "toolgov-mcp: %s: %s\n", audit_path, toolgov_strerror(rc));
+            goto out;
+        }
+        opt.audit = toolgov_audit_jsonl_observe;
+        opt.audit_ud = audit;
+    }
     if ((rc = toolgov_mcp_server_new(&srv, plugins.reg, pol, &opt, write_line, &out_fd))) {
         fprintf(stderr, "toolgov-mcp: %s\n", toolgov_strerror(rc));
         goto out;
@@ -262,6 +291,20 @@ int main(int argc, char **argv)
     status = serve(srv) == 0 ? 0 : 1;
 out:
     toolgov_mcp_server_free(srv);
+    if (audit) {
+        int err = 0;
+        if ((rc = toolgov_audit_jsonl_status(audit, &err))) {
+            fprintf(stderr, "toolgov-mcp: %s: the audit log could not be written: %s\n",
+                    audit_path, err ? strerror(err) : toolgov_strerror(rc));
+            status = 1;
+        }
+        toolgov_audit_jsonl_free(audit);
+    }
+    if (audit_file && fclose(audit_file) != 0 && status == 0) {
+        fprintf(stderr, "toolgov-mcp: %s: the audit log could not be closed: %s\n", audit_path,
+                strerror(errno));
+        status = 1;
+    }
     toolgov_policy_free(pol);
     toolgov_mcp_plugins_close(&plugins);
     return status;

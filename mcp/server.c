@@ -64,6 +64,8 @@ struct toolgov_mcp_server {
     toolgov_mcp_write_fn write;
     void *write_ud;
     size_t max_message;
+    toolgov_audit_fn audit;  /* every run's observer, or NULL */
+    void *audit_ud;
     const char *name;
 
     toolgov_allocator alloc;
@@ -343,6 +345,18 @@ static int new_run(toolgov_mcp_server *s)
     int rc = toolgov_run_new(&run, s->pol, NULL);
     if (rc)
         return rc;
+    if (s->audit) {
+        /* Each run of the session is audited under its own random id; a
+        ** run that cannot be audited is not started. */
+        toolgov_audit_options ao;
+        memset(&ao, 0, sizeof ao);
+        ao.observer = s->audit;
+        ao.ud = s->audit_ud;
+        if ((rc = toolgov_run_set_audit(run, &ao))) {
+            toolgov_run_free(run);
+            return rc;
+        }
+    }
     toolgov_run_free(s->run);
     s->run = run;
     s->run_gen++;
@@ -979,6 +993,8 @@ int toolgov_mcp_server_new(toolgov_mcp_server **out, const toolgov_registry *reg
     if (s->max_message > TOOLGOV__JSON_MAX_LEN)
         s->max_message = TOOLGOV__JSON_MAX_LEN;
     s->name = opt && opt->server_name ? opt->server_name : "toolgov-mcp";
+    s->audit = opt ? opt->audit : NULL;
+    s->audit_ud = opt ? opt->audit_ud : NULL;
     s->alloc.fn = std_alloc;
     s->alloc.ud = NULL;
     toolgov__scratch_init(&s->arena, &s->alloc);

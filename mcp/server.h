@@ -38,6 +38,7 @@
 
 #include <stddef.h>
 
+#include <toolgov/audit.h>
 #include <toolgov/policy.h>
 #include <toolgov/toolgov.h>
 
@@ -57,6 +58,10 @@ typedef struct toolgov_mcp_server toolgov_mcp_server;
 typedef struct toolgov_mcp_options {
     size_t max_message;      /* 0: TOOLGOV_MCP_MAX_MESSAGE */
     const char *server_name; /* serverInfo.name; NULL: "toolgov-mcp" */
+    toolgov_audit_fn audit;  /* when set, every run of the session is audited
+                             ** through it (toolgov/audit.h), each under a
+                             ** random run id; NULL: no audit trail */
+    void *audit_ud;
 } toolgov_mcp_options;
 
 /* Create a server over `reg` and `pol` (borrowed, must outlive it). `opt`
