@@ -760,8 +760,9 @@ static int on_answer(toolgov_mcp_server *s, const msg *m, long eid, long result)
                 action = "cancel";
         }
     }
-    /* Entries may be added while answering (none are: a confirmed run
-    ** never asks again), so walk the count taken now. */
+    /* Entries may be added while answering (a call the answer did not
+    ** cover may ask again under the confirmation scope `listed`), so walk
+    ** the count taken now. */
     n = s->pend_count;
     for (i = 0; i < n && rc == 0; i++)
         if (s->pend[i].live && s->pend[i].elicit == eid)

@@ -1234,7 +1234,7 @@ int toolgov_run_end(toolgov_run *run)
 {
     if (!run)
         return TOOLGOV_EINVAL;
-    if (run->st.end != TOOLGOV_END_NONE)
+    if (run_over(run))
         return TOOLGOV_EENDED;
     run->st.end = TOOLGOV_END_HOST;
     if (run->audit)
@@ -1244,7 +1244,11 @@ int toolgov_run_end(toolgov_run *run)
 
 toolgov_end_reason toolgov_run_end_reason(const toolgov_run *run)
 {
-    return run ? run->st.end : TOOLGOV_END_NONE;
+    /* A child is over when it or a run above it ended: the nearest end. */
+    for (; run; run = run->parent)
+        if (run->st.end != TOOLGOV_END_NONE)
+            return run->st.end;
+    return TOOLGOV_END_NONE;
 }
 
 const char *toolgov_run_answer(const toolgov_run *run, size_t *len)

@@ -531,7 +531,10 @@ START_TEST(own_loop_child_shares_and_ends)
     /* a grandchild shares the same answers; ending the parent ends them all */
     ck_assert_int_eq(toolgov_run_child_new(&grandchild, child, NULL), 0);
     ck_assert_int_eq(toolgov_run_gate(grandchild, "own_note", "{\"id\":5}"), TOOLGOV_GATE_ALLOW);
+    ck_assert_int_eq(toolgov_run_end_reason(grandchild), TOOLGOV_END_NONE);
     ck_assert_int_eq(toolgov_run_end(e.run), 0);
+    ck_assert_int_eq(toolgov_run_end_reason(grandchild), TOOLGOV_END_HOST);
+    ck_assert_int_eq(toolgov_run_end(child), TOOLGOV_EENDED);
     ck_assert_int_eq(toolgov_run_gate(child, "peek", "{\"id\":1}"), TOOLGOV_GATE_REFUSE);
     ck_assert_int_eq(toolgov_run_invoke_declared(&oc, grandchild, own_note, own_handler,
                                                  "{\"id\":5}"),

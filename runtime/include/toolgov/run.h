@@ -326,7 +326,8 @@ TOOLGOV_EXTERN int toolgov_run_invoke_declared(toolgov_outcome *out, toolgov_run
 
 /* End the run from the host (the model wrote its answer). 0, or
 ** TOOLGOV_EENDED when it had already ended. Ending a child ends only the
-** child; ending a parent ends its children too. */
+** child; ending a parent ends its children too: a child's end reason is
+** then its parent's, and ending it again is TOOLGOV_EENDED. */
 TOOLGOV_EXTERN int toolgov_run_end(toolgov_run *run);
 TOOLGOV_EXTERN toolgov_end_reason toolgov_run_end_reason(const toolgov_run *run);
 
