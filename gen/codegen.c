@@ -15,7 +15,6 @@
 **
 ** Names are identifiers the loader has checked, so they are written as is.
 */
-#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) on Linux */
 #include "codegen.h"
 
 #include "contract.h"
@@ -26,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include <toolgov/toolgov.h>
 
@@ -34,67 +32,9 @@
 #define GENERATION_ZERO "00000000"
 #define LITERAL_MAX 4095u
 
-void toolgov__buf_init(toolgov__buf *b)
-{
-    b->data = NULL;
-    b->len = b->cap = 0;
-    b->oom = 0;
-}
-
-void toolgov__buf_free(toolgov__buf *b)
-{
-    free(b->data);
-    toolgov__buf_init(b);
-}
-
-static int reserve(toolgov__buf *b, size_t extra)
-{
-    size_t ncap;
-    char *nd;
-    if (b->oom)
-        return -1;
-    if (b->cap - b->len >= extra)
-        return 0;
-    ncap = b->cap ? b->cap : 4096;
-    while (ncap - b->len < extra) {
-        if (ncap > ((size_t)-1) / 2) {
-            b->oom = 1;
-            return -1;
-        }
-        ncap *= 2;
-    }
-#if defined(MADV_HUGEPAGE)
-    /* A multi-megabyte output buffer (a manifest of thousands of tools) is
-    ** touched once from end to end: huge pages turn ~1,000 page faults into
-    ** a few. Only for the first allocation; growth falls back to realloc. */
-    if (!b->data && ncap >= ((size_t)4 << 20)) {
-        void *p = NULL;
-        ncap = (ncap + ((size_t)2 << 20) - 1) & ~(((size_t)2 << 20) - 1);
-        if (posix_memalign(&p, (size_t)2 << 20, ncap) == 0) {
-            (void)madvise(p, ncap, MADV_HUGEPAGE);
-            b->data = p;
-            b->cap = ncap;
-            return 0;
-        }
-    }
-#endif
-    nd = realloc(b->data, ncap);
-    if (!nd) {
-        b->oom = 1;
-        return -1;
-    }
-    b->data = nd;
-    b->cap = ncap;
-    return 0;
-}
-
-static inline void put(toolgov__buf *b, const char *s, size_t n)
-{
-    if (b->cap - b->len < n && reserve(b, n))
-        return;
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-}
+/* Short names for the buffer's calls (buf.h), made every few bytes here. */
+#define put toolgov__buf_put
+#define reserve toolgov__buf_reserve
 
 static void puts_(toolgov__buf *b, const char *s)
 {
@@ -121,26 +61,6 @@ static void put_size(toolgov__buf *b, size_t v)
     put(b, tmp + sizeof tmp - n, n);
 }
 
-/* printf into the buffer: one vsnprintf into a small array, a second one
-** straight into the buffer for long text. */
-static void vputf(toolgov__buf *b, const char *fmt, va_list ap)
-{
-    va_list again;
-    int n;
-    char small[512];
-    va_copy(again, ap);
-    n = vsnprintf(small, sizeof small, fmt, ap);
-    if (n < 0) {
-        b->oom = 1;
-    } else if ((size_t)n < sizeof small) {
-        put(b, small, (size_t)n);
-    } else if (reserve(b, (size_t)n + 1) == 0) {
-        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, again);
-        b->len += (size_t)n;
-    }
-    va_end(again);
-}
-
 static void putf(toolgov__buf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -150,7 +70,7 @@ static void putf(toolgov__buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vputf(b, fmt, ap);
+    toolgov__buf_vprintf(b, fmt, ap);
     va_end(ap);
 }
 
@@ -250,19 +170,6 @@ static void put_char_array(toolgov__buf *b, const char *s, size_t n)
         put(b, ",", 1);
     }
     puts_(b, "\n    0\n};\n");
-}
-
-void toolgov__buf_put(toolgov__buf *b, const char *s, size_t n)
-{
-    put(b, s, n);
-}
-
-void toolgov__buf_printf(toolgov__buf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vputf(b, fmt, ap);
-    va_end(ap);
 }
 
 void toolgov__buf_literal(toolgov__buf *b, const char *s, size_t n, const char *indent)

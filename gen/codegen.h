@@ -6,35 +6,19 @@
 ** The rendering is pure: the same manifest gives the same bytes, with no
 ** time and no directory in them. docs/generated-code.md describes the output.
 **
-** Ownership: a toolgov__buf owns its data (free with toolgov__buf_free);
-** the manifest is borrowed.
+** Ownership: the caller owns the buffers (buf.h); the manifest is borrowed.
 */
 #ifndef TOOLGOV_GEN_CODEGEN_H
 #define TOOLGOV_GEN_CODEGEN_H
 
 #include <stddef.h>
 
+#include "buf.h"
 #include "diag.h"
 #include "manifest.h"
 
-typedef struct toolgov__buf {
-    char *data;  /* not NUL-terminated; NULL while empty */
-    size_t len;
-    size_t cap;
-    int oom;     /* an append failed: the content is incomplete */
-} toolgov__buf;
-
-void toolgov__buf_init(toolgov__buf *b);
-void toolgov__buf_free(toolgov__buf *b);
-
-/* Appenders for the renderers of other modules (schema_c.c). A failed
-** allocation sets b->oom and later appends do nothing. */
-void toolgov__buf_put(toolgov__buf *b, const char *s, size_t n);
-void toolgov__buf_printf(toolgov__buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+/* C spellings for the renderers of other modules (schema_c.c), appended to
+** a toolgov__buf (buf.h). */
 /* s[0..n) as a C string literal (codegen.c's escaping rules); after an
 ** inner newline the literal continues on a new line that starts with
 ** `indent`. Only for n <= 4095 (C99's longest literal). */

@@ -19,81 +19,24 @@
 
 #define EXIT_MISUSE 2
 
-typedef struct sbuf {
-    char *p;
-    size_t len, cap;
-    int failed;
-} sbuf;
-
-static void put(sbuf *b, const char *s, size_t n)
+static void put(toolgov__buf *b, const char *s, size_t n)
 {
-    if (b->failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        char *np;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        np = realloc(b->p, cap);
-        if (!np) {
-            b->failed = 1;
-            return;
-        }
-        b->p = np;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
+    toolgov__buf_put(b, s, n);
 }
 
-static void puts_(sbuf *b, const char *s)
+static void puts_(toolgov__buf *b, const char *s)
 {
-    put(b, s, strlen(s));
+    toolgov__buf_put(b, s, strlen(s));
 }
 
-/* A JSON string: the manifest's text is valid UTF-8 without NUL (the
-** loader checked), so only quotes, backslashes and control bytes escape. */
-static void put_str(sbuf *b, const char *s, size_t n)
+/* A JSON string in the runtime's canonical spelling (the manifest's text is
+** valid UTF-8 without NUL: the loader checked). */
+static void put_str(toolgov__buf *b, const char *s, size_t n)
 {
-    static const char hex[] = "0123456789abcdef";
-    size_t i, run = 0;
-    put(b, "\"", 1);
-    for (i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        const char *esc = NULL;
-        char u[7];
-        if (c == '"')
-            esc = "\\\"";
-        else if (c == '\\')
-            esc = "\\\\";
-        else if (c == '\n')
-            esc = "\\n";
-        else if (c == '\r')
-            esc = "\\r";
-        else if (c == '\t')
-            esc = "\\t";
-        else if (c < 0x20) {
-            u[0] = '\\';
-            u[1] = 'u';
-            u[2] = '0';
-            u[3] = '0';
-            u[4] = hex[c >> 4];
-            u[5] = hex[c & 15];
-            u[6] = '\0';
-            esc = u;
-        }
-        if (!esc)
-            continue;
-        put(b, s + run, i - run);
-        puts_(b, esc);
-        run = i + 1;
-    }
-    put(b, s + run, n - run);
-    put(b, "\"", 1);
+    toolgov__buf_json_str(b, s, n);
 }
 
-static void indent(sbuf *b, unsigned depth)
+static void indent(toolgov__buf *b, unsigned depth)
 {
     unsigned k;
     put(b, "\n", 1);
@@ -102,7 +45,7 @@ static void indent(sbuf *b, unsigned depth)
 }
 
 /* Lay out compact JSON text with two-space indentation. */
-static void pretty(sbuf *out, const char *s, size_t n)
+static void pretty(toolgov__buf *out, const char *s, size_t n)
 {
     unsigned depth = 0;
     size_t i = 0;
@@ -190,11 +133,14 @@ int toolgov__export_format_parse(const char *name, toolgov__export_format *out)
 int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest *m,
                            toolgov__export_format f, toolgov__diag *d)
 {
-    sbuf c = {NULL, 0, 0, 0}, p = {NULL, 0, 0, 0};
+    toolgov__buf c, p;
+    int failed;
     toolgov__arena arena;
     toolgov__schema_ctx cx;
     size_t i;
 
+    toolgov__buf_init(&c);
+    toolgov__buf_init(&p);
     toolgov__arena_init(&arena);
     memset(&cx, 0, sizeof cx);
     cx.arena = &arena;
@@ -206,7 +152,7 @@ int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest 
         const toolgov__tool_decl *t = &m->tools[i];
         const char *schema = tool_schema(&cx, m, i);
         if (!schema) {
-            c.failed = 1;
+            c.oom = 1;
             break;
         }
         if (i)
@@ -250,16 +196,18 @@ int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest 
         }
     }
     puts_(&c, f == TOOLGOV_EXPORT_MCP ? "]}" : f == TOOLGOV_EXPORT_JSON_SCHEMA ? "}" : "]");
-    if (!c.failed)
-        pretty(&p, c.p, c.len);
-    free(c.p);
+    failed = c.oom;
+    if (!failed)
+        pretty(&p, c.data, c.len);
+    put(&p, "", 1); /* NUL-terminated for the caller, not counted */
+    toolgov__buf_free(&c);
     toolgov__arena_free(&arena);
-    if (c.failed || p.failed) {
-        free(p.p);
+    if (failed || p.oom) {
+        toolgov__buf_free(&p);
         return -1;
     }
-    *out = p.p;
-    *out_len = p.len;
+    *out = p.data;
+    *out_len = p.len - 1;
     return 0;
 }
 

@@ -1706,131 +1706,65 @@ const char *toolgov__schema_check_value(toolgov__schema_ctx *cx, const toolgov__
 
 /* ---- canonical text ------------------------------------------------------ */
 
-typedef struct sbuf {
-    toolgov__schema_ctx *cx;
-    char *data;
-    size_t len, cap;
-    int oom;
-} sbuf;
-
-static void sput(sbuf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->cap - b->len < n + 1) {
-        size_t ncap = b->cap ? b->cap : 256;
-        char *nd;
-        while (ncap - b->len < n + 1)
-            ncap *= 2;
-        nd = toolgov__arena_alloc(b->cx->arena, ncap);
-        if (!nd) {
-            b->oom = 1;
-            oom(b->cx);
-            return;
-        }
-        if (b->len)
-            memcpy(nd, b->data, b->len);
-        b->data = nd;
-        b->cap = ncap;
-    }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
-static void put_jstring(sbuf *b, const char *s, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t i, run = 0;
-    sput(b, "\"", 1);
-    for (i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        char esc[6];
-        size_t el = 2;
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        sput(b, s + run, i - run);
-        run = i + 1;
-        esc[0] = '\\';
-        switch (c) {
-        case '"': esc[1] = '"'; break;
-        case '\\': esc[1] = '\\'; break;
-        case '\n': esc[1] = 'n'; break;
-        case '\r': esc[1] = 'r'; break;
-        case '\t': esc[1] = 't'; break;
-        case '\b': esc[1] = 'b'; break;
-        case '\f': esc[1] = 'f'; break;
-        default:
-            esc[1] = 'u';
-            esc[2] = '0';
-            esc[3] = '0';
-            esc[4] = hex[c >> 4];
-            esc[5] = hex[c & 15];
-            el = 6;
-            break;
-        }
-        sput(b, esc, el);
-    }
-    sput(b, s + run, n - run);
-    sput(b, "\"", 1);
-}
-
-static void put_json(sbuf *b, const toolgov__jval *v)
+static void put_json(toolgov__buf *b, const toolgov__jval *v)
 {
     size_t i;
     switch (v->kind) {
     case TOOLGOV_J_NULL:
-        sput(b, "null", 4);
+        toolgov__buf_put(b, "null", 4);
         break;
     case TOOLGOV_J_BOOL:
         if (v->boolean)
-            sput(b, "true", 4);
+            toolgov__buf_put(b, "true", 4);
         else
-            sput(b, "false", 5);
+            toolgov__buf_put(b, "false", 5);
         break;
     case TOOLGOV_J_NUMBER:
-        sput(b, v->text, v->len);
+        toolgov__buf_put(b, v->text, v->len);
         break;
     case TOOLGOV_J_STRING:
-        put_jstring(b, v->text, v->len);
+        toolgov__buf_json_str(b, v->text, v->len);
         break;
     case TOOLGOV_J_ARRAY:
-        sput(b, "[", 1);
+        toolgov__buf_put(b, "[", 1);
         for (i = 0; i < v->count; i++) {
             if (i)
-                sput(b, ",", 1);
+                toolgov__buf_put(b, ",", 1);
             put_json(b, v->items[i]);
         }
-        sput(b, "]", 1);
+        toolgov__buf_put(b, "]", 1);
         break;
     default:
-        sput(b, "{", 1);
+        toolgov__buf_put(b, "{", 1);
         for (i = 0; i < v->count; i++) {
             if (i)
-                sput(b, ",", 1);
-            put_jstring(b, v->members[i].key, v->members[i].key_len);
-            sput(b, ":", 1);
+                toolgov__buf_put(b, ",", 1);
+            toolgov__buf_json_str(b, v->members[i].key, v->members[i].key_len);
+            toolgov__buf_put(b, ":", 1);
             put_json(b, v->members[i].val);
         }
-        sput(b, "}", 1);
+        toolgov__buf_put(b, "}", 1);
         break;
     }
 }
 
-int toolgov__jtext_write(toolgov__schema_ctx *cx, const toolgov__jval *v, char **out,
-                        size_t *len, size_t *cap)
+int toolgov__jtext_write(toolgov__buf *b, const toolgov__jval *v)
 {
-    sbuf b;
-    b.cx = cx;
-    b.data = *out;
-    b.len = *len;
-    b.cap = *cap;
-    b.oom = 0;
-    put_json(&b, v);
-    *out = b.data;
-    *len = b.len;
-    *cap = b.cap;
-    return b.oom ? -1 : 0;
+    put_json(b, v);
+    return b->oom ? -1 : 0;
+}
+
+const char *toolgov__buf_to_arena(toolgov__schema_ctx *cx, toolgov__buf *b, size_t *len)
+{
+    const char *s = NULL;
+    if (!b->oom)
+        s = toolgov__arena_strndup(cx->arena, b->data ? b->data : "", b->len);
+    if (!s)
+        oom(cx);
+    else if (len)
+        *len = b->len;
+    toolgov__buf_free(b);
+    return s;
 }
 
 #define NO_PARAMETERS "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"
@@ -1838,16 +1772,18 @@ int toolgov__jtext_write(toolgov__schema_ctx *cx, const toolgov__jval *v, char *
 int toolgov__schema_text(toolgov__schema_ctx *cx, const toolgov__snode *root, const char **out,
                          size_t *out_len)
 {
-    char *data = NULL;
-    size_t len = 0, cap = 0;
+    toolgov__buf b;
+    const char *text;
     if (!root || !root->src) {
         *out = NO_PARAMETERS;
         *out_len = sizeof NO_PARAMETERS - 1;
         return 0;
     }
-    if (toolgov__jtext_write(cx, root->src, &data, &len, &cap))
+    toolgov__buf_init(&b);
+    put_json(&b, root->src);
+    text = toolgov__buf_to_arena(cx, &b, out_len);
+    if (!text)
         return -1;
-    *out = data;
-    *out_len = len;
+    *out = text;
     return 0;
 }

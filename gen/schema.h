@@ -21,9 +21,10 @@
 ** branches and keywords are compiled and checked here like any other), and
 ** exports keep it as written.
 **
-** toolgov__schema_canonical() writes the canonical JSON text of a tree:
-** members in the order written, no insignificant whitespace, numbers as
-** written (they are JSON numbers), strings with the minimal escapes.
+** toolgov__schema_text() writes the canonical JSON text of a tree: members
+** in the order written, no insignificant whitespace, numbers as written
+** (they are JSON numbers), strings spelt by the runtime's canonical writer
+** (runtime/src/jsonwrite.c, compiled into the generator too).
 **
 ** Ownership: every jval, snode and string comes from the arena of the
 ** context and lives until that arena is freed; nothing here frees one by one.
@@ -36,6 +37,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "buf.h"
 #include "diag.h"
 #include "manifest.h"
 #include <toolgov/args.h>
@@ -108,10 +110,15 @@ int toolgov__jtext_number_ok(const char *s, size_t len);
 int toolgov__jtext_parse(toolgov__schema_ctx *cx, const char *text, size_t len,
                         toolgov__jval **out);
 
-/* Append the canonical JSON text of v to the arena-backed string *out (NULL
-** at first), *len its length. 0, or -1 when out of memory. */
-int toolgov__jtext_write(toolgov__schema_ctx *cx, const toolgov__jval *v, char **out,
-                        size_t *len, size_t *cap);
+/* Append v as compact JSON text to b: members in the order written, no
+** insignificant whitespace, numbers as written, strings spelt by the
+** runtime's canonical writer. 0, or -1 when out of memory (b->oom). */
+int toolgov__jtext_write(toolgov__buf *b, const toolgov__jval *v);
+
+/* b's content as a NUL-terminated copy in the arena (its length in *len
+** when len is not NULL); b is freed either way. NULL when out of memory
+** (reported through cx), also when b->oom is set. */
+const char *toolgov__buf_to_arena(toolgov__schema_ctx *cx, toolgov__buf *b, size_t *len);
 
 /* ---- compiled schema ----------------------------------------------------- */
 
@@ -265,10 +272,6 @@ int toolgov__schema_read_yaml(toolgov__schema_ctx *cx, struct toolgov__reader *s
 ** arena. 0, or -1 when out of memory. */
 int toolgov__schema_canonical_value(toolgov__schema_ctx *cx, const toolgov__snode *n,
                                     const toolgov__jval *v, const char **out, size_t *out_len);
-
-/* d in the shortest text that reads back as d, laid out as ECMAScript's
-** Number::toString (1e+21, 100, 0.000001, 1.5e-7; -0 as "-0"). */
-void toolgov__jtext_put_double(char out[32], double d);
 
 /* Whether a property gets a presence flag in the `has` struct: optional and
 ** without a default. */

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonwrite.h"
 #include "schema_c.h"
 #include "strset.h"
 
@@ -357,8 +358,9 @@ static void put_i64(gctx *g, int64_t v)
 
 static void put_dbl(gctx *g, double d)
 {
-    char t[32];
-    toolgov__jtext_put_double(t, d);
+    char t[TOOLGOV__JSON_NUMBER_MAX + 1];
+    size_t n = toolgov__json_double_text(t, d);
+    t[n] = '\0';
     BPUTS(g, t);
     if (!strpbrk(t, ".e"))
         BPUTL(g, ".0");

@@ -23,117 +23,6 @@
 
 /* ---- canonical values ---------------------------------------------------- */
 
-typedef struct cbuf {
-    toolgov__schema_ctx *cx;
-    char *data;
-    size_t len, cap;
-    int oom;
-} cbuf;
-
-static void cput(cbuf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->cap - b->len < n + 1) {
-        size_t ncap = b->cap ? b->cap : 64;
-        char *nd;
-        while (ncap - b->len < n + 1)
-            ncap *= 2;
-        nd = toolgov__arena_alloc(b->cx->arena, ncap);
-        if (!nd) {
-            b->oom = 1;
-            return;
-        }
-        if (b->len)
-            memcpy(nd, b->data, b->len);
-        b->data = nd;
-        b->cap = ncap;
-    }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
-static void cput_string(cbuf *b, const char *s, size_t n)
-{
-    char *out = NULL;
-    size_t len = 0, cap = 0;
-    toolgov__jval v;
-    memset(&v, 0, sizeof v);
-    v.kind = TOOLGOV_J_STRING;
-    v.text = s;
-    v.len = n;
-    if (toolgov__jtext_write(b->cx, &v, &out, &len, &cap)) {
-        b->oom = 1;
-        return;
-    }
-    cput(b, out, len);
-}
-
-/* The shortest digits that strtod reads back as d (%.*e, precision 0..16),
-** laid out as ECMAScript's Number::toString (RFC 8785 does the same): plain
-** digits for 1e-6 <= |d| < 1e21, else d[.ddd]e+N / e-N; -0 stays "-0".
-** The runtime's canonical writer spells doubles the same way. */
-void toolgov__jtext_put_double(char out[32], double d)
-{
-    char e[40], dig[20] = {0};
-    int prec, k = 0, exp10, n, i;
-    char *o = out;
-    const char *p;
-    if (d == 0) {
-        if (signbit(d))
-            memcpy(out, "-0", 3);
-        else
-            memcpy(out, "0", 2);
-        return;
-    }
-    for (prec = 0; prec <= 16; prec++) {
-        snprintf(e, sizeof e, "%.*e", prec, d);
-        if (strtod(e, NULL) == d)
-            break;
-    }
-    p = e;
-    if (*p == '-') {
-        *o++ = '-';
-        p++;
-    }
-    for (; *p && *p != 'e'; p++)
-        if (*p >= '0' && *p <= '9')
-            dig[k++] = *p;
-    while (k > 1 && dig[k - 1] == '0')
-        k--;
-    exp10 = (int)strtol(p + 1, NULL, 10);
-    n = exp10 + 1; /* d = 0.dig * 10^n */
-    if (k <= n && n <= 21) {
-        memcpy(o, dig, (size_t)k);
-        o += k;
-        for (i = k; i < n; i++)
-            *o++ = '0';
-    } else if (0 < n && n < k) {
-        memcpy(o, dig, (size_t)n);
-        o += n;
-        *o++ = '.';
-        memcpy(o, dig + n, (size_t)(k - n));
-        o += k - n;
-    } else if (-6 < n && n <= 0) {
-        *o++ = '0';
-        *o++ = '.';
-        for (i = 0; i < -n; i++)
-            *o++ = '0';
-        memcpy(o, dig, (size_t)k);
-        o += k;
-    } else {
-        *o++ = dig[0];
-        if (k > 1) {
-            *o++ = '.';
-            memcpy(o, dig + 1, (size_t)(k - 1));
-            o += k - 1;
-        }
-        o += snprintf(o, 8, "e%c%d", n - 1 < 0 ? '-' : '+', n - 1 < 0 ? 1 - n : n - 1);
-    }
-    *o = '\0';
-}
-
 static int member_cmp(const void *a, const void *b)
 {
     const toolgov__jmember *x = *(const toolgov__jmember *const *)a;
@@ -147,9 +36,9 @@ static int member_cmp(const void *a, const void *b)
 
 /* Members of v in byte order of their keys, skipping those `skip` says are
 ** declared; written as ,"k":value with raw canonical values. */
-static void put_value(cbuf *b, const toolgov__snode *n, const toolgov__jval *v);
+static void put_value(toolgov__buf *b, const toolgov__snode *n, const toolgov__jval *v);
 
-static void put_sorted_members(cbuf *b, const toolgov__jval *v, const toolgov__snode *declared,
+static void put_sorted_members(toolgov__buf *b, const toolgov__jval *v, const toolgov__snode *declared,
                                int first)
 {
     const toolgov__jmember **order;
@@ -174,62 +63,58 @@ static void put_sorted_members(cbuf *b, const toolgov__jval *v, const toolgov__s
     qsort(order, k, sizeof(const toolgov__jmember *), member_cmp);
     for (i = 0; i < k; i++) {
         if (!first)
-            cput(b, ",", 1);
+            toolgov__buf_put(b, ",", 1);
         first = 0;
-        cput_string(b, order[i]->key, order[i]->key_len);
-        cput(b, ":", 1);
+        toolgov__buf_json_str(b, order[i]->key, order[i]->key_len);
+        toolgov__buf_put(b, ":", 1);
         put_value(b, NULL, order[i]->val);
     }
     free(order);
 }
 
-static void put_value(cbuf *b, const toolgov__snode *n, const toolgov__jval *v)
+static void put_value(toolgov__buf *b, const toolgov__snode *n, const toolgov__jval *v)
 {
     size_t i;
     int typed = n && n->type != TOOLGOV_S_RAW;
     switch (v->kind) {
     case TOOLGOV_J_NULL:
-        cput(b, "null", 4);
+        toolgov__buf_put(b, "null", 4);
         return;
     case TOOLGOV_J_BOOL:
         if (v->boolean)
-            cput(b, "true", 4);
+            toolgov__buf_put(b, "true", 4);
         else
-            cput(b, "false", 5);
+            toolgov__buf_put(b, "false", 5);
         return;
     case TOOLGOV_J_STRING:
-        cput_string(b, v->text, v->len);
+        toolgov__buf_json_str(b, v->text, v->len);
         return;
     case TOOLGOV_J_NUMBER:
         if (typed && n->type == TOOLGOV_S_INTEGER) {
             int64_t x;
-            char t[24];
             if (toolgov__jtext_int64(v->text, v->len, &x)) {
-                snprintf(t, sizeof t, "%lld", (long long)x);
-                cput(b, t, strlen(t));
+                toolgov__buf_json_int(b, x);
                 return;
             }
         } else if (typed && n->type == TOOLGOV_S_NUMBER) {
-            char t[32];
-            toolgov__jtext_put_double(t, strtod(v->text, NULL));
-            cput(b, t, strlen(t));
+            toolgov__buf_json_double(b, strtod(v->text, NULL));
             return;
         }
-        cput(b, v->text, v->len);
+        toolgov__buf_put(b, v->text, v->len);
         return;
     case TOOLGOV_J_ARRAY:
-        cput(b, "[", 1);
+        toolgov__buf_put(b, "[", 1);
         for (i = 0; i < v->count; i++) {
             if (i)
-                cput(b, ",", 1);
+                toolgov__buf_put(b, ",", 1);
             put_value(b, typed && n->type == TOOLGOV_S_ARRAY ? n->items : NULL, v->items[i]);
         }
-        cput(b, "]", 1);
+        toolgov__buf_put(b, "]", 1);
         return;
     default:
         break;
     }
-    cput(b, "{", 1);
+    toolgov__buf_put(b, "{", 1);
     if (typed && n->type == TOOLGOV_S_OBJECT) {
         int first = 1;
         for (i = 0; i < n->prop_count; i++) {
@@ -239,32 +124,30 @@ static void put_value(cbuf *b, const toolgov__snode *n, const toolgov__jval *v)
             if (!pv)
                 continue;
             if (!first)
-                cput(b, ",", 1);
+                toolgov__buf_put(b, ",", 1);
             first = 0;
-            cput_string(b, p->name, p->name_len);
-            cput(b, ":", 1);
+            toolgov__buf_json_str(b, p->name, p->name_len);
+            toolgov__buf_put(b, ":", 1);
             put_value(b, p->schema, pv);
         }
         put_sorted_members(b, v, n, first);
     } else {
         put_sorted_members(b, v, NULL, 1);
     }
-    cput(b, "}", 1);
+    toolgov__buf_put(b, "}", 1);
 }
 
 int toolgov__schema_canonical_value(toolgov__schema_ctx *cx, const toolgov__snode *n,
                                     const toolgov__jval *v, const char **out, size_t *out_len)
 {
-    cbuf b;
-    memset(&b, 0, sizeof b);
-    b.cx = cx;
+    toolgov__buf b;
+    const char *text;
+    toolgov__buf_init(&b);
     put_value(&b, n, v);
-    if (b.oom) {
-        cx->oom = 1;
+    text = toolgov__buf_to_arena(cx, &b, out_len);
+    if (!text)
         return -1;
-    }
-    *out = b.data ? b.data : "";
-    *out_len = b.len;
+    *out = text;
     return 0;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** json.c: strict JSON reader, scratch arena, growable buffer and canonical
-** writer (see json.h for the contract).
+** json.c: strict JSON reader, scratch arena, growable buffer, and the
+** canonical writer's calls on that buffer (see json.h for the contract;
+** the spelling itself is jsonwrite.c's, shared with toolgov-gen).
 **
 ** The reader bounds its output first: a JSON text of n bytes has at most
 ** 1 + (number of ',', ':', '[' and '{') values, and its unescaped
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "jsonwrite.h"
 
 /* ---- arena ---- */
 
@@ -918,155 +920,26 @@ int toolgov__json_double(const toolgov__json *n, double *out)
     return 0;
 }
 
-/* ---- canonical writer ---- */
+/* ---- canonical writer (the spelling is jsonwrite.c's) ---- */
 
 void toolgov__json_put_str(toolgov__jbuf *b, const char *s, size_t len)
 {
-    static const char hex[] = "0123456789abcdef";
-    size_t i, run = 0;
+    size_t n = toolgov__json_str_size(s, len);
 
-    for (i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-
-        if (c < 0x20 || c == '"' || c == '\\')
-            break;
-    }
-    if (i == len && b->cap - b->len > len + 2) {
-        /* Nothing to escape and room for it all: the common case. */
-        b->ptr[b->len] = '"';
-        memcpy(b->ptr + b->len + 1, s, len);
-        b->ptr[b->len + 1 + len] = '"';
-        b->len += len + 2;
-        return;
-    }
-    toolgov__jbuf_putc(b, '"');
-    for (i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        char esc[6];
-        size_t en = 2;
-
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        toolgov__jbuf_put(b, s + run, i - run);
-        run = i + 1;
-        esc[0] = '\\';
-        switch (c) {
-        case '"': esc[1] = '"'; break;
-        case '\\': esc[1] = '\\'; break;
-        case '\b': esc[1] = 'b'; break;
-        case '\f': esc[1] = 'f'; break;
-        case '\n': esc[1] = 'n'; break;
-        case '\r': esc[1] = 'r'; break;
-        case '\t': esc[1] = 't'; break;
-        default:
-            esc[1] = 'u';
-            esc[2] = '0';
-            esc[3] = '0';
-            esc[4] = hex[c >> 4];
-            esc[5] = hex[c & 15];
-            en = 6;
-            break;
-        }
-        toolgov__jbuf_put(b, esc, en);
-    }
-    toolgov__jbuf_put(b, s + run, len - run);
-    toolgov__jbuf_putc(b, '"');
+    if (buf_room(b, n))
+        b->len += toolgov__json_str_write(b->ptr + b->len, s, len);
 }
 
 void toolgov__json_put_int(toolgov__jbuf *b, int64_t v)
 {
-    char tmp[24];
-    size_t i = sizeof tmp;
-    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-
-    do {
-        tmp[--i] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        tmp[--i] = '-';
-    toolgov__jbuf_put(b, tmp + i, sizeof tmp - i);
-}
-
-/* Shortest digits of v > 0 that read back to v: digits into d (no point),
-** their count in *nd, and the decimal exponent of the first digit. */
-static void shortest_digits(double v, char *d, int *nd, int *exp10)
-{
-    char buf[40];
-    int lo = 1, hi = 17, p, best = 17;
-
-    /* If p digits round-trip, so do p + 1: binary search the least. */
-    while (lo <= hi) {
-        p = lo + (hi - lo) / 2;
-        snprintf(buf, sizeof buf, "%.*e", p - 1, v);
-        if (strtod(buf, NULL) == v) {
-            best = p;
-            hi = p - 1;
-        } else
-            lo = p + 1;
-    }
-    snprintf(buf, sizeof buf, "%.*e", best - 1, v);
-    {
-        /* d.ddde±XX, whatever the locale's decimal point looks like */
-        const char *s = buf;
-        int n = 0;
-
-        while (*s && *s != 'e') {
-            if (is_digit((unsigned char)*s))
-                d[n++] = *s;
-            s++;
-        }
-        while (n > 1 && d[n - 1] == '0')
-            n--;
-        *nd = n;
-        *exp10 = *s == 'e' ? (int)strtol(s + 1, NULL, 10) : 0;
-    }
+    if (buf_room(b, TOOLGOV__JSON_NUMBER_MAX))
+        b->len += toolgov__json_int_text(b->ptr + b->len, v);
 }
 
 void toolgov__json_put_double(toolgov__jbuf *b, double v)
 {
-    char d[24], out[48];
-    int nd, e, n, o = 0, i;
-
-    if (v == 0) {
-        toolgov__jbuf_puts(b, signbit(v) ? "-0" : "0");
-        return;
-    }
-    if (v < 0) {
-        out[o++] = '-';
-        v = -v;
-    }
-    shortest_digits(v, d, &nd, &e);
-    n = e + 1; /* ECMAScript's n: the point sits after n digits */
-    if (nd <= n && n <= 21) {
-        for (i = 0; i < nd; i++)
-            out[o++] = d[i];
-        for (; i < n; i++)
-            out[o++] = '0';
-    } else if (0 < n && n <= 21) {
-        for (i = 0; i < n; i++)
-            out[o++] = d[i];
-        out[o++] = '.';
-        for (; i < nd; i++)
-            out[o++] = d[i];
-    } else if (-6 < n && n <= 0) {
-        out[o++] = '0';
-        out[o++] = '.';
-        for (i = 0; i < -n; i++)
-            out[o++] = '0';
-        for (i = 0; i < nd; i++)
-            out[o++] = d[i];
-    } else {
-        out[o++] = d[0];
-        if (nd > 1) {
-            out[o++] = '.';
-            for (i = 1; i < nd; i++)
-                out[o++] = d[i];
-        }
-        o += snprintf(out + o, sizeof out - (size_t)o, "e%c%d", n - 1 < 0 ? '-' : '+',
-                      n - 1 < 0 ? 1 - n : n - 1);
-    }
-    toolgov__jbuf_put(b, out, (size_t)o);
+    if (buf_room(b, TOOLGOV__JSON_NUMBER_MAX))
+        b->len += toolgov__json_double_text(b->ptr + b->len, v);
 }
 
 void toolgov__json_put_value(toolgov__jbuf *b, const toolgov__json_doc *doc, size_t i)

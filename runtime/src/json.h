@@ -187,15 +187,12 @@ static inline int toolgov__json_str_eq(const toolgov__json *n, const char *s, si
 
 /* ---- canonical writer ---- */
 
-/* A JSON string in canonical form: quotes; \" \\ \b \f \n \r \t; other
-** bytes below 0x20 as \u00xx; everything else (including '/' and non-ASCII
-** UTF-8) as is. */
+/* Appenders of jsonwrite.h's canonical spellings (one writer for the
+** runtime and the generator): a string (toolgov__json_str_write), an int64
+** in decimal, a finite double in the shortest text that reads back to it
+** (ECMAScript layout: 1e+21, 1.5e-7; -0 is "-0"). */
 void toolgov__json_put_str(toolgov__jbuf *b, const char *s, size_t len);
-/* An int64 in decimal. */
 void toolgov__json_put_int(toolgov__jbuf *b, int64_t v);
-/* A finite double in the shortest text that reads back to the same value,
-** laid out as ECMAScript's Number::toString (1e21 and above, and below
-** 1e-6, in exponent form: 1e+21, 1.5e-7; -0 is "-0"). */
 void toolgov__json_put_double(toolgov__jbuf *b, double v);
 /* Node `i` and its descendants in canonical form: object members sorted
 ** by key bytes, no whitespace, strings as toolgov__json_put_str, number

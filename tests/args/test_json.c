@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "jsonwrite.h"
 
 #define SUITE_DIR TOOLGOV_TESTDATA_DIR "/JSONTestSuite/test_parsing"
 
@@ -361,6 +362,52 @@ START_TEST(doubles_print_shortest)
 }
 END_TEST
 
+/* The shared writer (jsonwrite.c, compiled into toolgov-gen too): every
+** byte spelt as json.h promises, the size call agreeing with the write, and
+** the longest number spellings within TOOLGOV__JSON_NUMBER_MAX. */
+START_TEST(writer_spells_every_byte_and_sizes_agree)
+{
+    char in[1], out[16];
+    unsigned c;
+    char num[TOOLGOV__JSON_NUMBER_MAX + 8];
+    size_t n;
+
+    for (c = 0; c < 256; c++) {
+        char want[16];
+
+        in[0] = (char)c;
+        if (c == '"' || c == '\\')
+            snprintf(want, sizeof want, "\"\\%c\"", (char)c);
+        else if (c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t')
+            snprintf(want, sizeof want, "\"\\%c\"",
+                     c == '\b' ? 'b' : c == '\f' ? 'f' : c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+        else if (c < 0x20)
+            snprintf(want, sizeof want, "\"\\u%04x\"", c);
+        else
+            snprintf(want, sizeof want, "\"%c\"", (char)c);
+        n = toolgov__json_str_write(out, in, 1);
+        ck_assert_uint_eq(n, toolgov__json_str_size(in, 1));
+        out[n] = '\0';
+        ck_assert_str_eq(out, want);
+    }
+    n = toolgov__json_str_write(out, "a\"b\x01" "c", 5);
+    out[n] = '\0';
+    ck_assert_str_eq(out, "\"a\\\"b\\u0001c\"");
+    ck_assert_uint_eq(toolgov__json_str_size("", 0), 2);
+
+    n = toolgov__json_int_text(num, INT64_MIN);
+    num[n] = '\0';
+    ck_assert_str_eq(num, "-9223372036854775808");
+    n = toolgov__json_double_text(num, -0.0000012345678901234567);
+    num[n] = '\0';
+    ck_assert_str_eq(num, "-0.0000012345678901234567");
+    ck_assert_uint_le(n, TOOLGOV__JSON_NUMBER_MAX);
+    n = toolgov__json_double_text(num, -2.2250738585072014e-308);
+    num[n] = '\0';
+    ck_assert_str_eq(num, "-2.2250738585072014e-308");
+}
+END_TEST
+
 START_TEST(canonical_sorts_keys_and_keeps_numbers)
 {
     toolgov__scratch a;
@@ -460,6 +507,7 @@ int main(void)
     tcase_add_test(tc, integers_are_exact);
     tcase_add_test(tc, doubles_are_finite_and_correctly_rounded);
     tcase_add_test(tc, doubles_print_shortest);
+    tcase_add_test(tc, writer_spells_every_byte_and_sizes_agree);
     tcase_add_test(tc, canonical_sorts_keys_and_keeps_numbers);
     tcase_add_test(tc, big_objects_sort_and_find_every_key);
     tcase_add_test(tc, arena_reuse_allocates_nothing_once_warm);

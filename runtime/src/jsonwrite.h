@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** jsonwrite.h: the one spelling of canonical JSON (SPEC section 9) that both
+** products use. The runtime's canonical arguments (json.c, args.c) and the
+** generator's canonical schema texts and defaults (gen/schema*.c, export.c)
+** are written by these functions, so a default the generator puts in a
+** table and the same value canonicalised by the runtime are the same bytes.
+**
+** Buffer-free on purpose: each function writes into bytes the caller
+** provides and returns how many it wrote, like snprintf, so the runtime's
+** allocator-hook buffer and the generator's buffer share the writer without
+** sharing a buffer type. The caller reserves room first:
+** toolgov__json_str_size() bytes for a string, TOOLGOV__JSON_NUMBER_MAX for
+** a number.
+**
+** Internal (toolgov__ names): compiled into libtoolgov with hidden
+** visibility and into toolgov-gen. No allocation, no global state.
+*/
+#ifndef TOOLGOV_JSONWRITE_H
+#define TOOLGOV_JSONWRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Room that toolgov__json_int_text and toolgov__json_double_text may need
+** (the longest spelling is 25 bytes: "-0.0000012345678901234567"). */
+#define TOOLGOV__JSON_NUMBER_MAX 32
+
+/* Bytes the canonical form of the string s[0..len) takes, both quotes
+** included (see toolgov__json_str_write). */
+size_t toolgov__json_str_size(const char *s, size_t len);
+
+/* Write s[0..len) as a canonical JSON string into out, which has room for
+** toolgov__json_str_size(s, len) bytes: quotes; \" \\ \b \f \n \r \t;
+** other bytes below 0x20 as \u00xx; everything else (including '/' and
+** non-ASCII UTF-8) as is. Returns the bytes written (that size). The input
+** is not checked for UTF-8: callers pass text their reader checked. */
+size_t toolgov__json_str_write(char *out, const char *s, size_t len);
+
+/* An int64 in decimal into out (TOOLGOV__JSON_NUMBER_MAX bytes of room);
+** returns the bytes written (no NUL). */
+size_t toolgov__json_int_text(char *out, int64_t v);
+
+/* A finite double in the shortest text that reads back to the same value,
+** laid out as ECMAScript's Number::toString (RFC 8785 does the same):
+** plain digits for 1e-6 <= |v| < 1e21, else d[.ddd]e+N / e-N; -0 is "-0".
+** Into out (TOOLGOV__JSON_NUMBER_MAX bytes of room); returns the bytes
+** written (no NUL). Not for NaN or infinities (JSON has no spelling). */
+size_t toolgov__json_double_text(char *out, double v);
+
+#endif /* TOOLGOV_JSONWRITE_H */
