@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args_internal.h"
 #include "text.h"
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -401,161 +402,7 @@ const char *toolgov__c_name(toolgov__schema_ctx *cx, const char *s, size_t len)
 
 /* ---- formats ------------------------------------------------------------- */
 
-static int digits(const char *s, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        if (s[i] < '0' || s[i] > '9')
-            return 0;
-    return 1;
-}
-
-static int num2(const char *s)
-{
-    return (s[0] - '0') * 10 + (s[1] - '0');
-}
-
-static int date_ok(const char *s, size_t len)
-{
-    static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    int y, m, d;
-    if (len != 10 || s[4] != '-' || s[7] != '-' || !digits(s, 4) || !digits(s + 5, 2) ||
-        !digits(s + 8, 2))
-        return 0;
-    y = num2(s) * 100 + num2(s + 2);
-    m = num2(s + 5);
-    d = num2(s + 8);
-    if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
-        return 0;
-    if (m == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
-        return 0;
-    return 1;
-}
-
-/* HH:MM[:SS[.frac]] then, when `offset` is 2, a required Z or +HH:MM
-** (RFC 3339 full-time); when 1, an optional one. */
-static int time_ok(const char *s, size_t len, int offset)
-{
-    size_t i;
-    if (len < 5 || !digits(s, 2) || s[2] != ':' || !digits(s + 3, 2) || num2(s) > 23 ||
-        num2(s + 3) > 59)
-        return 0;
-    i = 5;
-    if (i < len && s[i] == ':') {
-        if (len < i + 3 || !digits(s + i + 1, 2) || num2(s + i + 1) > 60)
-            return 0;
-        i += 3;
-        if (i < len && s[i] == '.') {
-            size_t start = ++i;
-            while (i < len && s[i] >= '0' && s[i] <= '9')
-                i++;
-            if (i == start)
-                return 0;
-        }
-    } else if (offset == 2) {
-        return 0; /* RFC 3339 needs seconds */
-    }
-    if (i == len)
-        return offset != 2;
-    if (s[i] == 'Z' || s[i] == 'z')
-        return i + 1 == len;
-    if (s[i] == '+' || s[i] == '-')
-        return len == i + 6 && digits(s + i + 1, 2) && s[i + 3] == ':' &&
-               digits(s + i + 4, 2) && num2(s + i + 1) <= 23 && num2(s + i + 4) <= 59;
-    return 0;
-}
-
-static int email_ok(const char *s, size_t len)
-{
-    const char *at = memchr(s, '@', len);
-    size_t i, local, dot = 0;
-    if (!at)
-        return 0;
-    local = (size_t)(at - s);
-    if (local == 0 || local + 1 >= len || memchr(at + 1, '@', len - local - 1))
-        return 0;
-    for (i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c <= 0x20 || c == 0x7F || c == '<' || c == '>' || c == '(' || c == ')' ||
-            c == ',' || c == ';' || c == ':' || c == '\\' || c == '"' || c == '[' || c == ']')
-            return 0;
-        if (i > local && c == '.')
-            dot = i;
-    }
-    /* The domain holds a dot, not first or last. */
-    return dot > local + 1 && dot + 1 < len;
-}
-
-static int uri_ok(const char *s, size_t len)
-{
-    size_t i;
-    if (len < 2 || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
-        return 0;
-    for (i = 1; i < len && s[i] != ':'; i++) {
-        char c = s[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '+' || c == '-' || c == '.'))
-            return 0;
-    }
-    if (i == len)
-        return 0;
-    for (; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c <= 0x20 || c == 0x7F || c == '"' || c == '<' || c == '>' || c == '\\' ||
-            c == '^' || c == '`' || c == '{' || c == '|' || c == '}')
-            return 0;
-    }
-    return 1;
-}
-
-int toolgov__format_ok(toolgov__sformat f, const char *s, size_t len)
-{
-    switch (f) {
-    case TOOLGOV_F_DATE:
-        return date_ok(s, len);
-    case TOOLGOV_F_TIME:
-        return time_ok(s, len, 1);
-    case TOOLGOV_F_DATE_TIME:
-        return len > 11 && (s[10] == 'T' || s[10] == 't') && date_ok(s, 10) &&
-               time_ok(s + 11, len - 11, 2);
-    case TOOLGOV_F_EMAIL:
-        return email_ok(s, len);
-    case TOOLGOV_F_URI:
-        return uri_ok(s, len);
-    default:
-        return 1;
-    }
-}
-
 static const char *format_words[] = {"date", "time", "date-time", "email", "uri"};
-
-static const char *format_expect(toolgov__sformat f)
-{
-    switch (f) {
-    case TOOLGOV_F_DATE:
-        return "a date (YYYY-MM-DD)";
-    case TOOLGOV_F_TIME:
-        return "a time (HH:MM or HH:MM:SS)";
-    case TOOLGOV_F_DATE_TIME:
-        return "a date-time (RFC 3339, such as 2026-03-12T09:30:00Z)";
-    case TOOLGOV_F_EMAIL:
-        return "an email address";
-    case TOOLGOV_F_URI:
-        return "a URI with a scheme (such as https://example.com)";
-    default:
-        return "text";
-    }
-}
-
-/* Characters (code points) of valid UTF-8. */
-static uint64_t char_count(const char *s, size_t len)
-{
-    uint64_t n = 0;
-    size_t i;
-    for (i = 0; i < len; i++)
-        n += ((unsigned char)s[i] & 0xC0u) != 0x80u;
-    return n;
-}
 
 /* ---- labels (error path only) -------------------------------------------- */
 
@@ -752,6 +599,8 @@ static const char *applies_name(int kw)
 static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval *v,
                                     const toolgov__snode *parent, int rel, const char *name,
                                     size_t index, unsigned depth);
+static void check_values(toolgov__schema_ctx *cx, const toolgov__snode *n,
+                         const toolgov__jval *dflt, const toolgov__jval *examples);
 
 static int count_value(toolgov__schema_ctx *cx, const toolgov__snode *n, const char *kw,
                        const toolgov__jval *v, toolgov__scount *out)
@@ -1238,7 +1087,7 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
     toolgov__snode *n;
     const toolgov__jmember *kw[KW_COUNT];
     char l[320];
-    size_t i;
+    size_t i, errors_before = cx->d->errors, values_before = cx->value_errors;
     int k;
 
     p = alloc(cx, sizeof *p);
@@ -1430,15 +1279,12 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
                        hi == &n->maximum ? "maximum" : "exclusiveMaximum", hi->text);
         }
     }
-    if (kw[KW_DEFAULT]) {
-        const toolgov__jval *dv = kw[KW_DEFAULT]->val;
-        const char *why = toolgov__schema_check_value(cx, n, dv);
-        n->default_val = dv;
-        if (why)
-            err_at(cx, dv->at, "default of %s does not satisfy its own schema: %s; change the "
-                               "default or the schema",
-                   label(l, cx, n), why);
-    }
+    if (kw[KW_DEFAULT])
+        n->default_val = kw[KW_DEFAULT]->val;
+    /* Values are judged only by a schema without errors of its own (values
+    ** below it that failed their own check do not count). */
+    if (cx->d->errors - errors_before == cx->value_errors - values_before && !cx->oom)
+        check_values(cx, n, n->default_val, kw[KW_EXAMPLES] ? kw[KW_EXAMPLES]->val : NULL);
     return n;
 }
 
@@ -1450,7 +1296,11 @@ int toolgov__schema_compile(toolgov__schema_ctx *cx, const toolgov__jval *root, 
     char l[320];
 
     *out = NULL;
+    cx->dec = NULL; /* callers need not set these */
+    cx->value_errors = 0;
     n = compile_node(cx, root, NULL, REL_ROOT, NULL, 0, 1);
+    toolgov_args_decoder_free(cx->dec); /* made by check_instance, if needed */
+    cx->dec = NULL;
     if (n && root->kind == TOOLGOV_J_OBJECT) {
         const toolgov__jmember *t = toolgov__jv_find(root, "type", 4);
         const toolgov__jmember *alt = toolgov__jv_find(root, "anyOf", 5);
@@ -1474,234 +1324,171 @@ int toolgov__schema_compile(toolgov__schema_ctx *cx, const toolgov__jval *root, 
     return 0;
 }
 
-/* ---- checking a value against a node ------------------------------------- */
+/* ---- values checked against their own schema ------------------------------ */
 
-typedef struct vpath {
-    char buf[256];
-    size_t len;
-} vpath;
+/* A default, an example or an enum value is judged by the runtime's own
+** validator (runtime/src/args.c, compiled into the generator), walking the
+** node's descriptor tables (schema_tables.c) exactly as it walks a call's
+** arguments: one validator, so a value the generator accepts is one the
+** runtime accepts, and each problem is worded as the runtime words it for
+** a call. Each problem is an error at the value it is about (inside an
+** object or array value, the member or item its JSON pointer names; for a
+** missing member, the object), so a long example points at its bad part. */
 
-static size_t vpath_push_key(vpath *p, const char *key, size_t len)
+static void put_json(toolgov__buf *b, const toolgov__jval *v);
+
+/* The value inside v that the JSON pointer p[0..len) names, or the deepest
+** one that exists on the way there. */
+static const toolgov__jval *value_at(toolgov__schema_ctx *cx, const toolgov__jval *v,
+                                     const char *p, size_t len)
 {
-    size_t old = p->len, i;
-    if (p->len < sizeof p->buf - 1)
-        p->buf[p->len++] = '/';
-    for (i = 0; i < len && p->len < sizeof p->buf - 3; i++) {
-        if (key[i] == '~' || key[i] == '/') {
-            p->buf[p->len++] = '~';
-            p->buf[p->len++] = key[i] == '~' ? '0' : '1';
+    char *seg = len ? alloc(cx, len) : NULL;
+    size_t i = 0;
+    if (!seg)
+        return v;
+    while (i < len && p[i] == '/') {
+        size_t n = 0, j;
+        for (j = i + 1; j < len && p[j] != '/'; j++) {
+            if (p[j] == '~' && j + 1 < len && (p[j + 1] == '0' || p[j + 1] == '1')) {
+                seg[n++] = p[j + 1] == '1' ? '/' : '~';
+                j++;
+            } else {
+                seg[n++] = p[j];
+            }
+        }
+        i = j;
+        if (v->kind == TOOLGOV_J_OBJECT) {
+            const toolgov__jmember *m = toolgov__jv_find(v, seg, n);
+            if (!m)
+                return v;
+            v = m->val;
+        } else if (v->kind == TOOLGOV_J_ARRAY) {
+            size_t k, idx = 0;
+            if (n == 0 || n > 18)
+                return v;
+            for (k = 0; k < n; k++) {
+                if (seg[k] < '0' || seg[k] > '9')
+                    return v;
+                idx = idx * 10 + (size_t)(seg[k] - '0');
+            }
+            if (idx >= v->count)
+                return v;
+            v = v->items[idx];
         } else {
-            p->buf[p->len++] = key[i];
+            return v;
         }
     }
-    p->buf[p->len] = '\0';
-    return old;
+    return v;
 }
 
-static size_t vpath_push_index(vpath *p, size_t i)
+/* Judge v against the tables t of node n; every problem is an error
+** "<what> of <node> does not satisfy its own schema: <problem>; <fix>". */
+static void check_instance(toolgov__schema_ctx *cx, const toolgov__snode *n,
+                           const toolgov_arg_schema *t, const toolgov__jval *v, const char *what,
+                           const char *fix)
 {
-    size_t old = p->len;
-    int w = snprintf(p->buf + p->len, sizeof p->buf - p->len, "/%zu", i);
-    if (w > 0 && (size_t)w < sizeof p->buf - p->len)
-        p->len += (size_t)w;
-    return old;
-}
+    toolgov__args_problem probs[TOOLGOV_ARGS_MAX_PROBLEMS];
+    toolgov__buf b;
+    const char *msg;
+    size_t np = 0, i;
+    unsigned total = 0;
+    char l[320];
+    int rc;
 
-static const char *why(toolgov__schema_ctx *cx, const vpath *p, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static const char *why(toolgov__schema_ctx *cx, const vpath *p, const char *fmt, ...)
-{
-    char msg[600];
-    char *out;
-    size_t n;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    n = strlen(p->len ? p->buf : "the value") + 1 + strlen(msg);
-    out = alloc(cx, n + 1);
-    if (!out)
-        return "out of memory";
-    snprintf(out, n + 1, "%s %s", p->len ? p->buf : "the value", msg);
-    return out;
-}
-
-static unsigned jtype_of(const toolgov__jval *v, int64_t *iv)
-{
-    switch (v->kind) {
-    case TOOLGOV_J_NULL:
-        return TOOLGOV_T_NULL;
-    case TOOLGOV_J_BOOL:
-        return TOOLGOV_T_BOOLEAN;
-    case TOOLGOV_J_NUMBER:
-        return toolgov__jtext_int64(v->text, v->len, iv) ? TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER
-                                                        : TOOLGOV_T_NUMBER;
-    case TOOLGOV_J_STRING:
-        return TOOLGOV_T_STRING;
-    case TOOLGOV_J_ARRAY:
-        return TOOLGOV_T_ARRAY;
-    default:
-        return TOOLGOV_T_OBJECT;
+    if (!cx->dec && toolgov_args_decoder_new(&cx->dec, NULL) != 0) {
+        oom(cx);
+        return;
     }
+    toolgov__buf_init(&b);
+    put_json(&b, v);
+    if (b.oom) {
+        toolgov__buf_free(&b);
+        oom(cx);
+        return;
+    }
+    rc = toolgov__args_validate(cx->dec, t, "the value", b.data ? b.data : "", b.len, probs,
+                                COUNT_OF(probs), &np, &total, &msg);
+    toolgov__buf_free(&b);
+    if (rc == TOOLGOV_ENOMEM) {
+        oom(cx);
+        return;
+    }
+    if (rc == 0)
+        return;
+    label(l, cx, n);
+    if (rc != TOOLGOV_EARGS || np == 0) {
+        /* Not JSON the runtime reads (deeper than it nests, longer than a
+        ** call may be): the runtime would refuse it whole. */
+        cx->value_errors++;
+        err_at(cx, v->at, "%s of %s does not satisfy its own schema: %s; %s", what, l, msg, fix);
+        return;
+    }
+    cx->value_errors += np;
+    for (i = 0; i < np; i++) {
+        const char *pb = msg + probs[i].at;
+        const toolgov__jval *at = value_at(cx, v, pb, probs[i].path_len);
+        err_at(cx, at->at, "%s of %s does not satisfy its own schema: %.*s; %s", what, l,
+               (int)probs[i].len, pb, fix);
+    }
+    if (total > np)
+        note_at(cx, v->at, "%s of %s has %u more problem%s", what, l, total - (unsigned)np,
+                total - np == 1 ? "" : "s");
 }
 
-static const char *check(toolgov__schema_ctx *cx, const toolgov__snode *n,
-                         const toolgov__jval *v, vpath *p);
-
-static const char *check_bounds(toolgov__schema_ctx *cx, const toolgov__snode *n,
-                                const toolgov__jval *v, vpath *p)
+/* Whether anything but its enum can refuse a value of n's own type: then
+** every enum value is judged too (a value that breaks maxLength or a bound
+** could be offered to a model but never accepted from it). */
+static int enum_needs_check(const toolgov__snode *n)
 {
-    toolgov__sbound x;
-    char q[TOOLGOV_SHOW_MAX];
-    memset(&x, 0, sizeof x);
-    x.is_int = toolgov__jtext_int64(v->text, v->len, &x.i);
-    x.d = number_value(v->text, v->len);
-    if (!x.is_int && !isfinite(x.d))
-        return why(cx, p, "must be a finite number, got %s", toolgov__text_show(q, v->text, v->len));
-    if (n->minimum.given && bound_cmp(&x, &n->minimum) < 0)
-        return why(cx, p, "must be at least %s, got %s", n->minimum.text,
-                   toolgov__text_show(q, v->text, v->len));
-    if (n->maximum.given && bound_cmp(&x, &n->maximum) > 0)
-        return why(cx, p, "must be at most %s, got %s", n->maximum.text,
-                   toolgov__text_show(q, v->text, v->len));
-    if (n->exclusive_minimum.given && bound_cmp(&x, &n->exclusive_minimum) <= 0)
-        return why(cx, p, "must be greater than %s, got %s", n->exclusive_minimum.text,
-                   toolgov__text_show(q, v->text, v->len));
-    if (n->exclusive_maximum.given && bound_cmp(&x, &n->exclusive_maximum) >= 0)
-        return why(cx, p, "must be less than %s, got %s", n->exclusive_maximum.text,
-                   toolgov__text_show(q, v->text, v->len));
-    return NULL;
+    return n->min_length.given || n->max_length.given ||
+           (n->format != TOOLGOV_F_NONE && n->format != TOOLGOV_F_OTHER) || n->minimum.given ||
+           n->maximum.given || n->exclusive_minimum.given || n->exclusive_maximum.given ||
+           n->any_of_count || n->one_of_count;
 }
 
-static const char *check(toolgov__schema_ctx *cx, const toolgov__snode *n,
-                         const toolgov__jval *v, vpath *p)
+/* Judge node n's default, examples and (where it matters) enum values. */
+static void check_values(toolgov__schema_ctx *cx, const toolgov__snode *n,
+                         const toolgov__jval *dflt, const toolgov__jval *examples)
 {
-    int64_t iv = 0;
-    unsigned t = jtype_of(v, &iv);
-    char q[TOOLGOV_SHOW_MAX];
-    size_t i, j;
-    const char *r;
+    const toolgov_arg_schema *t;
+    size_t i;
+    char what[40];
+    int enums = n->enum_vals && enum_needs_check(n);
 
-    if (n->types && !(n->types & t))
-        return why(cx, p, "must be %s%s, got %s", n->types == TOOLGOV_T_INTEGER ? "an " : "",
-                   n->types == TOOLGOV_T_INTEGER ? "integer" : types_name(n->types),
-                   jkind_name(v));
-    if (n->enum_vals) {
-        for (i = 0; i < n->enum_vals->count; i++)
-            if (jv_equal(n->enum_vals->items[i], v))
-                break;
-        if (i == n->enum_vals->count)
-            return why(cx, p, "must be one of the enum values, got %s%s%s",
-                       v->kind == TOOLGOV_J_STRING ? "\"" : "",
-                       v->kind == TOOLGOV_J_STRING || v->kind == TOOLGOV_J_NUMBER
-                           ? toolgov__text_show(q, v->text, v->len)
-                           : jkind_name(v),
-                       v->kind == TOOLGOV_J_STRING ? "\"" : "");
+    if (examples && (examples->kind != TOOLGOV_J_ARRAY || !examples->count))
+        examples = NULL;
+    if (!dflt && !examples && !enums)
+        return;
+    if (toolgov__schema_tables(cx, n, &t) != 0)
+        return;
+    if (dflt)
+        check_instance(cx, n, t, dflt, "default", "change the default or the schema");
+    for (i = 0; examples && i < examples->count; i++) {
+        snprintf(what, sizeof what, "example %zu", i + 1);
+        check_instance(cx, n, t, examples->items[i], what, "change the example or the schema");
     }
-    switch (v->kind) {
-    case TOOLGOV_J_STRING: {
-        uint64_t c = char_count(v->text, v->len);
-        if (n->min_length.given && c < n->min_length.v)
-            return why(cx, p, "must be at least %llu characters, got %llu",
-                       (unsigned long long)n->min_length.v, (unsigned long long)c);
-        if (n->max_length.given && c > n->max_length.v)
-            return why(cx, p, "must be at most %llu characters, got %llu",
-                       (unsigned long long)n->max_length.v, (unsigned long long)c);
-        if (!toolgov__format_ok(n->format, v->text, v->len))
-            return why(cx, p, "must be %s, got \"%s\"", format_expect(n->format),
-                       toolgov__text_show(q, v->text, v->len));
-        break;
-    }
-    case TOOLGOV_J_NUMBER:
-        if ((r = check_bounds(cx, n, v, p)) != NULL)
-            return r;
-        break;
-    case TOOLGOV_J_ARRAY:
-        if (n->min_items.given && v->count < n->min_items.v)
-            return why(cx, p, "must have at least %llu items, got %zu",
-                       (unsigned long long)n->min_items.v, v->count);
-        if (n->max_items.given && v->count > n->max_items.v)
-            return why(cx, p, "must have at most %llu items, got %zu",
-                       (unsigned long long)n->max_items.v, v->count);
-        if (n->items && n->items->src) {
-            for (i = 0; i < v->count; i++) {
-                size_t old = vpath_push_index(p, i);
-                r = check(cx, n->items, v->items[i], p);
-                p->len = old;
-                p->buf[old] = '\0';
-                if (r)
-                    return r;
-            }
+    if (enums) {
+        /* The same node without its enum: what the other keywords say. */
+        toolgov_arg_schema plain = *t;
+        if (plain.kind == TOOLGOV_ARG_STRING_ENUM)
+            plain.kind = TOOLGOV_ARG_STRING;
+        else if (plain.kind == TOOLGOV_ARG_INTEGER_ENUM)
+            plain.kind = TOOLGOV_ARG_INTEGER;
+        plain.flags &= ~(unsigned)(TOOLGOV_ARG_F_HAS_ENUM | TOOLGOV_ARG_F_ENUM_NULL);
+        plain.str_enum = NULL;
+        plain.str_enum_count = 0;
+        plain.int_enum = NULL;
+        plain.int_enum_count = 0;
+        for (i = 0; i < n->enum_vals->count; i++) {
+            const toolgov__jval *e = n->enum_vals->items[i];
+            char q[TOOLGOV_SHOW_MAX], ew[TOOLGOV_SHOW_MAX + 16];
+            /* Named as compile_enum names them: enum value 'x', enum value 3. */
+            snprintf(ew, sizeof ew, "enum value %s%s%s", e->kind == TOOLGOV_J_STRING ? "'" : "",
+                     e->kind == TOOLGOV_J_NULL ? "null" : toolgov__text_show(q, e->text, e->len),
+                     e->kind == TOOLGOV_J_STRING ? "'" : "");
+            check_instance(cx, n, &plain, e, ew, "remove the value or change the schema");
         }
-        break;
-    case TOOLGOV_J_OBJECT:
-        for (i = 0; i < n->prop_count; i++) {
-            const toolgov__sprop *pr = &n->props[i];
-            const toolgov__jmember *m = toolgov__jv_find(v, pr->name, pr->name_len);
-            size_t old;
-            if (!m) {
-                if (pr->required) {
-                    old = vpath_push_key(p, pr->name, pr->name_len);
-                    r = why(cx, p, "is required");
-                    p->len = old;
-                    p->buf[old] = '\0';
-                    return r;
-                }
-                continue;
-            }
-            old = vpath_push_key(p, pr->name, pr->name_len);
-            r = check(cx, pr->schema, m->val, p);
-            p->len = old;
-            p->buf[old] = '\0';
-            if (r)
-                return r;
-        }
-        if (!n->additional) {
-            for (i = 0; i < v->count; i++) {
-                for (j = 0; j < n->prop_count; j++)
-                    if (n->props[j].name_len == v->members[i].key_len &&
-                        !memcmp(n->props[j].name, v->members[i].key, v->members[i].key_len))
-                        break;
-                if (j == n->prop_count) {
-                    size_t old = vpath_push_key(p, v->members[i].key, v->members[i].key_len);
-                    r = why(cx, p, "is not a declared property (additionalProperties is false)");
-                    p->len = old;
-                    p->buf[old] = '\0';
-                    return r;
-                }
-            }
-        }
-        break;
-    default:
-        break;
     }
-    if (n->any_of_count) {
-        for (i = 0; i < n->any_of_count; i++)
-            if (!check(cx, n->any_of[i], v, p))
-                break;
-        if (i == n->any_of_count)
-            return why(cx, p, "matches none of the anyOf schemas");
-    }
-    if (n->one_of_count) {
-        size_t hits = 0;
-        for (i = 0; i < n->one_of_count; i++)
-            hits += check(cx, n->one_of[i], v, p) == NULL;
-        if (hits != 1)
-            return why(cx, p, "must match exactly one of the oneOf schemas, matches %zu", hits);
-    }
-    return NULL;
-}
-
-const char *toolgov__schema_check_value(toolgov__schema_ctx *cx, const toolgov__snode *n,
-                                        const toolgov__jval *v)
-{
-    vpath p;
-    p.len = 0;
-    p.buf[0] = '\0';
-    return check(cx, n, v, &p);
 }
 
 /* ---- canonical text ------------------------------------------------------ */

@@ -86,6 +86,11 @@ typedef struct toolgov__schema_ctx {
     const char *path; /* file name for FILE:LINE:COL */
     const char *tool;
     int oom;          /* set when an allocation failed (reported once) */
+    toolgov_args_decoder *dec; /* private: the runtime's validator while
+                               ** toolgov__schema_compile runs, which sets
+                               ** and frees it (callers need not set it) */
+    size_t value_errors;       /* private: errors about defaults, examples
+                               ** and enum values while it runs */
 } toolgov__schema_ctx;
 
 /* Builders. Each returns the new value (or 0), NULL/-1 when out of memory
@@ -229,16 +234,6 @@ int toolgov__schema_compile(toolgov__schema_ctx *cx, const toolgov__jval *root, 
 ** 0, or -1 when out of memory. */
 int toolgov__schema_text(toolgov__schema_ctx *cx, const toolgov__snode *root, const char **out,
                          size_t *out_len);
-
-/* NULL when v is valid against node n; otherwise a message naming the first
-** problem found, with its JSON path relative to v ("/a/0 must be ..."), in
-** the arena. Used for `default` values; tests use it as an oracle. */
-const char *toolgov__schema_check_value(toolgov__schema_ctx *cx, const toolgov__snode *n,
-                                        const toolgov__jval *v);
-
-/* Whether the string s[0..len) has the format f (TOOLGOV_F_NONE and
-** TOOLGOV_F_OTHER: always). */
-int toolgov__format_ok(toolgov__sformat f, const char *s, size_t len);
 
 /* Exact integer value of a JSON number text, when it is one that fits
 ** int64_t ("2", "2.0", "1e2"): 1 and *out; else 0. */

@@ -66,21 +66,25 @@ typedef struct ctx {
     unsigned depth;      /* schema recursion depth */
     int nomem;
     const char *bad_schema; /* why the schema cannot be walked, or NULL */
+    const char *root;       /* the root's name in messages */
+    toolgov__args_problem *spans; /* where each reported problem is in the
+                                  ** message (validate only), or NULL */
+    size_t span_cap, nspans;
 } ctx;
 
 /* ---- messages ---- */
 
 static void say_u(ctx *c, unsigned long long v);
 
-/* The current path as a JSON pointer ("/tags/1"), "the arguments" at the
-** root. */
+/* The current path as a JSON pointer ("/tags/1"), the root's name ("the
+** arguments" for a call) at the root. */
 static void say_path(ctx *c)
 {
     toolgov__jbuf *m = &c->d->msg;
     unsigned i, n = c->npath < MAX_PATH ? c->npath : MAX_PATH;
 
     if (c->npath == 0) {
-        toolgov__jbuf_puts(m, "the arguments");
+        toolgov__jbuf_puts(m, c->root);
         return;
     }
     for (i = 0; i < n; i++) {
@@ -121,9 +125,19 @@ static int problem(ctx *c)
         toolgov__jbuf_puts(m, c->tool);
         toolgov__jbuf_put(m, ": ", 2);
     } else if (m->len) {
+        if (c->nspans && c->nspans <= c->span_cap)
+            c->spans[c->nspans - 1].len = m->len - c->spans[c->nspans - 1].at;
         toolgov__jbuf_put(m, "; ", 2);
     }
+    if (c->spans && c->nspans < c->span_cap) {
+        c->spans[c->nspans].at = m->len;
+        c->spans[c->nspans].path_len = 0;
+    }
     say_path(c);
+    if (c->spans && c->nspans < c->span_cap && c->npath)
+        c->spans[c->nspans].path_len = m->len - c->spans[c->nspans].at;
+    if (c->spans)
+        c->nspans++;
     toolgov__jbuf_putc(m, ' ');
     return 1;
 }
@@ -959,6 +973,9 @@ int toolgov_args_decode(toolgov_decoded_args *out, toolgov_args_decoder *dec,
     c.bad_schema = NULL;
     c.d = dec;
     c.tool = tool;
+    c.root = "the arguments";
+    c.spans = NULL;
+    c.span_cap = c.nspans = 0;
 
     if (!text || all_space(text, len)) {
         text = "{}";
@@ -1038,4 +1055,63 @@ finish:
     out->canonical = dec->canon.ptr;
     out->canonical_len = dec->canon.len;
     return 0;
+}
+
+int toolgov__args_validate(toolgov_args_decoder *dec, const toolgov_arg_schema *s,
+                           const char *root, const char *text, size_t len,
+                           toolgov__args_problem *probs, size_t max, size_t *nprobs,
+                           unsigned *total, const char **message)
+{
+    toolgov__json_doc doc;
+    toolgov__json_error err;
+    ctx c;
+    size_t i;
+    int rc;
+
+    *nprobs = 0;
+    *total = 0;
+    *message = "";
+    if (!dec || !s || !text)
+        return TOOLGOV_EINVAL;
+    toolgov__scratch_reset(&dec->arena);
+    toolgov__jbuf_clear(&dec->canon);
+    toolgov__jbuf_clear(&dec->msg);
+    memset(&c, 0, sizeof c);
+    c.d = dec;
+    c.root = root ? root : "the value";
+    c.spans = probs;
+    c.span_cap = max;
+    rc = toolgov__json_parse(&doc, &err, &dec->arena, text, len, TOOLGOV_ARGS_MAX_NESTING,
+                             TOOLGOV_ARGS_MAX_LEN, 0);
+    if (rc == TOOLGOV_ENOMEM)
+        return rc;
+    if (rc) {
+        say(&c, "the value cannot be read as JSON: ");
+        say(&c, err.msg);
+        rc = TOOLGOV_EINVAL;
+    } else {
+        value(&c, &doc, s, 0, NULL);
+        if (c.nomem)
+            return TOOLGOV_ENOMEM;
+        if (c.bad_schema) {
+            toolgov__jbuf_clear(&dec->msg);
+            toolgov__jbuf_puts(&dec->msg, "the schema cannot be used: ");
+            toolgov__jbuf_puts(&dec->msg, c.bad_schema);
+            c.nspans = 0;
+            rc = TOOLGOV_EINVAL;
+        } else {
+            rc = c.problems ? TOOLGOV_EARGS : 0;
+        }
+    }
+    if (c.nspans && c.nspans <= max)
+        probs[c.nspans - 1].len = dec->msg.len - probs[c.nspans - 1].at;
+    if (toolgov__jbuf_finish(&dec->msg))
+        return TOOLGOV_ENOMEM;
+    *nprobs = c.nspans < max ? c.nspans : max;
+    for (i = 0; i < *nprobs; i++)
+        if (probs[i].len == 0) /* the last one of a full list */
+            probs[i].len = dec->msg.len - probs[i].at;
+    *total = rc == TOOLGOV_EARGS ? c.problems : 0;
+    *message = dec->msg.ptr;
+    return rc;
 }

@@ -17,4 +17,30 @@ int toolgov__args_format_ok(toolgov_arg_format f, const char *s, size_t len);
 /* "a date (YYYY-MM-DD)" and so on, for messages. Static. */
 const char *toolgov__args_format_desc(toolgov_arg_format f);
 
+/* Where one problem of a validation stands in the decoder's message. */
+typedef struct toolgov__args_problem {
+    size_t at;       /* offset of its first byte */
+    size_t path_len; /* bytes of its JSON pointer at `at`; 0 for the root,
+                     ** which the message names instead */
+    size_t len;      /* bytes of the whole problem, pointer included */
+} toolgov__args_problem;
+
+/* Validate the JSON text s[0..len) against `s`, which may be any schema
+** node (a property's, an array's items), not only a tool's root object.
+** It is the decoder's own walk in its validating mode, so every keyword is
+** judged exactly as in a call, in the same words; nothing is stored or
+** canonicalised. The message names the root value `root` (NULL: "the
+** value"), every other value by its JSON pointer, and has no tool prefix.
+** Returns 0 when valid; TOOLGOV_EARGS when not: *total problems were
+** found, *message (the decoder's, valid until its next use) names up to
+** TOOLGOV_ARGS_MAX_PROBLEMS of them, and the first min(max, those) are
+** described in probs[0..*nprobs); TOOLGOV_EINVAL when the text is not JSON
+** or the schema cannot be walked (*message says why, no problems listed);
+** TOOLGOV_ENOMEM. The generator checks defaults, examples and enum values
+** with it (gen/schema.c), so there is one validator. */
+int toolgov__args_validate(toolgov_args_decoder *dec, const toolgov_arg_schema *s,
+                           const char *root, const char *text, size_t len,
+                           toolgov__args_problem *probs, size_t max, size_t *nprobs,
+                           unsigned *total, const char **message);
+
 #endif /* TOOLGOV_ARGS_INTERNAL_H */

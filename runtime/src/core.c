@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** core.c: error messages, the allocator hook, hashing, result buffers and
-** the snprintf-style writer every renderer uses.
+** core.c: error messages, hashing, result buffers and the snprintf-style
+** writer every renderer uses (the allocator hook's calls are in alloc.c).
 */
 #include <limits.h>
 #include <stdarg.h>
@@ -26,41 +26,7 @@ const char *toolgov_strerror(int err)
 
 /* ---- allocation ---- */
 
-static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    (void)ud;
-    (void)osize;
-    if (nsize == 0) {
-        free(ptr);
-        return NULL;
-    }
-    return realloc(ptr, nsize);
-}
-
-static toolgov_alloc_fn hook(const toolgov_allocator *a)
-{
-    return a && a->fn ? a->fn : default_alloc;
-}
-
-void *toolgov__alloc(const toolgov_allocator *a, size_t n)
-{
-    if (n == 0)
-        n = 1;
-    return hook(a)(a ? a->ud : NULL, NULL, 0, n);
-}
-
-void *toolgov__realloc(const toolgov_allocator *a, void *p, size_t osize, size_t nsize)
-{
-    if (nsize == 0)
-        nsize = 1;
-    return hook(a)(a ? a->ud : NULL, p, p ? osize : 0, nsize);
-}
-
-void toolgov__free(const toolgov_allocator *a, void *p, size_t osize)
-{
-    if (p)
-        hook(a)(a ? a->ud : NULL, p, osize, 0);
-}
+/* toolgov__alloc, toolgov__realloc and toolgov__free are in alloc.c. */
 
 char *toolgov__memdup(const toolgov_allocator *a, const char *s, size_t len)
 {

@@ -142,16 +142,46 @@ static const bad_case bad_cases[] = {
     {"enum C name clash", O "{\"p\":{\"type\":\"string\",\"enum\":[\"a-b\",\"a_b\"]}}}", "s.json:1:67: error: enum values 'a-b' and 'a_b' of property 'p' of tool 't' both become the C name 'a_b'", {0}, 1},
 
     /* ---- defaults ----------------------------------------------------------- */
-    {"default wrong type", O "{\"n\":{\"type\":\"integer\",\"default\":\"5\"}}}", "s.json:1:64: error: default of property 'n' of tool 't' does not satisfy its own schema: the value must be an integer, got a string", {0}, 1},
+    {"default wrong type", O "{\"n\":{\"type\":\"integer\",\"default\":\"5\"}}}", "s.json:1:64: error: default of property 'n' of tool 't' does not satisfy its own schema: the value must be an integer, got \"5\"; change the default or the schema", {0}, 1},
     {"default out of range", O "{\"n\":{\"type\":\"integer\",\"maximum\":10,\"default\":11}}}", "s.json:1:77: error: default of property 'n' of tool 't' does not satisfy its own schema: the value must be at most 10, got 11", {0}, 1},
-    {"default not in enum", O "{\"p\":{\"type\":\"string\",\"enum\":[\"low\",\"high\"],\"default\":\"normal\"}}}", "s.json:1:85: error: default of property 'p'", {"must be one of the enum values, got \"normal\""}, 1},
+    {"default not in enum", O "{\"p\":{\"type\":\"string\",\"enum\":[\"low\",\"high\"],\"default\":\"normal\"}}}", "s.json:1:85: error: default of property 'p'", {"the value must be one of \"low\", \"high\", got \"normal\"; change the default"}, 1},
     {"default bad format", O "{\"d\":{\"type\":\"string\",\"format\":\"date\",\"default\":\"12/03/2026\"}}}", "s.json:1:79: error: default of property 'd'", {"must be a date (YYYY-MM-DD), got \"12/03/2026\""}, 1},
-    {"default too long", O "{\"s\":{\"type\":\"string\",\"maxLength\":2,\"default\":\"h\xc3\xa9l\"}}}", "s.json:1:77: error: default of property 's'", {"at most 2 characters, got 3"}, 1},
+    {"default too long", O "{\"s\":{\"type\":\"string\",\"maxLength\":2,\"default\":\"h\xc3\xa9l\"}}}", "s.json:1:77: error: default of property 's'", {"the value must be at most 2 characters long, got 3"}, 1},
     {"default object missing required", O "{\"o\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\"}},\"required\":[\"x\"],\"default\":{}}}}", "s.json:1:117: error: default of property 'o'", {"/x is required"}, 1},
-    {"default array item", O "{\"l\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"default\":[1,\"2\"]}}}", "s.json:1:89: error: default of property 'l'", {"/1 must be an integer, got a string"}, 1},
-    {"default extra member", O "{\"o\":{\"type\":\"object\",\"additionalProperties\":false,\"default\":{\"z\":1}}}}", "s.json:1:92: error: default of property 'o'", {"/z is not a declared property"}, 1},
-    {"default 2.5 for integer", O "{\"n\":{\"type\":\"integer\",\"default\":2.5}}}", "s.json:1:64: error: default of property 'n'", {"must be an integer, got a number"}, 1},
+    {"default array item", O "{\"l\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"default\":[1,\"2\"]}}}", "s.json:1:92: error: default of property 'l'", {"/1 must be an integer, got \"2\""}, 1},
+    {"default extra member", O "{\"o\":{\"type\":\"object\",\"additionalProperties\":false,\"default\":{\"z\":1}}}}", "s.json:1:97: error: default of property 'o'", {"/z is not allowed (no properties are)"}, 1},
+    {"default 2.5 for integer", O "{\"n\":{\"type\":\"integer\",\"default\":2.5}}}", "s.json:1:64: error: default of property 'n'", {"the value must be an integer, got 2.5"}, 1},
 
+
+    /* ---- examples and enum values, judged by the runtime's validator -------- */
+    {"example wrong type", O "{\"n\":{\"type\":\"integer\",\"examples\":[1,\"x\"]}}}", "s.json:1:68: error: ", {"the value must be an integer, got \"x\"; change the example or the schema"}, 1},
+    {"example above maximum", O "{\"n\":{\"type\":\"integer\",\"maximum\":10,\"examples\":[11]}}}", "s.json:1:79: error: ", {"the value must be at most 10, got 11"}, 1},
+    {"example below minimum", O "{\"n\":{\"type\":\"number\",\"minimum\":0.5,\"examples\":[0.25]}}}", "s.json:1:79: error: ", {"the value must be at least 0.5, got 0.25"}, 1},
+    {"example at exclusiveMinimum", O "{\"n\":{\"type\":\"integer\",\"exclusiveMinimum\":0,\"examples\":[0]}}}", "s.json:1:87: error: ", {"the value must be at least 1, got 0"} /* the bound as the tables tighten it */, 1},
+    {"example at exclusiveMaximum", O "{\"n\":{\"type\":\"number\",\"exclusiveMaximum\":1,\"examples\":[1]}}}", "s.json:1:86: error: ", {"the value must be less than 1, got 1"}, 1},
+    {"example not in enum", O "{\"p\":{\"type\":\"string\",\"enum\":[\"low\",\"high\"],\"examples\":[\"mid\"]}}}", "s.json:1:87: error: ", {"the value must be one of \"low\", \"high\", got \"mid\""}, 1},
+    {"example bad format", O "{\"d\":{\"type\":\"string\",\"format\":\"time\",\"examples\":[\"9:30\"]}}}", "s.json:1:81: error: ", {"the value must be a time (HH:MM or HH:MM:SS, optional fraction and offset), got \"9:30\""}, 1},
+    {"example too short", O "{\"s\":{\"type\":\"string\",\"minLength\":2,\"examples\":[\"\\u00e9\"]}}}", "s.json:1:79: error: ", {"the value must be at least 2 characters long, got 1"}, 1},
+    {"example too long", O "{\"s\":{\"type\":\"string\",\"maxLength\":1,\"examples\":[\"ab\"]}}}", "s.json:1:79: error: ", {"the value must be at most 1 character long, got 2"}, 1},
+    {"example too many items", O "{\"l\":{\"type\":\"array\",\"maxItems\":1,\"examples\":[[1,2]]}}}", "s.json:1:77: error: ", {"the value must have at most 1 item, got 2"}, 1},
+    {"example too few items", O "{\"l\":{\"type\":\"array\",\"minItems\":2,\"examples\":[[]]}}}", "s.json:1:77: error: ", {"the value must have at least 2 items, got 0"}, 1},
+    {"example item wrong type", O "{\"l\":{\"type\":\"array\",\"items\":{\"type\":\"boolean\"},\"examples\":[[true,\"yes\"]]}}}", "s.json:1:97: error: ", {"/1 must be a boolean (true or false), got \"yes\""}, 1},
+    {"example missing required", O "{\"o\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\"}},\"required\":[\"x\"],\"examples\":[{\"y\":1}]}}}", "s.json:1:119: error: ", {"/x is required"}, 1},
+    {"example extra member", O "{\"o\":{\"type\":\"object\",\"properties\":{\"x\":{}},\"additionalProperties\":false,\"examples\":[{\"x\":1,\"z\":2}]}}}", "s.json:1:127: error: ", {"/z is not allowed (allowed: x)"}, 1},
+    {"example 2.5 for integer", O "{\"n\":{\"type\":\"integer\",\"examples\":[2.5]}}}", "s.json:1:66: error: ", {"the value must be an integer, got 2.5"}, 1},
+    {"example beyond int64", O "{\"n\":{\"type\":\"integer\",\"examples\":[1e19]}}}", "s.json:1:66: error: ", {"the value must be an integer within the 64-bit range, got 1e19"}, 1},
+    {"example number beyond double", O "{\"n\":{\"type\":\"number\",\"examples\":[1e400]}}}", "s.json:1:65: error: ", {"the value must be a finite number (this one is beyond the double range), got 1e400"}, 1},
+    {"example raw type list", O "{\"r\":{\"type\":[\"string\",\"null\"],\"examples\":[1]}}}", "s.json:1:74: error: ", {"the value must be a string or null, got 1"}, 1},
+    {"example anyOf none", O "{\"r\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"examples\":[true]}}}", "s.json:1:96: error: ", {"the value must match at least one of its anyOf schemas, got true"}, 1},
+    {"example oneOf two", O "{\"r\":{\"oneOf\":[{\"type\":\"number\"},{\"type\":\"integer\"}],\"examples\":[3]}}}", "s.json:1:96: error: ", {"the value must match exactly one of its oneOf schemas, matched 2"}, 1},
+    {"example nested path", O "{\"o\":{\"type\":\"object\",\"properties\":{\"a~b\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"c/d\":{\"type\":\"string\"}}}}},\"examples\":[{\"a~b\":[{\"c/d\":\"x\"},{\"c/d\":7}]}]}}}", "s.json:1:195: error: ", {"/a~0b/1/c~1d must be a string, got 7"}, 1},
+    {"example of the parameters", "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"],\"examples\":[{\"a\":\"x\"},{}]}", "s.json:1:94: error: ", {"example 2 of the parameters of tool 't' does not satisfy its own schema: /a is required"}, 1},
+    {"example every problem", O "{\"o\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"integer\"}},\"examples\":[{\"a\":1,\"b\":\"x\"}]}}}", "s.json:1:130: error: ", {"/a must be a string, got 1"}, 2},
+    {"examples of a bad schema unjudged", O "{\"s\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":1,\"examples\":[\"ab\"]}}}", "s.json:1:65: error: ", {"is greater than its maxLength"}, 1},
+    {"enum value too long", O "{\"s\":{\"type\":\"string\",\"enum\":[\"S\",\"XXL\"],\"maxLength\":2}}}", "s.json:1:65: error: ", {"enum value 'XXL' of property 's' of tool 't' does not satisfy its own schema: the value must be at most 2 characters long, got 3; remove the value or change the schema"}, 1},
+    {"enum value out of bounds", O "{\"n\":{\"type\":\"integer\",\"enum\":[1,10],\"maximum\":5}}}", "s.json:1:64: error: ", {"enum value 10 of property 'n' of tool 't' does not satisfy its own schema: the value must be at most 5, got 10"}, 1},
+    {"enum value bad format", O "{\"d\":{\"type\":\"string\",\"enum\":[\"2026-03-12\",\"soon\"],\"format\":\"date\"}}}", "s.json:1:74: error: ", {"enum value 'soon' of property 'd'"}, 1},
+    {"enum value in no anyOf branch", O "{\"r\":{\"enum\":[\"a\",3],\"anyOf\":[{\"type\":\"string\"}]}}}", "s.json:1:49: error: ", {"enum value 3 of property 'r'"}, 1},
     /* ---- C names ------------------------------------------------------------ */
     {"C name clash", O "{\"a-b\":{},\"a_b\":{}}}", "s.json:1:41: error: properties 'a-b' and 'a_b' of the parameters of tool 't' both become the C name 'a_b'", {"rename one"}, 1},
     {"C name clash with keyword mapping", O "{\"for\":{},\"for_\":{}}}", "s.json:1:41: error: properties 'for' and 'for_'", {"'for_'"}, 1},
@@ -168,6 +198,30 @@ static const bad_case bad_cases[] = {
     {"JSON duplicate key", "{\"type\":\"object\",\n \"properties\":{\"a\":{},\n \"a\":{}}}", "s.json:3:2: error: duplicate key 'a'; keep one", {0}, 1},
     {"JSON syntax", "{\"type\":\"object\",}", "s.json:1:18: error: JSON syntax: expected a string key", {0}, 1},
 };
+
+/* More problems in one value than the runtime names in one message: the
+** first eight are errors, a note counts the rest. */
+START_TEST(test_example_problem_cap)
+{
+    sfix s;
+    char *text;
+    sfix_open(&s);
+    (void)sfix_compile(&s, O "{}, \"additionalProperties\":false, \"examples\":"
+                              "[{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":1,\"f\":1,\"g\":1,\"h\":1,"
+                              "\"i\":1,\"j\":1}]}",
+                       &text);
+    ck_assert_uint_eq(s.d.errors, 8);
+    ck_assert_ptr_nonnull(strstr(text, "s.json:1:82: error: example 1 of the parameters of tool 't' "
+                                       "does not satisfy its own schema: /a is not allowed (no "
+                                       "properties are); change the example or the schema\n"));
+    ck_assert_ptr_nonnull(strstr(text, "/h is not allowed"));
+    ck_assert_ptr_null(strstr(text, "/i is not allowed"));
+    ck_assert_ptr_nonnull(strstr(text, "s.json:1:77: note: example 1 of the parameters of tool 't' "
+                                       "has 2 more problems\n"));
+    free(text);
+    sfix_close(&s);
+}
+END_TEST
 
 START_TEST(test_bad_case)
 {
@@ -357,17 +411,30 @@ START_TEST(test_formats)
         {TOOLGOV_F_DATE_TIME, "2026-03-12T09:30Z", 0},
         {TOOLGOV_F_DATE_TIME, "2026-03-12T09:30:00", 0},
         {TOOLGOV_F_DATE_TIME, "2026-03-12", 0},
-        {TOOLGOV_F_EMAIL, "a@b.co", 1}, {TOOLGOV_F_EMAIL, "a@b", 0}, {TOOLGOV_F_EMAIL, "@b.co", 0},
+        {TOOLGOV_F_EMAIL, "a@b.co", 1}, {TOOLGOV_F_EMAIL, "a@b", 1} /* RFC 5321 */, {TOOLGOV_F_EMAIL, "@b.co", 0},
         {TOOLGOV_F_EMAIL, "a b@c.de", 0}, {TOOLGOV_F_EMAIL, "a@@b.co", 0},
         {TOOLGOV_F_URI, "https://example.com/x?y=1", 1}, {TOOLGOV_F_URI, "mailto:a@b.c", 1},
         {TOOLGOV_F_URI, "example.com", 0}, {TOOLGOV_F_URI, "https://a b", 0},
         {TOOLGOV_F_URI, "1http://x", 0}, {TOOLGOV_F_OTHER, "anything", 1},
     };
+    /* Judged through an example, by the runtime's format checks (the
+    ** generator has no checks of its own). */
+    static const char *const words[] = {"", "date", "time", "date-time", "email", "uri",
+                                        "color"};
     size_t i;
-    for (i = 0; i < sizeof cases / sizeof *cases; i++)
-        ck_assert_msg(toolgov__format_ok(cases[i].f, cases[i].s, strlen(cases[i].s)) ==
-                          cases[i].ok,
-                      "%d %s", cases[i].f, cases[i].s);
+    for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+        sfix s;
+        char json[256], *text;
+        sfix_open(&s);
+        snprintf(json, sizeof json, O "{\"v\":{\"type\":\"string\",\"format\":\"%s\","
+                                      "\"examples\":[\"%s\"]}}}",
+                 words[cases[i].f], cases[i].s);
+        (void)sfix_compile(&s, json, &text);
+        ck_assert_msg((s.d.errors == 0) == cases[i].ok, "%s %s: %s", words[cases[i].f],
+                      cases[i].s, text);
+        free(text);
+        sfix_close(&s);
+    }
 }
 END_TEST
 
@@ -587,7 +654,9 @@ static const yaml_case yaml_cases[] = {
     {"quoted number is a string", M "      type: object\n      properties:\n        n: {type: integer, minimum: \"1\"}\n",
      "m.yaml:10:37: error: minimum of property 'n' of tool 't' must be a number, not a string '1'", {0}, 1},
     {"yes is a string", M "      type: object\n      properties:\n        b: {type: boolean, default: yes}\n",
-     "m.yaml:10:37: error: default of property 'b' of tool 't' does not satisfy its own schema: the value must be boolean, got a string", {0}, 1},
+     "m.yaml:10:37: error: default of property 'b' of tool 't' does not satisfy its own schema: the value must be a boolean (true or false), got \"yes\"; change the default or the schema", {0}, 1},
+    {"block example, bad member", M "      type: object\n      properties:\n        when: {type: string, format: date}\n      examples:\n        - when: 2026-03-12\n        - when: soon\n",
+     "m.yaml:13:17: error: example 2 of the parameters of tool 't' does not satisfy its own schema: /when must be a date (YYYY-MM-DD), got \"soon\"; change the example or the schema", {0}, 1},
     {"NUL escape", M "      type: object\n      description: \"a\\0\"\n",
      "m.yaml:9:20: error: a string under parameters contains a NUL character", {0}, 1},
     {"C names clash across tools", "name: p\nprovides: [tool]\ntools:\n  a:\n    effect: read\n    description: d\n    parameters: {type: object, properties: {b_c: {type: string, enum: [x]}}}\n"
@@ -794,6 +863,7 @@ static Suite *schema_suite(void)
     Suite *s = suite_create("schema");
     TCase *tc = tcase_create("core");
     tcase_add_loop_test(tc, test_bad_case, 0, (int)(sizeof bad_cases / sizeof *bad_cases));
+    tcase_add_test(tc, test_example_problem_cap);
     tcase_add_test(tc, test_good_model);
     tcase_add_test(tc, test_raw_forms);
     tcase_add_test(tc, test_c_names);
