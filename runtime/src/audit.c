@@ -244,6 +244,7 @@ int toolgov__audit_emit(const toolgov_run *run, toolgov_audit_event *ev)
     if (!au || !au->fn)
         return 0;
     ev->run_id = au->id;
+    ev->child = run->parent != NULL;
     ev->seq = ++au->seq;
     if (timespec_get(&ts, TIME_UTC) == TIME_UTC) {
         ev->time_sec = (long long)ts.tv_sec;
@@ -419,6 +420,10 @@ int toolgov_audit_event_render(char *out, size_t size, size_t *needed,
         put_str_field(&o, "args_form", toolgov_audit_args_form_name(ev->args_form));
     }
     put_kind_fields(&o, ev);
+    if (ev->child) {
+        put_key(&o, "child");
+        toolgov__out_str(&o, "true");
+    }
     put_str_field(&o, "confirmation", confirmation_name(ev->confirmation));
     put_num_field(&o, "approvals", (long long)ev->approvals);
     toolgov__out_str(&o, "}\n");

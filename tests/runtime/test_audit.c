@@ -43,6 +43,7 @@ typedef struct rec_event {
     size_t batch_index, batch_count;
     toolgov_confirmation confirmation;
     size_t approvals;
+    int child;
 } rec_event;
 
 typedef struct recorder {
@@ -99,6 +100,7 @@ static int record(void *ud, const toolgov_audit_event *ev)
     e->batch_count = ev->batch_count;
     e->confirmation = ev->confirmation;
     e->approvals = ev->approvals;
+    e->child = ev->child;
     if (r->also)
         ck_assert_int_eq(toolgov_audit_jsonl_observe(r->also, ev), 0);
     return r->fail_on && ev->kind == r->fail_on ? r->fail_rc : 0;
@@ -459,6 +461,42 @@ START_TEST(options_and_clearing)
     ck_assert_int_eq(toolgov_run_end(e.run), 0);
     ck_assert_uint_eq(r.n, 2);
     env_close(&e);
+
+    /* A child run reports to its parent's observer, marked as a child. */
+    {
+        toolgov_run *child = NULL;
+        recorder rc2;
+        char line[1024];
+        toolgov_audit_event ev;
+
+        memset(&rc2, 0, sizeof rc2);
+        env_open(&e, NULL);
+        observe(&e, &rc2, "parent", 0, NULL);
+        ck_assert_int_eq(toolgov_run_child_new(&child, e.run, NULL), 0);
+        o.observer = record;
+        o.ud = &rc2;
+        o.run_id = NULL;
+        ck_assert_int_eq(toolgov_run_set_audit(child, &o), TOOLGOV_EINVAL);
+        ck_assert_int_eq(toolgov_run_invoke(&oc, child, "lookup", "{}"), 0);
+        ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "lookup", "{}"), 0);
+        ck_assert_uint_eq(rc2.n, 4);
+        ck_assert_str_eq(rc2.ev[0].run_id, "parent");
+        ck_assert_uint_eq(rc2.ev[1].seq, 2);
+        ck_assert_uint_eq(rc2.ev[2].seq, 3);
+        ck_assert_int_eq(rc2.ev[0].child, 1);
+        ck_assert_int_eq(rc2.ev[1].child, 1);
+        ck_assert_int_eq(rc2.ev[2].child, 0);
+        toolgov_run_free(child);
+        env_close(&e);
+        memset(&ev, 0, sizeof ev);
+        ev.kind = TOOLGOV_AUDIT_ALLOWED;
+        ev.child = 1;
+        ck_assert_int_eq(toolgov_audit_event_render(line, sizeof line, NULL, &ev), 0);
+        ck_assert_ptr_nonnull(strstr(line, ",\"child\":true,\"confirmation\""));
+        ev.child = 0;
+        ck_assert_int_eq(toolgov_audit_event_render(line, sizeof line, NULL, &ev), 0);
+        ck_assert_ptr_null(strstr(line, "child"));
+    }
 
     /* Two runs get two random ids. */
     env_open(&e, NULL);

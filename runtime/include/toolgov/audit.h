@@ -138,6 +138,9 @@ typedef struct toolgov_audit_event {
     /* The run after the event: */
     toolgov_confirmation confirmation;
     size_t approvals;              /* approvals granted and not yet used */
+    int child;                     /* 1 when a child run (a plugin's own loop,
+                                   ** toolgov_run_child_new) made the decision;
+                                   ** run_id and seq are its root run's */
 } toolgov_audit_event;
 
 /* The observer. Return 0, or non-zero to stop an authorising event's action
