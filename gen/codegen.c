@@ -230,56 +230,25 @@ static void put_banner(toolgov__buf *b, const toolgov__manifest *m, const char *
 }
 
 /* Per-tool text used more than once, worked out once per render: the
-** name's length and the enum constant (PLUGIN_TOOL_NAME). */
+** length of each tool's name. */
 typedef struct names {
-    size_t *len;    /* strlen of each tool name */
-    char **upper;   /* each enum constant, NUL-terminated */
-    size_t *upper_len;
-    char *block;
+    size_t *len; /* strlen of each tool name */
 } names;
 
 static int names_build(names *nm, const toolgov__manifest *m)
 {
-    size_t i, total = 0, pl = strlen(m->name), n = m->tool_count ? m->tool_count : 1;
-    char *o;
+    size_t i, n = m->tool_count ? m->tool_count : 1;
     nm->len = malloc(n * sizeof *nm->len);
-    nm->upper_len = malloc(n * sizeof *nm->upper_len);
-    nm->upper = malloc(n * sizeof *nm->upper);
-    nm->block = NULL;
-    if (!nm->len || !nm->upper_len || !nm->upper)
+    if (!nm->len)
         return -1;
-    for (i = 0; i < m->tool_count; i++) {
+    for (i = 0; i < m->tool_count; i++)
         nm->len[i] = strlen(m->tools[i].name);
-        total += pl + 6 + nm->len[i] + 1;
-    }
-    nm->block = malloc(total ? total : 1);
-    if (!nm->block)
-        return -1;
-    o = nm->block;
-    for (i = 0; i < m->tool_count; i++) {
-        size_t k;
-        const char *src;
-        nm->upper[i] = o;
-        for (src = m->name; *src; src++)
-            *o++ = (char)(*src - (((unsigned)(*src - 'a') < 26u) << 5));
-        memcpy(o, "_TOOL_", 6);
-        o += 6;
-        for (k = 0; k < nm->len[i]; k++) {
-            char c = m->tools[i].name[k];
-            *o++ = (char)(c - (((unsigned)(c - 'a') < 26u) << 5));
-        }
-        *o++ = '\0';
-        nm->upper_len[i] = pl + 6 + nm->len[i];
-    }
     return 0;
 }
 
 static void names_free(names *nm)
 {
     free(nm->len);
-    free(nm->upper);
-    free(nm->upper_len);
-    free(nm->block);
 }
 
 static void render_header(toolgov__buf *b, const toolgov__manifest *m, const names *nm,
@@ -307,17 +276,17 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
     puts_(b, GENERATION_ZERO "UL\n\n");
     puts_(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
 
-    putf(b, "/* The plugin's tools, in manifest order. */\ntypedef enum %s_tool_id {\n", n);
+    putf(b, "/* The plugin's tools, in manifest order. */\ntypedef enum %s_ToolId {\n", n);
     for (i = 0; i < m->tool_count; i++) {
         PUTL(b, "    ");
-        put(b, nm->upper[i], nm->upper_len[i]);
+        puts_(b, n);
+        PUTL(b, "_Tool_");
+        put(b, m->tools[i].name, nm->len[i]);
         PUTL(b, " = ");
         put_size(b, i);
         PUTL(b, ",\n");
     }
-    puts_(b, "    ");
-    put_upper(b, n);
-    putf(b, "_TOOL_COUNT = %zu\n} %s_tool_id;\n\n", m->tool_count, n);
+    putf(b, "    %s_ToolCount = %zu\n} %s_ToolId;\n\n", n, m->tool_count, n);
 
     if (m->tool_count) {
         size_t nl = strlen(n);
@@ -334,7 +303,11 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
             put(b, n, nl);
             PUTL(b, TOOLGOV_HANDLER_INFIX);
             put(b, m->tools[i].name, nm->len[i]);
-            PUTL(b, "(const toolgov_call *call, const void *args, toolgov_result *out);\n");
+            PUTL(b, "(const toolgov_call *call, const ");
+            put(b, n, nl);
+            PUTL(b, TOOLGOV_ARGS_INFIX);
+            put(b, m->tools[i].name, nm->len[i]);
+            PUTL(b, " *args,\n    toolgov_result *out);\n");
         }
         puts_(b, "\n");
     }
@@ -352,15 +325,17 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
     puts_(b, "/* ");
     put_upper(b, n);
     puts_(b, "_TOOLGOV_HANDLER(tool, call, args, out) { ... } defines the handler of\n"
-             "** `tool`, a tool of this plugin's manifest: a function returning 0 when\n"
-             "** `out` holds a usable result, or a negative TOOLGOV_E* code, whose\n"
-             "** parameters are named as given: the call, its decoded and validated\n"
-             "** arguments (");
-    putf(b, "const %s_Args_<tool> *), and the result to fill. Under\n"
-            "** clang the definition carries an annotation the drift check\n"
-            "** (toolgov-gen check) reads. */\n", n);
+             "** `tool`, a tool of this plugin's manifest, exactly as declared above: a\n"
+             "** function returning 0 when `out` holds a usable result, or a negative\n"
+             "** TOOLGOV_E* code, whose parameters are named as given: the call, its\n"
+             "** decoded and validated arguments (");
+    putf(b, "const %s" TOOLGOV_ARGS_INFIX "<tool> *), and the\n"
+            "** result to fill. Under clang the definition carries an annotation the\n"
+            "** drift check (toolgov-gen check) reads; the TOOLGOV_HANDLER_*_ helpers\n"
+            "** are the same in every generated header. */\n", n);
     puts_(b, "#undef TOOLGOV_HANDLER_LINKAGE_\n"
              "#undef TOOLGOV_HANDLER_UNUSED_\n"
+             "#undef TOOLGOV_HANDLER_ANNOTATE_\n"
              "#if defined(__cplusplus)\n"
              "#define TOOLGOV_HANDLER_LINKAGE_ extern \"C\"\n"
              "#else\n"
@@ -372,25 +347,18 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
              "#define TOOLGOV_HANDLER_UNUSED_\n"
              "#endif\n"
              "#if defined(__clang__)\n"
-             "#define TOOLGOV_HANDLER_ANNOTATE_(tool) __attribute__((annotate(\""
-             TOOLGOV_ANNOTATION_PREFIX "\" #tool)))\n"
+             "#define TOOLGOV_HANDLER_ANNOTATE_(name) __attribute__((annotate(\""
+             TOOLGOV_ANNOTATION_PREFIX "\" name)))\n"
              "#else\n"
-             "#define TOOLGOV_HANDLER_ANNOTATE_(tool)\n"
+             "#define TOOLGOV_HANDLER_ANNOTATE_(name)\n"
              "#endif\n"
              "#define ");
     put_upper(b, n);
-    putf(b, "_TOOLGOV_HANDLER(tool, call, args, out) \\\n"
-            "    static int %s_Body_##tool(const toolgov_call *call, \\\n"
-            "        const %s_Args_##tool *args, toolgov_result *out); \\\n"
-            "    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \\\n"
-            "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, const void *args, \\\n"
-            "        toolgov_result *out) \\\n"
-            "    { \\\n"
-            "        return %s_Body_##tool(call, (const %s_Args_##tool *)args, out); \\\n"
-            "    } \\\n"
-            "    static int %s_Body_##tool(const toolgov_call *call, \\\n"
-            "        const %s_Args_##tool *args, toolgov_result *out)\n\n",
-         n, n, n, n, n, n, n);
+    putf(b, TOOLGOV_HANDLER_MACRO_SUFFIX "(tool, call, args, out) \\\n"
+            "    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \\\n"
+            "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, \\\n"
+            "        const %s" TOOLGOV_ARGS_INFIX "##tool *args, toolgov_result *out)\n\n",
+         n, n);
     putf(b,
          "/* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments\n"
          "** left unused, for handlers written before the manifest declared them.\n"
@@ -398,10 +366,11 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
          "** with it only in sources that include that plugin's header alone. */\n"
          "#undef TOOLGOV_HANDLER\n"
          "#define TOOLGOV_HANDLER(tool, call, out) \\\n"
-         "    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \\\n"
+         "    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \\\n"
          "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, \\\n"
-         "        const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)\n\n",
-         n);
+         "        const %s" TOOLGOV_ARGS_INFIX "##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, \\\n"
+         "        toolgov_result *out)\n\n",
+         n, n);
     puts_(b, "#endif /* ");
     put_upper(b, n);
     puts_(b, "_TOOLGOV_H */\n");
@@ -443,7 +412,7 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
          n, n);
 
     if (m->provides_count) {
-        putf(b, "static const char *const %s_provides[] = {\n", n);
+        putf(b, "static const char *const %s_Provides[] = {\n", n);
         for (i = 0; i < m->provides_count; i++) {
             puts_(b, "    ");
             put_literal(b, m->provides[i], strlen(m->provides[i]), "    ");
@@ -456,12 +425,12 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
     for (i = 0; i < m->tool_count; i++) {
         const toolgov__tool_decl *t = &m->tools[i];
         if (t->description_len > LITERAL_MAX) {
-            putf(b, "static const char %s_description_%zu[] = {", n, i);
+            putf(b, "static const char %s_Description_%s[] = {", n, t->name);
             put_char_array(b, t->description, t->description_len);
             puts_(b, "\n");
         }
         if (t->guidance_len > LITERAL_MAX) {
-            putf(b, "static const char %s_guidance_%zu[] = {", n, i);
+            putf(b, "static const char %s_Guidance_%s[] = {", n, t->name);
             put_char_array(b, t->guidance, t->guidance_len);
             puts_(b, "\n");
         }
@@ -489,16 +458,14 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
     }
 
     if (m->tool_count) {
-        putf(b, "static const toolgov_tool_spec %s_tools[", n);
-        put_upper(b, n);
-        puts_(b, "_TOOL_COUNT] = {\n");
+        putf(b, "static const toolgov_tool_spec %s_Tools[%s_ToolCount] = {\n", n, n);
         for (i = 0; i < m->tool_count; i++) {
             const toolgov__tool_decl *t = &m->tools[i];
             PUTL(b, "    { sizeof(toolgov_tool_spec),\n      \"");
             put(b, t->name, nm->len[i]); /* an identifier: nothing to escape */
             PUTL(b, "\",\n      ");
             if (t->description_len > LITERAL_MAX)
-                putf(b, "%s_description_%zu", n, i);
+                putf(b, "%s_Description_%s", n, t->name);
             else
                 put_literal(b, t->description, t->description_len, "      ");
             PUTL(b, ",\n      ");
@@ -508,7 +475,7 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
             else
                 PUTL(b, ", TOOLGOV_CONFIRM_NEVER,\n      ");
             if (t->guidance_len > LITERAL_MAX)
-                putf(b, "%s_guidance_%zu", n, i);
+                putf(b, "%s_Guidance_%s", n, t->name);
             else
                 put_literal(b, t->guidance, t->guidance_len, "      ");
             PUTL(b, ",\n      ");
@@ -533,10 +500,32 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
         puts_(b, "};\n\n");
     }
 
+    /* The wrappers the registry calls: of the runtime's handler type, each
+    ** hands the decoded arguments to its handler with their declared type,
+    ** so no function pointer is cast. */
+    for (i = 0; i < m->tool_count; i++) {
+        const char *tn = m->tools[i].name;
+        size_t tl = nm->len[i], nl = strlen(n);
+        PUTL(b, "static int ");
+        put(b, n, nl);
+        PUTL(b, TOOLGOV_CALL_INFIX);
+        put(b, tn, tl);
+        PUTL(b, "(const toolgov_call *call, const void *args,\n"
+                "    toolgov_result *out)\n{\n    return ");
+        put(b, n, nl);
+        PUTL(b, TOOLGOV_HANDLER_INFIX);
+        put(b, tn, tl);
+        PUTL(b, "(call, (const ");
+        put(b, n, nl);
+        PUTL(b, TOOLGOV_ARGS_INFIX);
+        put(b, tn, tl);
+        PUTL(b, " *)args, out);\n}\n\n");
+    }
+
     /* A refusal (the name is taken, or undeclared) leaves a drift row and
     ** must not hide the plugin's other tools; anything else (no memory)
     ** fails the mount. */
-    putf(b, "static int %s_register(toolgov_plugin_api *api)\n{\n", n);
+    putf(b, "static int %s_Register(toolgov_plugin_api *api)\n{\n", n);
     if (m->tool_count) {
         puts_(b, "    int rc;\n\n");
         size_t nl = strlen(n);
@@ -547,11 +536,13 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
             put(b, tn, tl);
             PUTL(b, "\", ");
             put(b, n, nl);
-            PUTL(b, "_tools[");
-            put(b, nm->upper[i], nm->upper_len[i]);
-            PUTL(b, "].description, ");
+            PUTL(b, "_Tools[");
             put(b, n, nl);
-            PUTL(b, TOOLGOV_HANDLER_INFIX);
+            PUTL(b, "_Tool_");
+            put(b, tn, tl);
+            PUTL(b, "].description,\n        ");
+            put(b, n, nl);
+            PUTL(b, TOOLGOV_CALL_INFIX);
             put(b, tn, tl);
             PUTL(b, ");\n"
                     "    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)\n"
@@ -570,17 +561,15 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
         put_literal(b, bn, strlen(bn), "    ");
     }
     if (m->provides_count)
-        putf(b, ",\n    %s_provides,\n    %zu,\n", n, m->provides_count);
+        putf(b, ",\n    %s_Provides,\n    %zu,\n", n, m->provides_count);
     else
         puts_(b, ",\n    NULL,\n    0,\n");
     if (m->tool_count) {
-        putf(b, "    %s_tools,\n    ", n);
-        put_upper(b, n);
-        puts_(b, "_TOOL_COUNT,\n");
+        putf(b, "    %s_Tools,\n    %s_ToolCount,\n", n, n);
     } else {
         puts_(b, "    NULL,\n    0,\n");
     }
-    putf(b, "    %s_register\n};\n", n);
+    putf(b, "    %s_Register\n};\n", n);
 }
 
 /* The generation mark: a 32-bit hash (so the #if stays within unsigned
@@ -643,8 +632,8 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
     for (i = 0; i < m->tool_count; i++) {
         const toolgov__tool_decl *t = &m->tools[i];
         size_t tl = strlen(t->name);
-        hs += 3 * tl + 3 * nl + 96;
-        cs += 5 * tl + 6 * nl + t->description_len + t->description_len / 4 + t->guidance_len +
+        hs += 4 * tl + 4 * nl + 160;
+        cs += 8 * tl + 10 * nl + 160 + t->description_len + t->description_len / 4 + t->guidance_len +
               t->guidance_len / 4 + 256;
     }
     if (h->cap - h->len < hs)

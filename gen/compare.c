@@ -14,6 +14,7 @@
 
 #include "contract.h"
 #include "fileio.h"
+#include "names.h"
 
 /* A handler's place for a diagnostic: the file can only be missing when
 ** libclang gave no location, which it does not do for a definition. */
@@ -189,11 +190,10 @@ size_t toolgov__compare(const toolgov__manifest *m, const toolgov__scan *s,
             if (hd->symbol && strcmp(want, hd->symbol) != 0)
                 toolgov__diag_error(d, file, hd->at.line, hd->at.col,
                                     "'%s' carries the handler mark of tool '%s', but the "
-                                    "handler of '%s' in plugin '%s' is '%s' (is another "
-                                    "plugin's generated header included after "
-                                    "%s.toolgov.h, or the mark written by hand?)",
-                                    hd->symbol, hd->tool, hd->tool, m->name, want,
-                                    m->name);
+                                    "handler of '%s' in plugin '%s' is '%s' (is it defined "
+                                    "with another plugin's handler macro, or the mark "
+                                    "written by hand?)",
+                                    hd->symbol, hd->tool, hd->tool, m->name, want);
             else
                 toolgov__diag_error(d, file, hd->at.line, hd->at.col,
                                     "handler '%s' of tool '%s' is not declared with this "
@@ -297,20 +297,21 @@ size_t toolgov__compare(const toolgov__manifest *m, const toolgov__scan *s,
         if (handler_of[t])
             continue;
         const toolgov__tool_decl *tl = &m->tools[t];
+        char macro[TOOLGOV_NAME_MAX + sizeof TOOLGOV_HANDLER_MACRO_SUFFIX];
+        (void)toolgov__handler_macro(macro, sizeof macro, m->name);
         toolgov__diag_error(d, m->path, tl->at.line, tl->at.col,
                             "tool '%s' is declared but no source of plugin '%s' "
                             "defines its handler; define it with "
-                            "'" TOOLGOV_HANDLER_MACRO "(%s, call, out) { ... }'",
-                            tl->name, m->name, tl->name);
+                            "'%s(%s, " TOOLGOV_HANDLER_PARAMS ") { ... }'",
+                            tl->name, m->name, macro, tl->name);
         /* The handler's symbol, defined without the macro: say where. */
         const toolgov__handler *plain = find_plain(s, symbol[t]);
         if (plain)
             toolgov__diag_note(d, file_or(plain->at.file, m->path), plain->at.line,
                                plain->at.col,
-                               "'%s' is defined here without " TOOLGOV_HANDLER_MACRO "(), so the "
-                               "check cannot tell it is the handler; define it with the "
-                               "macro",
-                               plain->function);
+                               "'%s' is defined here without %s(), so the check cannot "
+                               "tell it is the handler; define it with the macro",
+                               plain->function, macro);
         errors++;
     }
 

@@ -387,7 +387,7 @@ static void check_c_names(loader *L)
         for (i = 0; i < m->tool_count; i++) {
             tools[i] = m->tools[i].name;
             roots[i] = m->tools[i].params;
-            ats[i] = m->tools[i].params_at;
+            ats[i] = m->tools[i].params ? m->tools[i].params_at : m->tools[i].at;
         }
         (void)toolgov__schema_c_names(&cx, m->name, m->tool_count, tools, roots, ats);
     }

@@ -146,17 +146,6 @@ int toolgov__name_check(toolgov__diag *d, const char *path, toolgov__mark at, co
                           "(giving '__', which C++ reserves): remove the trailing '_'", q);
             return -1;
         }
-    } else {
-        if (strcmp(s, "count") == 0) {
-            toolgov__diag_error_at(d, path, at, "tool name 'count' would clash with the generated <PLUGIN>_TOOL_COUNT "
-                          "constant; pick another name");
-            return -1;
-        }
-        if (strcmp(s, "id") == 0) {
-            toolgov__diag_error_at(d, path, at, "tool name 'id' would clash with the generated <plugin>_tool_id "
-                          "type; pick another name");
-            return -1;
-        }
     }
     return 0;
 }

@@ -3,11 +3,10 @@
 ** names.h: the rules for plugin names, tool names and provides entries.
 **
 ** Names become parts of C identifiers in the generated code
-** (calendar_tool_create_reminder, CALENDAR_TOOL_CREATE_REMINDER), so they
-** match [a-z][a-z0-9_]*, are at most 64 bytes, are not C or C++ keywords
-** (the generated header is also compiled as C++), hold no "__"; a plugin
-** name does not start with "toolgov" nor end in "_"; no tool is named
-** "count" or "id" (the generated <PLUGIN>_TOOL_COUNT and <plugin>_tool_id).
+** (calendar_Handler_create_reminder, CALENDAR_TOOLGOV_HANDLER; contract.h
+** has the shapes), so they match [a-z][a-z0-9_]*, are at most 64 bytes, are
+** not C or C++ keywords (the generated header is also compiled as C++), hold
+** no "__"; a plugin name does not start with "toolgov" nor end in "_".
 ** Provides entries follow only the pattern and the length.
 */
 #ifndef TOOLGOV_GEN_NAMES_H

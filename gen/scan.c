@@ -44,6 +44,7 @@ typedef struct priv {
     size_t handler_cap, registration_cap, diag_cap, file_cap, headerless_cap;
     const char *cwd;         /* for making relative file names absolute */
     const char *header;      /* "<plugin>.toolgov.h", or NULL */
+    const char *args_prefix; /* "<plugin>_Args_", or NULL */
     const char **sysdirs;    /* the compiler's own directories, '/'-terminated */
     size_t nsysdirs;
 } priv;
@@ -439,8 +440,9 @@ static int is_plain_function(CXCursor fn, enum CXCursorKind kind)
 ** A function of that name exists only where the macro was not defined. */
 static int is_handler_macro(const char *name)
 {
-    size_t n = strlen(name), m = sizeof TOOLGOV_HANDLER_MACRO - 1;
-    return n >= m && strcmp(name + n - m, TOOLGOV_HANDLER_MACRO) == 0 &&
+    const char *macro = &TOOLGOV_HANDLER_MACRO_SUFFIX[1]; /* "TOOLGOV_HANDLER" */
+    size_t n = strlen(name), m = sizeof TOOLGOV_HANDLER_MACRO_SUFFIX - 2;
+    return n >= m && strcmp(name + n - m, macro) == 0 &&
            (n == m || name[n - m - 1] == '_');
 }
 
@@ -994,6 +996,50 @@ static enum CXErrorCode parse_one(void *ud, CXIndex index, size_t i, CXTranslati
     return ec;
 }
 
+/* The one clang error a handler of an undeclared tool causes: its macro
+** names the argument type <plugin>_Args_<tool>, which the generated header
+** declares only for declared tools. When every error of the unit is such
+** a one, at a handler of that tool that the walk found (clang keeps the
+** definition, marked invalid, with its annotation), the errors are dropped:
+** the comparison then reports each handler at its place ("not declared",
+** with "did you mean"), which is always an error, so the check still fails.
+** Any other error keeps all of them. */
+static void explain_undeclared(ctx *c, size_t first_diag)
+{
+    toolgov__scan *s = c->s;
+    static const char head[] = "unknown type name '";
+    const char *pre = c->p->args_prefix;
+    size_t lp = pre ? strlen(pre) : 0, errs = 0, i;
+    if (!pre || s->diag_count == first_diag)
+        return;
+    for (i = first_diag; i < s->diag_count; i++) {
+        const toolgov__clang_diag *d = &s->diags[i];
+        if (d->severity != TOOLGOV__CLANG_ERROR)
+            continue;
+        const char *m = d->message;
+        size_t lm = strlen(m), h;
+        if (strncmp(m, head, sizeof head - 1) != 0 || strncmp(m + sizeof head - 1, pre, lp) != 0 ||
+            lm < sizeof head + lp || m[lm - 1] != '\'')
+            return;
+        const char *tool = m + sizeof head - 1 + lp;
+        size_t lt = lm - (sizeof head - 1 + lp) - 1;
+        /* Any unit's entry: a definition seen before is not added again. */
+        for (h = 0; h < s->handler_count; h++) {
+            const toolgov__handler *hd = &s->handlers[h];
+            if (hd->tool && strlen(hd->tool) == lt && strncmp(hd->tool, tool, lt) == 0 &&
+                (hd->flags & TOOLGOV__HANDLER_DEFINITION) && hd->at.line == d->at.line &&
+                hd->at.file && d->at.file && strcmp(hd->at.file, d->at.file) == 0)
+                break;
+        }
+        if (h == s->handler_count)
+            return;
+        errs++;
+    }
+    /* Every error of the unit is explained; the rest are their notes. */
+    s->diag_count = first_diag;
+    s->parse_errors -= errs;
+}
+
 /* Take one parsed unit into the scan and dispose of it. */
 static int take_unit(void *ud, size_t i, CXTranslationUnit tu, enum CXErrorCode ec)
 {
@@ -1011,6 +1057,7 @@ static int take_unit(void *ud, size_t i, CXTranslationUnit tu, enum CXErrorCode 
         rc = add_parse_failure(&c, r->sources[i], ec);
     } else {
         CXCursor root = clang_getTranslationUnitCursor(tu);
+        size_t first_diag = r->s->diag_count;
         c.cxx = source_is_cxx(r, i);
         rc = collect_diags(&c, tu);
         if (rc == 0)
@@ -1021,6 +1068,8 @@ static int take_unit(void *ud, size_t i, CXTranslationUnit tu, enum CXErrorCode 
             clang_visitChildren(root, visit, &c);
         if (rc == 0 && !c.oom)
             mark_prototyped(&c);
+        if (rc == 0 && !c.oom)
+            explain_undeclared(&c, first_diag);
         if (rc == 0 && !c.oom && r->p->header && !c.has_header && c.macro_use.line) {
             toolgov__scan *s = r->s;
             if (grow((void **)&s->headerless, s->headerless_count, &r->p->headerless_cap,
@@ -1071,7 +1120,8 @@ int toolgov__scan_run(toolgov__scan **out, const char *const *args, size_t nargs
     }
     if (opts && opts->plugin) {
         p->header = sdup(p, opts->plugin, ".toolgov.h");
-        if (!p->header) {
+        p->args_prefix = sdup(p, opts->plugin, TOOLGOV_ARGS_INFIX);
+        if (!p->header || !p->args_prefix) {
             rc = TOOLGOV_ENOMEM;
             goto out;
         }

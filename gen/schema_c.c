@@ -13,7 +13,8 @@
 ** loader checks that the names of one plugin do not clash among themselves
 ** (toolgov__schema_c_names). Table objects in the C file are static and use
 ** kind words of their own (Node, Fields, Strs, Ints, Alts, Params, Text,
-** Schema); each is written once per plugin and shared (see "Sharing").
+** Schema, IntSized); each is written once per plugin and shared (see
+** "Sharing"); contract.h says why no two plugins can share a name.
 **
 ** The tables take every offset and size from offsetof() and sizeof() on the
 ** generated types, so the layout is the compiler's; nodes under a raw value
@@ -908,7 +909,7 @@ static void enum_checks(toolgov__buf *b, const char *plugin, const char *tool, p
     switch (n->type) {
     case TOOLGOV_S_STRING:
         if (n->enum_vals)
-            toolgov__buf_printf(b, "typedef char %s_Enum_%s%s_is_int[sizeof(%s_Enum_%s%s) == "
+            toolgov__buf_printf(b, "typedef char %s_IntSized_%s%s[sizeof(%s_Enum_%s%s) == "
                                    "sizeof(int) ? 1 : -1];\n",
                                 plugin, tool, ps(p), plugin, tool, ps(p));
         return;
@@ -1094,9 +1095,12 @@ int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t 
     int twice = 0;
     memset(&s, 0, sizeof s);
     memset(&p, 0, sizeof p);
-    for (i = 0; i < count; i++)
+    for (i = 0; i < count; i++) {
         if (roots[i])
             collect(&s, plugin, tools[i], &p, roots[i], ats[i]);
+        else /* typedef toolgov_no_args <plugin>_Args_<tool> */
+            add_name(&s, plugin, "Args", tools[i], "", "", ats[i]);
+    }
     free(p.s);
     for (i = 0; i < s.count && !s.oom; i++)
         s.v[i].name = s.blk + s.v[i].off;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "contract.h"
+#include "names.h"
 
 /* The description's first line, cut before the character that would pass
 ** 70 bytes, with every "*" followed by "/" broken so the comment holds. */
@@ -31,21 +32,23 @@ static void summary(char out[80], const char *s, size_t n)
 size_t toolgov__handler_stub(char *out, size_t cap, const toolgov__manifest *m,
                              const toolgov__tool_decl *t)
 {
-    char line[80];
+    char line[80], macro[TOOLGOV_NAME_MAX + sizeof TOOLGOV_HANDLER_MACRO_SUFFIX];
     const char *effect = t->effect == TOOLGOV_EFFECT_READ    ? "read"
                          : t->effect == TOOLGOV_EFFECT_WRITE ? "write"
                                                              : "destructive";
     int n;
     summary(line, t->description, t->description_len);
-    (void)m;
+    if (toolgov__handler_macro(macro, sizeof macro, m->name) >= sizeof macro)
+        return 0; /* not a plugin name the loader accepts */
     n = snprintf(out, cap,
                  "\n/* %s (%s): %s */\n"
-                 TOOLGOV_HANDLER_MACRO "(%s, " TOOLGOV_HANDLER_PARAMS ")\n"
+                 "%s(%s, " TOOLGOV_HANDLER_PARAMS ")\n"
                  "{\n"
                  "    (void)call;\n"
+                 "    (void)args;\n"
                  "    (void)out;\n"
                  "    return TOOLGOV_EHANDLER; /* not written yet */\n"
                  "}\n",
-                 t->name, effect, line, t->name);
+                 t->name, effect, line, macro, t->name);
     return n < 0 ? 0 : (size_t)n;
 }

@@ -100,7 +100,7 @@ for i in $(seq -w 0 19); do
     for k in $(seq 1 12); do
       printf 'static size_t helper_%s(const char *s)\n{\n    size_t n = 0;\n    for (; *s; s++)\n        n += isdigit((unsigned char)*s) ? %s : 1;\n    return n;\n}\n' "$k" "$k"
     done
-    printf 'TOOLGOV_HANDLER(tool_%s, call, out)\n{\n    size_t n = 0;\n' "$i"
+    printf 'SYNTHETIC_TOOLGOV_HANDLER(tool_%s, call, args, out)\n{\n    size_t n = 0;\n    (void)args;\n' "$i"
     for k in $(seq 1 12); do printf '    n += helper_%s(call->args);\n' "$k"; done
     printf '    return toolgov_result_printf(out, "%%zu", n);\n}\n'
   } >"$s"

@@ -135,9 +135,10 @@ expect_noop "no-op after header touch"
 # header's line.
 cat >>"$src/include/weather_units.h" <<'EOF'
 
-#ifdef TOOLGOV_HANDLER
-static inline TOOLGOV_HANDLER(hail, call, out)
+#ifdef WEATHER_TOOLGOV_HANDLER
+static inline WEATHER_TOOLGOV_HANDLER(hail, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "hail");
 }
@@ -166,14 +167,15 @@ if [ "$mode" = full ]; then
   # anything of the plugin compiles.
   cat >>"$src/weather.c" <<'EOF'
 
-TOOLGOV_HANDLER(snowfall, call, out)
+WEATHER_TOOLGOV_HANDLER(snowfall, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "no snow");
 }
 EOF
   expect_fail "undeclared handler"
-  expect_line "$src/weather.c:19:1: error: handler for tool 'snowfall' is not declared in the manifest of plugin 'weather'"
+  expect_line "$src/weather.c:21:1: error: handler for tool 'snowfall' is not declared in the manifest of plugin 'weather'"
   expect_line "$src/weather.yaml:5:3: note: to declare it, add 'snowfall:' under 'tools:' with an 'effect:' (read, write or destructive) and a 'description:'"
   expect_absent 'Building C object'
   restore weather.c
@@ -194,40 +196,48 @@ EOF
     description: Relative humidity now.
 EOF
   expect_fail "declared but missing"
-  expect_line "$src/weather.yaml:15:3: error: tool 'humidity' is declared but no source of plugin 'weather' defines its handler; define it with 'TOOLGOV_HANDLER(humidity, call, out) { ... }'"
+  expect_line "$src/weather.yaml:15:3: error: tool 'humidity' is declared but no source of plugin 'weather' defines its handler; define it with 'WEATHER_TOOLGOV_HANDLER(humidity, call, args, out) { ... }'"
   restore weather.yaml
 
   # A hand-written registration of an undeclared literal name.
   cat >>"$src/radar.c" <<'EOF'
 
+static int radar_entry(const toolgov_call *call, const void *args, toolgov_result *out)
+{
+    return weather_Handler_radar(call, args, out);
+}
 int weather_register_extra(toolgov_plugin_api *api);
 int weather_register_extra(toolgov_plugin_api *api)
 {
-    return toolgov_register_tool(api, "radar_loop", "animated", weather_tool_radar);
+    return toolgov_register_tool(api, "radar_loop", "animated", radar_entry);
 }
 EOF
   expect_fail "undeclared registration"
-  expect_prefix "$src/radar.c:12:39: error: toolgov_register_tool() names tool 'radar_loop', which the manifest of plugin 'weather' does not declare"
+  expect_prefix "$src/radar.c:17:39: error: toolgov_register_tool() names tool 'radar_loop', which the manifest of plugin 'weather' does not declare"
 
   # The same with a computed name: a warning, and the build goes on.
   restore radar.c
   cat >>"$src/radar.c" <<'EOF'
 
 static const char *weather_pick(void) { return "radar"; }
+static int radar_entry(const toolgov_call *call, const void *args, toolgov_result *out)
+{
+    return weather_Handler_radar(call, args, out);
+}
 int weather_register_extra(toolgov_plugin_api *api);
 int weather_register_extra(toolgov_plugin_api *api)
 {
-    return toolgov_register_tool(api, weather_pick(), "d", weather_tool_radar);
+    return toolgov_register_tool(api, weather_pick(), "d", radar_entry);
 }
 EOF
   expect_ok "computed registration name"
-  expect_prefix "$src/radar.c:13:39: warning: toolgov_register_tool() is called with a tool name computed at run time"
+  expect_prefix "$src/radar.c:18:39: warning: toolgov_register_tool() is called with a tool name computed at run time"
   restore radar.c
 
   # A syntax error: clang's diagnostic, as an error, and the build stops.
   sed -i 's/return toolgov_result_printf(out, "sunny, 21 %s", WEATHER_UNIT);/return toolgov_result_printf(out, "sunny, 21 %s", WEATHER_UNIT)/' "$src/weather.c"
   expect_fail "syntax error"
-  expect_line "$src/weather.c:9:68: error: expected ';' after return statement"
+  expect_line "$src/weather.c:10:68: error: expected ';' after return statement"
   restore weather.c
 
   # A missing header: clang's diagnostic too.

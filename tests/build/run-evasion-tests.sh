@@ -69,22 +69,22 @@ step="a clean plugin builds"
 build ev_other || fail "ev_other did not build"
 
 expect_stop ev_marker \
-  "$src/ev_marker.c:9:1: error: handler for tool 'hidden' is not declared in the manifest of plugin 'ev_marker'"
+  "$src/ev_marker.c:10:1: error: handler for tool 'hidden' is not declared in the manifest of plugin 'ev_marker'"
 expect_stop ev_pragma \
-  "$src/ev_pragma.h:7:39: error: toolgov_register_tool() names tool 'hidden', which the manifest of plugin 'ev_pragma' does not declare"
+  "$src/ev_pragma.h:11:39: error: toolgov_register_tool() names tool 'hidden', which the manifest of plugin 'ev_pragma' does not declare"
 expect_stop ev_system \
   "$src/sys/ev_system_extra.h:3:1: error: handler for tool 'hidden' is not declared in the manifest of plugin 'ev_system'"
 expect_stop ev_members \
-  "$src/ev_members.cpp:13:36: error: toolgov_register_tool() names tool 'in_ctor'" \
-  "$src/ev_members.cpp:17:43: error: toolgov_register_tool() names tool 'in_template'"
+  "$src/ev_members.cpp:19:36: error: toolgov_register_tool() names tool 'in_ctor'" \
+  "$src/ev_members.cpp:23:43: error: toolgov_register_tool() names tool 'in_template'"
 expect_stop ev_two \
-  "$src/ev_two.c:5:1: error: 'ev_other_tool_ok' carries the handler mark of tool 'ok', but the handler of 'ok' in plugin 'ev_two' is 'ev_two_tool_ok'"
+  "$src/ev_two.c:5:1: error: 'ev_other_Handler_ok' carries the handler mark of tool 'ok', but the handler of 'ok' in plugin 'ev_two' is 'ev_two_Handler_ok'"
 expect_stop ev_shared \
   "$src/inc/ev_shared_impl.h:3:1: error: the handler for tool 'ok' is defined in a header that 2 sources of plugin 'ev_shared' include" \
   "$src/ev_shared_a.c:1:10: note: '$src/ev_shared_a.c' includes it here" \
   "$src/ev_shared_b.c:2:10: note: '$src/ev_shared_b.c' includes it here"
 expect_stop ev_forged \
-  "$src/ev_forged.c:13:5: error: 'ev_forged_helper' carries the handler mark of tool 'ok', but the handler of 'ok' in plugin 'ev_forged' is 'ev_forged_tool_ok'"
+  "$src/ev_forged.c:14:5: error: 'ev_forged_helper' carries the handler mark of tool 'ok', but the handler of 'ok' in plugin 'ev_forged' is 'ev_forged_Handler_ok'"
 
 expect_stop ev_flags \
   "$src/ev_flags_b.c:5:1: error: handler for tool 'hidden_b' is not declared in the manifest of plugin 'ev_flags'" \

@@ -66,8 +66,9 @@ step="TARGET: the check reads the target's sources"
 cp "$src/clock.c" "$work/clock.c.orig"
 cat >>"$src/clock.c" <<'EOS'
 
-TOOLGOV_HANDLER(clock_later, call, out)
+CLOCK_TOOLGOV_HANDLER(clock_later, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "later");
 }

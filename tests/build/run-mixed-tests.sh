@@ -87,8 +87,9 @@ done
 cp "$src/clock.c" "$work/clock.c.orig"
 cat >>"$src/clock.c" <<'EOT'
 
-TOOLGOV_HANDLER(later, call, out)
+CLOCK_TOOLGOV_HANDLER(later, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "later");
 }
@@ -98,8 +99,8 @@ for c in $configs; do
   if build "$c"; then
     fail "the build succeeded"
   fi
-  grep -Fxq "$src/clock.c:20:1: error: handler for tool 'later' is not declared in the manifest of plugin 'clock'" "$out" ||
-    fail "no diagnostic at clock.c:20:1"
+  grep -Fxq "$src/clock.c:21:1: error: handler for tool 'later' is not declared in the manifest of plugin 'clock'" "$out" ||
+    fail "no diagnostic at clock.c:21:1"
   if grep -Eq 'Building C object.*clock\.(dir|c)' "$out"; then
     fail "plugin clock compiled before its check failed"
   fi

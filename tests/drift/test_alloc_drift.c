@@ -54,10 +54,10 @@ START_TEST(compare_survives_every_allocation_failure)
     /* A rename, an undeclared handler, a missing tool and a bad call: every
     ** branch that reports. */
     toolgov__handler h[] = {
-        { .tool = "calendar_lookpu", .function = "calendar_tool_calendar_lookpu", .symbol = "calendar_tool_calendar_lookpu", .at = { "/p/a.c", 10, 1 }, .source = "/p/a.c",
+        { .tool = "calendar_lookpu", .function = "calendar_Handler_calendar_lookpu", .symbol = "calendar_Handler_calendar_lookpu", .at = { "/p/a.c", 10, 1 }, .source = "/p/a.c",
           .flags = TOOLGOV__HANDLER_DEFINITION | TOOLGOV__HANDLER_FUNCTION |
                    TOOLGOV__HANDLER_PROTOTYPED },
-        { .tool = "weather", .function = "calendar_tool_weather", .symbol = "calendar_tool_weather", .at = { "/p/a.c", 20, 1 }, .source = "/p/a.c",
+        { .tool = "weather", .function = "calendar_Handler_weather", .symbol = "calendar_Handler_weather", .at = { "/p/a.c", 20, 1 }, .source = "/p/a.c",
           .flags = TOOLGOV__HANDLER_DEFINITION | TOOLGOV__HANDLER_FUNCTION |
                    TOOLGOV__HANDLER_PROTOTYPED },
     };

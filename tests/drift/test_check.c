@@ -57,12 +57,12 @@ START_TEST(drift_fails_removes_the_stamp_and_points_at_both_files)
     ** (limit 1 for a five-letter name): two separate errors. */
     char want[2048];
     snprintf(want, sizeof want,
-             DATA "macro_handlers.c:18:1: error: handler for tool 'gamma' is not declared "
+             DATA "macro_handlers.c:20:1: error: handler for tool 'gamma' is not declared "
                   "in the manifest of plugin 'demo'\n"
                   "%s:4:3: note: to declare it, add 'gamma:' under 'tools:' with an "
                   "'effect:' (read, write or destructive) and a 'description:'\n"
                   "%s:10:3: error: tool 'delta' is declared but no source of plugin 'demo' "
-                  "defines its handler; define it with 'TOOLGOV_HANDLER(delta, call, out) "
+                  "defines its handler; define it with 'DEMO_TOOLGOV_HANDLER(delta, call, args, out) "
                   "{ ... }'\n",
              manifest, manifest);
     ck_assert_str_eq(err, want);
@@ -82,7 +82,7 @@ START_TEST(parse_error_fails_closed_without_comparing)
     ck_assert_int_eq(exists(stamp), 0);
     char want[1024];
     snprintf(want, sizeof want,
-             DATA "syntax_error.c:6:43: error: expected ';' after return statement\n"
+             DATA "syntax_error.c:7:43: error: expected ';' after return statement\n"
                   "%s:1:7: note: plugin 'demo' was not compared with its manifest because a "
                   "source did not parse; fix the errors above\n",
              manifest);

@@ -67,7 +67,7 @@ static void run_close(run *r)
 #define HANDLER_OK \
     (TOOLGOV__HANDLER_DEFINITION | TOOLGOV__HANDLER_FUNCTION | TOOLGOV__HANDLER_PROTOTYPED)
 #define H(t, f, l, c) \
-    { .tool = t, .function = "calendar_tool_" t, .symbol = "calendar_tool_" t, \
+    { .tool = t, .function = "calendar_Handler_" t, .symbol = "calendar_Handler_" t, \
       .at = { f, l, c }, .source = f, .flags = HANDLER_OK }
 /* A definition named like a handler, without the macro's mark. */
 #define PLAIN(fn, f, l, c) \
@@ -116,7 +116,7 @@ static const compare_case cases[] = {
         .errors = 1,
         .text = "cal.yaml:7:3: error: tool 'create_reminder' is declared but no source of "
                 "plugin 'calendar' defines its handler; define it with "
-                "'TOOLGOV_HANDLER(create_reminder, call, out) { ... }'\n",
+                "'CALENDAR_TOOLGOV_HANDLER(create_reminder, call, args, out) { ... }'\n",
     },
     {
         .what = "no handlers at all: every tool, in manifest order",
@@ -170,15 +170,15 @@ static const compare_case cases[] = {
     },
     {
         .what = "a handler written without the macro is pointed at",
-        .handlers = { PLAIN("calendar_tool_calendar_lookup", "/p/a.c", 10, 5), /* no macro */
-                      PLAIN("calendar_tool_daily_plan_v2", "/p/a.c", 40, 5),  /* unrelated */
+        .handlers = { PLAIN("calendar_Handler_calendar_lookup", "/p/a.c", 10, 5), /* no macro */
+                      PLAIN("calendar_Handler_daily_plan_v2", "/p/a.c", 40, 5),  /* unrelated */
                       H("create_reminder", "/p/a.c", 20, 1), H("daily_plan", "/p/a.c", 30, 1) },
         .errors = 1,
         .text = "cal.yaml:4:3: error: tool 'calendar_lookup' is declared but no source of plugin "
                 "'calendar' defines its handler; define it with "
-                "'TOOLGOV_HANDLER(calendar_lookup, call, out) { ... }'\n"
-                "/p/a.c:10:5: note: 'calendar_tool_calendar_lookup' is defined here without "
-                "TOOLGOV_HANDLER(), so the check cannot tell it is the handler; define it with "
+                "'CALENDAR_TOOLGOV_HANDLER(calendar_lookup, call, args, out) { ... }'\n"
+                "/p/a.c:10:5: note: 'calendar_Handler_calendar_lookup' is defined here without "
+                "CALENDAR_TOOLGOV_HANDLER(), so the check cannot tell it is the handler; define it with "
                 "the macro\n",
     },
     {

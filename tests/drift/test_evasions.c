@@ -54,7 +54,7 @@ START_TEST(a_line_marker_does_not_hide_code)
     ck_assert_int_eq(CHECK(EV "line_marker.c"), 1);
     expect_line(EV "line_marker.c:4:1: error: handler for tool 'hidden' is not declared in "
                    "the manifest of plugin 'demo'");
-    expect_line(EV "line_marker.c:13:39: error: toolgov_register_tool() names tool "
+    expect_line(EV "line_marker.c:22:39: error: toolgov_register_tool() names tool "
                    "'hidden_call'");
 }
 END_TEST
@@ -64,7 +64,7 @@ START_TEST(pragma_system_header_does_not_hide_code)
     setup_manifest(demo_abc);
     ck_assert_int_eq(CHECK(EV "pragma_system.c"), 1);
     expect_line(EV "pragma_system.h:4:1: error: handler for tool 'hidden' is not declared");
-    expect_line(EV "pragma_system.h:12:39: error: toolgov_register_tool() names tool "
+    expect_line(EV "pragma_system.h:21:39: error: toolgov_register_tool() names tool "
                    "'hidden_call'");
 }
 END_TEST
@@ -75,7 +75,7 @@ START_TEST(isystem_does_not_hide_code)
     ck_assert_int_eq(CHECK("-isystem", EV "sysinc", EV "isystem.c"), 1);
     expect_line(EV "sysinc/demo_hidden.h:3:1: error: handler for tool 'hidden' is not "
                    "declared");
-    expect_line(EV "sysinc/demo_hidden.h:11:39: error: toolgov_register_tool() names tool "
+    expect_line(EV "sysinc/demo_hidden.h:20:39: error: toolgov_register_tool() names tool "
                    "'hidden_call'");
     /* The joined form and -idirafter too. */
     ck_assert_int_eq(CHECK("-isystem" EV "sysinc", EV "isystem.c"), 1);
@@ -101,7 +101,7 @@ START_TEST(every_cxx_body_is_read)
         ck_assert_msg(strstr(errbuf, want) != NULL, "no error for %s", names[i]);
     }
     /* A name that depends on a template argument: computed. */
-    expect_line(EV "members.cpp:24:61: warning: toolgov_register_tool() is called with a "
+    expect_line(EV "members.cpp:28:61: warning: toolgov_register_tool() is called with a "
                    "tool name computed at run time");
 }
 END_TEST
@@ -110,9 +110,9 @@ START_TEST(another_plugins_macro_is_not_this_plugins_handler)
 {
     setup_manifest(demo_abc);
     ck_assert_int_eq(CHECK(EV "two_plugins.c"), 1);
-    expect_line(EV "two_plugins.c:5:1: error: 'other_tool_alpha' carries the handler mark of "
+    expect_line(EV "two_plugins.c:5:1: error: 'other_Handler_alpha' carries the handler mark of "
                    "tool 'alpha', but the handler of 'alpha' in plugin 'demo' is "
-                   "'demo_tool_alpha'");
+                   "'demo_Handler_alpha'");
 }
 END_TEST
 
@@ -122,13 +122,13 @@ START_TEST(hand_written_marks_are_errors)
     ck_assert_int_eq(CHECK(EV "forged.c"), 1);
     expect_line(EV "forged.c:5:5: error: 'demo_helper' carries the handler mark of tool "
                    "'alpha', but the handler of 'alpha' in plugin 'demo' is "
-                   "'demo_tool_alpha'");
+                   "'demo_Handler_alpha'");
     expect_line(EV "forged.c:11:65: error: 'demo_marked' carries the handler mark of tool "
                    "'beta' but is not a function definition at file scope");
     /* An asm label renames the symbol the linker sees. */
     expect_line(EV "forged.c:17:1: error: 'demo_renamed' carries the handler mark of tool "
                    "'gamma', but the handler of 'gamma' in plugin 'demo' is "
-                   "'demo_tool_gamma'");
+                   "'demo_Handler_gamma'");
 }
 END_TEST
 
@@ -149,7 +149,7 @@ START_TEST(address_taken_registration_is_a_warning)
 {
     setup_manifest(demo_a);
     ck_assert_int_eq(CHECK(EV "address_taken.c", DATA "macro_handlers.c"), 1);
-    expect_line(EV "address_taken.c:8:23: warning: toolgov_register_tool is used here other "
+    expect_line(EV "address_taken.c:16:23: warning: toolgov_register_tool is used here other "
                    "than by a direct call");
 }
 END_TEST
@@ -216,7 +216,7 @@ START_TEST(a_source_without_the_generated_header_is_told_which_to_include)
     setup_manifest(demo_a);
     ck_assert_int_eq(CHECK(EV "no_header.c"), 1);
     /* One error that says what is missing, at the macro's use, instead of
-    ** clang's errors about a function named TOOLGOV_HANDLER. */
+    ** clang's errors about a function named DEMO_TOOLGOV_HANDLER. */
     expect_line(EV "no_header.c:4:1: error: this source defines a handler but does not "
                    "include the generated header of plugin 'demo'; add #include "
                    "\"demo.toolgov.h\" before it");

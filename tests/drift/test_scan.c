@@ -69,11 +69,11 @@ START_TEST(macro_made_handlers_are_found_at_the_macro_use)
     ck_assert_uint_eq(s->parse_errors, 0);
     ck_assert_uint_eq(s->handler_count, 3);
     assert_handler(s, 0, "alpha", DATA "macro_handlers.c", 3, 1);
-    /* Made by a project macro wrapping TOOLGOV_HANDLER: still found, and
+    /* Made by a project macro wrapping DEMO_TOOLGOV_HANDLER: still found, and
     ** placed where the project macro is used. */
-    assert_handler(s, 1, "beta", DATA "macro_handlers.c", 17, 1);
-    assert_handler(s, 2, "gamma", DATA "macro_handlers.c", 18, 1);
-    ck_assert_str_eq(s->handlers[1].function, "demo_tool_beta");
+    assert_handler(s, 1, "beta", DATA "macro_handlers.c", 19, 1);
+    assert_handler(s, 2, "gamma", DATA "macro_handlers.c", 20, 1);
+    ck_assert_str_eq(s->handlers[1].function, "demo_Handler_beta");
     ck_assert_uint_eq(s->registration_count, 0);
     toolgov__scan_free(s);
 }
@@ -110,7 +110,7 @@ START_TEST(handler_under_if0_is_missing)
     toolgov__scan *s = scan_one(DATA "if0.c");
     ck_assert_uint_eq(s->parse_errors, 0);
     ck_assert_uint_eq(s->handler_count, 1);
-    assert_handler(s, 0, "beta", DATA "if0.c", 11, 1);
+    assert_handler(s, 0, "beta", DATA "if0.c", 12, 1);
     toolgov__scan_free(s);
 }
 END_TEST
@@ -132,10 +132,10 @@ START_TEST(plain_definition_named_like_a_handler_is_kept_without_tool)
     ck_assert_uint_eq(s->parse_errors, 0);
     ck_assert_uint_eq(s->handler_count, 2);
     ck_assert_ptr_null(s->handlers[0].tool);
-    ck_assert_str_eq(s->handlers[0].function, "demo_tool_alpha");
+    ck_assert_str_eq(s->handlers[0].function, "demo_Handler_alpha");
     ck_assert_uint_eq(s->handlers[0].at.line, 4);
     ck_assert_uint_eq(s->handlers[0].at.col, 5);
-    assert_handler(s, 1, "beta", DATA "plain_handler.c", 10, 1);
+    assert_handler(s, 1, "beta", DATA "plain_handler.c", 11, 1);
     toolgov__scan_free(s);
 }
 END_TEST
@@ -180,7 +180,7 @@ START_TEST(syntax_error_fails_with_clangs_diagnostic)
     ck_assert_uint_ge(s->diag_count, 1);
     ck_assert_int_eq(s->diags[0].severity, TOOLGOV__CLANG_ERROR);
     ck_assert_str_eq(s->diags[0].at.file, DATA "syntax_error.c");
-    ck_assert_uint_eq(s->diags[0].at.line, 6);
+    ck_assert_uint_eq(s->diags[0].at.line, 7);
     ck_assert_uint_eq(s->diags[0].at.col, 43);
     ck_assert_str_eq(s->diags[0].message, "expected ';' after return statement");
     ck_assert_str_eq(s->diags[0].source, DATA "syntax_error.c");
@@ -242,7 +242,7 @@ START_TEST(relative_source_names_become_absolute)
 {
     ck_assert_int_eq(chdir(TOOLGOV_SOURCE_DIR "/tests/drift"), 0);
     toolgov__scan *s = scan_one("data/if0.c");
-    assert_handler(s, 0, "beta", DATA "if0.c", 11, 1);
+    assert_handler(s, 0, "beta", DATA "if0.c", 12, 1);
     ck_assert_int_eq(has_file(s, DATA "if0.c"), 1);
     toolgov__scan_free(s);
 }

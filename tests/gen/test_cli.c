@@ -642,7 +642,7 @@ START_TEST(test_ten_thousand_tools)
     c = tg_read_file(cp, NULL);
     h = tg_read_file(hp, NULL);
     ck_assert_uint_eq(tg_count_lines_with(c, "toolgov_register_tool(api, \""), n);
-    ck_assert_ptr_nonnull(strstr(h, "    BIG_TOOL_TOOL_09999 = 9999,\n    BIG_TOOL_COUNT = 10000\n"));
+    ck_assert_ptr_nonnull(strstr(h, "    big_Tool_tool_09999 = 9999,\n    big_ToolCount = 10000\n"));
     ck_assert_ptr_nonnull(strstr(c, "    { sizeof(toolgov_tool_spec),\n      \"tool_09999\",\n      \"Tool 9999 does one thing.\",\n"
                                     "      TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER,\n"));
     free(c);

@@ -16,7 +16,7 @@ START_TEST(test_mount_cxx_handlers)
     size_t i;
     ck_assert_int_eq(toolgov_registry_new(&reg, NULL), 0);
     ck_assert_int_eq(toolgov_registry_mount(reg, &strings_toolgov_plugin, NULL), 0);
-    for (i = 0; i < STRINGS_TOOL_COUNT; i++)
+    for (i = 0; i < strings_ToolCount; i++)
         ck_assert_ptr_nonnull(toolgov_registry_find(reg, strings_toolgov_plugin.tools[i].name));
     toolgov_registry_free(reg);
 }

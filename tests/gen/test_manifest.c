@@ -116,8 +116,6 @@ static const bad_case bad_cases[] = {
     {"tool name a C++ keyword", T "  delete:\n    effect: destructive\n    description: x\n", 0, "m.yaml:4:3: error: tool name 'delete' is a C++ keyword", {0}, 1},
     {"tool name too long", T "  t23456789012345678901234567890123456789012345678901234567890123456789:\n    effect: read\n    description: x\n", 0,
      "m.yaml:4:3: error: tool name 't2345", {"is 69 bytes long; the limit is 64"}, 1},
-    {"tool name count", T "  count:\n    effect: read\n    description: x\n", 0, "m.yaml:4:3: error: tool name 'count' would clash with the generated <PLUGIN>_TOOL_COUNT", {0}, 1},
-    {"tool name id", T "  id:\n    effect: read\n    description: x\n", 0, "m.yaml:4:3: error: tool name 'id' would clash", {"<plugin>_tool_id"}, 1},
     {"tool name with a space", T "  find events:\n    effect: read\n    description: x\n", 0, "m.yaml:4:3: error: tool name 'find events' contains ' '", {0}, 1},
     {"duplicate tool", T "  t:\n    effect: read\n    description: x\n  t:\n    effect: read\n    description: y\n", 0,
      "m.yaml:7:3: error: duplicate tool 't'", {"remove or rename"}, 1},

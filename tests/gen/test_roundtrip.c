@@ -60,7 +60,7 @@ START_TEST(test_against_hand_written_bytes)
     ck_assert_uint_eq(p->provides_count, 2);
     ck_assert_str_eq(p->provides[0], "tool");
     ck_assert_str_eq(p->provides[1], "skill");
-    ck_assert_uint_eq(p->tool_count, STRINGS_TOOL_COUNT);
+    ck_assert_uint_eq(p->tool_count, strings_ToolCount);
     ck_assert_uint_eq(p->tool_count, 4);
     for (i = 0; i < 4; i++) {
         const toolgov_tool_spec *t = &p->tools[i];
@@ -70,17 +70,17 @@ START_TEST(test_against_hand_written_bytes)
         ck_assert_uint_eq(strlen(t->guidance), strlen(g));
         ck_assert_int_eq(memcmp(t->guidance, g, strlen(g)), 0);
     }
-    ck_assert_uint_eq(strlen(p->tools[STRINGS_TOOL_LONG_GUIDANCE].guidance), 4096);
-    ck_assert_int_eq(p->tools[STRINGS_TOOL_QUOTE_TOOL].effect, TOOLGOV_EFFECT_READ);
-    ck_assert_int_eq(p->tools[STRINGS_TOOL_WRITE_NEVER].effect, TOOLGOV_EFFECT_WRITE);
-    ck_assert_int_eq(p->tools[STRINGS_TOOL_WRITE_NEVER].confirm, TOOLGOV_CONFIRM_NEVER);
-    ck_assert_int_eq(p->tools[STRINGS_TOOL_WRITE_NEVER].answers_directly, 1);
-    ck_assert_int_eq(p->tools[STRINGS_TOOL_SHRED].effect, TOOLGOV_EFFECT_DESTRUCTIVE);
-    ck_assert_int_eq(p->tools[STRINGS_TOOL_SHRED].confirm, TOOLGOV_CONFIRM_NEVER);
-    ck_assert_int_eq(p->tools[STRINGS_TOOL_SHRED].pinned, 1);
-    ck_assert_int_eq(p->tools[STRINGS_TOOL_LONG_GUIDANCE].confirm, TOOLGOV_CONFIRM_ONCE);
-    ck_assert_uint_eq(p->tools[STRINGS_TOOL_QUOTE_TOOL].manifest_line, 7);
-    ck_assert_uint_eq(p->tools[STRINGS_TOOL_QUOTE_TOOL].manifest_column, 3);
+    ck_assert_uint_eq(strlen(p->tools[strings_Tool_long_guidance].guidance), 4096);
+    ck_assert_int_eq(p->tools[strings_Tool_quote_tool].effect, TOOLGOV_EFFECT_READ);
+    ck_assert_int_eq(p->tools[strings_Tool_write_never].effect, TOOLGOV_EFFECT_WRITE);
+    ck_assert_int_eq(p->tools[strings_Tool_write_never].confirm, TOOLGOV_CONFIRM_NEVER);
+    ck_assert_int_eq(p->tools[strings_Tool_write_never].answers_directly, 1);
+    ck_assert_int_eq(p->tools[strings_Tool_shred].effect, TOOLGOV_EFFECT_DESTRUCTIVE);
+    ck_assert_int_eq(p->tools[strings_Tool_shred].confirm, TOOLGOV_CONFIRM_NEVER);
+    ck_assert_int_eq(p->tools[strings_Tool_shred].pinned, 1);
+    ck_assert_int_eq(p->tools[strings_Tool_long_guidance].confirm, TOOLGOV_CONFIRM_ONCE);
+    ck_assert_uint_eq(p->tools[strings_Tool_quote_tool].manifest_line, 7);
+    ck_assert_uint_eq(p->tools[strings_Tool_quote_tool].manifest_column, 3);
 }
 END_TEST
 

@@ -902,8 +902,9 @@ START_TEST(test_c_hostile_strings)
 
     sbuf_puts(&prog, "#include <stdio.h>\n#include <string.h>\n#include \"cstr.toolgov.h\"\n");
     for (i = 0; i < N_HOSTILE; i++)
-        sbuf_printf(&prog, "TOOLGOV_HANDLER(t%zu, call, out)\n"
-                           "{\n    (void)call;\n    (void)out;\n    return 0;\n}\n", i);
+        sbuf_printf(&prog, "CSTR_TOOLGOV_HANDLER(t%zu, call, args, out)\n"
+                           "{\n    (void)call;\n    (void)args;\n    (void)out;\n    return 0;\n}\n",
+                    i);
     /* The runtime is not linked: the register function is never called. */
     sbuf_puts(&prog,
               "int toolgov_register_tool(toolgov_plugin_api *api, const char *name,\n"

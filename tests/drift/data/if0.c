@@ -1,15 +1,17 @@
 #include "demo.toolgov.h"
 
 #if 0
-TOOLGOV_HANDLER(alpha, call, out)
+DEMO_TOOLGOV_HANDLER(alpha, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_set(out, "a", 1);
 }
 #endif
 
-TOOLGOV_HANDLER(beta, call, out)
+DEMO_TOOLGOV_HANDLER(beta, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_set(out, "b", 1);
 }

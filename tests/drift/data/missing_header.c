@@ -1,14 +1,16 @@
 #include "demo.toolgov.h"
 #include "no_such_header.h"
 
-TOOLGOV_HANDLER(alpha, call, out)
+DEMO_TOOLGOV_HANDLER(alpha, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_set(out, "a", 1);
 }
 
-TOOLGOV_HANDLER(beta, call, out)
+DEMO_TOOLGOV_HANDLER(beta, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_set(out, "b", 1);
 }

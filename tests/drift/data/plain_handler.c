@@ -1,14 +1,16 @@
 #include "demo.toolgov.h"
 
 /* The handler's symbol, written out by hand instead of with the macro. */
-int demo_tool_alpha(const toolgov_call *call, const void *args, toolgov_result *out)
+int demo_Handler_alpha(const toolgov_call *call, const demo_Args_alpha *args, toolgov_result *out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_set(out, "a", 1);
 }
 
-TOOLGOV_HANDLER(beta, call, out)
+DEMO_TOOLGOV_HANDLER(beta, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_set(out, "b", 1);
 }

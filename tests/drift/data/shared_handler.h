@@ -2,8 +2,9 @@
 #define SHARED_HANDLER_H
 #include "demo.toolgov.h"
 
-static inline TOOLGOV_HANDLER(shared, call, out)
+static inline DEMO_TOOLGOV_HANDLER(shared, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_set(out, "s", 1);
 }

@@ -1,13 +1,15 @@
 #include "demo.toolgov.h"
 
-TOOLGOV_HANDLER(alpha, call, out)
+DEMO_TOOLGOV_HANDLER(alpha, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_set(out, "a", 1)
 }
 
-TOOLGOV_HANDLER(beta, call, out)
+DEMO_TOOLGOV_HANDLER(beta, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_set(out, "b", 1);
 }

@@ -9,19 +9,19 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define CALENDAR_TOOLGOV_GENERATION 0xfd6781b7UL
+#define CALENDAR_TOOLGOV_GENERATION 0xdd00f209UL
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* The plugin's tools, in manifest order. */
-typedef enum calendar_tool_id {
-    CALENDAR_TOOL_CALENDAR_LOOKUP = 0,
-    CALENDAR_TOOL_CREATE_REMINDER = 1,
-    CALENDAR_TOOL_DAILY_PLAN = 2,
-    CALENDAR_TOOL_COUNT = 3
-} calendar_tool_id;
+typedef enum calendar_ToolId {
+    calendar_Tool_calendar_lookup = 0,
+    calendar_Tool_create_reminder = 1,
+    calendar_Tool_daily_plan = 2,
+    calendar_ToolCount = 3
+} calendar_ToolId;
 
 /* Each tool's decoded arguments: the tool's parameters as C (a tool
 ** without parameters takes a toolgov_no_args). */
@@ -32,9 +32,12 @@ typedef toolgov_no_args calendar_Args_create_reminder;
 typedef toolgov_no_args calendar_Args_daily_plan;
 
 /* One handler per declared tool; define each with CALENDAR_TOOLGOV_HANDLER(). */
-int calendar_tool_calendar_lookup(const toolgov_call *call, const void *args, toolgov_result *out);
-int calendar_tool_create_reminder(const toolgov_call *call, const void *args, toolgov_result *out);
-int calendar_tool_daily_plan(const toolgov_call *call, const void *args, toolgov_result *out);
+int calendar_Handler_calendar_lookup(const toolgov_call *call, const calendar_Args_calendar_lookup *args,
+    toolgov_result *out);
+int calendar_Handler_create_reminder(const toolgov_call *call, const calendar_Args_create_reminder *args,
+    toolgov_result *out);
+int calendar_Handler_daily_plan(const toolgov_call *call, const calendar_Args_daily_plan *args,
+    toolgov_result *out);
 
 /* The plugin descriptor to pass to toolgov_registry_mount(); visible
 ** from a shared plugin even under -fvisibility=hidden. */
@@ -48,14 +51,16 @@ extern const toolgov_plugin calendar_toolgov_plugin;
 #endif
 
 /* CALENDAR_TOOLGOV_HANDLER(tool, call, args, out) { ... } defines the handler of
-** `tool`, a tool of this plugin's manifest: a function returning 0 when
-** `out` holds a usable result, or a negative TOOLGOV_E* code, whose
-** parameters are named as given: the call, its decoded and validated
-** arguments (const calendar_Args_<tool> *), and the result to fill. Under
-** clang the definition carries an annotation the drift check
-** (toolgov-gen check) reads. */
+** `tool`, a tool of this plugin's manifest, exactly as declared above: a
+** function returning 0 when `out` holds a usable result, or a negative
+** TOOLGOV_E* code, whose parameters are named as given: the call, its
+** decoded and validated arguments (const calendar_Args_<tool> *), and the
+** result to fill. Under clang the definition carries an annotation the
+** drift check (toolgov-gen check) reads; the TOOLGOV_HANDLER_*_ helpers
+** are the same in every generated header. */
 #undef TOOLGOV_HANDLER_LINKAGE_
 #undef TOOLGOV_HANDLER_UNUSED_
+#undef TOOLGOV_HANDLER_ANNOTATE_
 #if defined(__cplusplus)
 #define TOOLGOV_HANDLER_LINKAGE_ extern "C"
 #else
@@ -67,20 +72,13 @@ extern const toolgov_plugin calendar_toolgov_plugin;
 #define TOOLGOV_HANDLER_UNUSED_
 #endif
 #if defined(__clang__)
-#define TOOLGOV_HANDLER_ANNOTATE_(tool) __attribute__((annotate("toolgov:tool:" #tool)))
+#define TOOLGOV_HANDLER_ANNOTATE_(name) __attribute__((annotate("toolgov:tool:" name)))
 #else
-#define TOOLGOV_HANDLER_ANNOTATE_(tool)
+#define TOOLGOV_HANDLER_ANNOTATE_(name)
 #endif
 #define CALENDAR_TOOLGOV_HANDLER(tool, call, args, out) \
-    static int calendar_Body_##tool(const toolgov_call *call, \
-        const calendar_Args_##tool *args, toolgov_result *out); \
-    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
-    int calendar_tool_##tool(const toolgov_call *call, const void *args, \
-        toolgov_result *out) \
-    { \
-        return calendar_Body_##tool(call, (const calendar_Args_##tool *)args, out); \
-    } \
-    static int calendar_Body_##tool(const toolgov_call *call, \
+    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \
+    int calendar_Handler_##tool(const toolgov_call *call, \
         const calendar_Args_##tool *args, toolgov_result *out)
 
 /* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments
@@ -89,8 +87,9 @@ extern const toolgov_plugin calendar_toolgov_plugin;
 ** with it only in sources that include that plugin's header alone. */
 #undef TOOLGOV_HANDLER
 #define TOOLGOV_HANDLER(tool, call, out) \
-    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
-    int calendar_tool_##tool(const toolgov_call *call, \
-        const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
+    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \
+    int calendar_Handler_##tool(const toolgov_call *call, \
+        const calendar_Args_##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, \
+        toolgov_result *out)
 
 #endif /* CALENDAR_TOOLGOV_H */

@@ -9,16 +9,16 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define EMPTY_TOOLGOV_GENERATION 0x1f460dd6UL
+#define EMPTY_TOOLGOV_GENERATION 0x5a2c8058UL
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* The plugin's tools, in manifest order. */
-typedef enum empty_tool_id {
-    EMPTY_TOOL_COUNT = 0
-} empty_tool_id;
+typedef enum empty_ToolId {
+    empty_ToolCount = 0
+} empty_ToolId;
 
 /* The plugin descriptor to pass to toolgov_registry_mount(); visible
 ** from a shared plugin even under -fvisibility=hidden. */
@@ -32,14 +32,16 @@ extern const toolgov_plugin empty_toolgov_plugin;
 #endif
 
 /* EMPTY_TOOLGOV_HANDLER(tool, call, args, out) { ... } defines the handler of
-** `tool`, a tool of this plugin's manifest: a function returning 0 when
-** `out` holds a usable result, or a negative TOOLGOV_E* code, whose
-** parameters are named as given: the call, its decoded and validated
-** arguments (const empty_Args_<tool> *), and the result to fill. Under
-** clang the definition carries an annotation the drift check
-** (toolgov-gen check) reads. */
+** `tool`, a tool of this plugin's manifest, exactly as declared above: a
+** function returning 0 when `out` holds a usable result, or a negative
+** TOOLGOV_E* code, whose parameters are named as given: the call, its
+** decoded and validated arguments (const empty_Args_<tool> *), and the
+** result to fill. Under clang the definition carries an annotation the
+** drift check (toolgov-gen check) reads; the TOOLGOV_HANDLER_*_ helpers
+** are the same in every generated header. */
 #undef TOOLGOV_HANDLER_LINKAGE_
 #undef TOOLGOV_HANDLER_UNUSED_
+#undef TOOLGOV_HANDLER_ANNOTATE_
 #if defined(__cplusplus)
 #define TOOLGOV_HANDLER_LINKAGE_ extern "C"
 #else
@@ -51,20 +53,13 @@ extern const toolgov_plugin empty_toolgov_plugin;
 #define TOOLGOV_HANDLER_UNUSED_
 #endif
 #if defined(__clang__)
-#define TOOLGOV_HANDLER_ANNOTATE_(tool) __attribute__((annotate("toolgov:tool:" #tool)))
+#define TOOLGOV_HANDLER_ANNOTATE_(name) __attribute__((annotate("toolgov:tool:" name)))
 #else
-#define TOOLGOV_HANDLER_ANNOTATE_(tool)
+#define TOOLGOV_HANDLER_ANNOTATE_(name)
 #endif
 #define EMPTY_TOOLGOV_HANDLER(tool, call, args, out) \
-    static int empty_Body_##tool(const toolgov_call *call, \
-        const empty_Args_##tool *args, toolgov_result *out); \
-    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
-    int empty_tool_##tool(const toolgov_call *call, const void *args, \
-        toolgov_result *out) \
-    { \
-        return empty_Body_##tool(call, (const empty_Args_##tool *)args, out); \
-    } \
-    static int empty_Body_##tool(const toolgov_call *call, \
+    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \
+    int empty_Handler_##tool(const toolgov_call *call, \
         const empty_Args_##tool *args, toolgov_result *out)
 
 /* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments
@@ -73,8 +68,9 @@ extern const toolgov_plugin empty_toolgov_plugin;
 ** with it only in sources that include that plugin's header alone. */
 #undef TOOLGOV_HANDLER
 #define TOOLGOV_HANDLER(tool, call, out) \
-    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
-    int empty_tool_##tool(const toolgov_call *call, \
-        const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
+    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \
+    int empty_Handler_##tool(const toolgov_call *call, \
+        const empty_Args_##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, \
+        toolgov_result *out)
 
 #endif /* EMPTY_TOOLGOV_H */

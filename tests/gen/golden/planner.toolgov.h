@@ -9,20 +9,18 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define PLANNER_TOOLGOV_GENERATION 0xd13aae31UL
+#define PLANNER_TOOLGOV_GENERATION 0x71080cebUL
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* The plugin's tools, in manifest order. */
-typedef enum planner_tool_id {
-    PLANNER_TOOL_CREATE_REMINDER = 0,
-    PLANNER_TOOL_LIST_REMINDERS = 1,
-    PLANNER_TOOL_SNOOZE_REMINDER = 2,
-    PLANNER_TOOL_POSTPONE_REMINDER = 3,
-    PLANNER_TOOL_COUNT = 4
-} planner_tool_id;
+typedef enum planner_ToolId {
+    planner_Tool_create_reminder = 0,
+    planner_Tool_list_reminders = 1,
+    planner_ToolCount = 2
+} planner_ToolId;
 
 /* Each tool's decoded arguments: the tool's parameters as C (a tool
 ** without parameters takes a toolgov_no_args). */
@@ -89,73 +87,11 @@ typedef struct planner_Args_create_reminder {
 
 typedef toolgov_no_args planner_Args_list_reminders;
 
-typedef enum planner_Enum_snooze_reminder_priority {
-    planner_Enum_snooze_reminder_priority_low = 0,
-    planner_Enum_snooze_reminder_priority_normal = 1,
-    planner_Enum_snooze_reminder_priority_high = 2
-} planner_Enum_snooze_reminder_priority;
-
-typedef enum planner_Enum_snooze_reminder_stops_item_mode {
-    planner_Enum_snooze_reminder_stops_item_mode_walk = 0,
-    planner_Enum_snooze_reminder_stops_item_mode_drive = 1,
-    planner_Enum_snooze_reminder_stops_item_mode_on_foot = 2
-} planner_Enum_snooze_reminder_stops_item_mode;
-
-typedef struct planner_Args_snooze_reminder_stops_item {
-    toolgov_str at;
-    planner_Enum_snooze_reminder_stops_item_mode mode;
-    struct {
-        bool mode;
-    } has; /* which optional properties the call gave */
-} planner_Args_snooze_reminder_stops_item;
-
-typedef struct planner_Args_snooze_reminder {
-    toolgov_str title;
-    planner_Enum_snooze_reminder_priority priority;
-    struct { const planner_Args_snooze_reminder_stops_item *items; size_t count; } stops;
-    int64_t minutes;
-    struct {
-        bool stops;
-        bool minutes;
-    } has; /* which optional properties the call gave */
-} planner_Args_snooze_reminder;
-
-typedef enum planner_Enum_postpone_reminder_priority {
-    planner_Enum_postpone_reminder_priority_low = 0,
-    planner_Enum_postpone_reminder_priority_normal = 1,
-    planner_Enum_postpone_reminder_priority_high = 2
-} planner_Enum_postpone_reminder_priority;
-
-typedef enum planner_Enum_postpone_reminder_stops_item_mode {
-    planner_Enum_postpone_reminder_stops_item_mode_walk = 0,
-    planner_Enum_postpone_reminder_stops_item_mode_drive = 1,
-    planner_Enum_postpone_reminder_stops_item_mode_on_foot = 2
-} planner_Enum_postpone_reminder_stops_item_mode;
-
-typedef struct planner_Args_postpone_reminder_stops_item {
-    toolgov_str at;
-    planner_Enum_postpone_reminder_stops_item_mode mode;
-    struct {
-        bool mode;
-    } has; /* which optional properties the call gave */
-} planner_Args_postpone_reminder_stops_item;
-
-typedef struct planner_Args_postpone_reminder {
-    toolgov_str title;
-    planner_Enum_postpone_reminder_priority priority;
-    struct { const planner_Args_postpone_reminder_stops_item *items; size_t count; } stops;
-    int64_t minutes;
-    struct {
-        bool stops;
-        bool minutes;
-    } has; /* which optional properties the call gave */
-} planner_Args_postpone_reminder;
-
 /* One handler per declared tool; define each with PLANNER_TOOLGOV_HANDLER(). */
-int planner_tool_create_reminder(const toolgov_call *call, const void *args, toolgov_result *out);
-int planner_tool_list_reminders(const toolgov_call *call, const void *args, toolgov_result *out);
-int planner_tool_snooze_reminder(const toolgov_call *call, const void *args, toolgov_result *out);
-int planner_tool_postpone_reminder(const toolgov_call *call, const void *args, toolgov_result *out);
+int planner_Handler_create_reminder(const toolgov_call *call, const planner_Args_create_reminder *args,
+    toolgov_result *out);
+int planner_Handler_list_reminders(const toolgov_call *call, const planner_Args_list_reminders *args,
+    toolgov_result *out);
 
 /* The plugin descriptor to pass to toolgov_registry_mount(); visible
 ** from a shared plugin even under -fvisibility=hidden. */
@@ -169,14 +105,16 @@ extern const toolgov_plugin planner_toolgov_plugin;
 #endif
 
 /* PLANNER_TOOLGOV_HANDLER(tool, call, args, out) { ... } defines the handler of
-** `tool`, a tool of this plugin's manifest: a function returning 0 when
-** `out` holds a usable result, or a negative TOOLGOV_E* code, whose
-** parameters are named as given: the call, its decoded and validated
-** arguments (const planner_Args_<tool> *), and the result to fill. Under
-** clang the definition carries an annotation the drift check
-** (toolgov-gen check) reads. */
+** `tool`, a tool of this plugin's manifest, exactly as declared above: a
+** function returning 0 when `out` holds a usable result, or a negative
+** TOOLGOV_E* code, whose parameters are named as given: the call, its
+** decoded and validated arguments (const planner_Args_<tool> *), and the
+** result to fill. Under clang the definition carries an annotation the
+** drift check (toolgov-gen check) reads; the TOOLGOV_HANDLER_*_ helpers
+** are the same in every generated header. */
 #undef TOOLGOV_HANDLER_LINKAGE_
 #undef TOOLGOV_HANDLER_UNUSED_
+#undef TOOLGOV_HANDLER_ANNOTATE_
 #if defined(__cplusplus)
 #define TOOLGOV_HANDLER_LINKAGE_ extern "C"
 #else
@@ -188,20 +126,13 @@ extern const toolgov_plugin planner_toolgov_plugin;
 #define TOOLGOV_HANDLER_UNUSED_
 #endif
 #if defined(__clang__)
-#define TOOLGOV_HANDLER_ANNOTATE_(tool) __attribute__((annotate("toolgov:tool:" #tool)))
+#define TOOLGOV_HANDLER_ANNOTATE_(name) __attribute__((annotate("toolgov:tool:" name)))
 #else
-#define TOOLGOV_HANDLER_ANNOTATE_(tool)
+#define TOOLGOV_HANDLER_ANNOTATE_(name)
 #endif
 #define PLANNER_TOOLGOV_HANDLER(tool, call, args, out) \
-    static int planner_Body_##tool(const toolgov_call *call, \
-        const planner_Args_##tool *args, toolgov_result *out); \
-    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
-    int planner_tool_##tool(const toolgov_call *call, const void *args, \
-        toolgov_result *out) \
-    { \
-        return planner_Body_##tool(call, (const planner_Args_##tool *)args, out); \
-    } \
-    static int planner_Body_##tool(const toolgov_call *call, \
+    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \
+    int planner_Handler_##tool(const toolgov_call *call, \
         const planner_Args_##tool *args, toolgov_result *out)
 
 /* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments
@@ -210,8 +141,9 @@ extern const toolgov_plugin planner_toolgov_plugin;
 ** with it only in sources that include that plugin's header alone. */
 #undef TOOLGOV_HANDLER
 #define TOOLGOV_HANDLER(tool, call, out) \
-    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
-    int planner_tool_##tool(const toolgov_call *call, \
-        const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
+    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \
+    int planner_Handler_##tool(const toolgov_call *call, \
+        const planner_Args_##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, \
+        toolgov_result *out)
 
 #endif /* PLANNER_TOOLGOV_H */

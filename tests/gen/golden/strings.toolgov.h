@@ -9,20 +9,20 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define STRINGS_TOOLGOV_GENERATION 0x83e2dc87UL
+#define STRINGS_TOOLGOV_GENERATION 0x5af28735UL
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* The plugin's tools, in manifest order. */
-typedef enum strings_tool_id {
-    STRINGS_TOOL_QUOTE_TOOL = 0,
-    STRINGS_TOOL_WRITE_NEVER = 1,
-    STRINGS_TOOL_SHRED = 2,
-    STRINGS_TOOL_LONG_GUIDANCE = 3,
-    STRINGS_TOOL_COUNT = 4
-} strings_tool_id;
+typedef enum strings_ToolId {
+    strings_Tool_quote_tool = 0,
+    strings_Tool_write_never = 1,
+    strings_Tool_shred = 2,
+    strings_Tool_long_guidance = 3,
+    strings_ToolCount = 4
+} strings_ToolId;
 
 /* Each tool's decoded arguments: the tool's parameters as C (a tool
 ** without parameters takes a toolgov_no_args). */
@@ -35,10 +35,14 @@ typedef toolgov_no_args strings_Args_shred;
 typedef toolgov_no_args strings_Args_long_guidance;
 
 /* One handler per declared tool; define each with STRINGS_TOOLGOV_HANDLER(). */
-int strings_tool_quote_tool(const toolgov_call *call, const void *args, toolgov_result *out);
-int strings_tool_write_never(const toolgov_call *call, const void *args, toolgov_result *out);
-int strings_tool_shred(const toolgov_call *call, const void *args, toolgov_result *out);
-int strings_tool_long_guidance(const toolgov_call *call, const void *args, toolgov_result *out);
+int strings_Handler_quote_tool(const toolgov_call *call, const strings_Args_quote_tool *args,
+    toolgov_result *out);
+int strings_Handler_write_never(const toolgov_call *call, const strings_Args_write_never *args,
+    toolgov_result *out);
+int strings_Handler_shred(const toolgov_call *call, const strings_Args_shred *args,
+    toolgov_result *out);
+int strings_Handler_long_guidance(const toolgov_call *call, const strings_Args_long_guidance *args,
+    toolgov_result *out);
 
 /* The plugin descriptor to pass to toolgov_registry_mount(); visible
 ** from a shared plugin even under -fvisibility=hidden. */
@@ -52,14 +56,16 @@ extern const toolgov_plugin strings_toolgov_plugin;
 #endif
 
 /* STRINGS_TOOLGOV_HANDLER(tool, call, args, out) { ... } defines the handler of
-** `tool`, a tool of this plugin's manifest: a function returning 0 when
-** `out` holds a usable result, or a negative TOOLGOV_E* code, whose
-** parameters are named as given: the call, its decoded and validated
-** arguments (const strings_Args_<tool> *), and the result to fill. Under
-** clang the definition carries an annotation the drift check
-** (toolgov-gen check) reads. */
+** `tool`, a tool of this plugin's manifest, exactly as declared above: a
+** function returning 0 when `out` holds a usable result, or a negative
+** TOOLGOV_E* code, whose parameters are named as given: the call, its
+** decoded and validated arguments (const strings_Args_<tool> *), and the
+** result to fill. Under clang the definition carries an annotation the
+** drift check (toolgov-gen check) reads; the TOOLGOV_HANDLER_*_ helpers
+** are the same in every generated header. */
 #undef TOOLGOV_HANDLER_LINKAGE_
 #undef TOOLGOV_HANDLER_UNUSED_
+#undef TOOLGOV_HANDLER_ANNOTATE_
 #if defined(__cplusplus)
 #define TOOLGOV_HANDLER_LINKAGE_ extern "C"
 #else
@@ -71,20 +77,13 @@ extern const toolgov_plugin strings_toolgov_plugin;
 #define TOOLGOV_HANDLER_UNUSED_
 #endif
 #if defined(__clang__)
-#define TOOLGOV_HANDLER_ANNOTATE_(tool) __attribute__((annotate("toolgov:tool:" #tool)))
+#define TOOLGOV_HANDLER_ANNOTATE_(name) __attribute__((annotate("toolgov:tool:" name)))
 #else
-#define TOOLGOV_HANDLER_ANNOTATE_(tool)
+#define TOOLGOV_HANDLER_ANNOTATE_(name)
 #endif
 #define STRINGS_TOOLGOV_HANDLER(tool, call, args, out) \
-    static int strings_Body_##tool(const toolgov_call *call, \
-        const strings_Args_##tool *args, toolgov_result *out); \
-    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
-    int strings_tool_##tool(const toolgov_call *call, const void *args, \
-        toolgov_result *out) \
-    { \
-        return strings_Body_##tool(call, (const strings_Args_##tool *)args, out); \
-    } \
-    static int strings_Body_##tool(const toolgov_call *call, \
+    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \
+    int strings_Handler_##tool(const toolgov_call *call, \
         const strings_Args_##tool *args, toolgov_result *out)
 
 /* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments
@@ -93,8 +92,9 @@ extern const toolgov_plugin strings_toolgov_plugin;
 ** with it only in sources that include that plugin's header alone. */
 #undef TOOLGOV_HANDLER
 #define TOOLGOV_HANDLER(tool, call, out) \
-    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(tool) \
-    int strings_tool_##tool(const toolgov_call *call, \
-        const void *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, toolgov_result *out)
+    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \
+    int strings_Handler_##tool(const toolgov_call *call, \
+        const strings_Args_##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, \
+        toolgov_result *out)
 
 #endif /* STRINGS_TOOLGOV_H */

@@ -5,19 +5,22 @@
 ** C++ (where it must keep C linkage). */
 #include "calendar.toolgov.h"
 
-TOOLGOV_HANDLER(calendar_lookup, call, out)
+CALENDAR_TOOLGOV_HANDLER(calendar_lookup, call, args, out)
 {
+    (void)args;
     return toolgov_result_set(out, call->args, call->args_len);
 }
 
-TOOLGOV_HANDLER(create_reminder, call, out)
+CALENDAR_TOOLGOV_HANDLER(create_reminder, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_set(out, "created", 7);
 }
 
-TOOLGOV_HANDLER(daily_plan, c, o)
+CALENDAR_TOOLGOV_HANDLER(daily_plan, c, args, o)
 {
+    (void)args;
     (void)c;
     (void)o;
     return 0;

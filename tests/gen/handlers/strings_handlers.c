@@ -5,22 +5,26 @@
 
 #include <string.h>
 
-TOOLGOV_HANDLER(quote_tool, call, out)
+STRINGS_TOOLGOV_HANDLER(quote_tool, call, args, out)
 {
+    (void)args;
     return toolgov_result_set(out, call->tool, strlen(call->tool));
 }
 
-TOOLGOV_HANDLER(write_never, call, out)
+STRINGS_TOOLGOV_HANDLER(write_never, call, args, out)
 {
+    (void)args;
     return toolgov_result_set(out, call->tool, strlen(call->tool));
 }
 
-TOOLGOV_HANDLER(shred, call, out)
+STRINGS_TOOLGOV_HANDLER(shred, call, args, out)
 {
+    (void)args;
     return toolgov_result_set(out, call->tool, strlen(call->tool));
 }
 
-TOOLGOV_HANDLER(long_guidance, call, out)
+STRINGS_TOOLGOV_HANDLER(long_guidance, call, args, out)
 {
+    (void)args;
     return toolgov_result_set(out, call->tool, strlen(call->tool));
 }

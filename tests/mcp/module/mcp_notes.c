@@ -5,13 +5,15 @@
 */
 #include "mcp_notes.toolgov.h"
 
-TOOLGOV_HANDLER(echo_args, call, out)
+MCP_NOTES_TOOLGOV_HANDLER(echo_args, call, args, out)
 {
+    (void)args;
     return toolgov_result_set(out, call->args, call->args_len);
 }
 
-TOOLGOV_HANDLER(shred_notes, call, out)
+MCP_NOTES_TOOLGOV_HANDLER(shred_notes, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "Shredded every note.");
 }

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 #include "notes.toolgov.h"
 
-TOOLGOV_HANDLER(notes_find, call, out)
+NOTES_TOOLGOV_HANDLER(notes_find, call, args, out)
 {
+    (void)args;
     return toolgov_result_printf(out, "found notes for %s", call->args);
 }
 
-TOOLGOV_HANDLER(notes_add, call, out)
+NOTES_TOOLGOV_HANDLER(notes_add, call, args, out)
 {
+    (void)args;
     return toolgov_result_printf(out, "added %s", call->args);
 }

@@ -3,8 +3,9 @@
 /* Defined only where the per-source definition is set: the check must see
 ** the handler the compiler builds. */
 #if EV_FLAGS_A
-TOOLGOV_HANDLER(ok, call, out)
+EV_FLAGS_TOOLGOV_HANDLER(ok, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "ok");
 }

@@ -1,7 +1,8 @@
 #include "ev_flags.toolgov.h"
 
-TOOLGOV_HANDLER(hidden_d, call, out)
+EV_FLAGS_TOOLGOV_HANDLER(hidden_d, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "d");
 }

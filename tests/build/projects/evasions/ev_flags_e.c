@@ -2,8 +2,9 @@
 
 /* A .c source compiled as C++ (LANGUAGE CXX): parsed as C++ too. */
 #ifdef __cplusplus
-TOOLGOV_HANDLER(hidden_e, call, out)
+EV_FLAGS_TOOLGOV_HANDLER(hidden_e, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "e");
 }

@@ -1,7 +1,8 @@
 #include "ev_forged.toolgov.h"
 
-TOOLGOV_HANDLER(ok, call, out)
+EV_FORGED_TOOLGOV_HANDLER(ok, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "ok");
 }

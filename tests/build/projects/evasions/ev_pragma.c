@@ -1,7 +1,8 @@
 #include "ev_pragma.h"
 
-TOOLGOV_HANDLER(ok, call, out)
+EV_PRAGMA_TOOLGOV_HANDLER(ok, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "ok");
 }

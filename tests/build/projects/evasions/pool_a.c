@@ -1,7 +1,8 @@
 #include "pool_a.toolgov.h"
 
-TOOLGOV_HANDLER(shared_tool, call, out)
+POOL_A_TOOLGOV_HANDLER(shared_tool, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "a");
 }

@@ -1,13 +1,15 @@
 #include "pool_b.toolgov.h"
 
-TOOLGOV_HANDLER(own_tool, call, out)
+POOL_B_TOOLGOV_HANDLER(own_tool, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "b own");
 }
 
-TOOLGOV_HANDLER(shared_tool, call, out)
+POOL_B_TOOLGOV_HANDLER(shared_tool, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "b");
 }

@@ -1,7 +1,8 @@
 #include "pool_c.toolgov.h"
 
-TOOLGOV_HANDLER(other_tool, call, out)
+POOL_C_TOOLGOV_HANDLER(other_tool, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "c");
 }

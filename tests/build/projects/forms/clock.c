@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "clock.toolgov.h"
 
-TOOLGOV_HANDLER(clock_now, call, out)
+CLOCK_TOOLGOV_HANDLER(clock_now, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "noon");
 }

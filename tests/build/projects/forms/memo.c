@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "memo.toolgov.h"
 
-TOOLGOV_HANDLER(memo_forget, call, out)
+MEMO_TOOLGOV_HANDLER(memo_forget, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "forgotten");
 }

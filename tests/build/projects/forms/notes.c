@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "notes.toolgov.h"
 
-TOOLGOV_HANDLER(notes_add, call, out)
+NOTES_TOOLGOV_HANDLER(notes_add, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "added");
 }

@@ -1,6 +1,7 @@
 #include "echo.toolgov.h"
 
-TOOLGOV_HANDLER(say, call, out)
+ECHO_TOOLGOV_HANDLER(say, call, args, out)
 {
+    (void)args;
     return toolgov_result_printf(out, "%s", call->args);
 }

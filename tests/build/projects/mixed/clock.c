@@ -7,8 +7,9 @@
 #error CLOCK_DEBUG (Debug) or CLOCK_RELEASE (CMAKE_C_FLAGS_RELEASE) must be defined
 #endif
 
-TOOLGOV_HANDLER(now, call, out)
+CLOCK_TOOLGOV_HANDLER(now, call, args, out)
 {
+    (void)args;
     (void)call;
 #ifdef CLOCK_DEBUG
     return toolgov_result_printf(out, "noon (debug)");

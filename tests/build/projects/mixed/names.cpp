@@ -9,8 +9,9 @@
 
 // std::optional is C++17: parsed with clang's default C++ standard (gnu++14
 // for clang 14) this source would not parse.
-TOOLGOV_HANDLER(greet, call, out)
+NAMES_TOOLGOV_HANDLER(greet, call, args, out)
 {
+    (void)args;
     (void)call;
     std::optional<std::string> who{"world"};
     return toolgov_result_printf(out, "hello, %s", who->c_str());

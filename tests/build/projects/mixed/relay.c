@@ -4,7 +4,8 @@
 #error forced.h comes from a -include compile option
 #endif
 
-TOOLGOV_HANDLER(pass_on, call, out)
+RELAY_TOOLGOV_HANDLER(pass_on, call, args, out)
 {
+    (void)args;
     return toolgov_result_printf(out, "passed on: %s", call->args);
 }

@@ -1,7 +1,8 @@
 #include "weather.toolgov.h"
 
-TOOLGOV_HANDLER(radar, call, out)
+WEATHER_TOOLGOV_HANDLER(radar, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "no rain in sight");
 }

@@ -1,7 +1,8 @@
 #include "tides.toolgov.h"
 
-TOOLGOV_HANDLER(tide_table, call, out)
+TIDES_TOOLGOV_HANDLER(tide_table, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "high 06:12, low 12:30");
 }

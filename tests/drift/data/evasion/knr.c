@@ -1,5 +1,5 @@
 #include "demo.toolgov.h"
-int demo_tool_alpha(call, out)
+int demo_Handler_alpha(call, out)
     const toolgov_call *call;
     toolgov_result *out;
 {

@@ -1,15 +1,19 @@
-/* A second plugin's stand-in header ("other"), included after demo's. */
+/* A second plugin's stand-in header ("other", with a tool alpha too),
+** included after demo's. */
 #ifndef OTHER_TOOLGOV_H
 #define OTHER_TOOLGOV_H
 #include <toolgov/toolgov.h>
-#undef TOOLGOV_HANDLER
+typedef toolgov_no_args other_Args_alpha;
 #if defined(__clang__)
-#define TOOLGOV_HANDLER(tool, call, out) \
+#define OTHER_TOOLGOV_HANDLER(tool, call, args, out) \
     __attribute__((annotate("toolgov:tool:" #tool))) \
-    int other_tool_##tool(const toolgov_call *call, const void *args, toolgov_result *out)
+    int other_Handler_##tool(const toolgov_call *call, const other_Args_##tool *args, \
+                             toolgov_result *out)
 #else
-#define TOOLGOV_HANDLER(tool, call, out) \
-    int other_tool_##tool(const toolgov_call *call, const void *args, toolgov_result *out)
+#define OTHER_TOOLGOV_HANDLER(tool, call, args, out) \
+    int other_Handler_##tool(const toolgov_call *call, const other_Args_##tool *args, \
+                             toolgov_result *out)
 #endif
-int other_tool_alpha(const toolgov_call *call, const void *args, toolgov_result *out);
+int other_Handler_alpha(const toolgov_call *call, const other_Args_alpha *args,
+                        toolgov_result *out);
 #endif

@@ -2,8 +2,9 @@
 
 /* Exists only with this source's own definition. */
 #if PER_SOURCE_ON
-TOOLGOV_HANDLER(alpha, call, out)
+DEMO_TOOLGOV_HANDLER(alpha, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_set(out, "a", 1);
 }

@@ -3,8 +3,9 @@
 int demo_helper(int x);
 int demo_helper(int x) { return x; }
 #pragma clang attribute pop
-TOOLGOV_HANDLER(alpha, call, out)
+DEMO_TOOLGOV_HANDLER(alpha, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_set(out, "a", 1);
 }

@@ -2,8 +2,9 @@
 #include "other.toolgov.h"
 
 /* Meant as demo's alpha, but the macro is the other plugin's now. */
-TOOLGOV_HANDLER(alpha, call, out)
+OTHER_TOOLGOV_HANDLER(alpha, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_set(out, "a", 1);
 }

@@ -1,7 +1,8 @@
 #include "ev_shared.toolgov.h"
 
-TOOLGOV_HANDLER(ok, call, out)
+EV_SHARED_TOOLGOV_HANDLER(ok, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "ok");
 }

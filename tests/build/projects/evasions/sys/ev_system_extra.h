@@ -1,7 +1,8 @@
 #include "ev_system.toolgov.h"
 
-TOOLGOV_HANDLER(hidden, call, out)
+EV_SYSTEM_TOOLGOV_HANDLER(hidden, call, args, out)
 {
+    (void)args;
     (void)call;
     return toolgov_result_printf(out, "hidden");
 }
