@@ -15,6 +15,7 @@
 #include "contract.h"
 #include "fileio.h"
 #include "names.h"
+#include "stubs.h"
 
 /* A handler's place for a diagnostic: the file can only be missing when
 ** libclang gave no location, which it does not do for a definition. */
@@ -312,6 +313,16 @@ size_t toolgov__compare(const toolgov__manifest *m, const toolgov__scan *s,
                                "'%s' is defined here without %s(), so the check cannot "
                                "tell it is the handler; define it with the macro",
                                plain->function, macro);
+        /* The skeleton `toolgov-gen stubs` prints, ready to paste. */
+        char stub[1024];
+        size_t sn = toolgov__handler_stub(stub, sizeof stub, m, tl);
+        if (sn > 2 && sn < sizeof stub) {
+            stub[sn - 1] = '\0'; /* the diagnostic ends the last line */
+            toolgov__diag_note(d, m->path, tl->at.line, tl->at.col,
+                               "a handler to paste into a source that includes "
+                               "\"%s.toolgov.h\":%s",
+                               m->name, stub); /* it starts with its own line break */
+        }
         errors++;
     }
 

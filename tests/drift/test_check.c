@@ -63,8 +63,14 @@ START_TEST(drift_fails_removes_the_stamp_and_points_at_both_files)
                   "'effect:' (read, write or destructive) and a 'description:'\n"
                   "%s:10:3: error: tool 'delta' is declared but no source of plugin 'demo' "
                   "defines its handler; define it with 'DEMO_TOOLGOV_HANDLER(delta, call, args, out) "
-                  "{ ... }'\n",
-             manifest, manifest);
+                  "{ ... }'\n"
+                  "%s:10:3: note: a handler to paste into a source that includes "
+                  "\"demo.toolgov.h\":\n"
+                  "/* delta (read): D. */\n"
+                  "DEMO_TOOLGOV_HANDLER(delta, call, args, out)\n"
+                  "{\n    (void)call;\n    (void)args;\n    (void)out;\n"
+                  "    return TOOLGOV_EHANDLER; /* not written yet */\n}\n",
+             manifest, manifest, manifest);
     ck_assert_str_eq(err, want);
     /* The depfile is written even on failure. */
     ck_assert_int_eq(exists(depfile), 1);

@@ -116,7 +116,19 @@ static const compare_case cases[] = {
         .errors = 1,
         .text = "cal.yaml:7:3: error: tool 'create_reminder' is declared but no source of "
                 "plugin 'calendar' defines its handler; define it with "
-                "'CALENDAR_TOOLGOV_HANDLER(create_reminder, call, args, out) { ... }'\n",
+                "'CALENDAR_TOOLGOV_HANDLER(create_reminder, call, args, out) { ... }'\n"
+                /* the skeleton toolgov-gen stubs prints, to paste */
+                "cal.yaml:7:3: note: a handler to paste into a source that includes "
+                "\"calendar.toolgov.h\":\n"
+                "\n"
+                "/* create_reminder (write): Create one reminder. */\n"
+                "CALENDAR_TOOLGOV_HANDLER(create_reminder, call, args, out)\n"
+                "{\n"
+                "    (void)call;\n"
+                "    (void)args;\n"
+                "    (void)out;\n"
+                "    return TOOLGOV_EHANDLER; /* not written yet */\n"
+                "}\n",
     },
     {
         .what = "no handlers at all: every tool, in manifest order",
@@ -179,7 +191,18 @@ static const compare_case cases[] = {
                 "'CALENDAR_TOOLGOV_HANDLER(calendar_lookup, call, args, out) { ... }'\n"
                 "/p/a.c:10:5: note: 'calendar_Handler_calendar_lookup' is defined here without "
                 "CALENDAR_TOOLGOV_HANDLER(), so the check cannot tell it is the handler; define it with "
-                "the macro\n",
+                "the macro\n"
+                "cal.yaml:4:3: note: a handler to paste into a source that includes "
+                "\"calendar.toolgov.h\":\n"
+                "\n"
+                "/* calendar_lookup (read): Find events. */\n"
+                "CALENDAR_TOOLGOV_HANDLER(calendar_lookup, call, args, out)\n"
+                "{\n"
+                "    (void)call;\n"
+                "    (void)args;\n"
+                "    (void)out;\n"
+                "    return TOOLGOV_EHANDLER; /* not written yet */\n"
+                "}\n",
     },
     {
         .what = "a second handler for a tool is an error",

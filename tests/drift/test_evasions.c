@@ -116,6 +116,14 @@ START_TEST(another_plugins_macro_is_not_this_plugins_handler)
 }
 END_TEST
 
+START_TEST(a_handler_of_another_type_is_an_error)
+{
+    setup_manifest(demo_abc);
+    ck_assert_int_eq(CHECK(EV "wrong_signature.c"), 1);
+    expect_line(EV "wrong_signature.c:7:5: error: conflicting types for 'demo_Handler_alpha'");
+}
+END_TEST
+
 START_TEST(hand_written_marks_are_errors)
 {
     setup_manifest(demo_abc);
@@ -237,6 +245,7 @@ Suite *evasion_suite(void)
     tcase_add_test(tc, isystem_does_not_hide_code);
     tcase_add_test(tc, every_cxx_body_is_read);
     tcase_add_test(tc, another_plugins_macro_is_not_this_plugins_handler);
+    tcase_add_test(tc, a_handler_of_another_type_is_an_error);
     tcase_add_test(tc, hand_written_marks_are_errors);
     tcase_add_test(tc, handler_in_a_header_of_two_sources_is_reported_at_both);
     tcase_add_test(tc, address_taken_registration_is_a_warning);
