@@ -120,7 +120,6 @@ static const compare_case cases[] = {
                 /* the skeleton toolgov-gen stubs prints, to paste */
                 "cal.yaml:7:3: note: a handler to paste into a source that includes "
                 "\"calendar.toolgov.h\":\n"
-                "\n"
                 "/* create_reminder (write): Create one reminder. */\n"
                 "CALENDAR_TOOLGOV_HANDLER(create_reminder, call, args, out)\n"
                 "{\n"
@@ -194,7 +193,6 @@ static const compare_case cases[] = {
                 "the macro\n"
                 "cal.yaml:4:3: note: a handler to paste into a source that includes "
                 "\"calendar.toolgov.h\":\n"
-                "\n"
                 "/* calendar_lookup (read): Find events. */\n"
                 "CALENDAR_TOOLGOV_HANDLER(calendar_lookup, call, args, out)\n"
                 "{\n"

@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define CALENDAR_TOOLGOV_GENERATION 0xdd00f209UL
+#define CALENDAR_TOOLGOV_GENERATION 0x995e7fdfUL
 
 #ifdef __cplusplus
 extern "C" {

@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define EMPTY_TOOLGOV_GENERATION 0x5a2c8058UL
+#define EMPTY_TOOLGOV_GENERATION 0x350b732eUL
 
 #ifdef __cplusplus
 extern "C" {

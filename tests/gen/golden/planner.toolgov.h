@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define PLANNER_TOOLGOV_GENERATION 0x71080cebUL
+#define PLANNER_TOOLGOV_GENERATION 0x11bee275UL
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,7 +19,9 @@ extern "C" {
 typedef enum planner_ToolId {
     planner_Tool_create_reminder = 0,
     planner_Tool_list_reminders = 1,
-    planner_ToolCount = 2
+    planner_Tool_snooze_reminder = 2,
+    planner_Tool_postpone_reminder = 3,
+    planner_ToolCount = 4
 } planner_ToolId;
 
 /* Each tool's decoded arguments: the tool's parameters as C (a tool
@@ -87,10 +89,76 @@ typedef struct planner_Args_create_reminder {
 
 typedef toolgov_no_args planner_Args_list_reminders;
 
+typedef enum planner_Enum_snooze_reminder_priority {
+    planner_Enum_snooze_reminder_priority_low = 0,
+    planner_Enum_snooze_reminder_priority_normal = 1,
+    planner_Enum_snooze_reminder_priority_high = 2
+} planner_Enum_snooze_reminder_priority;
+
+typedef enum planner_Enum_snooze_reminder_stops_item_mode {
+    planner_Enum_snooze_reminder_stops_item_mode_walk = 0,
+    planner_Enum_snooze_reminder_stops_item_mode_drive = 1,
+    planner_Enum_snooze_reminder_stops_item_mode_on_foot = 2
+} planner_Enum_snooze_reminder_stops_item_mode;
+
+typedef struct planner_Args_snooze_reminder_stops_item {
+    toolgov_str at;
+    planner_Enum_snooze_reminder_stops_item_mode mode;
+    struct {
+        bool mode;
+    } has; /* which optional properties the call gave */
+} planner_Args_snooze_reminder_stops_item;
+
+typedef struct planner_Args_snooze_reminder {
+    toolgov_str title;
+    planner_Enum_snooze_reminder_priority priority;
+    struct { const planner_Args_snooze_reminder_stops_item *items; size_t count; } stops;
+    int64_t minutes;
+    struct {
+        bool stops;
+        bool minutes;
+    } has; /* which optional properties the call gave */
+} planner_Args_snooze_reminder;
+
+typedef enum planner_Enum_postpone_reminder_priority {
+    planner_Enum_postpone_reminder_priority_low = 0,
+    planner_Enum_postpone_reminder_priority_normal = 1,
+    planner_Enum_postpone_reminder_priority_high = 2
+} planner_Enum_postpone_reminder_priority;
+
+typedef enum planner_Enum_postpone_reminder_stops_item_mode {
+    planner_Enum_postpone_reminder_stops_item_mode_walk = 0,
+    planner_Enum_postpone_reminder_stops_item_mode_drive = 1,
+    planner_Enum_postpone_reminder_stops_item_mode_on_foot = 2
+} planner_Enum_postpone_reminder_stops_item_mode;
+
+typedef struct planner_Args_postpone_reminder_stops_item {
+    toolgov_str at;
+    planner_Enum_postpone_reminder_stops_item_mode mode;
+    struct {
+        bool mode;
+    } has; /* which optional properties the call gave */
+} planner_Args_postpone_reminder_stops_item;
+
+typedef struct planner_Args_postpone_reminder {
+    toolgov_str title;
+    planner_Enum_postpone_reminder_priority priority;
+    struct { const planner_Args_postpone_reminder_stops_item *items; size_t count; } stops;
+    int64_t minutes;
+    struct {
+        bool stops;
+        bool minutes;
+    } has; /* which optional properties the call gave */
+} planner_Args_postpone_reminder;
+
 /* One handler per declared tool; define each with PLANNER_TOOLGOV_HANDLER(). */
 int planner_Handler_create_reminder(const toolgov_call *call, const planner_Args_create_reminder *args,
     toolgov_result *out);
 int planner_Handler_list_reminders(const toolgov_call *call, const planner_Args_list_reminders *args,
+    toolgov_result *out);
+int planner_Handler_snooze_reminder(const toolgov_call *call, const planner_Args_snooze_reminder *args,
+    toolgov_result *out);
+int planner_Handler_postpone_reminder(const toolgov_call *call, const planner_Args_postpone_reminder *args,
     toolgov_result *out);
 
 /* The plugin descriptor to pass to toolgov_registry_mount(); visible

@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define STRINGS_TOOLGOV_GENERATION 0x5af28735UL
+#define STRINGS_TOOLGOV_GENERATION 0x0f3f293dUL
 
 #ifdef __cplusplus
 extern "C" {
