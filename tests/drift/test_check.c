@@ -106,7 +106,7 @@ START_TEST(parse_error_shows_source_line_and_caret)
     int rc = RUN(err, "check", "--manifest", manifest, "--caret=always", "--", INC_RUNTIME,
                  INC_DATA, DATA "syntax_error.c");
     ck_assert_int_eq(rc, 1);
-    ck_assert_ptr_nonnull(strstr(err, DATA "syntax_error.c:6:43: error: expected ';' after "
+    ck_assert_ptr_nonnull(strstr(err, DATA "syntax_error.c:7:43: error: expected ';' after "
                                            "return statement\n"
                                            "    return toolgov_result_set(out, \"a\", 1)\n"
                                            "                                          ^\n"));
