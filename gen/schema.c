@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "args_internal.h"
+#include "json.h"
 #include "text.h"
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -227,98 +228,43 @@ int toolgov__jtext_number_ok(const char *s, size_t len)
     return i == len;
 }
 
-/* Exact decimal arithmetic on the digits: "2.50e1" is 25, "2.5" is not an
-** integer, "9223372036854775808" does not fit. */
-int toolgov__jtext_int64(const char *s, size_t len, int64_t *out)
+/* A number text as the runtime's reader leaves it (a number node of its
+** tape), so the generator reads numbers with the runtime's conversions:
+** one meaning for a bound, an enum value or a default in both products. */
+static toolgov__json number_node(const char *s, size_t len)
 {
-    char digits[64];
-    size_t nd = 0, i = 0;
-    long exp10 = 0;
-    int neg = 0, nonzero = 0;
-    uint64_t mag = 0, limit;
-
-    if (!toolgov__jtext_number_ok(s, len))
-        return 0;
-    if (s[i] == '-') {
-        neg = 1;
-        i++;
-    }
-    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-        if (s[i] != '0')
-            nonzero = 1;
-        if (!nonzero)
-            continue;
-        if (nd == sizeof digits)
-            return 0;
-        digits[nd++] = s[i];
-    }
-    if (i < len && s[i] == '.') {
-        for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-            if (s[i] != '0')
-                nonzero = 1;
-            if (!nonzero) {
-                exp10--;
-                continue;
-            }
-            if (nd == sizeof digits)
-                return 0;
-            digits[nd++] = s[i];
-            exp10--;
-        }
-    }
-    if (i < len) { /* exponent */
-        long e = 0;
-        int eneg = 0;
-        i++;
-        if (s[i] == '+' || s[i] == '-')
-            eneg = s[i++] == '-';
-        for (; i < len; i++) {
-            if (e < 100000)
-                e = e * 10 + (s[i] - '0');
-        }
-        exp10 += eneg ? -e : e;
-    }
-    if (!nonzero) {
-        *out = 0;
-        return 1;
-    }
-    while (nd > 0 && digits[nd - 1] == '0') {
-        nd--;
-        exp10++;
-    }
-    if (exp10 < 0 || (long)nd + exp10 > 19)
-        return 0;
-    limit = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX;
-    for (i = 0; i < nd + (size_t)exp10; i++) {
-        unsigned dgt = i < nd ? (unsigned)(digits[i] - '0') : 0u;
-        if (mag > (limit - dgt) / 10u)
-            return 0;
-        mag = mag * 10u + dgt;
-    }
-    if (neg)
-        *out = mag == (uint64_t)INT64_MAX + 1u ? INT64_MIN : -(int64_t)mag;
-    else
-        *out = (int64_t)mag;
-    return 1;
+    toolgov__json n;
+    memset(&n, 0, sizeof n);
+    n.type = TOOLGOV__JSON_NUMBER;
+    n.u.str = s;
+    n.len = (uint32_t)len;
+    return n;
 }
 
-static double number_value(const char *s, size_t len)
+/* Exact: "2.50e1" is 25, "2.5" is not an integer, "9223372036854775808"
+** does not fit (toolgov__json_int64). */
+int toolgov__jtext_int64(const char *s, size_t len, int64_t *out)
 {
-    char buf[128];
-    if (len >= sizeof buf) {
-        char *copy = malloc(len + 1);
-        double d;
-        if (!copy)
-            return 0;
-        memcpy(copy, s, len);
-        copy[len] = '\0';
-        d = strtod(copy, NULL);
-        free(copy);
-        return d;
-    }
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    return strtod(buf, NULL);
+    toolgov__json n;
+    if (len > UINT32_MAX || !toolgov__jtext_number_ok(s, len))
+        return 0;
+    n = number_node(s, len);
+    return toolgov__json_int64(&n, out) == 0;
+}
+
+/* The double nearest to a number text, correctly rounded whatever the
+** locale (toolgov__json_double); beyond the double range, an infinity of
+** its sign. */
+double toolgov__jtext_double(const char *s, size_t len)
+{
+    toolgov__json n;
+    double d;
+    if (len > UINT32_MAX)
+        return 0;
+    n = number_node(s, len);
+    if (toolgov__json_double(&n, &d) != 0)
+        return len && s[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+    return d;
 }
 
 /* ---- C names ------------------------------------------------------------- */
@@ -644,7 +590,7 @@ static int bound_value(toolgov__schema_ctx *cx, const toolgov__snode *n, const c
     }
     out->given = 1;
     out->is_int = toolgov__jtext_int64(v->text, v->len, &out->i);
-    out->d = number_value(v->text, v->len);
+    out->d = toolgov__jtext_double(v->text, v->len);
     out->text = v->text;
     out->at = v->at;
     if (!out->is_int && !isfinite(out->d)) {
@@ -871,7 +817,7 @@ static int jv_equal(const toolgov__jval *a, const toolgov__jval *b)
         int64_t x, y;
         if (toolgov__jtext_int64(a->text, a->len, &x) && toolgov__jtext_int64(b->text, b->len, &y))
             return x == y;
-        return number_value(a->text, a->len) == number_value(b->text, b->len);
+        return toolgov__jtext_double(a->text, a->len) == toolgov__jtext_double(b->text, b->len);
     }
     case TOOLGOV_J_STRING:
         return a->len == b->len && !memcmp(a->text, b->text, a->len);

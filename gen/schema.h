@@ -236,8 +236,14 @@ int toolgov__schema_text(toolgov__schema_ctx *cx, const toolgov__snode *root, co
                          size_t *out_len);
 
 /* Exact integer value of a JSON number text, when it is one that fits
-** int64_t ("2", "2.0", "1e2"): 1 and *out; else 0. */
+** int64_t ("2", "2.0", "1e2"): 1 and *out; else 0. Read by the runtime's
+** conversion (toolgov__json_int64), like the double below. */
 int toolgov__jtext_int64(const char *s, size_t len, int64_t *out);
+
+/* The double nearest to a JSON number text (correctly rounded, whatever the
+** locale: toolgov__json_double); beyond the double range, an infinity of
+** its sign. */
+double toolgov__jtext_double(const char *s, size_t len);
 
 /* A C identifier for the JSON name s[0..len): bytes outside [A-Za-z0-9_]
 ** become '_', runs of '_' become one, a leading digit or a leading '_'

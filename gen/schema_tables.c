@@ -97,7 +97,7 @@ static void put_value(toolgov__buf *b, const toolgov__snode *n, const toolgov__j
                 return;
             }
         } else if (typed && n->type == TOOLGOV_S_NUMBER) {
-            toolgov__buf_json_double(b, strtod(v->text, NULL));
+            toolgov__buf_json_double(b, toolgov__jtext_double(v->text, v->len));
             return;
         }
         toolgov__buf_put(b, v->text, v->len);
