@@ -39,6 +39,12 @@ static void tool_line(toolgov__out *o, const toolgov_tool_spec *s, int once)
         toolgov__out_str(o, " [asks once]");
     toolgov__out_put(o, ": ", 2);
     toolgov__out_str(o, s->description);
+    /* The arguments, as the manifest declares them: descriptions carry no
+    ** argument prose, so a model reading only this text learns them here. */
+    if (s->params && s->schema_json && s->schema_json[0]) {
+        toolgov__out_str(o, " Arguments (JSON Schema): ");
+        toolgov__out_str(o, s->schema_json);
+    }
     toolgov__out_put(o, "\n", 1);
 }
 

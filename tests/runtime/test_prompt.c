@@ -25,14 +25,16 @@ static void teardown(void)
 static const char golden[] =
     "Tools:\n"
     "- beta_read: Read beta things.\n"
-    "- memory_search: Search what the assistant remembers about the user.\n"
-    "- ask_user: Ask the user a question and wait for the answer.\n"
-    "- lookup: Find entries for a day.\n"
-    "- make_note [write, asks once]: Create one note.\n"
-    "- set_pref [write]: Change a preference.\n"
-    "- digest: Summarise the day.\n"
-    "- purge [destructive, needs approval]: Delete everything old.\n"
-    "- tidy [write]: Move clutter away.\n"
+    "- memory_search: Search what the assistant remembers about the user."
+    " Arguments (JSON Schema): {\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":2000}},\"required\":[\"query\"],\"additionalProperties\":false}\n"
+    "- ask_user: Ask the user a question and wait for the answer."
+    " Arguments (JSON Schema): {\"type\":\"object\",\"properties\":{\"question\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":2000}},\"required\":[\"question\"],\"additionalProperties\":false}\n"
+    "- lookup: Find entries for a day. Arguments (JSON Schema): {\"type\":\"object\"}\n"
+    "- make_note [write, asks once]: Create one note. Arguments (JSON Schema): {\"type\":\"object\"}\n"
+    "- set_pref [write]: Change a preference. Arguments (JSON Schema): {\"type\":\"object\"}\n"
+    "- digest: Summarise the day. Arguments (JSON Schema): {\"type\":\"object\"}\n"
+    "- purge [destructive, needs approval]: Delete everything old. Arguments (JSON Schema): {\"type\":\"object\"}\n"
+    "- tidy [write]: Move clutter away. Arguments (JSON Schema): {\"type\":\"object\"}\n"
     "- star: Search everything.\n"
     "\n"
     "Tools marked \"asks once\" change the user's things: before calling them, ask the user "
@@ -74,9 +76,9 @@ START_TEST(guidance_dedup_and_registration_order)
     ck_assert_str_eq(buf,
                      "Tools:\n"
                      "- beta_read: Read beta things.\n"
-                     "- digest: Summarise the day.\n"
-                     "- tidy [write]: Move clutter away.\n"
-                     "- lookup: Find entries for a day.\n"
+                     "- digest: Summarise the day. Arguments (JSON Schema): {\"type\":\"object\"}\n"
+                     "- tidy [write]: Move clutter away. Arguments (JSON Schema): {\"type\":\"object\"}\n"
+                     "- lookup: Find entries for a day. Arguments (JSON Schema): {\"type\":\"object\"}\n"
                      "\n"
                      "Use lookup for dates.\n"
                      "\n"
@@ -90,7 +92,7 @@ START_TEST(no_rule_without_confirm_once_write)
 {
     const char *const tools[] = {"lookup", "set_pref", "purge", "memory_forget"};
     const char *const once[] = {"lookup", "promote_recommendation"};
-    char buf[1024];
+    char buf[4096];
 
     ck_assert_int_eq(toolgov_prompt_render(buf, sizeof buf, NULL, pol, tools, 4), 0);
     ck_assert_ptr_null(strstr(buf, "asks once"));
@@ -107,7 +109,7 @@ START_TEST(no_rule_without_confirm_once_write)
     /* The override can make a read ask. */
     ck_assert_int_eq(toolgov_policy_set_override(pol, "none,lookup"), 0);
     ck_assert_int_eq(toolgov_prompt_render(buf, sizeof buf, NULL, pol, tools, 1), 0);
-    ck_assert_str_eq(buf, "Tools:\n- lookup [asks once]: Find entries for a day.\n\n"
+    ck_assert_str_eq(buf, "Tools:\n- lookup [asks once]: Find entries for a day. Arguments (JSON Schema): {\"type\":\"object\"}\n\n"
                           "Tools marked \"asks once\" change the user's things: before calling "
                           "them, ask the user one question that lists everything you are about "
                           "to create or change, and after the answer call the tool once for "

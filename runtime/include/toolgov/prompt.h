@@ -10,7 +10,8 @@
 **        "- name [write, asks once]: description"      (in the confirm-once set)
 **        "- name [destructive, needs approval]: description"
 **      (a read tool the override put in the confirm-once set is marked
-**      "[asks once]");
+**      "[asks once]"); a tool with declared parameters has
+**      " Arguments (JSON Schema): <its schema_json>" after its description;
 **   2. when any on-loop tool is in the confirm-once set, one generic rule:
 **      ask the user once, listing everything that will be created or
 **      changed, then call the tool once per item;
