@@ -334,17 +334,11 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
             "** drift check (toolgov-gen check) reads; the TOOLGOV_HANDLER_*_ helpers\n"
             "** are the same in every generated header. */\n", n);
     puts_(b, "#undef TOOLGOV_HANDLER_LINKAGE_\n"
-             "#undef TOOLGOV_HANDLER_UNUSED_\n"
              "#undef TOOLGOV_HANDLER_ANNOTATE_\n"
              "#if defined(__cplusplus)\n"
              "#define TOOLGOV_HANDLER_LINKAGE_ extern \"C\"\n"
              "#else\n"
              "#define TOOLGOV_HANDLER_LINKAGE_\n"
-             "#endif\n"
-             "#if defined(__GNUC__) || defined(__clang__)\n"
-             "#define TOOLGOV_HANDLER_UNUSED_ __attribute__((unused))\n"
-             "#else\n"
-             "#define TOOLGOV_HANDLER_UNUSED_\n"
              "#endif\n"
              "#if defined(__clang__)\n"
              "#define TOOLGOV_HANDLER_ANNOTATE_(name) __attribute__((annotate(\""
@@ -358,18 +352,6 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
             "    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \\\n"
             "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, \\\n"
             "        const %s" TOOLGOV_ARGS_INFIX "##tool *args, toolgov_result *out)\n\n",
-         n, n);
-    putf(b,
-         "/* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments\n"
-         "** left unused, for handlers written before the manifest declared them.\n"
-         "** Every generated header redefines it: define the handlers of one plugin\n"
-         "** with it only in sources that include that plugin's header alone. */\n"
-         "#undef TOOLGOV_HANDLER\n"
-         "#define TOOLGOV_HANDLER(tool, call, out) \\\n"
-         "    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \\\n"
-         "    int %s" TOOLGOV_HANDLER_INFIX "##tool(const toolgov_call *call, \\\n"
-         "        const %s" TOOLGOV_ARGS_INFIX "##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, \\\n"
-         "        toolgov_result *out)\n\n",
          n, n);
     puts_(b, "#endif /* ");
     put_upper(b, n);

@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define EMPTY_TOOLGOV_GENERATION 0x350b732eUL
+#define EMPTY_TOOLGOV_GENERATION 0xa60fb339UL
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,17 +40,11 @@ extern const toolgov_plugin empty_toolgov_plugin;
 ** drift check (toolgov-gen check) reads; the TOOLGOV_HANDLER_*_ helpers
 ** are the same in every generated header. */
 #undef TOOLGOV_HANDLER_LINKAGE_
-#undef TOOLGOV_HANDLER_UNUSED_
 #undef TOOLGOV_HANDLER_ANNOTATE_
 #if defined(__cplusplus)
 #define TOOLGOV_HANDLER_LINKAGE_ extern "C"
 #else
 #define TOOLGOV_HANDLER_LINKAGE_
-#endif
-#if defined(__GNUC__) || defined(__clang__)
-#define TOOLGOV_HANDLER_UNUSED_ __attribute__((unused))
-#else
-#define TOOLGOV_HANDLER_UNUSED_
 #endif
 #if defined(__clang__)
 #define TOOLGOV_HANDLER_ANNOTATE_(name) __attribute__((annotate("toolgov:tool:" name)))
@@ -61,16 +55,5 @@ extern const toolgov_plugin empty_toolgov_plugin;
     TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \
     int empty_Handler_##tool(const toolgov_call *call, \
         const empty_Args_##tool *args, toolgov_result *out)
-
-/* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments
-** left unused, for handlers written before the manifest declared them.
-** Every generated header redefines it: define the handlers of one plugin
-** with it only in sources that include that plugin's header alone. */
-#undef TOOLGOV_HANDLER
-#define TOOLGOV_HANDLER(tool, call, out) \
-    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \
-    int empty_Handler_##tool(const toolgov_call *call, \
-        const empty_Args_##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, \
-        toolgov_result *out)
 
 #endif /* EMPTY_TOOLGOV_H */

@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define STRINGS_TOOLGOV_GENERATION 0x0f3f293dUL
+#define STRINGS_TOOLGOV_GENERATION 0x5a52fe5aUL
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,17 +64,11 @@ extern const toolgov_plugin strings_toolgov_plugin;
 ** drift check (toolgov-gen check) reads; the TOOLGOV_HANDLER_*_ helpers
 ** are the same in every generated header. */
 #undef TOOLGOV_HANDLER_LINKAGE_
-#undef TOOLGOV_HANDLER_UNUSED_
 #undef TOOLGOV_HANDLER_ANNOTATE_
 #if defined(__cplusplus)
 #define TOOLGOV_HANDLER_LINKAGE_ extern "C"
 #else
 #define TOOLGOV_HANDLER_LINKAGE_
-#endif
-#if defined(__GNUC__) || defined(__clang__)
-#define TOOLGOV_HANDLER_UNUSED_ __attribute__((unused))
-#else
-#define TOOLGOV_HANDLER_UNUSED_
 #endif
 #if defined(__clang__)
 #define TOOLGOV_HANDLER_ANNOTATE_(name) __attribute__((annotate("toolgov:tool:" name)))
@@ -85,16 +79,5 @@ extern const toolgov_plugin strings_toolgov_plugin;
     TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \
     int strings_Handler_##tool(const toolgov_call *call, \
         const strings_Args_##tool *args, toolgov_result *out)
-
-/* TOOLGOV_HANDLER(tool, call, out): the same handler with its arguments
-** left unused, for handlers written before the manifest declared them.
-** Every generated header redefines it: define the handlers of one plugin
-** with it only in sources that include that plugin's header alone. */
-#undef TOOLGOV_HANDLER
-#define TOOLGOV_HANDLER(tool, call, out) \
-    TOOLGOV_HANDLER_LINKAGE_ TOOLGOV_HANDLER_ANNOTATE_(#tool) \
-    int strings_Handler_##tool(const toolgov_call *call, \
-        const strings_Args_##tool *toolgov_args_ TOOLGOV_HANDLER_UNUSED_, \
-        toolgov_result *out)
 
 #endif /* STRINGS_TOOLGOV_H */
