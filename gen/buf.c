@@ -111,3 +111,27 @@ void toolgov__buf_json_double(toolgov__buf *b, double v)
     if (toolgov__buf_reserve(b, TOOLGOV__JSON_NUMBER_MAX) == 0)
         b->len += toolgov__json_double_text(b->data + b->len, v);
 }
+
+/* Eight bytes as a little-endian word, on any host (one load on x86). */
+static uint64_t load_le64(const unsigned char *p)
+{
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+           (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+           (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+}
+
+uint64_t toolgov__hash_bytes(const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    const uint64_t k = 0x9e3779b97f4a7c15u;
+    uint64_t v = (uint64_t)n * k;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        v = (((v << 5) | (v >> 59)) ^ load_le64(p + i)) * k;
+    if (i < n) {
+        unsigned char tail[8] = {0};
+        memcpy(tail, p + i, n - i);
+        v = (((v << 5) | (v >> 59)) ^ load_le64(tail)) * k;
+    }
+    return v;
+}

@@ -54,4 +54,10 @@ void toolgov__buf_json_str(toolgov__buf *b, const char *s, size_t n);
 void toolgov__buf_json_int(toolgov__buf *b, int64_t v);
 void toolgov__buf_json_double(toolgov__buf *b, double v);
 
+/* A fast 64-bit hash of p[0..n), eight bytes a step (rotate, xor, multiply
+** by an odd constant, as FxHash does), the same on every host. It tells
+** texts apart in tables and detects change; it is no checksum against an
+** adversary (callers compare the bytes after a hash matches). */
+uint64_t toolgov__hash_bytes(const void *p, size_t n);
+
 #endif /* TOOLGOV_GEN_BUF_H */

@@ -563,31 +563,14 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
 ** that matches or a new header beside an old C file, which the old C
 ** file's mark refuses.
 **
-** The hash takes eight bytes a step (rotate, xor, multiply by an odd 64-bit
-** constant, as FxHash does) and folds the high half into the low at the
-** end: a header of 10,000 tools is 1.7 MB, which a byte-at-a-time hash
-** reads at a few cycles a byte. It detects change; it is not a checksum
-** against an adversary. */
-/* Eight bytes as a little-endian word, on any host (one load on x86). */
-static uint64_t load_le64(const unsigned char *p)
-{
-    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-           (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
-           (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-}
-
+** The hash is toolgov__hash_bytes() (buf.h, eight bytes a step) with the
+** high half folded into the low at the end: a header of 10,000 tools is
+** megabytes, which a byte-at-a-time hash reads at a few cycles a byte. It
+** detects change; it is not a checksum against an adversary. */
 static unsigned long generation_hash(const unsigned char *p, size_t n)
 {
     const uint64_t k = 0x9e3779b97f4a7c15u;
-    uint64_t v = (uint64_t)n * k;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        v = (((v << 5) | (v >> 59)) ^ load_le64(p + i)) * k;
-    if (i < n) {
-        unsigned char tail[8] = {0};
-        memcpy(tail, p + i, n - i);
-        v = (((v << 5) | (v >> 59)) ^ load_le64(tail)) * k;
-    }
+    uint64_t v = toolgov__hash_bytes(p, n);
     v ^= v >> 32;
     v *= k;
     return (unsigned long)(v >> 32) & 0xffffffffUL;

@@ -170,6 +170,8 @@ typedef struct loader {
     int tools_given;
     toolgov__mark tools_at;
     name_index provides_ix;
+    int tool_block;      /* the tool being read is a block mapping */
+    struct params_memo *memo; /* parameters compiled once (see below) */
 } loader;
 
 #define SHOW_MAX TOOLGOV_SHOW_MAX
@@ -317,16 +319,231 @@ static int text_value(loader *L, const char *what, const char *tool, size_t limi
     return 0;
 }
 
-/* The key `parameters` of tool t is current: read its value (a JSON Schema
-** of the subset in schema.h) and compile it into t->params. Problems are
-** reported and leave t->params NULL; -1 only when reading must stop. */
-static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat)
+/* ---- parameters compiled once per distinct text ------------------------- */
+
+/* Large plugins repeat one parameters: block under many tools. The text of
+** a block-style `parameters:` key, from the start of its line to the token
+** that ends its value, fixes every event libyaml gives for the value: the
+** scanner starts that line in the same state for every key of the tools'
+** block mappings (block context, the same indentation levels), and a
+** token (a byte that is neither blank nor a comment) starts right after
+** the text, so the value ends there. Equal text thus means equal events,
+** the same compiled tree, and marks that differ only by a whole number of
+** lines. A tool whose text equals that of an earlier tool whose compile
+** reported nothing at all takes that tool's tree without building one and
+** records the line difference (params_shift), which the C-name check adds
+** to the marks inside; its events are still pulled, so YAML syntax errors
+** after it are found as before. A compile that reported anything is never
+** reused: the next identical text is compiled again and reports at its
+** own place. */
+
+typedef struct memo_entry {
+    uint64_t hash;
+    size_t off, len;       /* the text: buf[off .. off + len), then a token */
+    unsigned line;         /* the line of its parameters: key */
+    const toolgov__snode *params;
+} memo_entry;
+
+typedef struct params_memo {
+    memo_entry *v;
+    size_t count, cap;
+    uint32_t *slots;       /* index + 1 into v; 0: empty */
+    size_t scap;           /* 0 or a power of two */
+    size_t max_len;        /* the longest text: no guess looks further */
+} params_memo;
+
+static void memo_free(params_memo *pm)
+{
+    if (!pm)
+        return;
+    free(pm->v);
+    free(pm->slots);
+    free(pm);
+}
+
+/* Whether the key at byte kidx, column kcol, starts its line after only
+** spaces; *ls: where the line starts. */
+static int at_line_start(const loader *L, size_t kidx, size_t kcol, size_t *ls)
+{
+    size_t i;
+    if (kcol > kidx)
+        return 0;
+    for (i = kidx - kcol; i < kidx; i++)
+        if (L->r.buf[i] != ' ')
+            return 0;
+    i = kidx - kcol;
+    if (i > 0 && L->r.buf[i - 1] != '\n')
+        return 0;
+    *ls = i;
+    return 1;
+}
+
+/* Where the value of the key on the line at ls (column kcol) ends, read
+** from the bytes: the first token of a later line indented kcol or less,
+** skipping blank and comment lines. Only a guess (flow collections and
+** the rarer line breaks are not followed), used to look up an earlier
+** identical text; 0 when there is none within `limit` bytes or the text
+** holds a line break other than \n and \r\n. */
+static size_t guess_end(const loader *L, size_t ls, size_t kcol, size_t limit)
+{
+    const unsigned char *b = L->r.buf;
+    size_t n = L->r.len, end = limit < n - ls ? ls + limit + 1 : n, i = ls, first = 1;
+    for (;;) {
+        size_t col = 0, j;
+        /* The rest of this line (the key line: after the key). */
+        if (!first) {
+            while (i < end && b[i] == ' ')
+                i++, col++;
+            if (i >= n)
+                return n;
+            if (i >= end)
+                return 0;
+            if (b[i] != '\n' && b[i] != '#' && !(b[i] == '\r' && i + 1 < n && b[i + 1] == '\n') &&
+                col <= kcol)
+                return i;
+        }
+        first = 0;
+        for (j = i; j < end && b[j] != '\n'; j++) {
+            if (b[j] == '\r' && (j + 1 >= n || b[j + 1] != '\n'))
+                return 0; /* a lone CR ends a line too */
+            if (b[j] == 0xC2 && j + 1 < n && b[j + 1] == 0x85)
+                return 0; /* NEL */
+            if (b[j] == 0xE2 && j + 2 < n && b[j + 1] == 0x80 && (b[j + 2] | 1) == 0xA9)
+                return 0; /* LS, PS */
+        }
+        if (j >= n)
+            return n;
+        if (j >= end)
+            return 0;
+        i = j + 1;
+    }
+}
+
+/* Whether a token starts at `end`: an ASCII byte that libyaml's scanner
+** does not skip (blanks, comments, line breaks). There the scanner closes
+** the value's collections whatever the token is, so the byte itself does
+** not count; the end of the file (only the last tool's) does not qualify. */
+static int token_after(const loader *L, size_t end)
+{
+    unsigned char c;
+    if (end >= L->r.len)
+        return 0;
+    c = L->r.buf[end];
+    return c > ' ' && c < 0x7F && c != '#';
+}
+
+/* The earlier entry whose text is buf[ls .. end) followed by the same byte. */
+static const memo_entry *memo_find(const loader *L, size_t ls, size_t end)
+{
+    const params_memo *pm = L->memo;
+    const unsigned char *b = L->r.buf;
+    size_t len = end - ls, mask, i;
+    uint64_t h;
+    if (!pm || !pm->scap || !token_after(L, end))
+        return NULL;
+    h = toolgov__hash_bytes(b + ls, len);
+    mask = pm->scap - 1;
+    for (i = (size_t)h & mask; pm->slots[i]; i = (i + 1) & mask) {
+        const memo_entry *e = &pm->v[pm->slots[i] - 1];
+        if (e->hash == h && e->len == len &&
+            memcmp(b + e->off, b + ls, len) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+/* Remember the text buf[ls .. end) of a clean compile. Out of memory only
+** means no reuse. */
+static void memo_add(loader *L, size_t ls, size_t end, unsigned line,
+                     const toolgov__snode *params)
+{
+    params_memo *pm = L->memo;
+    memo_entry *e;
+    size_t i, mask;
+    if (!pm) {
+        pm = calloc(1, sizeof *pm);
+        if (!pm)
+            return;
+        L->memo = pm;
+    }
+    if (pm->count >= UINT32_MAX - 1)
+        return;
+    if ((pm->count + 1) * 2 > pm->scap) {
+        size_t ncap = pm->scap ? pm->scap * 2 : 64, j;
+        uint32_t *ns = ncap <= SIZE_MAX / sizeof *ns ? calloc(ncap, sizeof *ns) : NULL;
+        if (!ns)
+            return;
+        for (j = 0; j < pm->count; j++) {
+            size_t k;
+            for (k = (size_t)pm->v[j].hash & (ncap - 1); ns[k]; k = (k + 1) & (ncap - 1))
+                ;
+            ns[k] = (uint32_t)(j + 1);
+        }
+        free(pm->slots);
+        pm->slots = ns;
+        pm->scap = ncap;
+    }
+    if (pm->count == pm->cap) {
+        size_t ncap = pm->cap ? pm->cap * 2 : 16;
+        memo_entry *nv = ncap <= SIZE_MAX / sizeof *nv ? realloc(pm->v, ncap * sizeof *nv) : NULL;
+        if (!nv)
+            return;
+        pm->v = nv;
+        pm->cap = ncap;
+    }
+    e = &pm->v[pm->count];
+    e->off = ls;
+    e->len = end - ls;
+    e->hash = toolgov__hash_bytes(L->r.buf + ls, e->len);
+    e->line = line;
+    e->params = params;
+    mask = pm->scap - 1;
+    for (i = (size_t)e->hash & mask; pm->slots[i]; i = (i + 1) & mask)
+        ;
+    pm->slots[i] = (uint32_t)(pm->count + 1);
+    pm->count++;
+    if (e->len > pm->max_len)
+        pm->max_len = e->len;
+}
+
+/* The key `parameters` of tool t is current (at byte kidx, column kcol):
+** read its value (a JSON Schema of the subset in schema.h) and compile it
+** into t->params, or take an earlier identical text's tree (above).
+** Problems are reported and leave t->params NULL; -1 only when reading
+** must stop. */
+static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat, size_t kidx,
+                            size_t kcol)
 {
     toolgov__schema_ctx cx;
     toolgov__jval *v = NULL;
     toolgov__snode *n = NULL;
-    int r;
+    size_t ls = 0, guess = 0, errors, warnings;
+    int r, memo = L->tool_block && at_line_start(L, kidx, kcol, &ls);
 
+    t->params_at = kat;
+    if (memo) {
+        const memo_entry *e = NULL;
+        if (L->memo && L->memo->count) {
+            guess = guess_end(L, ls, kcol, L->memo->max_len);
+            if (guess > ls)
+                e = memo_find(L, ls, guess);
+        }
+        if (e) {
+            if (next(L) || skip_node(L))
+                return -1;
+            if (L->r.ev.end_mark.index != guess) {
+                /* Equal text gave other events: cannot happen (see above). */
+                err_at(L, kat, "internal error: the parameters of tool '%s' read differently "
+                               "from the same text earlier; please report this", t->name);
+                return 0;
+            }
+            t->params = e->params;
+            t->params_shift = kat.line - e->line;
+            return 0;
+        }
+    }
+    errors = L->r.d->errors;
+    warnings = L->r.d->warnings;
     if (next(L))
         return -1;
     cx.arena = &L->priv->arena;
@@ -334,7 +551,6 @@ static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat)
     cx.path = L->r.path;
     cx.tool = t->name;
     cx.oom = 0;
-    t->params_at = kat;
     r = toolgov__schema_read_yaml(&cx, &L->r, &v);
     if (r < 0 || cx.oom) {
         if (cx.oom)
@@ -355,6 +571,12 @@ static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat)
         toolgov__reader_oom(&L->r);
         return -1;
     }
+    if (memo && t->params && L->r.d->errors == errors && L->r.d->warnings == warnings) {
+        size_t end = L->r.ev.end_mark.index;
+        /* Only a text a later guess can find, ending where a token starts. */
+        if (end > ls && guess_end(L, ls, kcol, end - ls) == end && token_after(L, end))
+            memo_add(L, ls, end, kat.line, t->params);
+    }
     return 0;
 }
 
@@ -367,6 +589,7 @@ static void check_c_names(loader *L)
     const char **tools;
     const toolgov__snode **roots;
     toolgov__mark *ats;
+    unsigned *shifts;
     size_t i, with = 0;
     for (i = 0; i < m->tool_count; i++)
         with += m->tools[i].params != NULL;
@@ -375,12 +598,13 @@ static void check_c_names(loader *L)
     tools = malloc(m->tool_count * sizeof(const char *));
     roots = malloc(m->tool_count * sizeof(const toolgov__snode *));
     ats = malloc(m->tool_count * sizeof(toolgov__mark));
+    shifts = malloc(m->tool_count * sizeof(unsigned));
     cx.arena = &L->priv->arena;
     cx.d = L->r.d;
     cx.path = L->r.path;
     cx.tool = NULL;
     cx.oom = 0;
-    if (!tools || !roots || !ats) {
+    if (!tools || !roots || !ats || !shifts) {
         toolgov__mark none = {0, 0};
         err_at(L, none, "out of memory while loading the manifest");
     } else {
@@ -388,9 +612,11 @@ static void check_c_names(loader *L)
             tools[i] = m->tools[i].name;
             roots[i] = m->tools[i].params;
             ats[i] = m->tools[i].params ? m->tools[i].params_at : m->tools[i].at;
+            shifts[i] = m->tools[i].params_shift;
         }
-        (void)toolgov__schema_c_names(&cx, m->name, m->tool_count, tools, roots, ats);
+        (void)toolgov__schema_c_names(&cx, m->name, m->tool_count, tools, roots, ats, shifts);
     }
+    free(shifts);
     free(tools);
     free(roots);
     free(ats);
@@ -430,7 +656,7 @@ static int parse_tool(loader *L, toolgov__tool_decl *t)
         s.given[k] = 1;
         s.at[k] = kat;
         if (k == TK_PARAMETERS) {
-            if (parse_parameters(L, t, kat))
+            if (parse_parameters(L, t, kat, L->r.ev.start_mark.index, L->r.ev.start_mark.column))
                 return -1;
             continue;
         }
@@ -587,6 +813,7 @@ static int parse_tools(loader *L)
             return -1;
         check_props(L);
         if (L->r.ev.type == YAML_MAPPING_START_EVENT) {
+            L->tool_block = L->r.ev.data.mapping_start.style == YAML_BLOCK_MAPPING_STYLE;
             if (parse_tool(L, t))
                 return -1;
         } else if (L->r.ev.type == YAML_SCALAR_EVENT && scalar_is_null(L)) {
@@ -897,6 +1124,8 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
         goto out;
     parse_stream(&L);
     toolgov__reader_close(&L.r);
+    memo_free(L.memo);
+    L.memo = NULL;
     if (d->errors == errors_before)
         check_c_names(&L);
 

@@ -41,6 +41,10 @@ typedef struct toolgov__tool_decl {
     int answers_directly;
     const struct toolgov__snode *params; /* compiled parameters; NULL: none */
     toolgov__mark params_at;   /* where the parameters: key is */
+    unsigned params_shift;     /* lines from the marks inside params to this
+                               ** tool's text: a tool whose parameters are
+                               ** byte for byte an earlier tool's shares
+                               ** that tool's compiled tree (manifest.c) */
 } toolgov__tool_decl;
 
 typedef struct toolgov__manifest {

@@ -23,6 +23,7 @@
 */
 #include "schema.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,18 +277,74 @@ int toolgov__schema_c_types(toolgov__buf *b, const char *plugin, const char *too
 #define KEY_ARGS '\001'
 #define KEY_ENUM '\002'
 
+struct toolgov__schema_share_root {
+    const toolgov__snode *root; /* NULL: empty slot */
+    const char *params, *schema;
+};
+
 void toolgov__schema_share_init(toolgov__schema_share *sh)
 {
     toolgov__strset_init(&sh->seen);
     sh->next_id = 0;
     toolgov__buf_init(&sh->body);
     sh->none_schema = NULL;
+    sh->roots = NULL;
+    sh->roots_cap = sh->roots_count = 0;
 }
 
 void toolgov__schema_share_free(toolgov__schema_share *sh)
 {
     toolgov__strset_free(&sh->seen);
     toolgov__buf_free(&sh->body);
+    free(sh->roots);
+    sh->roots = NULL;
+    sh->roots_cap = sh->roots_count = 0;
+}
+
+static size_t root_slot(const toolgov__schema_share_root *v, size_t cap,
+                        const toolgov__snode *root)
+{
+    size_t mask = cap - 1, i = (size_t)(((uintptr_t)root >> 4) * 0x9e3779b97f4a7c15u >> 20) & mask;
+    while (v[i].root && v[i].root != root)
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* The names written for this very tree before, or NULL. */
+static const toolgov__schema_share_root *root_find(const toolgov__schema_share *sh,
+                                                   const toolgov__snode *root)
+{
+    const toolgov__schema_share_root *r;
+    if (!sh->roots_cap)
+        return NULL;
+    r = &sh->roots[root_slot(sh->roots, sh->roots_cap, root)];
+    return r->root ? r : NULL;
+}
+
+/* Remember the names of a tree. Out of memory only means no shortcut. */
+static void root_add(toolgov__schema_share *sh, const toolgov__snode *root, const char *params,
+                     const char *schema)
+{
+    toolgov__schema_share_root *r;
+    if ((sh->roots_count + 1) * 2 > sh->roots_cap) {
+        size_t ncap = sh->roots_cap ? sh->roots_cap * 2 : 64, i;
+        toolgov__schema_share_root *nv = calloc(ncap, sizeof *nv);
+        if (!nv)
+            return;
+        for (i = 0; i < sh->roots_cap; i++)
+            if (sh->roots[i].root)
+                nv[root_slot(nv, ncap, sh->roots[i].root)] = sh->roots[i];
+        free(sh->roots);
+        sh->roots = nv;
+        sh->roots_cap = ncap;
+    }
+    r = &sh->roots[root_slot(sh->roots, sh->roots_cap, root)];
+    if (r->root)
+        return;
+    r->root = root;
+    r->params = params;
+    r->schema = schema;
+    sh->roots_count++;
 }
 
 typedef struct gctx {
@@ -807,6 +864,15 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
         *out_schema = sh->none_schema;
         return b->oom ? -1 : 0;
     }
+    /* A tree the loader shared among tools: its names are known. */
+    if (root) {
+        const toolgov__schema_share_root *known = root_find(sh, root);
+        if (known) {
+            *out_params = known->params;
+            *out_schema = known->schema;
+            return b->oom ? -1 : 0;
+        }
+    }
     memset(&g, 0, sizeof g);
     g.out = b;
     g.sh = sh;
@@ -895,6 +961,8 @@ out:
     rc = g.oom || g.body.oom || b->oom ? -1 : 0;
     if (!rc && !root)
         sh->none_schema = *out_schema;
+    else if (!rc)
+        root_add(sh, root, *out_params, *out_schema);
     g.body.oom = 0; /* a failed key does not spoil the next one */
     sh->body = g.body;
     return rc;
@@ -1022,8 +1090,16 @@ static void add_name(cnames *s, const char *plugin, const char *kind, const char
     blk_put(s, "", 1);
 }
 
+/* A mark inside a tree shared with an earlier tool, moved `shift` lines
+** down to this tool's own text (manifest.h, params_shift). */
+static toolgov__mark shifted(toolgov__mark at, unsigned shift)
+{
+    at.line += shift;
+    return at;
+}
+
 static void collect(cnames *s, const char *plugin, const char *tool, path *p,
-                    const toolgov__snode *n, toolgov__mark at)
+                    const toolgov__snode *n, toolgov__mark at, unsigned shift)
 {
     size_t i, old;
     switch (n->type) {
@@ -1032,7 +1108,7 @@ static void collect(cnames *s, const char *plugin, const char *tool, path *p,
             add_name(s, plugin, "Enum", tool, ps(p), "", at);
             for (i = 0; i < n->enum_vals->count; i++)
                 add_name(s, plugin, "Enum", tool, ps(p), n->enum_c_names[i],
-                         n->enum_vals->items[i]->at);
+                         shifted(n->enum_vals->items[i]->at, shift));
         }
         return;
     case TOOLGOV_S_OBJECT:
@@ -1042,7 +1118,8 @@ static void collect(cnames *s, const char *plugin, const char *tool, path *p,
                 s->oom = 1;
                 return;
             }
-            collect(s, plugin, tool, p, n->props[i].schema, n->props[i].at);
+            collect(s, plugin, tool, p, n->props[i].schema, shifted(n->props[i].at, shift),
+                    shift);
             path_pop(p, old);
         }
         return;
@@ -1051,7 +1128,7 @@ static void collect(cnames *s, const char *plugin, const char *tool, path *p,
             s->oom = 1;
             return;
         }
-        collect(s, plugin, tool, p, n->items, at);
+        collect(s, plugin, tool, p, n->items, at, shift);
         path_pop(p, old);
         return;
     default:
@@ -1087,7 +1164,7 @@ static int any_twice(const cnames *s)
 
 int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t count,
                             const char *const *tools, const toolgov__snode *const *roots,
-                            const toolgov__mark *ats)
+                            const toolgov__mark *ats, const unsigned *shifts)
 {
     cnames s;
     path p;
@@ -1097,7 +1174,7 @@ int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t 
     memset(&p, 0, sizeof p);
     for (i = 0; i < count; i++) {
         if (roots[i])
-            collect(&s, plugin, tools[i], &p, roots[i], ats[i]);
+            collect(&s, plugin, tools[i], &p, roots[i], ats[i], shifts ? shifts[i] : 0);
         else /* typedef toolgov_no_args <plugin>_Args_<tool> */
             add_name(&s, plugin, "Args", tools[i], "", "", ats[i]);
     }

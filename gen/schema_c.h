@@ -24,11 +24,17 @@ int toolgov__schema_c_types(toolgov__buf *b, const char *plugin, const char *too
 ** objects are written once (schema_c.c, "Sharing"). Set up with _init,
 ** released with _free; the names and records it hands out live in the
 ** render's arena (cx->arena of toolgov__schema_c_tables). */
+typedef struct toolgov__schema_share_root toolgov__schema_share_root;
+
 typedef struct toolgov__schema_share {
     toolgov__strset seen;
     unsigned next_id;
     toolgov__buf body;       /* the key being rendered, reused */
     const char *none_schema; /* the no-arguments text's name, once written */
+    toolgov__schema_share_root *roots; /* compiled trees already written, by
+                                       ** address (the loader shares one tree
+                                       ** among tools with equal text) */
+    size_t roots_cap, roots_count;     /* cap: 0 or a power of two */
 } toolgov__schema_share;
 
 void toolgov__schema_share_init(toolgov__schema_share *sh);
@@ -52,9 +58,11 @@ int toolgov__schema_c_enum_checks(toolgov__buf *b, const char *plugin, const cha
 
 /* Report (at the property or enum value) every generated type or enum
 ** constant name that two places of one plugin's parameters produce. roots[i]
-** NULL: tool i has no parameters. 0, or -1 after reporting. */
+** NULL: tool i has no parameters; shifts[i] (shifts may be NULL: all 0)
+** lines are added to the marks inside roots[i] (a tree shared with an
+** earlier tool, manifest.h). 0, or -1 after reporting. */
 int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t count,
                             const char *const *tools, const toolgov__snode *const *roots,
-                            const toolgov__mark *ats);
+                            const toolgov__mark *ats, const unsigned *shifts);
 
 #endif /* TOOLGOV_GEN_SCHEMA_C_H */

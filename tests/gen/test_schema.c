@@ -858,6 +858,65 @@ START_TEST(test_c_share)
 }
 END_TEST
 
+/* Tools whose parameters: text is byte for byte the same share one compiled
+** tree (manifest.c); every mark still names the tool's own text. */
+#define SHARED_TOOL(name, params) \
+    "  " name ":\n    effect: read\n    description: d\n    parameters:\n" params
+#define SHARED_PARAMS "      type: object\n      properties:\n        y: {type: object}\n"
+
+START_TEST(test_shared_params)
+{
+    /* x, w: the same text, each followed by the next tool; v: the same
+    ** parameters, but a comment follows; u: other text. */
+    static const char yaml[] =
+        "name: p\nprovides: [tool]\ntools:\n" SHARED_TOOL("x", SHARED_PARAMS)
+        SHARED_TOOL("w", SHARED_PARAMS) SHARED_TOOL("v", SHARED_PARAMS)
+        "    # trailing\n" SHARED_TOOL("u", "      type: object\n");
+    /* w's property y gives p_Args_w_y, and so does tool w_y (no
+    ** parameters): the note must name w's own line 17, not x's line 10. */
+    static const char clash[] =
+        "name: p\nprovides: [tool]\ntools:\n" SHARED_TOOL("x", SHARED_PARAMS)
+        SHARED_TOOL("w", SHARED_PARAMS) "  w_y:\n    effect: read\n    description: d\n";
+    /* The same bad text twice: each reports at its own place. */
+    static const char bad[] =
+        "name: p\nprovides: [tool]\ntools:\n" SHARED_TOOL("a", "      type: objec\n")
+        SHARED_TOOL("b", "      type: objec\n");
+    char *text;
+    size_t errors;
+    toolgov__manifest *m = tg_load(yaml, strlen(yaml), &text, &errors);
+    ck_assert_msg(m != NULL, "%s", text);
+    ck_assert_uint_eq(m->tool_count, 4);
+    ck_assert_ptr_nonnull(m->tools[0].params);
+    ck_assert_ptr_eq(m->tools[1].params, m->tools[0].params);
+    ck_assert_uint_eq(m->tools[1].params_at.line, 14);
+    ck_assert_uint_eq(m->tools[1].params_shift, 7);
+    ck_assert_uint_eq(m->tools[0].params_shift, 0);
+    ck_assert_ptr_nonnull(m->tools[2].params);
+    ck_assert_ptr_ne(m->tools[2].params, m->tools[0].params);
+    ck_assert_ptr_nonnull(m->tools[3].params);
+    ck_assert_ptr_ne(m->tools[3].params, m->tools[0].params);
+    ck_assert_uint_eq(m->tools[2].params->prop_count, 1);
+    ck_assert_uint_eq(m->tools[3].params->prop_count, 0);
+    toolgov__manifest_free(m);
+    free(text);
+
+    m = tg_load(clash, strlen(clash), &text, &errors);
+    ck_assert_ptr_null(m);
+    ck_assert_uint_eq(errors, 1);
+    ck_assert_msg(strstr(text, "m.yaml:18:3: error: this gives the generated C name 'p_Args_w_y'") &&
+                      strstr(text, "m.yaml:17:9: note: 'p_Args_w_y' also comes from here"),
+                  "%s", text);
+    free(text);
+
+    m = tg_load(bad, strlen(bad), &text, &errors);
+    ck_assert_ptr_null(m);
+    ck_assert_uint_eq(errors, 2);
+    ck_assert_msg(strstr(text, "m.yaml:8:13: error:") && strstr(text, "m.yaml:13:13: error:"),
+                  "%s", text);
+    free(text);
+}
+END_TEST
+
 static Suite *schema_suite(void)
 {
     Suite *s = suite_create("schema");
@@ -878,6 +937,7 @@ static Suite *schema_suite(void)
     tcase_add_test(tc, test_yaml_spec_example);
     tcase_add_test(tc, test_c_render);
     tcase_add_test(tc, test_c_share);
+    tcase_add_test(tc, test_shared_params);
     suite_add_tcase(s, tc);
     return s;
 }
