@@ -251,6 +251,27 @@ static void names_free(names *nm)
     free(nm->len);
 }
 
+/* 1 when some tool runs in the plugin's own loop (loop: own or both). */
+static int has_own_loop(const toolgov__manifest *m)
+{
+    size_t i;
+    for (i = 0; i < m->tool_count; i++)
+        if (m->tools[i].loop & TOOLGOV__LOOP_OWN)
+            return 1;
+    return 0;
+}
+
+/* 1 when some tool is outside the pool or outside the own loop, so the
+** register function needs each tool's loop bits. */
+static int loops_vary(const toolgov__manifest *m)
+{
+    size_t i;
+    for (i = 0; i < m->tool_count; i++)
+        if (m->tools[i].loop != TOOLGOV__LOOP_POOL)
+            return 1;
+    return 0;
+}
+
 static void render_header(toolgov__buf *b, const toolgov__manifest *m, const names *nm,
                           size_t *mark_at)
 {
@@ -262,7 +283,10 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
     put_upper(b, n);
     puts_(b, "_TOOLGOV_H\n#define ");
     put_upper(b, n);
-    puts_(b, "_TOOLGOV_H\n\n#include <toolgov/toolgov.h>\n\n");
+    puts_(b, "_TOOLGOV_H\n\n#include <toolgov/toolgov.h>\n");
+    if (has_own_loop(m))
+        puts_(b, "#include <toolgov/run.h>\n");
+    puts_(b, "\n");
     putf(b,
          "#if !defined(TOOLGOV_ABI_VERSION) || TOOLGOV_ABI_VERSION != %d\n"
          "#error \"%s.toolgov.h was generated for toolgov ABI version %d; regenerate it with the "
@@ -311,6 +335,17 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
         }
         puts_(b, "\n");
     }
+    if (has_own_loop(m))
+        putf(b, "/* The plugin's own loop (its tools with loop: own or both). Run `tool`\n"
+                "** through `run`, a child run the loop made (toolgov_run_child_new), as\n"
+                "** toolgov_run_invoke_declared() does, with its return codes;\n"
+                "** TOOLGOV_EINVAL for a tool outside the own loop. */\n"
+                "int %s_Invoke(toolgov_outcome *out, toolgov_run *run, %s_ToolId tool,\n"
+                "    const char *args);\n"
+                "/* The id of the own-loop tool named `name`, or %s_ToolCount when the\n"
+                "** own loop has none of that name (a model names the tools it calls). */\n"
+                "%s_ToolId %s_ToolFind(const char *name);\n\n",
+             n, n, n, n, n);
     /* A host links or dlsym()s the descriptor by name, so it stays visible
     ** from a shared plugin built with -fvisibility=hidden; the definition in
     ** the .c, which includes this header, takes the attribute from here. */
@@ -379,6 +414,8 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
 
     put_banner(b, m, "c");
     putf(b, "#include \"%s.toolgov.h\"\n\n", n);
+    if (has_own_loop(m))
+        puts_(b, "#include <string.h>\n\n");
     /* A header left from another generation (an interrupted run replaced
     ** one file of the pair) must not compile with this table. */
     puts_(b, "#if !defined(");
@@ -504,36 +541,84 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
         PUTL(b, " *)args, out);\n}\n\n");
     }
 
-    /* A refusal (the name is taken, or undeclared) leaves a drift row and
-    ** must not hide the plugin's other tools; anything else (no memory)
-    ** fails the mount. */
-    putf(b, "static int %s_Register(toolgov_plugin_api *api)\n{\n", n);
+    /* The handlers, in tool order, and where each tool runs. */
     if (m->tool_count) {
-        puts_(b, "    int rc;\n\n");
         size_t nl = strlen(n);
+        putf(b, "static const toolgov_handler_fn %s_Calls[%s_ToolCount] = {\n", n, n);
         for (i = 0; i < m->tool_count; i++) {
-            const char *tn = m->tools[i].name;
-            size_t tl = nm->len[i];
-            PUTL(b, "    rc = toolgov_register_tool(api, \"");
-            put(b, tn, tl);
-            PUTL(b, "\", ");
-            put(b, n, nl);
-            PUTL(b, "_Tools[");
-            put(b, n, nl);
-            PUTL(b, "_Tool_");
-            put(b, tn, tl);
-            PUTL(b, "].description,\n        ");
+            PUTL(b, "    ");
             put(b, n, nl);
             PUTL(b, TOOLGOV_CALL_INFIX);
-            put(b, tn, tl);
-            PUTL(b, ");\n"
-                    "    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)\n"
-                    "        return rc;\n");
+            put(b, m->tools[i].name, nm->len[i]);
+            puts_(b, i + 1 < m->tool_count ? ",\n" : "\n");
         }
+        puts_(b, "};\n\n");
+        if (loops_vary(m)) {
+            putf(b, "/* Where each tool runs: 1 the host's pool, 2 the plugin's own loop\n"
+                    "** (declared, not pooled), 3 both. */\n"
+                    "static const unsigned char %s_Loops[%s_ToolCount] = {", n, n);
+            for (i = 0; i < m->tool_count; i++) {
+                puts_(b, i % 16 ? " " : "\n    ");
+                put_size(b, (size_t)m->tools[i].loop);
+                if (i + 1 < m->tool_count)
+                    puts_(b, ",");
+            }
+            puts_(b, "\n};\n\n");
+        }
+    }
+
+    /* A refusal (the name is taken, or undeclared) leaves a drift row and
+    ** must not hide the plugin's other tools; anything else (no memory)
+    ** fails the mount. A tool of both loops whose name is taken is refused
+    ** once, not again for its own loop. */
+    putf(b, "static int %s_Register(toolgov_plugin_api *api)\n{\n", n);
+    if (m->tool_count && loops_vary(m)) {
+        putf(b, "    size_t i;\n\n"
+                "    for (i = 0; i < %s_ToolCount; i++) {\n"
+                "        const toolgov_tool_spec *spec;\n"
+                "        int rc = 0;\n\n"
+                "        if (%s_Loops[i] & 1)\n"
+                "            rc = toolgov_register_tool(api, %s_Tools[i].name,\n"
+                "                                       %s_Tools[i].description, %s_Calls[i]);\n"
+                "        if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)\n"
+                "            return rc;\n"
+                "        if ((%s_Loops[i] & 2) && rc != TOOLGOV_EEXIST) {\n"
+                "            rc = toolgov_declare_tool(api, %s_Tools[i].name, &spec);\n"
+                "            if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)\n"
+                "                return rc;\n"
+                "        }\n"
+                "    }\n",
+             n, n, n, n, n, n, n);
+    } else if (m->tool_count) {
+        putf(b, "    size_t i;\n\n"
+                "    for (i = 0; i < %s_ToolCount; i++) {\n"
+                "        int rc = toolgov_register_tool(api, %s_Tools[i].name,\n"
+                "                                       %s_Tools[i].description, %s_Calls[i]);\n"
+                "        if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)\n"
+                "            return rc;\n"
+                "    }\n",
+             n, n, n, n);
     } else {
         puts_(b, "    (void)api;\n");
     }
     puts_(b, "    return 0;\n}\n\n");
+
+    if (has_own_loop(m)) {
+        putf(b, "int %s_Invoke(toolgov_outcome *out, toolgov_run *run, %s_ToolId tool,\n"
+                "    const char *args)\n{\n"
+                "    if ((unsigned)tool >= (unsigned)%s_ToolCount || !(%s_Loops[tool] & 2))\n"
+                "        return TOOLGOV_EINVAL;\n"
+                "    return toolgov_run_invoke_declared(out, run, &%s_Tools[tool], %s_Calls[tool],\n"
+                "                                       args);\n}\n\n",
+             n, n, n, n, n, n);
+        putf(b, "%s_ToolId %s_ToolFind(const char *name)\n{\n"
+                "    size_t i;\n\n"
+                "    for (i = 0; name && i < %s_ToolCount; i++)\n"
+                "        if ((%s_Loops[i] & 2) && strcmp(%s_Tools[i].name, name) == 0)\n"
+                "            return (%s_ToolId)i;\n"
+                "    return %s_ToolCount;\n}\n\n",
+             n, n, n, n, n, n, n);
+    }
 
     putf(b, "const toolgov_plugin %s_toolgov_plugin = {\n    TOOLGOV_ABI_VERSION,\n    ", n);
     put_literal(b, n, strlen(n), "    ");

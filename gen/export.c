@@ -131,13 +131,13 @@ int toolgov__export_format_parse(const char *name, toolgov__export_format *out)
 }
 
 int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest *m,
-                           toolgov__export_format f, toolgov__diag *d)
+                           toolgov__export_format f, int loop, toolgov__diag *d)
 {
     toolgov__buf c, p;
     int failed;
     toolgov__arena arena;
     toolgov__schema_ctx cx;
-    size_t i;
+    size_t i, shown = 0;
 
     toolgov__buf_init(&c);
     toolgov__buf_init(&p);
@@ -150,12 +150,15 @@ int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest 
     puts_(&c, f == TOOLGOV_EXPORT_MCP ? "{\"tools\":[" : f == TOOLGOV_EXPORT_JSON_SCHEMA ? "{" : "[");
     for (i = 0; i < m->tool_count; i++) {
         const toolgov__tool_decl *t = &m->tools[i];
-        const char *schema = tool_schema(&cx, m, i);
+        const char *schema;
+        if (!(t->loop & loop))
+            continue;
+        schema = tool_schema(&cx, m, i);
         if (!schema) {
             c.oom = 1;
             break;
         }
-        if (i)
+        if (shown++)
             puts_(&c, ",");
         switch (f) {
         case TOOLGOV_EXPORT_OPENAI:
@@ -221,7 +224,7 @@ static int misuse(const char *fmt, const char *arg)
 
 int toolgov__export_main(int argc, char **argv, toolgov__diag *d)
 {
-    const char *manifest = NULL, *format = NULL, *out_path = NULL;
+    const char *manifest = NULL, *format = NULL, *out_path = NULL, *loop_word = "pool";
     toolgov__export_format f;
     toolgov__manifest *m;
     char *text = NULL;
@@ -229,14 +232,15 @@ int toolgov__export_main(int argc, char **argv, toolgov__diag *d)
     int i, rc = 0;
 
     for (i = 0; i < argc; i++) {
-        static const char *const names[] = {"--manifest", "--format", "--out"};
-        const char **slots[3];
+        static const char *const names[] = {"--manifest", "--format", "--out", "--loop"};
+        const char **slots[4];
         const char *a = argv[i];
         int k, matched = 0;
         slots[0] = &manifest;
         slots[1] = &format;
         slots[2] = &out_path;
-        for (k = 0; k < 3 && !matched; k++) {
+        slots[3] = &loop_word;
+        for (k = 0; k < 4 && !matched; k++) {
             size_t n = strlen(names[k]);
             if (strncmp(a, names[k], n) != 0 || (a[n] != '\0' && a[n] != '='))
                 continue;
@@ -260,12 +264,16 @@ int toolgov__export_main(int argc, char **argv, toolgov__diag *d)
     if (toolgov__export_format_parse(format, &f) != 0)
         return misuse("unknown format '%s' (expected openai, anthropic, mcp or json-schema)",
                       format);
+    if (strcmp(loop_word, "pool") != 0 && strcmp(loop_word, "own") != 0)
+        return misuse("unknown loop '%s' (expected pool, the host's tools, or own, the "
+                      "plugin's own loop's)", loop_word);
     m = toolgov__manifest_load(manifest, d);
     if (!m) {
         toolgov__diag_finish(d);
         return 1;
     }
-    if (toolgov__export_render(&text, &len, m, f, d) != 0) {
+    if (toolgov__export_render(&text, &len, m, f,
+                               loop_word[0] == 'p' ? TOOLGOV__LOOP_POOL : TOOLGOV__LOOP_OWN, d) != 0) {
         toolgov__diag_error(d, manifest, 0, 0, "out of memory");
         rc = 1;
     } else if (out_path) {

@@ -13,7 +13,9 @@
 **                  "annotations"}]}, annotations from the effect
 **   json-schema  one JSON Schema per tool: {"<tool>": schema, ...}
 **
-** Tools in manifest order; each schema is the tool's canonical parameters
+** The tools a model of the host is offered, the pool's (loop: pool or
+** both), in manifest order; with --loop own, those of the plugin's own
+** loop (loop: own or both) instead, for the model that loop drives. Each schema is the tool's canonical parameters
 ** text (the no-arguments schema for a tool without parameters); JSON
 ** pretty-printed with two spaces and a final newline. Byte-identical output
 ** for identical input.
@@ -40,9 +42,11 @@ typedef enum toolgov__export_format {
 int toolgov__export_format_parse(const char *name, toolgov__export_format *out);
 
 /* The export of `m` in format `f`: a malloc'd NUL-terminated text in *out,
-** its length in *out_len. 0, or -1 when out of memory (reported to d). */
+** its length in *out_len. `loop` selects the tools: TOOLGOV__LOOP_POOL
+** (the host's) or TOOLGOV__LOOP_OWN (the plugin's own loop's); a tool is in
+** when its loop bits share one with it. 0, or -1 when out of memory. */
 int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest *m,
-                           toolgov__export_format f, toolgov__diag *d);
+                           toolgov__export_format f, int loop, toolgov__diag *d);
 
 /* The `export` command: argv holds the words after "export". Returns the
 ** exit status (0, 1 errors in the manifest or an unwritable --out, 2

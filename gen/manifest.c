@@ -226,12 +226,14 @@ static const char *const root_keys[] = {"name", "provides", "tools"};
 enum { RK_NAME, RK_PROVIDES, RK_TOOLS, RK_COUNT };
 
 static const char *const tool_keys[] = {"effect", "confirm", "description",
-                                        "guidance", "pinned", "answers_directly", "parameters"};
+                                        "guidance", "pinned", "answers_directly", "parameters",
+                                        "loop"};
 enum { TK_EFFECT, TK_CONFIRM, TK_DESCRIPTION, TK_GUIDANCE, TK_PINNED, TK_ANSWERS, TK_PARAMETERS,
-       TK_COUNT };
+       TK_LOOP, TK_COUNT };
 
 static const char *const effect_words[] = {"read", "write", "destructive"};
 static const char *const confirm_words[] = {"once", "never"};
+static const char *const loop_words[] = {"pool", "own", "both"};
 
 #define key_index(L, keys, n) toolgov__reader_key_index(&(L)->r, keys, n)
 #define unknown_key(L, where, keys, n) toolgov__reader_unknown_key(&(L)->r, where, keys, n)
@@ -698,6 +700,14 @@ static int parse_tool(loader *L, toolgov__tool_decl *t)
         case TK_PINNED:
             (void)parse_bool(L, "pinned", t->name, &t->pinned);
             break;
+        case TK_LOOP: {
+            int w;
+            parse_word(L, "loop", t->name, loop_words, 3, &w, "pool, own or both");
+            if (w >= 0)
+                t->loop = w == 0 ? TOOLGOV__LOOP_POOL : w == 1 ? TOOLGOV__LOOP_OWN
+                                                              : TOOLGOV__LOOP_BOTH;
+            break;
+        }
         case TK_ANSWERS:
             if (parse_bool(L, "answers_directly", t->name, &t->answers_directly) == 0)
                 s.answers_value = t->answers_directly;
@@ -715,6 +725,10 @@ static int parse_tool(loader *L, toolgov__tool_decl *t)
     if (!s.given[TK_DESCRIPTION])
         err_at(L, t->at, "tool '%s' has no 'description'; add description: with what the tool "
                          "does in a sentence or two", t->name);
+    if (t->pinned && t->loop == TOOLGOV__LOOP_OWN)
+        err_at(L, s.at[TK_PINNED], "pinned keeps a tool on the host's shortlist, and tool '%s' "
+                                   "is not in the pool (loop: own); remove pinned: or set "
+                                   "loop: both", t->name);
     if (s.effect_ok) {
         if (t->effect != TOOLGOV_EFFECT_WRITE) {
             if (s.given[TK_CONFIRM])
@@ -804,6 +818,7 @@ static int parse_tools(loader *L)
         t->at = kat;
         t->effect = TOOLGOV_EFFECT_READ;
         t->confirm = TOOLGOV_CONFIRM_ONCE;
+        t->loop = TOOLGOV__LOOP_POOL;
         t->description = "";
         t->guidance = "";
         if (name_ok && !dup)

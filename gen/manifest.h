@@ -26,6 +26,14 @@
 
 struct toolgov__snode; /* schema.h: a compiled `parameters:` */
 
+/* Where a tool runs (the `loop:` key), as bits: the host's pool, the
+** plugin's own loop (toolgov_declare_tool), or both. */
+enum {
+    TOOLGOV__LOOP_POOL = 1, /* loop: pool (the default) */
+    TOOLGOV__LOOP_OWN = 2,  /* loop: own */
+    TOOLGOV__LOOP_BOTH = 3  /* loop: both */
+};
+
 typedef struct toolgov__tool_decl {
     const char *name;          /* the key under tools: */
     toolgov__mark at;          /* where the key is */
@@ -39,6 +47,7 @@ typedef struct toolgov__tool_decl {
     size_t guidance_len;
     int pinned;
     int answers_directly;
+    int loop;                  /* TOOLGOV__LOOP_* bits; POOL when absent */
     const struct toolgov__snode *params; /* compiled parameters; NULL: none */
     toolgov__mark params_at;   /* where the parameters: key is */
     unsigned params_shift;     /* lines from the marks inside params to this

@@ -273,6 +273,18 @@ int toolgov_register_tool(toolgov_plugin_api *api, const char *name,
         return rc < 0 ? rc : TOOLGOV_EUNDECLARED;
     }
     k = toolgov__registry_index(reg, name, strlen(name));
+    if (k < 0) {
+        /* A name another plugin declared for its own loop is taken too:
+        ** approvals and the audit trail name tools by name. */
+        long o = toolgov__registry_declared(reg, name, strlen(name));
+        if (o >= 0 && toolgov__tool_at(reg, o)->plugin != api->plugin) {
+            rc = latch(api, toolgov__drift_duplicate(&reg->alloc, &reg->rows, api->plugin,
+                                                     name, toolgov__tool_at(reg, o)->plugin));
+            if (rc == 0 && api->status[j] != TOOLGOV_TOOL_POOLED)
+                api->status[j] = TOOLGOV_TOOL_DUPLICATE;
+            return rc < 0 ? rc : TOOLGOV_EEXIST;
+        }
+    }
     if (k >= 0) {
         rc = latch(api, toolgov__drift_duplicate(&reg->alloc, &reg->rows, api->plugin,
                                                  name, reg->tools[k].plugin));
@@ -327,6 +339,23 @@ int toolgov_declare_tool(toolgov_plugin_api *api, const char *name,
         rc = latch(api, toolgov__drift_undeclared(&api->reg->alloc, &api->reg->rows,
                                                   api->plugin, name, 1));
         return rc < 0 ? rc : TOOLGOV_EUNDECLARED;
+    }
+    /* One name, one tool: a name in the pool (a built-in's, another
+    ** plugin's) or declared by another plugin is refused here as at
+    ** registration. The plugin's own pooled tool (loop: both) is itself. */
+    {
+        size_t nl = strlen(name);
+        long k = toolgov__registry_index(api->reg, name, nl);
+        if (k < 0)
+            k = toolgov__registry_declared(api->reg, name, nl);
+        if (k >= 0 && toolgov__tool_at(api->reg, k)->spec != &api->plugin->tools[j]) {
+            rc = latch(api, toolgov__drift_duplicate(&api->reg->alloc, &api->reg->rows,
+                                                     api->plugin, name,
+                                                     toolgov__tool_at(api->reg, k)->plugin));
+            if (rc == 0 && api->status[j] != TOOLGOV_TOOL_POOLED)
+                api->status[j] = TOOLGOV_TOOL_DUPLICATE;
+            return rc < 0 ? rc : TOOLGOV_EEXIST;
+        }
     }
     /* Declared for the plugin's own loop: not "never registered", and
     ** remembered, so a child run can put it through the gate. */

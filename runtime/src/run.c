@@ -1214,10 +1214,14 @@ int toolgov_run_invoke_declared(toolgov_outcome *out, toolgov_run *run,
         outcome(out, TOOLGOV_GATE_REFUSE, 0, TOOLGOV_EENDED, NULL, 0, 0);
         return TOOLGOV_EENDED;
     }
-    /* Only a spec a mounted plugin declared: its effect is the manifest's. */
+    /* Only a spec a mounted plugin declared: its effect is the manifest's.
+    ** A tool both pooled and declared (loop: both) is the pooled one, so
+    ** an approval or a result in hand is the same whichever loop asks. */
     for (i = 0; i < run->reg->ndeclared; i++)
-        if (run->reg->declared[i].spec == spec)
-            ref = TOOLGOV__DECLARED_REF + (long)i;
+        if (run->reg->declared[i].spec == spec) {
+            long k = toolgov__registry_index(run->reg, spec->name, strlen(spec->name));
+            ref = k >= 0 && run->reg->tools[k].spec == spec ? k : TOOLGOV__DECLARED_REF + (long)i;
+        }
     rc = decode_ref(&dc, run, ref, args, args ? strlen(args) : 0);
     if (rc < 0) {
         outcome(out, TOOLGOV_GATE_REFUSE, 0, rc, rc == TOOLGOV_EARGS ? dc.message : NULL,

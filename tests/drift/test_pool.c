@@ -85,6 +85,38 @@ START_TEST(a_tool_name_in_two_plugins_is_an_error_at_the_second)
 }
 END_TEST
 
+/* A tool of a plugin's own loop (loop: own) never enters the pool, but
+** approvals, confirmations and the audit trail name tools by name, so its
+** name is still one of the pool's: a clash with another plugin's tool or a
+** built-in is the same error. */
+START_TEST(own_loop_tools_share_the_pool_names)
+{
+    static const char own[] = "name: own\n"
+                              "provides: [tool]\n"
+                              "tools:\n"
+                              "  lookup:\n"
+                              "    effect: read\n"
+                              "    loop: own\n"
+                              "    description: Own lookup.\n"
+                              "  ask_user:\n"
+                              "    effect: read\n"
+                              "    loop: own\n"
+                              "    description: Own question.\n";
+    static const char *const paths[] = { "cal.yaml", "own.yaml" };
+    static const char *const texts[] = { cal, own };
+    char *out = NULL;
+    ck_assert_uint_eq(pool(&out, 2, paths, texts), 2);
+    ck_assert_str_eq(out,
+        "own.yaml:4:3: error: tool 'lookup' of plugin 'own' is declared by plugin 'cal' "
+        "too; in one pool a tool name has one owner (the runtime keeps the first and "
+        "refuses this one)\n"
+        "cal.yaml:4:3: note: 'lookup' is declared here first\n"
+        "own.yaml:8:3: error: tool 'ask_user' of plugin 'own' takes the name of a core "
+        "built-in tool, which the runtime refuses at mount; rename it\n");
+    free(out);
+}
+END_TEST
+
 START_TEST(a_builtin_name_is_an_error_even_alone)
 {
     for (size_t i = 0; i < toolgov__builtin_tool_count; i++) {
@@ -143,6 +175,7 @@ Suite *pool_suite(void)
     tcase_add_test(tc, distinct_plugins_are_quiet);
     tcase_add_test(tc, a_tool_name_in_two_plugins_is_an_error_at_the_second);
     tcase_add_test(tc, a_builtin_name_is_an_error_even_alone);
+    tcase_add_test(tc, own_loop_tools_share_the_pool_names);
     tcase_add_test(tc, a_plugin_name_used_twice_is_an_error);
     tcase_add_test(tc, manifests_that_did_not_load_are_skipped);
     suite_add_tcase(s, tc);

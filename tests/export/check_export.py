@@ -20,9 +20,13 @@ import yaml
 
 FORMATS = ["openai", "anthropic", "mcp", "json-schema"]
 # The manifests with golden exports: SPEC's example, the byte-escaping
-# stress test, no tools, and one with every effect and flag.
+# stress test, no tools, one with every effect and flag, and one with tools
+# of the plugin's own loop (exported only with --loop own).
 MANIFESTS = ["tests/gen/manifests/calendar.yaml", "tests/gen/manifests/strings.yaml",
-             "tests/gen/manifests/empty.yaml", "tests/export/manifests/notes.yaml"]
+             "tests/gen/manifests/empty.yaml", "tests/export/manifests/notes.yaml",
+             "tests/gen/manifests/ownloop.yaml"]
+# Which tools each --loop exports, by the manifest's loop: key.
+LOOPS = {"pool": ("pool", "both"), "own": ("own", "both")}
 NO_ARGS = {"type": "object", "properties": {}, "additionalProperties": False}
 ANNOTATIONS = {
     "read": {"readOnlyHint": True},
@@ -70,19 +74,25 @@ def main():
         base = os.path.splitext(os.path.basename(rel))[0]
         with open(manifest, encoding="utf-8") as f:
             doc = yaml.safe_load(f)
-        tools = list((doc.get("tools") or {}).items())
-        for fmt in FORMATS:
-            p = run(a.gen, "export", "--manifest", manifest, "--format", fmt)
-            label = "%s --format %s" % (rel, fmt)
+        all_tools = list((doc.get("tools") or {}).items())
+        for fmt, loop in [(f, l) for f in FORMATS for l in ("pool", "own")]:
+            tools = [(n, t) for n, t in all_tools if t.get("loop", "pool") in LOOPS[loop]]
+            # The default is --loop pool: its output has golden files.
+            flags = [] if loop == "pool" else ["--loop", loop]
+            p = run(a.gen, "export", "--manifest", manifest, "--format", fmt, *flags)
+            label = "%s --format %s %s" % (rel, fmt, " ".join(flags))
             check(p.returncode == 0 and p.stderr == b"", label + ": exit %d, stderr %r" % (p.returncode, p.stderr))
-            again = run(a.gen, "export", "--manifest", manifest, "--format", fmt)
+            again = run(a.gen, "export", "--manifest", manifest, "--format", fmt, *flags)
             check(again.stdout == p.stdout, label + ": two runs differ")
-            golden = os.path.join(golden_dir, "%s.%s.json" % (base, fmt))
-            if a.update:
-                with open(golden, "wb") as f:
-                    f.write(p.stdout)
-            with open(golden, "rb") as f:
-                check(f.read() == p.stdout, label + ": differs from " + os.path.relpath(golden, src))
+            if loop == "pool":
+                golden = os.path.join(golden_dir, "%s.%s.json" % (base, fmt))
+                if a.update:
+                    with open(golden, "wb") as f:
+                        f.write(p.stdout)
+                with open(golden, "rb") as f:
+                    check(f.read() == p.stdout, label + ": differs from " + os.path.relpath(golden, src))
+                explicit = run(a.gen, "export", "--manifest", manifest, "--format", fmt, "--loop", "pool")
+                check(explicit.stdout == p.stdout, label + ": --loop pool differs from the default")
             data = json.loads(p.stdout)
             names = [n for n, _ in tools]
             if fmt == "openai":
@@ -130,6 +140,8 @@ def main():
         (["--manifest", m, "--format", "gemini"], 2, "unknown format 'gemini' (expected openai, anthropic, mcp or json-schema)"),
         (["--manifest", m, "--format"], 2, "--format needs an argument"),
         (["--manifest", m, "--format", "mcp", "--bogus"], 2, "unknown argument '--bogus'"),
+        (["--manifest", m, "--format", "mcp", "--loop", "both"], 2,
+         "unknown loop 'both' (expected pool, the host's tools, or own, the plugin's own loop's)"),
         (["--manifest", os.path.join(src, "tests/export/missing.yaml"), "--format", "mcp"], 1, "missing.yaml"),
         (["--manifest", m, "--format", "mcp", "--out", "/nonexistent/dir/x.json"], 1,
          "/nonexistent/dir/x.json: error: "),

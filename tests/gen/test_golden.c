@@ -9,7 +9,7 @@
 
 #include "codegen.h"
 
-static const char *const golden_names[] = {"calendar", "empty", "strings", "planner"};
+static const char *const golden_names[] = {"calendar", "empty", "strings", "planner", "ownloop"};
 
 static void compare_or_update(const char *golden, const toolgov__buf *b)
 {

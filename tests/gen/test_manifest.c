@@ -126,7 +126,7 @@ static const bad_case bad_cases[] = {
     {"unknown tool key, close", T "  t:\n    effect: read\n    descripton: x\n", 0,
      "m.yaml:6:5: error: unknown key 'descripton' in tool 't'; did you mean 'description'?", {0}, 2},
     {"unknown tool key, far", T "  t:\n    effect: read\n    description: x\n    timeout: 3\n", 0,
-     "m.yaml:7:5: error: unknown key 'timeout' in tool 't'; expected effect, confirm, description, guidance, pinned, answers_directly or parameters", {0}, 1},
+     "m.yaml:7:5: error: unknown key 'timeout' in tool 't'; expected effect, confirm, description, guidance, pinned, answers_directly, parameters or loop", {0}, 1},
     {"duplicate tool key", T "  t:\n    effect: read\n    effect: write\n    description: x\n", 0,
      "m.yaml:6:5: error: duplicate key 'effect' in tool 't'; keep one", {0}, 1},
 
@@ -169,6 +169,18 @@ static const bad_case bad_cases[] = {
      "m.yaml:7:12: error: 'pinned' of tool 't' has no value", {0}, 1},
     {"answers_directly quoted", T "  t:\n    effect: read\n    description: x\n    answers_directly: \"yes\"\n", 0,
      "m.yaml:7:23: error: 'answers_directly' of tool 't' must be a YAML boolean, not the string \"yes\"", {0}, 1},
+
+    /* ---- loop: where a tool runs ------------------------------------------ */
+    {"loop misspelt", T "  t:\n    effect: read\n    description: x\n    loop: onw\n", 0,
+     "m.yaml:7:11: error: unknown loop 'onw' for tool 't'; did you mean 'own'? (expected pool, own or both)", {0}, 1},
+    {"loop a word of its own", T "  t:\n    effect: read\n    description: x\n    loop: host\n", 0,
+     "m.yaml:7:11: error: unknown loop 'host' for tool 't' (expected pool, own or both)", {0}, 1},
+    {"loop empty", T "  t:\n    effect: read\n    description: x\n    loop:\n", 0,
+     "m.yaml:7:10: error: loop of tool 't' has no value; expected pool, own or both", {0}, 1},
+    {"loop a sequence", T "  t:\n    effect: read\n    description: x\n    loop: [own]\n", 0,
+     "m.yaml:7:11: error: 'loop' of tool 't' must be a single value", {0}, 1},
+    {"pinned outside the pool", T "  t:\n    effect: read\n    pinned: true\n    description: x\n    loop: own\n", 0,
+     "m.yaml:6:5: error: pinned keeps a tool on the host's shortlist, and tool 't' is not in the pool (loop: own); remove pinned: or set loop: both", {0}, 1},
 
     /* ---- answers_directly and the gate ----------------------------------- */
     {"answers_directly on a confirm-once write (default)", T "  t:\n    effect: write\n    description: x\n    answers_directly: true\n", 0,
@@ -416,6 +428,32 @@ START_TEST(test_spec_example)
 }
 END_TEST
 
+/* loop: pool by default, own and both as bits; pinned is fine with both,
+** answers_directly with own (the child run ends on it). */
+START_TEST(test_loop_words)
+{
+    static const char y[] =
+        "name: mail\n"
+        "provides: [tool]\n"
+        "tools:\n"
+        "  a:\n    effect: read\n    description: x\n"
+        "  b:\n    effect: read\n    description: x\n    loop: pool\n"
+        "  c:\n    effect: write\n    description: x\n    loop: own\n"
+        "  d:\n    effect: read\n    description: x\n    loop: both\n    pinned: true\n"
+        "  e:\n    effect: read\n    description: x\n    loop: own\n    answers_directly: true\n"
+        "  f:\n    effect: read\n    description: x\n    loop: own\n    pinned: false\n";
+    toolgov__manifest *m = load_ok(y, 0);
+    ck_assert_uint_eq(m->tool_count, 6);
+    ck_assert_int_eq(m->tools[0].loop, TOOLGOV__LOOP_POOL);
+    ck_assert_int_eq(m->tools[1].loop, TOOLGOV__LOOP_POOL);
+    ck_assert_int_eq(m->tools[2].loop, TOOLGOV__LOOP_OWN);
+    ck_assert_int_eq(m->tools[3].loop, TOOLGOV__LOOP_BOTH);
+    ck_assert_int_eq(m->tools[4].loop, TOOLGOV__LOOP_OWN);
+    ck_assert_int_eq(m->tools[5].loop, TOOLGOV__LOOP_OWN);
+    toolgov__manifest_free(m);
+}
+END_TEST
+
 START_TEST(test_crlf_and_bom)
 {
     static const char y[] = "\xef\xbb\xbfname: p\r\nprovides: [tool]\r\ntools:\r\n"
@@ -656,6 +694,7 @@ static Suite *manifest_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("valid");
     tcase_add_test(tc, test_spec_example);
+    tcase_add_test(tc, test_loop_words);
     tcase_add_test(tc, test_crlf_and_bom);
     tcase_add_test(tc, test_boolean_forms);
     tcase_add_test(tc, test_gate_rules_allowed);

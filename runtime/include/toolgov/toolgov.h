@@ -233,8 +233,13 @@ TOOLGOV_EXTERN int toolgov_register_tool(toolgov_plugin_api *api, const char *na
 ** The registry remembers the declaration, so the plugin's own loop can run
 ** the tool through a child of the current run (toolgov_run_child_new,
 ** toolgov_run_invoke_declared in run.h) under the same gate as the pool.
-** Declaring a name twice gives the same spec. TOOLGOV_EUNDECLARED (and a
-** drift row) when the manifest lacks it; TOOLGOV_ENOMEM. */
+** Declaring a name twice gives the same spec, and a tool the plugin also
+** registered (in both loops) is that one tool. Names are one namespace with
+** the pool's, since approvals and the audit trail name tools: a name in
+** the pool or declared by another plugin is refused with TOOLGOV_EEXIST
+** and a drift row naming the owner, as registration refuses a name another
+** plugin declared. TOOLGOV_EUNDECLARED (and a drift row) when the manifest
+** lacks it; TOOLGOV_ENOMEM. */
 TOOLGOV_EXTERN int toolgov_declare_tool(toolgov_plugin_api *api, const char *name,
                                         const toolgov_tool_spec **out);
 

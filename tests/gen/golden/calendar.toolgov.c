@@ -56,22 +56,22 @@ static int calendar_Call_daily_plan(const toolgov_call *call, const void *args,
     return calendar_Handler_daily_plan(call, (const calendar_Args_daily_plan *)args, out);
 }
 
+static const toolgov_handler_fn calendar_Calls[calendar_ToolCount] = {
+    calendar_Call_calendar_lookup,
+    calendar_Call_create_reminder,
+    calendar_Call_daily_plan
+};
+
 static int calendar_Register(toolgov_plugin_api *api)
 {
-    int rc;
+    size_t i;
 
-    rc = toolgov_register_tool(api, "calendar_lookup", calendar_Tools[calendar_Tool_calendar_lookup].description,
-        calendar_Call_calendar_lookup);
-    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)
-        return rc;
-    rc = toolgov_register_tool(api, "create_reminder", calendar_Tools[calendar_Tool_create_reminder].description,
-        calendar_Call_create_reminder);
-    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)
-        return rc;
-    rc = toolgov_register_tool(api, "daily_plan", calendar_Tools[calendar_Tool_daily_plan].description,
-        calendar_Call_daily_plan);
-    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)
-        return rc;
+    for (i = 0; i < calendar_ToolCount; i++) {
+        int rc = toolgov_register_tool(api, calendar_Tools[i].name,
+                                       calendar_Tools[i].description, calendar_Calls[i]);
+        if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)
+            return rc;
+    }
     return 0;
 }
 

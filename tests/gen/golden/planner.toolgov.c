@@ -404,26 +404,23 @@ static int planner_Call_postpone_reminder(const toolgov_call *call, const void *
     return planner_Handler_postpone_reminder(call, (const planner_Args_postpone_reminder *)args, out);
 }
 
+static const toolgov_handler_fn planner_Calls[planner_ToolCount] = {
+    planner_Call_create_reminder,
+    planner_Call_list_reminders,
+    planner_Call_snooze_reminder,
+    planner_Call_postpone_reminder
+};
+
 static int planner_Register(toolgov_plugin_api *api)
 {
-    int rc;
+    size_t i;
 
-    rc = toolgov_register_tool(api, "create_reminder", planner_Tools[planner_Tool_create_reminder].description,
-        planner_Call_create_reminder);
-    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)
-        return rc;
-    rc = toolgov_register_tool(api, "list_reminders", planner_Tools[planner_Tool_list_reminders].description,
-        planner_Call_list_reminders);
-    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)
-        return rc;
-    rc = toolgov_register_tool(api, "snooze_reminder", planner_Tools[planner_Tool_snooze_reminder].description,
-        planner_Call_snooze_reminder);
-    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)
-        return rc;
-    rc = toolgov_register_tool(api, "postpone_reminder", planner_Tools[planner_Tool_postpone_reminder].description,
-        planner_Call_postpone_reminder);
-    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)
-        return rc;
+    for (i = 0; i < planner_ToolCount; i++) {
+        int rc = toolgov_register_tool(api, planner_Tools[i].name,
+                                       planner_Tools[i].description, planner_Calls[i]);
+        if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)
+            return rc;
+    }
     return 0;
 }
 

@@ -420,26 +420,23 @@ static int strings_Call_long_guidance(const toolgov_call *call, const void *args
     return strings_Handler_long_guidance(call, (const strings_Args_long_guidance *)args, out);
 }
 
+static const toolgov_handler_fn strings_Calls[strings_ToolCount] = {
+    strings_Call_quote_tool,
+    strings_Call_write_never,
+    strings_Call_shred,
+    strings_Call_long_guidance
+};
+
 static int strings_Register(toolgov_plugin_api *api)
 {
-    int rc;
+    size_t i;
 
-    rc = toolgov_register_tool(api, "quote_tool", strings_Tools[strings_Tool_quote_tool].description,
-        strings_Call_quote_tool);
-    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)
-        return rc;
-    rc = toolgov_register_tool(api, "write_never", strings_Tools[strings_Tool_write_never].description,
-        strings_Call_write_never);
-    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)
-        return rc;
-    rc = toolgov_register_tool(api, "shred", strings_Tools[strings_Tool_shred].description,
-        strings_Call_shred);
-    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)
-        return rc;
-    rc = toolgov_register_tool(api, "long_guidance", strings_Tools[strings_Tool_long_guidance].description,
-        strings_Call_long_guidance);
-    if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)
-        return rc;
+    for (i = 0; i < strings_ToolCount; i++) {
+        int rc = toolgov_register_tool(api, strings_Tools[i].name,
+                                       strings_Tools[i].description, strings_Calls[i]);
+        if (rc < 0 && rc != TOOLGOV_EEXIST && rc != TOOLGOV_EUNDECLARED)
+            return rc;
+    }
     return 0;
 }
 
