@@ -24,13 +24,16 @@ typedef enum intent {
     INTENT_PROMOS,  /* show my promotions and trash them */
     INTENT_TRASH,   /* trash my promotions */
     INTENT_EMPTY,   /* empty the trash */
-    INTENT_DAY      /* what is on my calendar on MM/DD/YYYY */
+    INTENT_DAY,     /* what is on my calendar on MM/DD/YYYY */
+    INTENT_TIDY     /* tidy one category of my inbox */
 } intent;
 
 static intent read_intent(const char *user)
 {
     if (exworld_contains(user, "due") && exworld_contains(user, "remind"))
         return INTENT_DUES;
+    if (exworld_contains(user, "tidy"))
+        return INTENT_TIDY;
     if (exworld_contains(user, "calendar") && strchr(user, '/'))
         return INTENT_DAY;
     if (exworld_contains(user, "summar") && exworld_contains(user, "email"))
@@ -329,6 +332,34 @@ static int day_step(const demo_turn *t, demo_proposal *out)
     return 0;
 }
 
+/* Tidying is the email assistant's job: one call of tidy_inbox, whose
+** handler runs the plugin's own loop; its report is the answer. */
+static int tidy_step(const demo_turn *t, demo_proposal *out)
+{
+    static const char *const cats[] = {"promotions", "social", "updates", "primary"};
+    const demo_observation *o = last_obs(t, "tidy_inbox");
+    char args[64];
+    size_t i;
+
+    if (o) {
+        if (o->executed && o->status == 0)
+            answer(out, "%s", o->output);
+        else
+            answer(out, "I left the inbox as it is: %s.",
+                   strncmp(o->output, "not run: ", 9) ? o->output : o->output + 9);
+        return 0;
+    }
+    for (i = 0; i < sizeof cats / sizeof cats[0]; i++)
+        if (exworld_contains(t->user, cats[i]))
+            break;
+    if (i == sizeof cats / sizeof cats[0] || !on_loop(t, "tidy_inbox")) {
+        answer(out, "I cannot tidy that here.");
+        return 0;
+    }
+    snprintf(args, sizeof args, "{\"category\":\"%s\"}", cats[i]);
+    return propose(out, "tidy_inbox", args);
+}
+
 static int scripted_propose(void *ud, const demo_turn *t, demo_proposal *out)
 {
     const demo_observation *o;
@@ -349,6 +380,8 @@ static int scripted_propose(void *ud, const demo_turn *t, demo_proposal *out)
         return empty_step(t, out);
     case INTENT_DAY:
         return day_step(t, out);
+    case INTENT_TIDY:
+        return tidy_step(t, out);
     case INTENT_NONE:
         break;
     }

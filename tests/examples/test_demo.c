@@ -319,6 +319,57 @@ START_TEST(promos_trash_without_asking_and_replay)
 }
 END_TEST
 
+/* The email assistant's own loop: tidy_inbox asks once (a write); after a
+** yes each move is a trash_email call through a child run, which shares
+** that yes; after a no nothing runs at all. */
+START_TEST(tidy_runs_the_own_loop_under_the_yes)
+{
+    jdom *j = play("--json tidy");
+    const jdom *calls[2];
+    ck_assert_int_eq(num(j, "asks"), 1);
+    ck_assert_uint_eq(events(j, "call", "tidy_inbox", calls, 2), 1);
+    ck_assert_str_eq(str(calls[0], "gate"), "ALLOW");
+    ck_assert_str_eq(str(calls[0], "output"),
+                     "The email assistant tidied updates: moved 2 emails to the Trash, kept 1 "
+                     "with an attachment.");
+    ck_assert_int_eq(num(j, "state.email.trash"), 2);
+    ck_assert_int_eq(num(j, "state.email.trashed_total"), 2);
+    ck_assert_int_eq(num(j, "state.email.trash_calls"), 0); /* not trash_category */
+    jdom_free(j);
+
+    j = play("--json --answer no tidy");
+    ck_assert_int_eq(num(j, "state.email.trash"), 0);
+    ck_assert_int_eq(num(j, "executions"), 0);
+    jdom_free(j);
+}
+END_TEST
+
+/* Under confirmation scope "listed" the yes covered tidy_inbox's own call
+** only: the first move the loop makes asks, so the loop stops and moves
+** nothing. The gate, not the plugin, decided. */
+START_TEST(tidy_own_loop_asks_under_scope_listed)
+{
+    char cmd[1024];
+    int status;
+    char *out;
+    jdom *j;
+    const jdom *calls[2];
+
+    snprintf(cmd, sizeof cmd, "TOOLGOV_CONFIRM_SCOPE=listed '%s' --json tidy", TOOLGOV_DEMO_EXE);
+    out = run(cmd, &status);
+    ck_assert_int_eq(status, 0);
+    j = nth_scenario(out, 0);
+    free(out);
+    ck_assert_uint_eq(events(j, "call", "tidy_inbox", calls, 2), 1);
+    ck_assert_ptr_nonnull(strstr(str(calls[0], "output"),
+                                 "moved 0 emails to the Trash, kept 0 with an attachment. It "
+                                 "stopped at email #10: the gate said ASK_FIRST"));
+    ck_assert_int_eq(num(j, "state.email.trash"), 0);
+    ck_assert_int_eq(num(j, "state.email.inbox"), 25);
+    jdom_free(j);
+}
+END_TEST
+
 START_TEST(empty_trash_denied_keeps_the_trash)
 {
     jdom *j = play("--json empty-trash");
@@ -1001,6 +1052,8 @@ static Suite *demo_suite(void)
     tcase_add_test(tc, bad_args_refused_with_path_then_sent_right);
     tcase_add_test(tc, bad_args_text_says_why);
     tcase_add_test(tc, promos_trash_without_asking_and_replay);
+    tcase_add_test(tc, tidy_runs_the_own_loop_under_the_yes);
+    tcase_add_test(tc, tidy_own_loop_asks_under_scope_listed);
     tcase_add_test(tc, empty_trash_denied_keeps_the_trash);
     tcase_add_test(tc, empty_trash_approved_deletes);
     tcase_add_test(tc, prompt_marks_rule_guidance);

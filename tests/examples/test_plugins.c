@@ -55,6 +55,30 @@ static void teardown(void)
     memset(&fx, 0, sizeof fx);
 }
 
+/* A tool of a plugin's own loop is not in the pool: run it as that loop
+** does, through a child of a run of its own, with the host's yes given and
+** its call approved (the email plugin is the one with such a loop). */
+static int call_own(const char *tool, const char *args, toolgov_outcome *oc)
+{
+    toolgov_run *run = NULL, *child = NULL;
+    email_workflows_ToolId id = email_workflows_ToolFind(tool);
+    int rc;
+
+    ck_assert_msg(id != email_workflows_ToolCount, "%s is in no pool and no own loop", tool);
+    ck_assert_int_eq(toolgov_run_new(&run, fx.pol, NULL), 0);
+    ck_assert_int_eq(toolgov_run_child_new(&child, run, NULL), 0);
+    ck_assert_int_eq(toolgov_run_confirm(run, 1), 0);
+    memset(oc, 0, sizeof *oc);
+    rc = email_workflows_Invoke(oc, child, id, args);
+    ck_assert_int_eq(oc->executed, rc != TOOLGOV_EARGS);
+    free(fx.out);
+    fx.out = strdup(oc->output ? oc->output : "");
+    ck_assert_ptr_nonnull(fx.out);
+    toolgov_run_free(child);
+    toolgov_run_free(run);
+    return rc;
+}
+
 /* Invoke one tool in a run of its own, answering yes to its confirmation
 ** and approving it when it is destructive; fx.out gets the output. */
 static int call(const char *tool, const char *args)
@@ -64,7 +88,8 @@ static int call(const char *tool, const char *args)
     const toolgov_tool_spec *spec = toolgov_registry_find(fx.reg, tool);
     int rc;
 
-    ck_assert_ptr_nonnull(spec);
+    if (!spec)
+        return call_own(tool, args, &oc);
     ck_assert_int_eq(toolgov_run_new(&run, fx.pol, NULL), 0);
     if (toolgov_run_gate(run, tool, args) == TOOLGOV_GATE_ASK_FIRST)
         ck_assert_int_eq(toolgov_run_confirm(run, 1), 0);
@@ -122,11 +147,25 @@ static void assert_usage(const char *tool, const char *args, const char *what)
 ** owned by the plugin, and the pool holds nothing else of it. */
 static void assert_declared_tools_mounted(const toolgov_plugin *p)
 {
-    size_t i;
-    ck_assert_uint_eq(toolgov_registry_count(fx.reg), fx.builtins + p->tool_count);
+    size_t i, own = 0;
+    for (i = 0; i < p->tool_count; i++) {
+        toolgov_plugin_tool row;
+        ck_assert_int_eq(toolgov_registry_plugin_tool_at(&row, fx.reg, p->name, i), 0);
+        ck_assert_ptr_eq(row.spec, &p->tools[i]);
+        ck_assert_msg(row.status == TOOLGOV_TOOL_POOLED || row.status == TOOLGOV_TOOL_OWN_LOOP,
+                      "%s: status %d", p->tools[i].name, (int)row.status);
+        own += row.status == TOOLGOV_TOOL_OWN_LOOP;
+    }
+    ck_assert_uint_eq(toolgov_registry_count(fx.reg), fx.builtins + p->tool_count - own);
     for (i = 0; i < p->tool_count; i++) {
         const toolgov_tool_spec *want = &p->tools[i];
         const toolgov_tool_spec *got = toolgov_registry_find(fx.reg, want->name);
+        toolgov_plugin_tool row;
+        ck_assert_int_eq(toolgov_registry_plugin_tool_at(&row, fx.reg, p->name, i), 0);
+        if (row.status == TOOLGOV_TOOL_OWN_LOOP) { /* declared, never pooled */
+            ck_assert_ptr_null(got);
+            continue;
+        }
         ck_assert_ptr_nonnull(got);
         ck_assert_str_eq(toolgov_registry_owner(fx.reg, want->name), p->name);
         ck_assert_int_eq(got->effect, want->effect);
@@ -355,7 +394,7 @@ static void email_setup(void)
 START_TEST(email_mounts)
 {
     assert_declared_tools_mounted(&email_workflows_toolgov_plugin);
-    ck_assert_uint_eq(email_workflows_toolgov_plugin.tool_count, 7);
+    ck_assert_uint_eq(email_workflows_toolgov_plugin.tool_count, 9);
     assert_spec("search_inbox", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 1, 0);
     assert_spec("read_email", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 0, 0);
     assert_spec("find_attachment", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 0, 0);
@@ -363,8 +402,54 @@ START_TEST(email_mounts)
     assert_spec("list_by_category", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, 0, 0);
     assert_spec("trash_category", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_NEVER, 0, 1);
     assert_spec("empty_trash", TOOLGOV_EFFECT_DESTRUCTIVE, TOOLGOV_CONFIRM_NEVER, 0, 0);
+    assert_spec("tidy_inbox", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, 0, 0);
+    /* the assistant's own step: declared for its loop, not in the pool */
+    ck_assert_ptr_null(toolgov_registry_find(fx.reg, "trash_email"));
+    ck_assert_int_eq(email_workflows_ToolFind("trash_email"), email_workflows_Tool_trash_email);
+    ck_assert_int_eq(email_workflows_ToolFind("tidy_inbox"), email_workflows_ToolCount);
     ck_assert_int_eq(toolgov_policy_is_confirm_once(fx.pol, "trash_category"), 0);
     ck_assert_int_eq(toolgov_policy_is_confirm_once(fx.pol, "empty_trash"), 0);
+}
+END_TEST
+
+/* tidy_inbox's own loop: each move is a trash_email call through a child
+** of the run; the run's yes covers them (scope run), and without it the
+** loop's first move asks and nothing moves. */
+START_TEST(email_tidy_own_loop)
+{
+    toolgov_run *run = NULL;
+    toolgov_outcome oc;
+
+    ASSERT_OK("tidy_inbox", "{\"category\":\"updates\"}"); /* call() says yes first */
+    ck_assert_str_eq(fx.out, "The email assistant tidied updates: moved 2 emails to the Trash, "
+                             "kept 1 with an attachment.");
+    ck_assert_uint_eq(mail.trashed_total, 2);
+    ck_assert_uint_eq(email_state_count(&mail, EMAIL_TRASH, "updates"), 2);
+    ck_assert_uint_eq(email_state_count(&mail, EMAIL_INBOX, "updates"), 1);
+    /* again: only the email with an attachment is left, and it stays */
+    ASSERT_OK("tidy_inbox", "{\"category\":\"updates\"}");
+    ck_assert_str_eq(fx.out, "The email assistant tidied updates: moved 0 emails to the Trash, "
+                             "kept 1 with an attachment.");
+    /* The own-loop step on its own: moves one, then says it is gone. */
+    ASSERT_OK("trash_email", "{\"id\":6}");
+    ck_assert_str_eq(fx.out, "Moved email #6 to the Trash.");
+    ASSERT_OK("trash_email", "{\"id\":6}");
+    ck_assert_str_eq(fx.out, "Email #6 is not in the inbox.");
+    ASSERT_OK("trash_email", "{\"id\":999}");
+    ck_assert_str_eq(fx.out, "There is no email #999.");
+    assert_refused("trash_email", "{\"id\":0}", "/id must be at least 1, got 0");
+
+    /* A run where the user said no: tidy_inbox asks first (a confirm-once
+    ** write) and, refused, never runs, so its loop never starts. */
+    ck_assert_int_eq(toolgov_run_new(&run, fx.pol, NULL), 0);
+    ck_assert_int_eq(toolgov_run_gate(run, "tidy_inbox", "{\"category\":\"social\"}"),
+                     TOOLGOV_GATE_ASK_FIRST);
+    ck_assert_int_eq(toolgov_run_confirm(run, 0), 0);
+    memset(&oc, 0, sizeof oc);
+    ck_assert_int_ne(toolgov_run_invoke(&oc, run, "tidy_inbox", "{\"category\":\"social\"}"), 0);
+    ck_assert_int_eq(oc.executed, 0);
+    ck_assert_uint_eq(email_state_count(&mail, EMAIL_INBOX, "social"), 2); /* #15, #21 */
+    toolgov_run_free(run);
 }
 END_TEST
 
@@ -786,7 +871,7 @@ START_TEST(every_handler_survives_generated_arguments)
             }
         }
     }
-    ck_assert_uint_eq(calls, 300u * 18u);
+    ck_assert_uint_eq(calls, 300u * 20u);
     ck_assert_uint_le(c.reminder_count, CALENDAR_MAX_REMINDERS);
     teardown();
 }
@@ -850,7 +935,7 @@ START_TEST(every_tool_declares_its_arguments)
             }
         }
     }
-    ck_assert_uint_eq(with, 17);
+    ck_assert_uint_eq(with, 19);
     ck_assert_uint_eq(without, 1);
     teardown();
 }
@@ -882,6 +967,7 @@ static Suite *plugins_suite(void)
     tc = tcase_create("email_workflows");
     tcase_add_checked_fixture(tc, email_setup, teardown);
     tcase_add_test(tc, email_mounts);
+    tcase_add_test(tc, email_tidy_own_loop);
     tcase_add_test(tc, email_reads);
     tcase_add_test(tc, email_reads_malformed);
     tcase_add_test(tc, email_trash_and_empty);

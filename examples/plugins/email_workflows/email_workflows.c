@@ -7,6 +7,12 @@
 ** (the manifest says answers_directly): how many moved, a sample, how many
 ** are left and how to undo. A retelling by a model tends to drop exactly the
 ** count and the remainder, which is why the tool says it all itself.
+**
+** tidy_inbox runs the plugin's own loop: the email assistant decides email
+** by email and moves each one with trash_email, a tool declared for that
+** loop only (loop: own). Every move goes through a child of the run that
+** called tidy_inbox (email_workflows_Invoke), so the gate decides it as it
+** would decide a call of the host's model, with the same confirmation.
 */
 #include <stdio.h>
 #include <string.h>
@@ -93,7 +99,7 @@ static const message messages[] = {
 typedef char message_table_fits_state[MESSAGE_COUNT <= EMAIL_MAX_MESSAGES ? 1 : -1];
 
 /* In the order of the manifest's category enum, so a decoded category is
-** an index into this table (checked below for both tools that take one). */
+** an index into this table (checked below for every tool that takes one). */
 static const char *const categories[] = {"primary", "promotions", "social", "updates"};
 
 #define CATEGORY_COUNT (sizeof categories / sizeof categories[0])
@@ -102,7 +108,9 @@ typedef char category_enums_follow_the_table
     [email_workflows_Enum_list_by_category_category_primary == 0 &&
      email_workflows_Enum_list_by_category_category_updates == CATEGORY_COUNT - 1 &&
      email_workflows_Enum_trash_category_category_primary == 0 &&
-     email_workflows_Enum_trash_category_category_updates == CATEGORY_COUNT - 1 ? 1 : -1];
+     email_workflows_Enum_trash_category_category_updates == CATEGORY_COUNT - 1 &&
+     email_workflows_Enum_tidy_inbox_category_primary == 0 &&
+     email_workflows_Enum_tidy_inbox_category_updates == CATEGORY_COUNT - 1 ? 1 : -1];
 
 void email_state_init(email_state *st)
 {
@@ -352,5 +360,81 @@ EMAIL_WORKFLOWS_TOOLGOV_HANDLER(empty_trash, call, args, out)
                    ? TOOLGOV_ENOMEM : 0;
     return toolgov_result_printf(out, "Permanently deleted %lu email%s from the Trash.",
                                  (unsigned long)n, n == 1 ? "" : "s")
+               ? TOOLGOV_ENOMEM : 0;
+}
+
+/* The email assistant's own loop over one category: keep what has an
+** attachment, move the rest one call at a time. A move the gate does not
+** let through (the user's yes did not cover it, under confirmation scope
+** "listed") stops the loop: nothing more moves, and the report says why. */
+EMAIL_WORKFLOWS_TOOLGOV_HANDLER(tidy_inbox, call, args, out)
+{
+    email_state *st = state_of(call, out);
+    const char *cat = category_name((unsigned)args->category);
+    toolgov_run *loop = NULL;
+    toolgov_outcome oc;
+    size_t i, moved = 0, kept = 0;
+    int rc, stopped_at = 0;
+
+    if (!st)
+        return TOOLGOV_EHANDLER;
+    if ((rc = toolgov_run_child_new(&loop, call->run, call->run_ctx)) < 0)
+        return rc;
+    for (i = 0; i < MESSAGE_COUNT && !stopped_at; i++) {
+        char step[32];
+        if (st->folder[i] != EMAIL_INBOX || strcmp(messages[i].category, cat))
+            continue;
+        if (messages[i].attachment) {
+            kept++;
+            continue;
+        }
+        snprintf(step, sizeof step, "{\"id\":%d}", messages[i].id);
+        rc = email_workflows_Invoke(&oc, loop, email_workflows_Tool_trash_email, step);
+        if (rc == 0 && oc.executed)
+            moved++;
+        else if (rc == TOOLGOV_ENOMEM)
+            break;
+        else
+            stopped_at = messages[i].id;
+    }
+    toolgov_run_free(loop);
+    if (rc == TOOLGOV_ENOMEM)
+        return rc;
+    if (toolgov_result_printf(out, "The email assistant tidied %s: moved %lu email%s to the "
+                                   "Trash, kept %lu with an attachment.",
+                              cat, (unsigned long)moved, moved == 1 ? "" : "s",
+                              (unsigned long)kept))
+        return TOOLGOV_ENOMEM;
+    if (stopped_at &&
+        toolgov_result_printf(out, " It stopped at email #%d: the gate said %s (%s), so "
+                                   "nothing more was moved.",
+                              stopped_at, toolgov_gate_name(oc.gate),
+                              oc.gate == TOOLGOV_GATE_ASK_FIRST
+                                  ? "the user's yes did not cover this move"
+                                  : "the move was not allowed"))
+        return TOOLGOV_ENOMEM;
+    return 0;
+}
+
+/* One step of the assistant's loop: only ever called through a child run. */
+EMAIL_WORKFLOWS_TOOLGOV_HANDLER(trash_email, call, args, out)
+{
+    email_state *st = state_of(call, out);
+    size_t i;
+
+    if (!st)
+        return TOOLGOV_EHANDLER;
+    for (i = 0; i < MESSAGE_COUNT; i++) {
+        if (messages[i].id != args->id)
+            continue;
+        if (st->folder[i] != EMAIL_INBOX)
+            return toolgov_result_printf(out, "Email #%d is not in the inbox.", messages[i].id)
+                       ? TOOLGOV_ENOMEM : 0;
+        st->folder[i] = EMAIL_TRASH;
+        st->trashed_total++;
+        return toolgov_result_printf(out, "Moved email #%d to the Trash.", messages[i].id)
+                   ? TOOLGOV_ENOMEM : 0;
+    }
+    return toolgov_result_printf(out, "There is no email #%lld.", (long long)args->id)
                ? TOOLGOV_ENOMEM : 0;
 }
