@@ -273,7 +273,7 @@ static int loops_vary(const toolgov__manifest *m)
 }
 
 static void render_header(toolgov__buf *b, const toolgov__manifest *m, const names *nm,
-                          size_t *mark_at)
+                          size_t *mark_at, toolgov__schema_share *sh)
 {
     const char *n = m->name;
     size_t i;
@@ -317,7 +317,7 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
         puts_(b, "/* Each tool's decoded arguments: the tool's parameters as C (a tool\n"
                  "** without parameters takes a toolgov_no_args). */\n");
         for (i = 0; i < m->tool_count; i++)
-            if (toolgov__schema_c_types(b, n, m->tools[i].name, m->tools[i].params))
+            if (toolgov__schema_c_types(b, sh, n, m->tools[i].name, m->tools[i].params))
                 b->oom = 1;
         puts_(b, "/* One handler per declared tool; define each with ");
         put_upper(b, n);
@@ -468,7 +468,7 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
     {
         size_t before = b->len;
         for (i = 0; i < m->tool_count; i++)
-            if (toolgov__schema_c_enum_checks(b, n, m->tools[i].name, m->tools[i].params)) {
+            if (toolgov__schema_c_enum_checks(b, sh, n, m->tools[i].name, m->tools[i].params)) {
                 b->oom = 1;
                 return;
             }
@@ -711,7 +711,7 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         cx.tool = NULL;
         cx.oom = 0;
         if (!bad) {
-            render_header(h, m, &nm, &h_mark);
+            render_header(h, m, &nm, &h_mark, &sh);
             render_source(c, m, &nm, &c_mark, &cx, &sh, params, schema);
             if (!h->oom && !c->oom)
                 stamp_generation(h, h0, h_mark, c, c_mark);

@@ -171,6 +171,7 @@ typedef struct loader {
     toolgov__mark tools_at;
     name_index provides_ix;
     int tool_block;      /* the tool being read is a block mapping */
+    int no_memo;         /* the text has line breaks guess_end() does not know */
     struct params_memo *memo; /* parameters compiled once (see below) */
 } loader;
 
@@ -382,43 +383,46 @@ static int at_line_start(const loader *L, size_t kidx, size_t kcol, size_t *ls)
 
 /* Where the value of the key on the line at ls (column kcol) ends, read
 ** from the bytes: the first token of a later line indented kcol or less,
-** skipping blank and comment lines. Only a guess (flow collections and
-** the rarer line breaks are not followed), used to look up an earlier
-** identical text; 0 when there is none within `limit` bytes or the text
-** holds a line break other than \n and \r\n. */
+** skipping blank and comment lines. Only a guess (flow collections are not
+** followed), used to look up an earlier identical text; 0 when there is
+** none within `limit` bytes. Lines end at \n here: a file with any other
+** line break (a lone CR, NEL, LS, PS) reuses nothing (odd_breaks). */
 static size_t guess_end(const loader *L, size_t ls, size_t kcol, size_t limit)
 {
-    const unsigned char *b = L->r.buf;
-    size_t n = L->r.len, end = limit < n - ls ? ls + limit + 1 : n, i = ls, first = 1;
+    const unsigned char *b = L->r.buf, *nl;
+    size_t n = L->r.len, end = limit < n - ls ? ls + limit + 1 : n, i;
+    nl = memchr(b + ls, '\n', end - ls); /* the key's line */
     for (;;) {
-        size_t col = 0, j;
-        /* The rest of this line (the key line: after the key). */
-        if (!first) {
-            while (i < end && b[i] == ' ')
-                i++, col++;
-            if (i >= n)
-                return n;
-            if (i >= end)
-                return 0;
-            if (b[i] != '\n' && b[i] != '#' && !(b[i] == '\r' && i + 1 < n && b[i + 1] == '\n') &&
-                col <= kcol)
-                return i;
-        }
-        first = 0;
-        for (j = i; j < end && b[j] != '\n'; j++) {
-            if (b[j] == '\r' && (j + 1 >= n || b[j + 1] != '\n'))
-                return 0; /* a lone CR ends a line too */
-            if (b[j] == 0xC2 && j + 1 < n && b[j + 1] == 0x85)
-                return 0; /* NEL */
-            if (b[j] == 0xE2 && j + 2 < n && b[j + 1] == 0x80 && (b[j + 2] | 1) == 0xA9)
-                return 0; /* LS, PS */
-        }
-        if (j >= n)
+        size_t col = 0;
+        if (!nl)
+            return end == n ? n : 0;
+        i = (size_t)(nl - b) + 1;
+        while (i < end && b[i] == ' ')
+            i++, col++;
+        if (i >= n)
             return n;
-        if (j >= end)
+        if (i >= end)
             return 0;
-        i = j + 1;
+        if (col <= kcol && b[i] != '\n' && b[i] != '\r' && b[i] != '#')
+            return i;
+        nl = memchr(b + i, '\n', end - i);
     }
+}
+
+/* Whether the text has a line break other than \n and \r\n. */
+static int odd_breaks(const unsigned char *b, size_t n)
+{
+    const unsigned char *p, *e = b + n;
+    for (p = b; (p = memchr(p, '\r', (size_t)(e - p))) != NULL; p++)
+        if (p + 1 >= e || p[1] != '\n')
+            return 1;
+    for (p = b; (p = memchr(p, 0xC2, (size_t)(e - p))) != NULL; p++)
+        if (p + 1 < e && p[1] == 0x85)
+            return 1; /* NEL */
+    for (p = b; (p = memchr(p, 0xE2, (size_t)(e - p))) != NULL; p++)
+        if (p + 2 < e && p[1] == 0x80 && (p[2] | 1) == 0xA9)
+            return 1; /* LS, PS */
+    return 0;
 }
 
 /* Whether a token starts at `end`: an ASCII byte that libyaml's scanner
@@ -520,7 +524,7 @@ static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat,
     toolgov__jval *v = NULL;
     toolgov__snode *n = NULL;
     size_t ls = 0, guess = 0, errors, warnings;
-    int r, memo = L->tool_block && at_line_start(L, kidx, kcol, &ls);
+    int r, memo = L->tool_block && !L->no_memo && at_line_start(L, kidx, kcol, &ls);
 
     t->params_at = kat;
     if (memo) {
@@ -1137,6 +1141,7 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
         goto out;
     if (toolgov__reader_open(&L.r, path, (const unsigned char *)data, len, d))
         goto out;
+    L.no_memo = odd_breaks((const unsigned char *)data, len);
     parse_stream(&L);
     toolgov__reader_close(&L.r);
     memo_free(L.memo);

@@ -231,8 +231,8 @@ static void types_of(tctx *t, const toolgov__snode *n)
     }
 }
 
-int toolgov__schema_c_types(toolgov__buf *b, const char *plugin, const char *tool,
-                            const toolgov__snode *root)
+static int types_direct(toolgov__buf *b, const char *plugin, const char *tool,
+                        const toolgov__snode *root)
 {
     tctx t;
     memset(&t, 0, sizeof t);
@@ -279,7 +279,12 @@ int toolgov__schema_c_types(toolgov__buf *b, const char *plugin, const char *too
 
 struct toolgov__schema_share_root {
     const toolgov__snode *root; /* NULL: empty slot */
+    int tables;                 /* params and schema are known */
     const char *params, *schema;
+    char *types, *checks;       /* the header's types and the C file's
+                                ** int-size checks with TOOL_MARK for the
+                                ** tool's name (malloc'd; NULL: not yet) */
+    size_t types_len, checks_len;
 };
 
 void toolgov__schema_share_init(toolgov__schema_share *sh)
@@ -294,8 +299,13 @@ void toolgov__schema_share_init(toolgov__schema_share *sh)
 
 void toolgov__schema_share_free(toolgov__schema_share *sh)
 {
+    size_t i;
     toolgov__strset_free(&sh->seen);
     toolgov__buf_free(&sh->body);
+    for (i = 0; i < sh->roots_cap; i++) {
+        free(sh->roots[i].types);
+        free(sh->roots[i].checks);
+    }
     free(sh->roots);
     sh->roots = NULL;
     sh->roots_cap = sh->roots_count = 0;
@@ -310,27 +320,28 @@ static size_t root_slot(const toolgov__schema_share_root *v, size_t cap,
     return i;
 }
 
-/* The names written for this very tree before, or NULL. */
-static const toolgov__schema_share_root *root_find(const toolgov__schema_share *sh,
-                                                   const toolgov__snode *root)
+/* What is known of this very tree, or NULL. */
+static toolgov__schema_share_root *root_find(const toolgov__schema_share *sh,
+                                             const toolgov__snode *root)
 {
-    const toolgov__schema_share_root *r;
+    toolgov__schema_share_root *r;
     if (!sh->roots_cap)
         return NULL;
     r = &sh->roots[root_slot(sh->roots, sh->roots_cap, root)];
     return r->root ? r : NULL;
 }
 
-/* Remember the names of a tree. Out of memory only means no shortcut. */
-static void root_add(toolgov__schema_share *sh, const toolgov__snode *root, const char *params,
-                     const char *schema)
+/* The record of a tree, added empty when new; valid until the next call.
+** NULL when out of memory, which only means no shortcut. */
+static toolgov__schema_share_root *root_add(toolgov__schema_share *sh,
+                                            const toolgov__snode *root)
 {
     toolgov__schema_share_root *r;
     if ((sh->roots_count + 1) * 2 > sh->roots_cap) {
         size_t ncap = sh->roots_cap ? sh->roots_cap * 2 : 64, i;
         toolgov__schema_share_root *nv = calloc(ncap, sizeof *nv);
         if (!nv)
-            return;
+            return NULL;
         for (i = 0; i < sh->roots_cap; i++)
             if (sh->roots[i].root)
                 nv[root_slot(nv, ncap, sh->roots[i].root)] = sh->roots[i];
@@ -339,12 +350,60 @@ static void root_add(toolgov__schema_share *sh, const toolgov__snode *root, cons
         sh->roots_cap = ncap;
     }
     r = &sh->roots[root_slot(sh->roots, sh->roots_cap, root)];
-    if (r->root)
-        return;
-    r->root = root;
-    r->params = params;
-    r->schema = schema;
-    sh->roots_count++;
+    if (!r->root) {
+        r->root = root;
+        sh->roots_count++;
+    }
+    return r;
+}
+
+/* Per-tree text rendered once with TOOL_MARK where the tool's name goes,
+** then copied out for every tool that shares the tree. */
+#define TOOL_MARK "\003"
+
+/* Append tpl[0..n) with each TOOL_MARK replaced by `tool`. */
+static void put_for_tool(toolgov__buf *b, const char *tpl, size_t n, const char *tool)
+{
+    size_t tl = strlen(tool);
+    const char *p = tpl, *e = tpl + n, *q;
+    while ((q = memchr(p, TOOL_MARK[0], (size_t)(e - p))) != NULL) {
+        toolgov__buf_put(b, p, (size_t)(q - p));
+        toolgov__buf_put(b, tool, tl);
+        p = q + 1;
+    }
+    toolgov__buf_put(b, p, (size_t)(e - p));
+}
+
+typedef int (*render_fn)(toolgov__buf *b, const char *plugin, const char *tool,
+                         const toolgov__snode *root);
+
+/* render(b, plugin, tool, root) through the template kept in *tpl (made on
+** first use). Without sh, or when out of memory for the template, it
+** renders directly. */
+static int templated(toolgov__buf *b, toolgov__schema_share *sh, int checks, render_fn render,
+                     const char *plugin, const char *tool, const toolgov__snode *root)
+{
+    toolgov__schema_share_root *r = sh ? root_add(sh, root) : NULL;
+    char **tpl;
+    size_t *len;
+    if (!r)
+        return render(b, plugin, tool, root);
+    tpl = checks ? &r->checks : &r->types;
+    len = checks ? &r->checks_len : &r->types_len;
+    if (!*tpl) {
+        toolgov__buf t;
+        toolgov__buf_init(&t);
+        if (render(&t, plugin, TOOL_MARK, root) || t.oom) {
+            toolgov__buf_free(&t);
+            return render(b, plugin, tool, root);
+        }
+        *tpl = t.data ? t.data : calloc(1, 1);
+        *len = t.len;
+        if (!*tpl)
+            return render(b, plugin, tool, root);
+    }
+    put_for_tool(b, *tpl, *len, tool);
+    return b->oom ? -1 : 0;
 }
 
 typedef struct gctx {
@@ -867,7 +926,7 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
     /* A tree the loader shared among tools: its names are known. */
     if (root) {
         const toolgov__schema_share_root *known = root_find(sh, root);
-        if (known) {
+        if (known && known->tables) {
             *out_params = known->params;
             *out_schema = known->schema;
             return b->oom ? -1 : 0;
@@ -961,8 +1020,14 @@ out:
     rc = g.oom || g.body.oom || b->oom ? -1 : 0;
     if (!rc && !root)
         sh->none_schema = *out_schema;
-    else if (!rc)
-        root_add(sh, root, *out_params, *out_schema);
+    else if (!rc) {
+        toolgov__schema_share_root *r = root_add(sh, root);
+        if (r) {
+            r->tables = 1;
+            r->params = *out_params;
+            r->schema = *out_schema;
+        }
+    }
     g.body.oom = 0; /* a failed key does not spoil the next one */
     sh->body = g.body;
     return rc;
@@ -1004,8 +1069,8 @@ static void enum_checks(toolgov__buf *b, const char *plugin, const char *tool, p
     }
 }
 
-int toolgov__schema_c_enum_checks(toolgov__buf *b, const char *plugin, const char *tool,
-                                  const toolgov__snode *root)
+static int checks_direct(toolgov__buf *b, const char *plugin, const char *tool,
+                         const toolgov__snode *root)
 {
     path p;
     int oom = 0;
@@ -1162,6 +1227,70 @@ static int any_twice(const cnames *s)
     return r;
 }
 
+/* The names of two tools can only meet when one tool's name followed by
+** '_' begins the other's: each name is <plugin>_<Kind>_<tool> followed by
+** nothing or by '_'. 1 when some pair of tools is so, 0 when none, -1 when
+** out of memory. */
+static int tools_may_meet(size_t count, const char *const *tools)
+{
+    toolgov__strset set;
+    char pre[TOOLGOV_NAME_MAX + 1];
+    size_t i, j;
+    int r = 0;
+    toolgov__strset_init(&set);
+    for (i = 0; i < count && r == 0; i++)
+        if (toolgov__strset_add(&set, tools[i]) < 0)
+            r = -1;
+    for (i = 0; i < count && r == 0; i++) {
+        for (j = 1; tools[i][j] && j < sizeof pre && r == 0; j++) {
+            if (tools[i][j] != '_')
+                continue;
+            memcpy(pre, tools[i], j);
+            pre[j] = '\0';
+            r = toolgov__strset_find(&set, pre) != NULL;
+        }
+        if (tools[i][j] && r == 0)
+            r = 1; /* longer than a tool name can be: take the long way */
+    }
+    toolgov__strset_free(&set);
+    return r;
+}
+
+/* Whether the names of one tool's tree are all different; that does not
+** depend on the tool's name (two names of one tool can only be equal in
+** kind and path), so each tree is asked once, however many tools share
+** it. 1 when some tree gives a name twice, 0 when none, -1 when out of
+** memory. */
+static int trees_clash(size_t count, const char *const *tools,
+                       const toolgov__snode *const *roots)
+{
+    toolgov__schema_share seen;
+    size_t i, k;
+    int r = 0;
+    toolgov__schema_share_init(&seen);
+    for (i = 0; i < count && r == 0; i++) {
+        cnames s;
+        path p;
+        if (!roots[i] || root_find(&seen, roots[i]))
+            continue;
+        if (!root_add(&seen, roots[i])) {
+            r = -1;
+            break;
+        }
+        memset(&s, 0, sizeof s);
+        memset(&p, 0, sizeof p);
+        collect(&s, "p", tools[i], &p, roots[i], roots[i]->at, 0);
+        free(p.s);
+        for (k = 0; k < s.count && !s.oom; k++)
+            s.v[k].name = s.blk + s.v[k].off;
+        r = s.oom ? -1 : s.count > 1 ? any_twice(&s) : 0;
+        free(s.v);
+        free(s.blk);
+    }
+    toolgov__schema_share_free(&seen);
+    return r;
+}
+
 int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t count,
                             const char *const *tools, const toolgov__snode *const *roots,
                             const toolgov__mark *ats, const unsigned *shifts)
@@ -1170,6 +1299,9 @@ int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t 
     path p;
     size_t i, before = cx->d->errors;
     int twice = 0;
+    /* The common case, nothing can clash, without building every name. */
+    if (tools_may_meet(count, tools) == 0 && trees_clash(count, tools, roots) == 0)
+        return 0;
     memset(&s, 0, sizeof s);
     memset(&p, 0, sizeof p);
     for (i = 0; i < count; i++) {
@@ -1207,4 +1339,20 @@ int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t 
         return -1;
     }
     return cx->d->errors != before ? -1 : 0;
+}
+
+int toolgov__schema_c_types(toolgov__buf *b, toolgov__schema_share *sh, const char *plugin,
+                            const char *tool, const toolgov__snode *root)
+{
+    if (!root)
+        return types_direct(b, plugin, tool, root);
+    return templated(b, sh, 0, types_direct, plugin, tool, root);
+}
+
+int toolgov__schema_c_enum_checks(toolgov__buf *b, toolgov__schema_share *sh, const char *plugin,
+                                  const char *tool, const toolgov__snode *root)
+{
+    if (!root)
+        return b->oom ? -1 : 0;
+    return templated(b, sh, 1, checks_direct, plugin, tool, root);
 }

@@ -14,11 +14,6 @@
 #include "schema.h"
 #include "strset.h"
 
-/* The string enums, nested structs and the argument struct
-** <plugin>_Args_<tool> of one tool, inner types first; for root NULL (no
-** parameters) a typedef of toolgov_no_args. 0, or -1 when out of memory. */
-int toolgov__schema_c_types(toolgov__buf *b, const char *plugin, const char *tool,
-                            const toolgov__snode *root);
 
 /* What the tables of one render have written so far, so that identical
 ** objects are written once (schema_c.c, "Sharing"). Set up with _init,
@@ -51,10 +46,19 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
                              const toolgov__snode *root, const char **out_params,
                              const char **out_schema);
 
+/* The string enums, nested structs and the argument struct
+** <plugin>_Args_<tool> of one tool, inner types first; for root NULL (no
+** parameters) a typedef of toolgov_no_args. With `sh` (may be NULL), a
+** tree is rendered once and copied out with each tool's name for every
+** tool that shares it. 0, or -1 when out of memory. */
+int toolgov__schema_c_types(toolgov__buf *b, toolgov__schema_share *sh, const char *plugin,
+                            const char *tool, const toolgov__snode *root);
+
 /* One typedef per string enum that fails to compile where the enum is not
-** int-sized (the decoder stores an int; -fshort-enums would break it). */
-int toolgov__schema_c_enum_checks(toolgov__buf *b, const char *plugin, const char *tool,
-                                  const toolgov__snode *root);
+** int-sized (the decoder stores an int; -fshort-enums would break it);
+** `sh` as above. */
+int toolgov__schema_c_enum_checks(toolgov__buf *b, toolgov__schema_share *sh, const char *plugin,
+                                  const char *tool, const toolgov__snode *root);
 
 /* Report (at the property or enum value) every generated type or enum
 ** constant name that two places of one plugin's parameters produce. roots[i]

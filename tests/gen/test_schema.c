@@ -757,12 +757,12 @@ START_TEST(test_c_render)
     ck_assert_msg(n != NULL, "%s", text);
     toolgov__buf_init(&hb);
     toolgov__buf_init(&cb);
-    ck_assert_int_eq(toolgov__schema_c_types(&hb, "cal", "create_reminder", n), 0);
+    ck_assert_int_eq(toolgov__schema_c_types(&hb, NULL, "cal", "create_reminder", n), 0);
     toolgov__schema_share_init(&sh);
     ck_assert_int_eq(toolgov__schema_c_tables(&cb, &sh, &s.cx, "cal", "create_reminder", n,
                                               &params, &schema), 0);
     ck_assert_str_eq(params, "cal_Params_create_reminder");
-    ck_assert_int_eq(toolgov__schema_c_types(&hb, "cal", "none", NULL), 0);
+    ck_assert_int_eq(toolgov__schema_c_types(&hb, NULL, "cal", "none", NULL), 0);
     h = strndup(hb.data, hb.len);
     c = strndup(cb.data, cb.len);
     ck_assert_ptr_nonnull(strstr(h, "typedef enum cal_Enum_create_reminder_priority {\n"
@@ -858,6 +858,41 @@ START_TEST(test_c_share)
 }
 END_TEST
 
+/* A tree rendered once for the header and the int-size checks, then copied
+** out per tool, gives the text a direct render gives for each tool. */
+START_TEST(test_c_types_shared)
+{
+    static const char *const tools[] = {"a", "longer_name", "a"};
+    sfix s;
+    char *text;
+    toolgov__snode *n;
+    toolgov__schema_share sh;
+    size_t i;
+    sfix_open(&s);
+    n = sfix_compile(&s, spec_reminder, &text);
+    ck_assert_msg(n != NULL, "%s", text);
+    free(text);
+    toolgov__schema_share_init(&sh);
+    for (i = 0; i < sizeof tools / sizeof *tools; i++) {
+        toolgov__buf direct, shared;
+        toolgov__buf_init(&direct);
+        toolgov__buf_init(&shared);
+        ck_assert_int_eq(toolgov__schema_c_types(&direct, NULL, "cal", tools[i], n), 0);
+        ck_assert_int_eq(toolgov__schema_c_enum_checks(&direct, NULL, "cal", tools[i], n), 0);
+        ck_assert_int_eq(toolgov__schema_c_types(&shared, &sh, "cal", tools[i], n), 0);
+        ck_assert_int_eq(toolgov__schema_c_enum_checks(&shared, &sh, "cal", tools[i], n), 0);
+        ck_assert_uint_gt(direct.len, 0);
+        ck_assert_uint_eq(shared.len, direct.len);
+        ck_assert_int_eq(memcmp(shared.data, direct.data, direct.len), 0);
+        ck_assert_ptr_null(memchr(shared.data, '\003', shared.len));
+        toolgov__buf_free(&direct);
+        toolgov__buf_free(&shared);
+    }
+    toolgov__schema_share_free(&sh);
+    sfix_close(&s);
+}
+END_TEST
+
 /* Tools whose parameters: text is byte for byte the same share one compiled
 ** tree (manifest.c); every mark still names the tool's own text. */
 #define SHARED_TOOL(name, params) \
@@ -877,6 +912,14 @@ START_TEST(test_shared_params)
     static const char clash[] =
         "name: p\nprovides: [tool]\ntools:\n" SHARED_TOOL("x", SHARED_PARAMS)
         SHARED_TOOL("w", SHARED_PARAMS) "  w_y:\n    effect: read\n    description: d\n";
+    /* One tree for both tools whose names clash within it: each tool's
+    ** clash is reported at its own lines. */
+    static const char inner[] =
+        "name: p\nprovides: [tool]\ntools:\n"
+        SHARED_TOOL("a", "      type: object\n      properties:\n        x: {type: string, enum: [y_z]}\n"
+                         "        x_y: {type: string, enum: [z]}\n")
+        SHARED_TOOL("b", "      type: object\n      properties:\n        x: {type: string, enum: [y_z]}\n"
+                         "        x_y: {type: string, enum: [z]}\n");
     /* The same bad text twice: each reports at its own place. */
     static const char bad[] =
         "name: p\nprovides: [tool]\ntools:\n" SHARED_TOOL("a", "      type: objec\n")
@@ -900,11 +943,37 @@ START_TEST(test_shared_params)
     toolgov__manifest_free(m);
     free(text);
 
+    /* A lone CR anywhere (a line break the reuse does not follow): every
+    ** tool compiles its own tree. */
+    {
+        char *cr = malloc(sizeof yaml + 8);
+        ck_assert_ptr_nonnull(cr);
+        memcpy(cr, yaml, sizeof yaml - 1);
+        static const char tail[] = "# end\r";
+        memcpy(cr + sizeof yaml - 1, tail, sizeof tail);
+        m = tg_load(cr, strlen(cr), &text, &errors);
+        ck_assert_msg(m != NULL, "%s", text);
+        ck_assert_ptr_ne(m->tools[1].params, m->tools[0].params);
+        ck_assert_uint_eq(m->tools[1].params_shift, 0);
+        toolgov__manifest_free(m);
+        free(text);
+        free(cr);
+    }
+
     m = tg_load(clash, strlen(clash), &text, &errors);
     ck_assert_ptr_null(m);
     ck_assert_uint_eq(errors, 1);
     ck_assert_msg(strstr(text, "m.yaml:18:3: error: this gives the generated C name 'p_Args_w_y'") &&
                       strstr(text, "m.yaml:17:9: note: 'p_Args_w_y' also comes from here"),
+                  "%s", text);
+    free(text);
+
+    m = tg_load(inner, strlen(inner), &text, &errors);
+    ck_assert_ptr_null(m);
+    ck_assert_uint_eq(errors, 2);
+    ck_assert_msg(strstr(text, "m.yaml:11:36: error: this gives the generated C name 'p_Enum_a_x_y_z'") &&
+                      strstr(text, "m.yaml:19:36: error: this gives the generated C name 'p_Enum_b_x_y_z'") &&
+                      strstr(text, "m.yaml:18:34: note: 'p_Enum_b_x_y_z' also comes from here"),
                   "%s", text);
     free(text);
 
@@ -938,6 +1007,7 @@ static Suite *schema_suite(void)
     tcase_add_test(tc, test_c_render);
     tcase_add_test(tc, test_c_share);
     tcase_add_test(tc, test_shared_params);
+    tcase_add_test(tc, test_c_types_shared);
     suite_add_tcase(s, tc);
     return s;
 }
