@@ -458,7 +458,7 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
 {
     toolgov_plugin_api api;
     size_t count0, ndeclared0, nrows0, i, nstatus;
-    int rc;
+    int rc, own;
 
     if (!reg || !plugin)
         return TOOLGOV_EINVAL;
@@ -522,7 +522,9 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
         goto out;
     }
     rc = 0;
+    own = 0;
     for (i = 0; i < plugin->tool_count; i++) {
+        own |= api.status[i] == TOOLGOV_TOOL_OWN_LOOP;
         if (api.status[i] != TOOLGOV_TOOL_NEVER_REGISTERED)
             continue;
         if (toolgov__drift_never_registered(&reg->alloc, &reg->rows, plugin,
@@ -531,7 +533,8 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
             goto rollback;
         }
     }
-    if (reg->count == count0 && provides_tool(plugin) &&
+    /* A plugin whose tools all run in its own loop provides them too. */
+    if (reg->count == count0 && !own && provides_tool(plugin) &&
         toolgov__drift_provides_nothing(&reg->alloc, &reg->rows, plugin) < 0) {
         rc = TOOLGOV_ENOMEM;
         goto rollback;

@@ -205,6 +205,32 @@ START_TEST(test_own_loop_names_are_the_pools)
 }
 END_TEST
 
+/* A plugin whose every tool runs in its own loop pools nothing and still
+** provides its tools: no "provides nothing" row. */
+static int own_only_register(toolgov_plugin_api *api)
+{
+    const toolgov_tool_spec *spec;
+    return toolgov_declare_tool(api, "trash_one", &spec);
+}
+
+static const toolgov_plugin own_only = {TOOLGOV_ABI_VERSION, "own_only", "own_only.yaml",
+                                        other_provides, 1, other_tools, 1, own_only_register};
+
+START_TEST(test_own_loop_only_plugin_provides)
+{
+    toolgov_registry *reg;
+    size_t before;
+
+    ck_assert_int_eq(toolgov_registry_new(&reg, NULL), 0);
+    before = toolgov_registry_count(reg);
+    ck_assert_int_eq(toolgov_registry_mount(reg, &own_only, NULL), 0);
+    ck_assert_uint_eq(toolgov_registry_count(reg), before);
+    ck_assert_uint_eq(toolgov_drift_count(reg, NULL), 0);
+    ck_assert_int_eq(status_of(reg, "own_only", 0), TOOLGOV_TOOL_OWN_LOOP);
+    toolgov_registry_free(reg);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("own_loop");
@@ -214,6 +240,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_own_loop_shares_the_answers);
     tcase_add_test(tc, test_invoke_and_find);
     tcase_add_test(tc, test_own_loop_names_are_the_pools);
+    tcase_add_test(tc, test_own_loop_only_plugin_provides);
     suite_add_tcase(s, tc);
     return s;
 }

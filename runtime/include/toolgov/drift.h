@@ -37,7 +37,8 @@ typedef enum toolgov_drift_kind {
     TOOLGOV_DRIFT_UNDECLARED = 0,       /* registered but not declared: refused */
     TOOLGOV_DRIFT_DUPLICATE = 1,        /* name already in the pool: refused */
     TOOLGOV_DRIFT_NEVER_REGISTERED = 2, /* declared but the plugin never registered it */
-    TOOLGOV_DRIFT_PROVIDES_NOTHING = 3, /* provides: tool, but no tool registered */
+    TOOLGOV_DRIFT_PROVIDES_NOTHING = 3, /* provides: tool, but no tool registered
+                                        ** or declared for its own loop */
     TOOLGOV_DRIFT_MOUNT_FAILED = 4,     /* the whole mount failed; nothing pooled */
     TOOLGOV_DRIFT_OVERRIDE_UNKNOWN = 5, /* override names no tool in the pool */
     TOOLGOV_DRIFT_SETTING_INVALID = 6   /* a policy setting's text is refused
