@@ -2,22 +2,18 @@
 /*
 ** arena.c: chunked bump allocator (see arena.h).
 */
-#define _POSIX_C_SOURCE 200809L /* posix_memalign */
-#define _DEFAULT_SOURCE         /* madvise(MADV_HUGEPAGE) on Linux */
 #include "arena.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+
+#include "buf.h" /* toolgov__alloc_big */
 
 /* Chunks grow geometrically so a 10,000-tool manifest costs a handful of
 ** malloc calls, not one per string. */
 #define ARENA_FIRST_CHUNK 4096u
 #define ARENA_MAX_CHUNK (4u << 20)
-#define HUGE_PAGE ((size_t)2 << 20)
 
 struct toolgov__arena_chunk {
     toolgov__arena_chunk *next;
@@ -65,23 +61,15 @@ void *toolgov__arena_alloc(toolgov__arena *a, size_t n)
         cap = ARENA_MAX_CHUNK;
     if (cap < need)
         cap = need;
-    c = NULL;
-#if defined(MADV_HUGEPAGE)
-    /* Chunks of 2 MiB and more only exist for big manifests, whose strings
-    ** fill them from end to end: huge pages save hundreds of page faults. */
-    if (CHUNK_HEADER + cap >= HUGE_PAGE) {
-        void *p = NULL;
-        cap = ((CHUNK_HEADER + cap + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1)) - CHUNK_HEADER;
-        if (posix_memalign(&p, HUGE_PAGE, CHUNK_HEADER + cap) == 0) {
-            (void)madvise(p, CHUNK_HEADER + cap, MADV_HUGEPAGE);
-            c = p;
-        }
+    {
+        /* Chunks of 2 MiB and more only exist for big manifests, whose
+        ** strings fill them from end to end: huge pages (buf.h). */
+        size_t total = CHUNK_HEADER + cap;
+        c = toolgov__alloc_big(&total);
+        if (!c)
+            return NULL;
+        cap = total - CHUNK_HEADER;
     }
-#endif
-    if (!c)
-        c = malloc(CHUNK_HEADER + cap);
-    if (!c)
-        return NULL;
     c->cap = cap;
     c->next = a->head;
     a->head = c;

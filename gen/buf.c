@@ -41,21 +41,17 @@ int toolgov__buf_reserve(toolgov__buf *b, size_t extra)
         }
         ncap *= 2;
     }
-#if defined(MADV_HUGEPAGE)
-    /* A multi-megabyte output buffer (a manifest of thousands of tools) is
-    ** touched once from end to end: huge pages turn ~1,000 page faults into
-    ** a few. Only for the first allocation; growth falls back to realloc. */
+    /* The first block of a multi-megabyte output: huge pages (see
+    ** toolgov__alloc_big); growth falls back to realloc. */
     if (!b->data && ncap >= ((size_t)4 << 20)) {
-        void *p = NULL;
-        ncap = (ncap + ((size_t)2 << 20) - 1) & ~(((size_t)2 << 20) - 1);
-        if (posix_memalign(&p, (size_t)2 << 20, ncap) == 0) {
-            (void)madvise(p, ncap, MADV_HUGEPAGE);
+        size_t n = ncap;
+        void *p = toolgov__alloc_big(&n);
+        if (p) {
             b->data = p;
-            b->cap = ncap;
+            b->cap = n;
             return 0;
         }
     }
-#endif
     nd = realloc(b->data, ncap);
     if (!nd) {
         b->oom = 1;
@@ -64,6 +60,24 @@ int toolgov__buf_reserve(toolgov__buf *b, size_t extra)
     b->data = nd;
     b->cap = ncap;
     return 0;
+}
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *toolgov__alloc_big(size_t *n)
+{
+#if defined(MADV_HUGEPAGE)
+    if (*n >= HUGE_PAGE && *n <= (size_t)-1 - HUGE_PAGE) {
+        void *p = NULL;
+        size_t r = (*n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+        if (posix_memalign(&p, HUGE_PAGE, r) == 0) {
+            (void)madvise(p, r, MADV_HUGEPAGE);
+            *n = r;
+            return p;
+        }
+    }
+#endif
+    return malloc(*n ? *n : 1);
 }
 
 /* One vsnprintf into a small array, a second one straight into the buffer

@@ -19,6 +19,8 @@
 
 #include <toolgov/toolgov.h>
 
+#include "buf.h" /* toolgov__alloc_big */
+
 #define REPLACE_MAX 8u
 
 /* ---- reading ------------------------------------------------------------- */
@@ -34,7 +36,11 @@ static int read_stream(char **out, size_t *out_len, FILE *f, const struct stat *
     cap = (st && S_ISREG(st->st_mode) ? (size_t)st->st_size : 65536) + 1;
     if (cap > TOOLGOV_MANIFEST_MAX_BYTES + 1)
         cap = TOOLGOV_MANIFEST_MAX_BYTES + 1;
-    buf = malloc(cap);
+    {
+        /* A big manifest is read from end to end: huge pages (buf.h). */
+        size_t n = cap;
+        buf = toolgov__alloc_big(&n);
+    }
     if (!buf) {
         toolgov__diag_error(d, path, 0, 0, "out of memory while reading the manifest");
         return TOOLGOV_ENOMEM;

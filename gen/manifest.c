@@ -353,6 +353,8 @@ typedef struct params_memo {
     uint32_t *slots;       /* index + 1 into v; 0: empty */
     size_t scap;           /* 0 or a power of two */
     size_t max_len;        /* the longest text: no guess looks further */
+    size_t last;           /* the entry found or added last (runs of tools
+                           ** with the same parameters skip the hash) */
 } params_memo;
 
 static void memo_free(params_memo *pm)
@@ -441,19 +443,22 @@ static int token_after(const loader *L, size_t end)
 /* The earlier entry whose text is buf[ls .. end) followed by the same byte. */
 static const memo_entry *memo_find(const loader *L, size_t ls, size_t end)
 {
-    const params_memo *pm = L->memo;
+    params_memo *pm = L->memo;
     const unsigned char *b = L->r.buf;
     size_t len = end - ls, mask, i;
     uint64_t h;
-    if (!pm || !pm->scap || !token_after(L, end))
+    if (!pm || !pm->count || !token_after(L, end))
         return NULL;
+    if (pm->v[pm->last].len == len && memcmp(b + pm->v[pm->last].off, b + ls, len) == 0)
+        return &pm->v[pm->last];
     h = toolgov__hash_bytes(b + ls, len);
     mask = pm->scap - 1;
     for (i = (size_t)h & mask; pm->slots[i]; i = (i + 1) & mask) {
         const memo_entry *e = &pm->v[pm->slots[i] - 1];
-        if (e->hash == h && e->len == len &&
-            memcmp(b + e->off, b + ls, len) == 0)
+        if (e->hash == h && e->len == len && memcmp(b + e->off, b + ls, len) == 0) {
+            pm->last = pm->slots[i] - 1;
             return e;
+        }
     }
     return NULL;
 }
@@ -507,6 +512,7 @@ static void memo_add(loader *L, size_t ls, size_t end, unsigned line,
     for (i = (size_t)e->hash & mask; pm->slots[i]; i = (i + 1) & mask)
         ;
     pm->slots[i] = (uint32_t)(pm->count + 1);
+    pm->last = pm->count;
     pm->count++;
     if (e->len > pm->max_len)
         pm->max_len = e->len;

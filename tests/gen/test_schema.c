@@ -943,6 +943,21 @@ START_TEST(test_shared_params)
     toolgov__manifest_free(m);
     free(text);
 
+    /* Text P, then Q, then P again: the third finds the first by its hash. */
+    {
+        static const char aba[] =
+            "name: p\nprovides: [tool]\ntools:\n" SHARED_TOOL("a", SHARED_PARAMS)
+            SHARED_TOOL("b", "      type: object\n") SHARED_TOOL("c", SHARED_PARAMS)
+            SHARED_TOOL("d", "      type: object\n");
+        m = tg_load(aba, strlen(aba), &text, &errors);
+        ck_assert_msg(m != NULL, "%s", text);
+        ck_assert_ptr_eq(m->tools[2].params, m->tools[0].params);
+        ck_assert_uint_eq(m->tools[2].params_shift, 12);
+        ck_assert_ptr_ne(m->tools[1].params, m->tools[0].params);
+        toolgov__manifest_free(m);
+        free(text);
+    }
+
     /* A lone CR anywhere (a line break the reuse does not follow): every
     ** tool compiles its own tree. */
     {
