@@ -280,6 +280,7 @@ static int types_direct(toolgov__buf *b, const char *plugin, const char *tool,
 struct toolgov__schema_share_root {
     const toolgov__snode *root; /* NULL: empty slot */
     int tables;                 /* params and schema are known */
+    int uses;                   /* header types rendered for it so far */
     const char *params, *schema;
     char *types, *checks;       /* the header's types and the C file's
                                 ** int-size checks with TOOL_MARK for the
@@ -386,7 +387,9 @@ static int templated(toolgov__buf *b, toolgov__schema_share *sh, int checks, ren
     toolgov__schema_share_root *r = sh ? root_add(sh, root) : NULL;
     char **tpl;
     size_t *len;
-    if (!r)
+    /* A tree of one tool only (most trees of a plugin whose tools differ)
+    ** is rendered directly: a template pays from the second tool on. */
+    if (!r || (!checks && r->uses++ == 0) || (checks && r->uses < 2))
         return render(b, plugin, tool, root);
     tpl = checks ? &r->checks : &r->types;
     len = checks ? &r->checks_len : &r->types_len;
@@ -1041,10 +1044,19 @@ static void enum_checks(toolgov__buf *b, const char *plugin, const char *tool, p
     size_t i, old;
     switch (n->type) {
     case TOOLGOV_S_STRING:
-        if (n->enum_vals)
-            toolgov__buf_printf(b, "typedef char %s_IntSized_%s%s[sizeof(%s_Enum_%s%s) == "
-                                   "sizeof(int) ? 1 : -1];\n",
-                                plugin, tool, ps(p), plugin, tool, ps(p));
+        if (n->enum_vals) {
+            PUTS(b, "typedef char ");
+            PUTS(b, plugin);
+            PUTS(b, "_IntSized_");
+            PUTS(b, tool);
+            toolgov__buf_put(b, ps(p), p->len);
+            PUTS(b, "[sizeof(");
+            PUTS(b, plugin);
+            PUTS(b, "_Enum_");
+            PUTS(b, tool);
+            toolgov__buf_put(b, ps(p), p->len);
+            PUTS(b, ") == sizeof(int) ? 1 : -1];\n");
+        }
         return;
     case TOOLGOV_S_OBJECT:
         for (i = 0; i < n->prop_count; i++) {

@@ -9,14 +9,15 @@
 
 #include <toolgov/toolgov.h>
 
+#include "buf.h" /* toolgov__hash_bytes */
 #include "strset.h"
 
+/* Keys run to hundreds of bytes (the generator's table initializers):
+** hashed eight bytes a step (buf.h), the high bits folded in for the mask. */
 static uint64_t hash_str(const char *s)
 {
-    uint64_t h = 1469598103934665603u; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
+    uint64_t h = toolgov__hash_bytes(s, strlen(s));
+    return h ^ (h >> 29);
 }
 
 /* The slot for `key`: empty, or holding an equal string. cap > 0. */

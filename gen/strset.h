@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** strset.h: the generator's set of strings (open addressing, FNV-1a).
+** strset.h: the generator's set of strings (open addressing).
 **
 ** The set stores pointers, not copies: a key must outlive the set (in the
 ** generator the keys come from an arena freed after the set). Lookups are

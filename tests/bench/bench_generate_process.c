@@ -4,12 +4,15 @@
 ** against a bare libyaml event parse of the same manifest as a process
 ** (SPEC section 8: at most 1.3 times), paired, medians.
 **
-**   bench_generate_process [--params] TOOLGOV_GEN [RUNS]   (default 21)
+**   bench_generate_process [--params|--distinct-params] TOOLGOV_GEN [RUNS]   (default 21)
 **   bench_generate_process --bare FILE             (the bare parse itself)
 **
 ** With --params every tool also declares parameters (bench_manifest.h's
 ** BENCH_PARAMETERS: the schema compiler, argument structs and descriptor
-** tables are then part of the measure).
+** tables are then part of the measure); every tool's parameters are the
+** same text, which the loader compiles once. With --distinct-params each
+** tool's text differs (its title's description names the tool), so every
+** tool's parameters are compiled and rendered on their own.
 ** The 10,000-tool manifest of bench_generate is written to a scratch
 ** directory. Each round runs, back to back: this program with --bare (read
 ** the file, parse every event, exit), `toolgov-gen generate` into a new
@@ -129,13 +132,15 @@ int main(int argc, char **argv)
 
     if (argc == 3 && strcmp(argv[1], "--bare") == 0)
         return bare(argv[2]);
-    if (argc > 1 && strcmp(argv[1], "--params") == 0) {
-        params = 1;
+    if (argc > 1 && (strcmp(argv[1], "--params") == 0 ||
+                     strcmp(argv[1], "--distinct-params") == 0)) {
+        params = argv[1][2] == 'p' ? 1 : 2;
         argv++;
         argc--;
     }
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_generate_process [--params] TOOLGOV_GEN [RUNS]\n");
+        fprintf(stderr, "usage: bench_generate_process [--params|--distinct-params] "
+                        "TOOLGOV_GEN [RUNS]\n");
         return 2;
     }
     runs = argc > 2 ? (size_t)strtoul(argv[2], NULL, 10) : 21;
@@ -182,7 +187,8 @@ int main(int argc, char **argv)
     }
     printf("manifest: %d tools%s, %zu bytes; %zu paired runs, each a process "
            "(medians; ratio = median of per-round ratios to the bare parse)\n",
-           TOOLS, params ? " with parameters" : "", len, runs);
+           TOOLS, params == 2 ? " with parameters, no two alike" : params ? " with parameters" : "",
+           len, runs);
     printf("%-32s %10s %8s %10s %8s\n", "", "wall ms", "ratio", "cpu ms", "ratio");
     for (k = 0; k < KINDS; k++)
         printf("%-32s %10.2f %7.2fx %10.2f %7.2fx\n", what[k], median(ms[k][0], runs),

@@ -18,7 +18,7 @@
     "    parameters:\n"                                                                   \
     "      type: object\n"                                                                \
     "      properties:\n"                                                                 \
-    "        title: {type: string, minLength: 1, maxLength: 200, description: What to do.}\n" \
+    "        title: {type: string, minLength: 1, maxLength: 200, description: What to do%s.}\n" \
     "        date: {type: string, format: date}\n"                                        \
     "        note: {type: string}\n"                                                      \
     "        minutes: {type: integer, minimum: 0, maximum: 1440, default: 0}\n"           \
@@ -28,10 +28,12 @@
     "      additionalProperties: false\n"
 
 /* A manifest like a large real one: every key kind, varied effects; with
-** `params`, every tool also declares BENCH_PARAMETERS. */
+** `params` 1, every tool also declares BENCH_PARAMETERS (the same text for
+** all, as tools generated from one template); with `params` 2, each tool's
+** title description names the tool, so no two parameters are alike. */
 static inline char *build_manifest_ex(size_t *out_len, int params)
 {
-    size_t cap = (200u + (params ? sizeof BENCH_PARAMETERS : 0u)) * TOOLS + 256, o = 0, i;
+    size_t cap = (200u + (params ? sizeof BENCH_PARAMETERS + 32u : 0u)) * TOOLS + 256, o = 0, i;
     char *y = malloc(cap);
     if (!y)
         return NULL;
@@ -49,8 +51,12 @@ static inline char *build_manifest_ex(size_t *out_len, int params)
                               i % 10 == 0 ? "    pinned: true\n    guidance: Prefer this tool "
                                             "for the first question of a run.\n"
                                           : "");
-        if (params)
-            o += (size_t)snprintf(y + o, cap - o, "%s", BENCH_PARAMETERS);
+        if (params) {
+            char who[32] = "";
+            if (params == 2)
+                snprintf(who, sizeof who, " with tool %zu", i);
+            o += (size_t)snprintf(y + o, cap - o, BENCH_PARAMETERS, who);
+        }
     }
     *out_len = o;
     return y;
