@@ -273,7 +273,9 @@ static int types_direct(toolgov__buf *b, const char *plugin, const char *tool,
 ** with the same member types in the same order (string enums differ only
 ** in name, and each is checked to be int-sized), so the layouts are equal.
 **
-** The set keeps records "key\0name\0" in the render's arena. */
+** The set keeps records "key\0name\0" in the render's arena, found by
+** the key's hash and length before its bytes are compared: keys are
+** hundreds of bytes, and those of one kind share long beginnings. */
 #define KEY_ARGS '\001'
 #define KEY_ENUM '\002'
 
@@ -288,9 +290,16 @@ struct toolgov__schema_share_root {
     size_t types_len, checks_len;
 };
 
+struct toolgov__schema_share_key {
+    uint64_t hash;
+    size_t klen;     /* bytes of the key before its NUL */
+    const char *rec; /* NULL: empty slot */
+};
+
 void toolgov__schema_share_init(toolgov__schema_share *sh)
 {
-    toolgov__strset_init(&sh->seen);
+    sh->seen = NULL;
+    sh->seen_cap = sh->seen_count = 0;
     sh->next_id = 0;
     toolgov__buf_init(&sh->body);
     sh->none_schema = NULL;
@@ -301,7 +310,9 @@ void toolgov__schema_share_init(toolgov__schema_share *sh)
 void toolgov__schema_share_free(toolgov__schema_share *sh)
 {
     size_t i;
-    toolgov__strset_free(&sh->seen);
+    free(sh->seen);
+    sh->seen = NULL;
+    sh->seen_cap = sh->seen_count = 0;
     toolgov__buf_free(&sh->body);
     for (i = 0; i < sh->roots_cap; i++) {
         free(sh->roots[i].types);
@@ -310,6 +321,51 @@ void toolgov__schema_share_free(toolgov__schema_share *sh)
     free(sh->roots);
     sh->roots = NULL;
     sh->roots_cap = sh->roots_count = 0;
+}
+
+static size_t key_slot(const toolgov__schema_share_key *v, size_t cap, const char *key,
+                       size_t klen, uint64_t h)
+{
+    size_t mask = cap - 1, i = (size_t)(h ^ (h >> 29)) & mask;
+    while (v[i].rec && !(v[i].hash == h && v[i].klen == klen && memcmp(v[i].rec, key, klen) == 0))
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* The record whose key is key[0..klen) (hash h), or NULL. */
+static const char *key_find(const toolgov__schema_share *sh, const char *key, size_t klen,
+                            uint64_t h)
+{
+    if (!sh->seen_cap)
+        return NULL;
+    return sh->seen[key_slot(sh->seen, sh->seen_cap, key, klen, h)].rec;
+}
+
+/* Add a record whose key (klen bytes, hash h) is not there. 0, or -1 when
+** out of memory. */
+static int key_add(toolgov__schema_share *sh, const char *rec, size_t klen, uint64_t h)
+{
+    toolgov__schema_share_key *k;
+    if ((sh->seen_count + 1) * 2 > sh->seen_cap) {
+        size_t ncap = sh->seen_cap ? sh->seen_cap * 2 : 256, i;
+        toolgov__schema_share_key *nv = calloc(ncap, sizeof *nv);
+        if (!nv)
+            return -1;
+        for (i = 0; i < sh->seen_cap; i++) {
+            const toolgov__schema_share_key *o = &sh->seen[i];
+            if (o->rec)
+                nv[key_slot(nv, ncap, o->rec, o->klen, o->hash)] = *o;
+        }
+        free(sh->seen);
+        sh->seen = nv;
+        sh->seen_cap = ncap;
+    }
+    k = &sh->seen[key_slot(sh->seen, sh->seen_cap, rec, klen, h)];
+    k->hash = h;
+    k->klen = klen;
+    k->rec = rec;
+    sh->seen_count++;
+    return 0;
 }
 
 static size_t root_slot(const toolgov__schema_share_root *v, size_t cap,
@@ -590,6 +646,7 @@ static const char *object(gctx *g, const char *decl, const char *kind, const cha
     const char *found, *name;
     char *rec, num[24];
     size_t klen, nlen;
+    uint64_t h;
     if (g->oom || g->body.oom) {
         g->oom = 1;
         return NULL;
@@ -600,7 +657,8 @@ static const char *object(gctx *g, const char *decl, const char *kind, const cha
         return NULL;
     }
     klen = g->body.len - 1;
-    found = toolgov__strset_find(&g->sh->seen, g->body.data);
+    h = toolgov__hash_bytes(g->body.data, klen);
+    found = key_find(g->sh, g->body.data, klen, h);
     if (found)
         return found + klen + 1;
     if (!named)
@@ -618,7 +676,7 @@ static const char *object(gctx *g, const char *decl, const char *kind, const cha
         memcpy(rec + klen + 1, named, nlen + 1);
     else
         snprintf(rec + klen + 1, nlen + 1, "%s_%s_%s", g->plugin, kind, num);
-    if (toolgov__strset_add(&g->sh->seen, rec) < 0) {
+    if (key_add(g->sh, rec, klen, h) < 0) {
         g->oom = 1;
         return NULL;
     }
@@ -914,7 +972,8 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
     gctx g;
     const toolgov_arg_schema *a;
     const char *text, *rec;
-    size_t len, plen;
+    size_t len, plen, qlen;
+    uint64_t qhash;
     deps d;
     char *named = NULL;
     int rc;
@@ -952,7 +1011,9 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
     BPUT(&g, "", 1);
     if (g.body.oom)
         goto out;
-    rec = toolgov__strset_find(&sh->seen, g.body.data);
+    qlen = g.body.len - 1;
+    qhash = toolgov__hash_bytes(g.body.data, qlen);
+    rec = key_find(sh, g.body.data, qlen, qhash);
     if (rec) {
         const char *names = rec + len + 2, *nl = strchr(names, '\n');
         *out_params = nl == names ? NULL : names;
@@ -1014,7 +1075,7 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
             memcpy(r + len + 2, *out_params, pl);
         r[len + 2 + pl] = '\n';
         memcpy(r + len + 3 + pl, *out_schema, sl + 1);
-        if (toolgov__strset_add(&sh->seen, r) < 0)
+        if (key_add(sh, r, qlen, qhash) < 0)
             g.oom = 1;
     }
 out:

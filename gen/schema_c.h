@@ -12,7 +12,6 @@
 
 #include "codegen.h"
 #include "schema.h"
-#include "strset.h"
 
 
 /* What the tables of one render have written so far, so that identical
@@ -20,9 +19,11 @@
 ** released with _free; the names and records it hands out live in the
 ** render's arena (cx->arena of toolgov__schema_c_tables). */
 typedef struct toolgov__schema_share_root toolgov__schema_share_root;
+typedef struct toolgov__schema_share_key toolgov__schema_share_key;
 
 typedef struct toolgov__schema_share {
-    toolgov__strset seen;
+    toolgov__schema_share_key *seen; /* the keys written, by content */
+    size_t seen_cap, seen_count;     /* cap: 0 or a power of two */
     unsigned next_id;
     toolgov__buf body;       /* the key being rendered, reused */
     const char *none_schema; /* the no-arguments text's name, once written */
