@@ -142,6 +142,7 @@ int toolgov_run_set_audit(toolgov_run *run, const toolgov_audit_options *opt)
             return TOOLGOV_ENOMEM;
         memset(au, 0, sizeof *au);
         random_id(au->id);
+        au->seq = run->st.audit_seq; /* a restored run goes on numbering */
         run->audit = au;
     }
     if (id_len) {
@@ -162,6 +163,19 @@ int toolgov_run_set_audit(toolgov_run *run, const toolgov_audit_options *opt)
 const char *toolgov_run_audit_id(const toolgov_run *run)
 {
     return run && run->audit ? run->audit->id : NULL;
+}
+
+size_t toolgov__audit_seq(const toolgov_run *run)
+{
+    if (run->audit && run->audit->seq > run->st.audit_seq)
+        return (size_t)run->audit->seq;
+    return run->st.audit_seq;
+}
+
+void toolgov__audit_seq_restored(toolgov_run *run)
+{
+    if (run->audit && run->audit->seq < run->st.audit_seq)
+        run->audit->seq = run->st.audit_seq;
 }
 
 void toolgov__audit_free(toolgov_run *run)

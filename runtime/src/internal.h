@@ -340,6 +340,8 @@ typedef struct toolgov__run_state {
     size_t nconfirmed, confirmed_cap;
     toolgov__approval *declined;  /* listed scope: calls a no refused */
     size_t ndeclined, declined_cap;
+    size_t audit_seq;        /* audit events numbered before the state was
+                             ** saved: numbering goes on from here (audit.c) */
 } toolgov__run_state;
 
 struct toolgov_run {
@@ -399,5 +401,11 @@ void toolgov__audit_init(toolgov_audit_event *ev, toolgov_audit_kind kind,
                          toolgov_audit_args_form form);
 int toolgov__audit_emit(const toolgov_run *run, toolgov_audit_event *ev);
 void toolgov__audit_free(toolgov_run *run);
+/* The number of the run's last audit event: its observer's count, else the
+** count a restore brought (run->st.audit_seq). Saved with the state, so
+** numbering goes on after a restore in another process. */
+size_t toolgov__audit_seq(const toolgov_run *run);
+/* After a restore: the observer's numbering goes on from the restored count. */
+void toolgov__audit_seq_restored(toolgov_run *run);
 
 #endif /* TOOLGOV_INTERNAL_H */

@@ -14,6 +14,7 @@
 **   first 0|1
 **   end none|answered_directly|host
 **   answer -|<index of the held result the run ended on>
+**   audit <n>      (only when n > 0: the number of the run's last audit event)
 **   approval <n>:<plugin> <n>:<tool> <n>:<args>            (zero or more)
 **   confirmed <n>:<plugin> <n>:<tool> <n>:<args>           (zero or more)
 **   declined <n>:<plugin> <n>:<tool> <n>:<args>            (zero or more)
@@ -185,6 +186,11 @@ int toolgov_run_save(char *out, size_t size, size_t *needed, const toolgov_run *
     else
         emit_num(&k, (unsigned long long)run->st.answer);
     emit_str(&k, "\n");
+    if (toolgov__audit_seq(run)) {
+        emit_str(&k, "audit ");
+        emit_num(&k, (unsigned long long)toolgov__audit_seq(run));
+        emit_str(&k, "\n");
+    }
     for (i = 0; i < run->st.napprovals; i++) {
         const toolgov__approval *p = &run->st.approvals[i];
 
@@ -397,6 +403,8 @@ static int parse(toolgov__run_state *st, cursor *c, const toolgov_run *run)
     }
     if (!lit(c, "\n"))
         return TOOLGOV_ESTATE;
+    if (lit(c, "audit ") && (!num(c, &st->audit_seq) || st->audit_seq == 0 || !lit(c, "\n")))
+        return TOOLGOV_ESTATE;
 
     while (lit(c, "approval ")) {
         toolgov__approval *p;
@@ -510,6 +518,7 @@ int toolgov_run_restore(toolgov_run *run, const char *text, size_t len,
     }
     toolgov__run_state_free(a, &run->st);
     run->st = st;
+    toolgov__audit_seq_restored(run);
     if (run->audit) {
         toolgov_audit_event ev;
 

@@ -543,6 +543,61 @@ START_TEST(restore_is_an_event)
 }
 END_TEST
 
+/* Event numbers go on across save and restore, as when the run resumes in
+** another process: the saved text carries the count, and a restored run
+** numbers from there whether its observer is set before or after the
+** restore. A run that never had an observer saves no count. */
+START_TEST(numbering_goes_on_after_restore)
+{
+    static const toolgov_state_key key = {{9}};
+    env a, b, c, quiet;
+    recorder ra, rb, rc;
+    char text[4096], plain[4096];
+    size_t len = 0, plain_len = 0;
+
+    memset(&ra, 0, sizeof ra);
+    memset(&rb, 0, sizeof rb);
+    memset(&rc, 0, sizeof rc);
+    env_open(&a, NULL);
+    observe(&a, &ra, "resumable", 0, NULL);
+    ck_assert_int_eq(toolgov_run_confirm(a.run, 1), 0);
+    ck_assert_int_eq(toolgov_run_approve(a.run, "purge", "{}"), 0);
+    ck_assert_uint_eq(ra.n, 2);
+    ck_assert_uint_eq(ra.ev[1].seq, 2);
+    ck_assert_int_eq(toolgov_run_save(text, sizeof text, &len, a.run, &key), 0);
+    ck_assert_ptr_nonnull(strstr(text, "\naudit 2\n"));
+
+    /* observer first: the restore is event 3 */
+    env_open(&b, NULL);
+    observe(&b, &rb, "resumable", 0, NULL);
+    ck_assert_int_eq(toolgov_run_restore(b.run, text, len, &key), 0);
+    ck_assert_int_eq(rb.ev[0].kind, TOOLGOV_AUDIT_RESTORED);
+    ck_assert_uint_eq(rb.ev[0].seq, 3);
+    ck_assert_int_eq(toolgov_run_end(b.run), 0);
+    ck_assert_uint_eq(rb.ev[1].seq, 4);
+
+    /* restore first: the next event is 3 */
+    env_open(&c, NULL);
+    ck_assert_int_eq(toolgov_run_restore(c.run, text, len, &key), 0);
+    observe(&c, &rc, "resumable", 0, NULL);
+    ck_assert_int_eq(toolgov_run_end(c.run), 0);
+    ck_assert_uint_eq(rc.n, 1);
+    ck_assert_uint_eq(rc.ev[0].seq, 3);
+    /* and a save of it carries the count on */
+    ck_assert_int_eq(toolgov_run_save(text, sizeof text, &len, c.run, &key), 0);
+    ck_assert_ptr_nonnull(strstr(text, "\naudit 3\n"));
+
+    env_open(&quiet, NULL);
+    ck_assert_int_eq(toolgov_run_confirm(quiet.run, 1), 0);
+    ck_assert_int_eq(toolgov_run_save(plain, sizeof plain, &plain_len, quiet.run, &key), 0);
+    ck_assert_ptr_null(strstr(plain, "audit"));
+    env_close(&quiet);
+    env_close(&c);
+    env_close(&b);
+    env_close(&a);
+}
+END_TEST
+
 /* ---- the JSON form ---- */
 
 static toolgov_audit_event sample(void)
@@ -830,6 +885,7 @@ int main(void)
     tcase_add_test(tc, authorising_events_fail_closed);
     tcase_add_test(tc, options_and_clearing);
     tcase_add_test(tc, restore_is_an_event);
+    tcase_add_test(tc, numbering_goes_on_after_restore);
     tcase_add_test(tc, render_golden_and_every_cut);
     tcase_add_test(tc, render_kinds_times_and_escapes);
     tcase_add_test(tc, jsonl_writes_one_line_per_event);

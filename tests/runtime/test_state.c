@@ -225,6 +225,12 @@ START_TEST(foreign_and_inconsistent_text_rejected)
         "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 5:alpha 6:lookup 2:{} 1:x\n",
         "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 5:alpha 6:digest 2:{}\n",
         "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nextra\n",
+        /* the audit count: a positive decimal, once, in its place */
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\naudit 0\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\naudit 07\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\naudit -1\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\naudit 3\naudit 4\n",
+        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\naudit 3\nanswer -\n",
         "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -",
         ("toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\n"
          "held 5:alpha 6:digest 2:{} 99999999999999999999:x\n"),

@@ -15,7 +15,8 @@
 ** toolgov_run_gate_decoded) emit nothing: asking is not deciding.
 **
 ** Every event names the run (the host's id, or a random one), carries its
-** number in the run (seq 1, 2, ... with no gap, so a lost line shows), a
+** number in the run (seq 1, 2, ... with no gap, so a lost line shows; the
+** count travels in saved state, so a restored run numbers on from it), a
 ** UTC timestamp, the tool (name, owning plugin, effect) and the call's
 ** canonical arguments (or their BLAKE2b-256 digest, by option), the
 ** decision, and the run's confirmation and pending approvals after it: a

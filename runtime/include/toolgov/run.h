@@ -67,7 +67,8 @@
 **
 ** Pause and resume: toolgov_run_save() writes the run's state (confirmation
 ** given or refused, approvals not yet used, results in hand, whether the
-** first tool ran, how the run ended) as compact text tagged with a format
+** first tool ran, how the run ended, the number of its last audit event)
+** as compact text tagged with a format
 ** version and the policy's fingerprint, authenticated with a keyed mac
 ** under a key only the host holds; toolgov_run_restore() reads it into a
 ** fresh run of an equivalent policy, possibly in another process. Bad,
