@@ -1334,32 +1334,34 @@ static int tools_may_meet(size_t count, const char *const *tools)
 ** kind and path), so each tree is asked once, however many tools share
 ** it. 1 when some tree gives a name twice, 0 when none, -1 when out of
 ** memory. */
-static int trees_clash(size_t count, const char *const *tools,
-                       const toolgov__snode *const *roots)
+static int trees_clash(size_t count, const toolgov__snode *const *roots)
 {
     toolgov__schema_share seen;
+    cnames s;
+    path p;
     size_t i, k;
     int r = 0;
     toolgov__schema_share_init(&seen);
+    memset(&s, 0, sizeof s);
+    memset(&p, 0, sizeof p);
     for (i = 0; i < count && r == 0; i++) {
-        cnames s;
-        path p;
         if (!roots[i] || root_find(&seen, roots[i]))
             continue;
         if (!root_add(&seen, roots[i])) {
             r = -1;
             break;
         }
-        memset(&s, 0, sizeof s);
-        memset(&p, 0, sizeof p);
-        collect(&s, "p", tools[i], &p, roots[i], roots[i]->at, 0);
-        free(p.s);
+        /* The names without the plugin's and the tool's (the same in all of
+        ** one tree's), in buffers reused from tree to tree. */
+        s.count = s.blen = 0;
+        collect(&s, "", "", &p, roots[i], roots[i]->at, 0);
         for (k = 0; k < s.count && !s.oom; k++)
             s.v[k].name = s.blk + s.v[k].off;
         r = s.oom ? -1 : s.count > 1 ? any_twice(&s) : 0;
-        free(s.v);
-        free(s.blk);
     }
+    free(p.s);
+    free(s.v);
+    free(s.blk);
     toolgov__schema_share_free(&seen);
     return r;
 }
@@ -1373,7 +1375,7 @@ int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t 
     size_t i, before = cx->d->errors;
     int twice = 0;
     /* The common case, nothing can clash, without building every name. */
-    if (tools_may_meet(count, tools) == 0 && trees_clash(count, tools, roots) == 0)
+    if (tools_may_meet(count, tools) == 0 && trees_clash(count, roots) == 0)
         return 0;
     memset(&s, 0, sizeof s);
     memset(&p, 0, sizeof p);
