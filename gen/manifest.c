@@ -1100,6 +1100,12 @@ static void parse_stream(loader *L)
 toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data,
                                               size_t len, toolgov__diag *d)
 {
+    return toolgov__manifest_load_mem_ex(path, data, len, d, 1);
+}
+
+toolgov__manifest *toolgov__manifest_load_mem_ex(const char *path, const char *data,
+                                                 size_t len, toolgov__diag *d, int reuse)
+{
     loader L;
     manifest_priv *pv;
     toolgov__manifest *m;
@@ -1147,7 +1153,7 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
         goto out;
     if (toolgov__reader_open(&L.r, path, (const unsigned char *)data, len, d))
         goto out;
-    L.no_memo = odd_breaks((const unsigned char *)data, len);
+    L.no_memo = !reuse || odd_breaks((const unsigned char *)data, len);
     parse_stream(&L);
     toolgov__reader_close(&L.r);
     memo_free(L.memo);

@@ -76,6 +76,12 @@ toolgov__manifest *toolgov__manifest_load(const char *path, toolgov__diag *d);
 toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data,
                                               size_t len, toolgov__diag *d);
 
+/* toolgov__manifest_load_mem(), with the reuse of equal parameters texts
+** (manifest.c) on or off: the same diagnostics and the same manifest either
+** way, which the fuzz target checks. */
+toolgov__manifest *toolgov__manifest_load_mem_ex(const char *path, const char *data,
+                                                 size_t len, toolgov__diag *d, int reuse);
+
 void toolgov__manifest_free(toolgov__manifest *m);
 
 /* Index of the tool named `name`, or -1. */
