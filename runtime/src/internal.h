@@ -215,6 +215,10 @@ static inline const toolgov__tool *toolgov__tool_at(const toolgov_registry *reg,
 
 /* A tool declared for an own loop by name (the first plugin that declared
 ** it), or -1. */
+/* One name, one tool across the pool and the plugins' own loops (approvals,
+** confirmations and the audit trail name tools): the reference of the tool
+** holding the name, pooled first, else declared for an own loop; -1. */
+long toolgov__registry_holder(const toolgov_registry *reg, const char *name, size_t name_len);
 long toolgov__registry_declared(const toolgov_registry *reg, const char *name,
                                 size_t name_len);
 

@@ -253,6 +253,28 @@ static int latch(toolgov_plugin_api *api, int rc)
     return rc;
 }
 
+long toolgov__registry_holder(const toolgov_registry *reg, const char *name, size_t name_len)
+{
+    long k = toolgov__registry_index(reg, name, name_len);
+    return k >= 0 ? k : toolgov__registry_declared(reg, name, name_len);
+}
+
+static long name_holder(const toolgov_registry *reg, const char *name)
+{
+    return toolgov__registry_holder(reg, name, strlen(name));
+}
+
+/* Refuse manifest tool j of the mounting plugin: `name` is held by tool k. */
+static int refuse_taken(toolgov_plugin_api *api, long j, const char *name, long k)
+{
+    int rc = latch(api, toolgov__drift_duplicate(&api->reg->alloc, &api->reg->rows,
+                                                 api->plugin, name,
+                                                 toolgov__tool_at(api->reg, k)->plugin));
+    if (rc == 0 && api->status[j] != TOOLGOV_TOOL_POOLED)
+        api->status[j] = TOOLGOV_TOOL_DUPLICATE;
+    return rc < 0 ? rc : TOOLGOV_EEXIST;
+}
+
 int toolgov_register_tool(toolgov_plugin_api *api, const char *name,
                           const char *description, toolgov_handler_fn handler)
 {
@@ -272,26 +294,11 @@ int toolgov_register_tool(toolgov_plugin_api *api, const char *name,
                                                   name, 0));
         return rc < 0 ? rc : TOOLGOV_EUNDECLARED;
     }
-    k = toolgov__registry_index(reg, name, strlen(name));
-    if (k < 0) {
-        /* A name another plugin declared for its own loop is taken too:
-        ** approvals and the audit trail name tools by name. */
-        long o = toolgov__registry_declared(reg, name, strlen(name));
-        if (o >= 0 && toolgov__tool_at(reg, o)->plugin != api->plugin) {
-            rc = latch(api, toolgov__drift_duplicate(&reg->alloc, &reg->rows, api->plugin,
-                                                     name, toolgov__tool_at(reg, o)->plugin));
-            if (rc == 0 && api->status[j] != TOOLGOV_TOOL_POOLED)
-                api->status[j] = TOOLGOV_TOOL_DUPLICATE;
-            return rc < 0 ? rc : TOOLGOV_EEXIST;
-        }
-    }
-    if (k >= 0) {
-        rc = latch(api, toolgov__drift_duplicate(&reg->alloc, &reg->rows, api->plugin,
-                                                 name, reg->tools[k].plugin));
-        if (rc == 0 && api->status[j] != TOOLGOV_TOOL_POOLED)
-            api->status[j] = TOOLGOV_TOOL_DUPLICATE;
-        return rc < 0 ? rc : TOOLGOV_EEXIST;
-    }
+    /* Any pooled tool of that name, or another plugin's declared one. */
+    k = name_holder(reg, name);
+    if (k >= 0 && (k < TOOLGOV__DECLARED_REF ||
+                   toolgov__tool_at(reg, k)->spec != &api->plugin->tools[j]))
+        return refuse_taken(api, j, name, k);
     if ((rc = pool_reserve(reg)) < 0) {
         api->err = rc;
         return rc;
@@ -327,7 +334,7 @@ static int declare(toolgov_plugin_api *api, const toolgov_tool_spec *spec)
 int toolgov_declare_tool(toolgov_plugin_api *api, const char *name,
                          const toolgov_tool_spec **out)
 {
-    long j;
+    long j, k;
     int rc;
 
     if (!api || !name || !out)
@@ -340,23 +347,12 @@ int toolgov_declare_tool(toolgov_plugin_api *api, const char *name,
                                                   api->plugin, name, 1));
         return rc < 0 ? rc : TOOLGOV_EUNDECLARED;
     }
-    /* One name, one tool: a name in the pool (a built-in's, another
-    ** plugin's) or declared by another plugin is refused here as at
-    ** registration. The plugin's own pooled tool (loop: both) is itself. */
-    {
-        size_t nl = strlen(name);
-        long k = toolgov__registry_index(api->reg, name, nl);
-        if (k < 0)
-            k = toolgov__registry_declared(api->reg, name, nl);
-        if (k >= 0 && toolgov__tool_at(api->reg, k)->spec != &api->plugin->tools[j]) {
-            rc = latch(api, toolgov__drift_duplicate(&api->reg->alloc, &api->reg->rows,
-                                                     api->plugin, name,
-                                                     toolgov__tool_at(api->reg, k)->plugin));
-            if (rc == 0 && api->status[j] != TOOLGOV_TOOL_POOLED)
-                api->status[j] = TOOLGOV_TOOL_DUPLICATE;
-            return rc < 0 ? rc : TOOLGOV_EEXIST;
-        }
-    }
+    /* A name in the pool (a built-in's, another plugin's) or declared by
+    ** another plugin is refused here as at registration; the plugin's own
+    ** pooled tool (loop: both) is this very spec. */
+    k = name_holder(api->reg, name);
+    if (k >= 0 && toolgov__tool_at(api->reg, k)->spec != &api->plugin->tools[j])
+        return refuse_taken(api, j, name, k);
     /* Declared for the plugin's own loop: not "never registered", and
     ** remembered, so a child run can put it through the gate. */
     if ((rc = declare(api, &api->plugin->tools[j])) < 0)

@@ -262,10 +262,7 @@ static long lookup(const toolgov_run *run, const char *tool)
 ** loop (whose calls a child run makes). -1 when neither. */
 static long lookup_any(const toolgov_run *run, const char *tool)
 {
-    size_t n = strlen(tool);
-    long ref = toolgov__registry_index(run->reg, tool, n);
-
-    return ref >= 0 ? ref : toolgov__registry_declared(run->reg, tool, n);
+    return toolgov__registry_holder(run->reg, tool, strlen(tool));
 }
 
 /* Does tool ref ask once? Pooled tools by the policy's set; a tool declared
@@ -1221,6 +1218,7 @@ int toolgov_run_invoke_declared(toolgov_outcome *out, toolgov_run *run,
         if (run->reg->declared[i].spec == spec) {
             long k = toolgov__registry_index(run->reg, spec->name, strlen(spec->name));
             ref = k >= 0 && run->reg->tools[k].spec == spec ? k : TOOLGOV__DECLARED_REF + (long)i;
+            break;
         }
     rc = decode_ref(&dc, run, ref, args, args ? strlen(args) : 0);
     if (rc < 0) {
