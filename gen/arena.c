@@ -43,6 +43,21 @@ void toolgov__arena_free(toolgov__arena *a)
     toolgov__arena_init(a);
 }
 
+void toolgov__arena_reset(toolgov__arena *a)
+{
+    toolgov__arena_chunk *c;
+    if (!a->head)
+        return;
+    c = a->head->next;
+    while (c) {
+        toolgov__arena_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    a->head->next = NULL;
+    a->used = 0;
+}
+
 void *toolgov__arena_alloc(toolgov__arena *a, size_t n)
 {
     size_t need, cap;

@@ -26,6 +26,11 @@ typedef struct toolgov__arena {
 void toolgov__arena_init(toolgov__arena *a);
 void toolgov__arena_free(toolgov__arena *a);
 
+/* Forget every block handed out, keeping the newest (largest) chunk for
+** what comes next: an arena reset per item of a loop reaches a steady
+** state with no allocation at all. */
+void toolgov__arena_reset(toolgov__arena *a);
+
 /* n bytes aligned for any object; NULL when out of memory (or n is absurd). */
 void *toolgov__arena_alloc(toolgov__arena *a, size_t n);
 

@@ -173,6 +173,11 @@ typedef struct loader {
     int tool_block;      /* the tool being read is a block mapping */
     int no_memo;         /* the text has line breaks guess_end() does not know */
     struct params_memo *memo; /* parameters compiled once (see below) */
+    toolgov__arena scratch;   /* one tool's parameters as a value tree, and
+                              ** the temporaries of compiling it: reset
+                              ** after each tool (the compiled tree keeps
+                              ** nothing in it, schema.h) */
+    toolgov_args_decoder *dec; /* the value checks' validator, for every tool */
 } loader;
 
 #define SHOW_MAX TOOLGOV_SHOW_MAX
@@ -558,11 +563,18 @@ static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat,
     warnings = L->r.d->warnings;
     if (next(L))
         return -1;
-    cx.arena = &L->priv->arena;
+    if (!L->dec && toolgov_args_decoder_new(&L->dec, NULL) != 0) {
+        out_of_memory(L);
+        return -1;
+    }
+    /* The value tree goes to the scratch arena, the compiled tree to the
+    ** manifest's; the scratch is reset once the tree is compiled. */
+    toolgov__arena_reset(&L->scratch);
+    memset(&cx, 0, sizeof cx);
+    cx.arena = &L->scratch;
     cx.d = L->r.d;
     cx.path = L->r.path;
     cx.tool = t->name;
-    cx.oom = 0;
     r = toolgov__schema_read_yaml(&cx, &L->r, &v);
     if (r < 0 || cx.oom) {
         if (cx.oom)
@@ -577,6 +589,9 @@ static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat,
                t->name);
         return 0;
     }
+    cx.arena = &L->priv->arena;
+    cx.scratch = &L->scratch;
+    cx.dec = L->dec;
     if (toolgov__schema_compile(&cx, v, kat, &n) == 0)
         t->params = n;
     if (cx.oom) {
@@ -611,6 +626,7 @@ static void check_c_names(loader *L)
     roots = malloc(m->tool_count * sizeof(const toolgov__snode *));
     ats = malloc(m->tool_count * sizeof(toolgov__mark));
     shifts = malloc(m->tool_count * sizeof(unsigned));
+    memset(&cx, 0, sizeof cx);
     cx.arena = &L->priv->arena;
     cx.d = L->r.d;
     cx.path = L->r.path;
@@ -1113,6 +1129,7 @@ toolgov__manifest *toolgov__manifest_load_mem_ex(const char *path, const char *d
     toolgov__mark first = {1, 1};
 
     memset(&L, 0, sizeof L);
+    toolgov__arena_init(&L.scratch);
     /* Reports before the reader opens go through these two. */
     L.r.path = path;
     L.r.d = d;
@@ -1162,6 +1179,8 @@ toolgov__manifest *toolgov__manifest_load_mem_ex(const char *path, const char *d
         check_c_names(&L);
 
 out:
+    toolgov__arena_free(&L.scratch);
+    toolgov_args_decoder_free(L.dec);
     if (d->errors != errors_before) {
         toolgov__manifest_free(m);
         return NULL;

@@ -94,7 +94,19 @@ static void *alloc(toolgov__schema_ctx *cx, size_t n)
     return p;
 }
 
+/* Temporaries of a compile (value checks): the scratch arena when the
+** caller gave one. */
+static void *tmp_alloc(toolgov__schema_ctx *cx, size_t n)
+{
+    void *p = toolgov__arena_alloc(cx->scratch ? cx->scratch : cx->arena, n);
+    if (!p)
+        oom(cx);
+    return p;
+}
+
 /* ---- the value tree ------------------------------------------------------ */
+
+static void put_json(toolgov__buf *b, const toolgov__jval *v);
 
 toolgov__jval *toolgov__jv_new(toolgov__schema_ctx *cx, toolgov__jkind kind, toolgov__mark at)
 {
@@ -154,6 +166,49 @@ int toolgov__jv_push(toolgov__schema_ctx *cx, toolgov__jval *array, toolgov__jva
     array->items = p;
     array->items[array->count++] = item;
     return 0;
+}
+
+/* A copy of s[0..len) in the arena, for the compiled tree to keep. */
+static const char *keep(toolgov__schema_ctx *cx, const char *s, size_t len)
+{
+    char *t = toolgov__arena_strndup(cx->arena, s, len);
+    if (!t)
+        oom(cx);
+    return t;
+}
+
+/* A deep copy of v in the arena, sized exactly (enum and default values,
+** which the compiled tree keeps). */
+static toolgov__jval *jv_copy(toolgov__schema_ctx *cx, const toolgov__jval *v)
+{
+    toolgov__jval *c = alloc(cx, sizeof *c);
+    size_t i;
+    if (!c)
+        return NULL;
+    *c = *v;
+    c->items = NULL;
+    c->members = NULL;
+    c->cap_ = v->count;
+    if (v->kind == TOOLGOV_J_NUMBER || v->kind == TOOLGOV_J_STRING) {
+        if (!(c->text = keep(cx, v->text, v->len)))
+            return NULL;
+    } else if (v->kind == TOOLGOV_J_ARRAY && v->count) {
+        if (!(c->items = alloc(cx, v->count * sizeof *c->items)))
+            return NULL;
+        for (i = 0; i < v->count; i++)
+            if (!(c->items[i] = jv_copy(cx, v->items[i])))
+                return NULL;
+    } else if (v->kind == TOOLGOV_J_OBJECT && v->count) {
+        if (!(c->members = alloc(cx, v->count * sizeof *c->members)))
+            return NULL;
+        for (i = 0; i < v->count; i++) {
+            c->members[i] = v->members[i];
+            if (!(c->members[i].key = keep(cx, v->members[i].key, v->members[i].key_len)) ||
+                !(c->members[i].val = jv_copy(cx, v->members[i].val)))
+                return NULL;
+        }
+    }
+    return c;
 }
 
 int toolgov__jv_put(toolgov__schema_ctx *cx, toolgov__jval *object, const char *key,
@@ -591,7 +646,7 @@ static int bound_value(toolgov__schema_ctx *cx, const toolgov__snode *n, const c
     out->given = 1;
     out->is_int = toolgov__jtext_int64(v->text, v->len, &out->i);
     out->d = toolgov__jtext_double(v->text, v->len);
-    out->text = v->text;
+    out->text = keep(cx, v->text, v->len);
     out->at = v->at;
     if (!out->is_int && !isfinite(out->d)) {
         err_at(cx, v->at, "%s of %s is %s, beyond the range of a double; use a smaller number",
@@ -703,13 +758,13 @@ static void compile_properties(toolgov__schema_ctx *cx, toolgov__snode *n,
         const toolgov__jmember *m = &v->members[i];
         toolgov__sprop *p = &n->props[n->prop_count];
         memset(p, 0, sizeof *p);
-        p->name = m->key;
+        p->name = keep(cx, m->key, m->key_len);
         p->name_len = m->key_len;
         p->at = m->at;
         p->c_name = toolgov__c_name(cx, m->key, m->key_len);
-        if (!p->c_name)
+        if (!p->name || !p->c_name)
             return;
-        p->schema = compile_node(cx, m->val, n, REL_PROP, m->key, 0, depth + 1);
+        p->schema = compile_node(cx, m->val, n, REL_PROP, p->name, 0, depth + 1);
         if (!p->schema)
             continue;
         n->prop_count++;
@@ -903,7 +958,9 @@ static void compile_enum(toolgov__schema_ctx *cx, toolgov__snode *n, const toolg
     }
     if (bad)
         return;
-    n->enum_vals = v;
+    n->enum_vals = jv_copy(cx, v);
+    if (!n->enum_vals)
+        return;
     if (n->types == TOOLGOV_T_STRING) {
         n->enum_c_names = alloc(cx, v->count * sizeof *n->enum_c_names);
         if (!n->enum_c_names)
@@ -1045,7 +1102,6 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
     p->index = index;
     n = &p->node;
     n->parent = parent;
-    n->src = v;
     n->at = v->at;
     n->depth = depth;
     n->additional = 1;
@@ -1106,7 +1162,7 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
 
     for (k = KW_DESCRIPTION; k <= KW_TITLE; k++)
         if (kw[k] && text_kw(cx, n, k, kw[k]->val) == 0 && k == KW_DESCRIPTION)
-            n->description = kw[k]->val->text;
+            n->description = keep(cx, kw[k]->val->text, kw[k]->val->len);
     if (kw[KW_SCHEMA])
         (void)text_kw(cx, n, KW_SCHEMA, kw[KW_SCHEMA]->val);
     if (kw[KW_COMMENT])
@@ -1117,7 +1173,7 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
                label(l, cx, n), jkind_name(kw[KW_EXAMPLES]->val));
     if (kw[KW_FORMAT] && text_kw(cx, n, KW_FORMAT, kw[KW_FORMAT]->val) == 0) {
         const toolgov__jval *f = kw[KW_FORMAT]->val;
-        n->format_name = f->text;
+        n->format_name = keep(cx, f->text, f->len);
         n->format = TOOLGOV_F_OTHER;
         for (i = 0; i < COUNT_OF(format_words); i++)
             if (strlen(format_words[i]) == f->len && !memcmp(format_words[i], f->text, f->len))
@@ -1175,6 +1231,7 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
         memset(ip, 0, sizeof *ip);
         ip->rel = REL_ITEMS;
         ip->node.type = TOOLGOV_S_RAW;
+        ip->node.synth = 1;
         ip->node.parent = n;
         ip->node.at = n->at;
         ip->node.depth = depth + 1;
@@ -1225,8 +1282,8 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
                        hi == &n->maximum ? "maximum" : "exclusiveMaximum", hi->text);
         }
     }
-    if (kw[KW_DEFAULT])
-        n->default_val = kw[KW_DEFAULT]->val;
+    if (kw[KW_DEFAULT] && !(n->default_val = jv_copy(cx, kw[KW_DEFAULT]->val)))
+        return n;
     /* Values are judged only by a schema without errors of its own (values
     ** below it that failed their own check do not count). */
     if (cx->d->errors - errors_before == cx->value_errors - values_before && !cx->oom)
@@ -1241,12 +1298,15 @@ int toolgov__schema_compile(toolgov__schema_ctx *cx, const toolgov__jval *root, 
     toolgov__snode *n;
     char l[320];
 
+    toolgov_args_decoder *given = cx->dec;
+
     *out = NULL;
-    cx->dec = NULL; /* callers need not set these */
     cx->value_errors = 0;
     n = compile_node(cx, root, NULL, REL_ROOT, NULL, 0, 1);
-    toolgov_args_decoder_free(cx->dec); /* made by check_instance, if needed */
-    cx->dec = NULL;
+    if (!given) {
+        toolgov_args_decoder_free(cx->dec); /* made by check_instance, if needed */
+        cx->dec = NULL;
+    }
     if (n && root->kind == TOOLGOV_J_OBJECT) {
         const toolgov__jmember *t = toolgov__jv_find(root, "type", 4);
         const toolgov__jmember *alt = toolgov__jv_find(root, "anyOf", 5);
@@ -1266,6 +1326,15 @@ int toolgov__schema_compile(toolgov__schema_ctx *cx, const toolgov__jval *root, 
     }
     if (cx->d->errors != before || cx->oom)
         return -1;
+    {
+        /* The canonical text now, while the value tree is there. */
+        toolgov__buf b;
+        toolgov__buf_init(&b);
+        put_json(&b, root);
+        n->text = toolgov__buf_to_arena(cx, &b, &n->text_len);
+        if (!n->text)
+            return -1;
+    }
     *out = n;
     return 0;
 }
@@ -1281,14 +1350,13 @@ int toolgov__schema_compile(toolgov__schema_ctx *cx, const toolgov__jval *root, 
 ** object or array value, the member or item its JSON pointer names; for a
 ** missing member, the object), so a long example points at its bad part. */
 
-static void put_json(toolgov__buf *b, const toolgov__jval *v);
 
 /* The value inside v that the JSON pointer p[0..len) names, or the deepest
 ** one that exists on the way there. */
 static const toolgov__jval *value_at(toolgov__schema_ctx *cx, const toolgov__jval *v,
                                      const char *p, size_t len)
 {
-    char *seg = len ? alloc(cx, len) : NULL;
+    char *seg = len ? tmp_alloc(cx, len) : NULL;
     size_t i = 0;
     if (!seg)
         return v;
@@ -1405,8 +1473,17 @@ static void check_values(toolgov__schema_ctx *cx, const toolgov__snode *n,
         examples = NULL;
     if (!dflt && !examples && !enums)
         return;
-    if (toolgov__schema_tables(cx, n, &t) != 0)
-        return;
+    {
+        /* The tables are temporaries: in the scratch arena, if any. */
+        toolgov__schema_ctx tcx = *cx;
+        int r;
+        if (cx->scratch)
+            tcx.arena = cx->scratch;
+        r = toolgov__schema_tables(&tcx, n, &t);
+        cx->oom |= tcx.oom;
+        if (r != 0)
+            return;
+    }
     if (dflt)
         check_instance(cx, n, t, dflt, "default", "change the default or the schema");
     for (i = 0; examples && i < examples->count; i++) {
@@ -1505,18 +1582,13 @@ const char *toolgov__buf_to_arena(toolgov__schema_ctx *cx, toolgov__buf *b, size
 int toolgov__schema_text(toolgov__schema_ctx *cx, const toolgov__snode *root, const char **out,
                          size_t *out_len)
 {
-    toolgov__buf b;
-    const char *text;
-    if (!root || !root->src) {
+    (void)cx;
+    if (!root || !root->text) {
         *out = NO_PARAMETERS;
         *out_len = sizeof NO_PARAMETERS - 1;
         return 0;
     }
-    toolgov__buf_init(&b);
-    put_json(&b, root->src);
-    text = toolgov__buf_to_arena(cx, &b, out_len);
-    if (!text)
-        return -1;
-    *out = text;
+    *out = root->text;
+    *out_len = root->text_len;
     return 0;
 }

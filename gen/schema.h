@@ -28,7 +28,12 @@
 **
 ** Ownership: every jval, snode and string comes from the arena of the
 ** context and lives until that arena is freed; nothing here frees one by one.
-** Input strings given to the builders are copied.
+** Input strings given to the builders are copied. A compiled tree never
+** points into the value tree it came from (it keeps copies of the names,
+** texts, enum and default values it needs, and the root its canonical
+** text), so the value tree may live in another arena and be freed, or that
+** arena reset, right after compiling: the manifest loader builds each
+** tool's value tree in one scratch arena it reuses.
 */
 #ifndef TOOLGOV_GEN_SCHEMA_H
 #define TOOLGOV_GEN_SCHEMA_H
@@ -86,9 +91,15 @@ typedef struct toolgov__schema_ctx {
     const char *path; /* file name for FILE:LINE:COL */
     const char *tool;
     int oom;          /* set when an allocation failed (reported once) */
-    toolgov_args_decoder *dec; /* private: the runtime's validator while
-                               ** toolgov__schema_compile runs, which sets
-                               ** and frees it (callers need not set it) */
+    toolgov__arena *scratch; /* NULL, or where a compile keeps what it
+                             ** drops when done (the tables of its value
+                             ** checks): the caller may reset it after */
+    toolgov_args_decoder *dec; /* the runtime's validator for value checks:
+                               ** NULL, and toolgov__schema_compile makes
+                               ** and frees one when it needs one; or one
+                               ** the caller keeps across compiles (a
+                               ** compile that starts with NULL may leave
+                               ** it NULL, and frees what it made) */
     size_t value_errors;       /* private: errors about defaults, examples
                                ** and enum values while it runs */
 } toolgov__schema_ctx;
@@ -193,7 +204,11 @@ struct toolgov__snode {
     toolgov__stype type;
     unsigned types;           /* TOOLGOV_T_* bits as written; 0: no type */
     toolgov__mark at;         /* the schema's mapping */
-    const toolgov__jval *src; /* the schema as written (NULL: synthesised) */
+    int synth;                /* 1: made by the compiler, not written (the
+                              ** items of an array without items:) */
+    const char *text;         /* root only: the canonical text (see
+                              ** toolgov__schema_text), NULL elsewhere */
+    size_t text_len;
     unsigned depth;           /* 1 for the root */
     const toolgov__snode *parent;
     const char *label;        /* "property 'a.b'", "the items of 'tags'", ... */

@@ -491,7 +491,7 @@ static void fill(tb *t, toolgov_arg_schema *o, const toolgov__snode *n, int vali
     }
     if (!n->additional)
         o->flags |= TOOLGOV_ARG_F_CLOSED;
-    if (n->items && n->items->src) {
+    if (n->items && !n->items->synth) {
         toolgov_arg_schema *it = talloc(t, sizeof *it);
         if (!it)
             return;

@@ -6,6 +6,8 @@
 **
 **   bench_generate_process [--params|--distinct-params] TOOLGOV_GEN [RUNS]   (default 21)
 **   bench_generate_process --bare FILE             (the bare parse itself)
+**   bench_generate_process --dump [--params|--distinct-params]
+**                                                  (print the manifest, to profile with)
 **
 ** With --params every tool also declares parameters (bench_manifest.h's
 ** BENCH_PARAMETERS: the schema compiler, argument structs and descriptor
@@ -132,6 +134,19 @@ int main(int argc, char **argv)
 
     if (argc == 3 && strcmp(argv[1], "--bare") == 0)
         return bare(argv[2]);
+    if (argc >= 2 && strcmp(argv[1], "--dump") == 0) {
+        int kind = argc < 3 ? 0 : strcmp(argv[2], "--params") == 0 ? 1
+                           : strcmp(argv[2], "--distinct-params") == 0 ? 2 : -1;
+        if (kind < 0 || argc > 3) {
+            fprintf(stderr, "usage: bench_generate_process --dump [--params|--distinct-params]\n");
+            return 2;
+        }
+        y = build_manifest_ex(&len, kind);
+        if (!y || fwrite(y, 1, len, stdout) != len || fflush(stdout) != 0)
+            return 1;
+        free(y);
+        return 0;
+    }
     if (argc > 1 && (strcmp(argv[1], "--params") == 0 ||
                      strcmp(argv[1], "--distinct-params") == 0)) {
         params = argv[1][2] == 'p' ? 1 : 2;

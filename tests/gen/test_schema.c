@@ -539,6 +539,90 @@ START_TEST(test_tables_match_fixture)
 }
 END_TEST
 
+/* Overwrite every byte an arena handed out since its last reset with
+** garbage: what still pointed there now reads garbage (and, once the arena
+** is freed, ASan sees the use). */
+static void clobber(toolgov__arena *a)
+{
+    void *p;
+    toolgov__arena_reset(a);
+    p = toolgov__arena_alloc(a, a->cap);
+    ck_assert_ptr_nonnull(p);
+    memset(p, 0x5a, a->cap);
+}
+
+/* Compile json with its value tree in `values` and the temporaries in
+** `scratch`, then clobber both: the returned tree must not need them. */
+static toolgov__snode *compile_apart(sfix *s, const char *json, toolgov__arena *values,
+                                     toolgov__arena *scratch)
+{
+    toolgov__jval *v = NULL;
+    toolgov__snode *n = NULL;
+    toolgov__mark at = {1, 1};
+    toolgov__arena_init(values);
+    toolgov__arena_init(scratch);
+    /* One chunk big enough for all of it, so that clobbering reaches it. */
+    ck_assert_ptr_nonnull(toolgov__arena_alloc(values, 1u << 20));
+    ck_assert_ptr_nonnull(toolgov__arena_alloc(scratch, 1u << 20));
+    toolgov__arena_reset(values);
+    toolgov__arena_reset(scratch);
+    s->cx.arena = values;
+    ck_assert_int_eq(toolgov__jtext_parse(&s->cx, json, strlen(json), &v), 0);
+    s->cx.arena = &s->arena;
+    s->cx.scratch = scratch;
+    ck_assert_int_eq(toolgov__schema_compile(&s->cx, v, at, &n), 0);
+    ck_assert_ptr_nonnull(n);
+    s->cx.scratch = NULL;
+    clobber(values);
+    clobber(scratch);
+    return n;
+}
+
+/* The compiled tree keeps nothing of the value tree or the scratch arena
+** (schema.h): the loader resets both after every tool. */
+START_TEST(test_tree_outlives_values)
+{
+    sfix s;
+    toolgov__arena values, scratch;
+    toolgov__snode *n;
+    const toolgov_arg_schema *t;
+    const toolgov__snode *pri;
+    const char *canon;
+    size_t len;
+
+    sfix_open(&s);
+    n = compile_apart(&s, spec_reminder, &values, &scratch);
+    ck_assert_int_eq(toolgov__schema_text(&s.cx, n, &canon, &len), 0);
+    ck_assert_uint_eq(len, strlen(spec_reminder));
+    ck_assert_str_eq(canon, spec_reminder);
+    ck_assert_int_eq(toolgov__schema_tables(&s.cx, n, &t), 0);
+    same_node(t, &reminder_schema, "root");
+    ck_assert_str_eq(n->props[4].name, "priority");
+    pri = n->props[4].schema;
+    ck_assert_uint_eq(pri->enum_vals->count, 3);
+    ck_assert_str_eq(pri->enum_vals->items[2]->text, "high");
+    ck_assert_str_eq(pri->default_val->text, "normal");
+    ck_assert_str_eq(n->props[1].schema->format_name, "date");
+    ck_assert_str_eq(n->props[5].schema->maximum.text, "1440");
+    /* Freed outright: nothing may read them any more (ASan). */
+    toolgov__arena_free(&values);
+    toolgov__arena_free(&scratch);
+    ck_assert_int_eq(toolgov__schema_tables(&s.cx, n, &t), 0);
+    same_node(t, &reminder_schema, "root");
+
+    n = compile_apart(&s, reminder, &values, &scratch);
+    ck_assert_int_eq(toolgov__schema_text(&s.cx, n, &canon, &len), 0);
+    ck_assert_str_eq(canon, reminder);
+    ck_assert_str_eq(n->props[0].schema->description, "What.");
+    ck_assert_int_eq(n->props[9].schema->items->synth, 1);
+    ck_assert_int_eq(n->props[4].schema->items->synth, 0);
+    toolgov__arena_free(&values);
+    toolgov__arena_free(&scratch);
+    ck_assert_str_eq(n->props[0].schema->description, "What.");
+    sfix_close(&s);
+}
+END_TEST
+
 /* Canonical values: schema order, defaults filled, extras sorted, exact
 ** integers, shortest doubles, raw values sorted with number texts kept. */
 START_TEST(test_canonical_values)
@@ -1008,6 +1092,7 @@ static Suite *schema_suite(void)
     tcase_add_loop_test(tc, test_bad_case, 0, (int)(sizeof bad_cases / sizeof *bad_cases));
     tcase_add_test(tc, test_example_problem_cap);
     tcase_add_test(tc, test_good_model);
+    tcase_add_test(tc, test_tree_outlives_values);
     tcase_add_test(tc, test_raw_forms);
     tcase_add_test(tc, test_c_names);
     tcase_add_test(tc, test_int64);
