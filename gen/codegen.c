@@ -685,6 +685,13 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         hs += 4 * tl + 4 * nl + 160;
         cs += 8 * tl + 10 * nl + 160 + t->description_len + t->description_len / 4 + t->guidance_len +
               t->guidance_len / 4 + 256;
+        if (t->params) {
+            /* The argument struct and enums, the descriptor tables and the
+            ** schema text each grow with the schema text; an estimate too
+            ** big costs only address space (untouched pages). */
+            hs += 2 * t->params->text_len + 8 * tl;
+            cs += 3 * t->params->text_len + 8 * tl;
+        }
     }
     if (h->cap - h->len < hs)
         (void)reserve(h, hs);

@@ -305,6 +305,7 @@ void toolgov__schema_share_init(toolgov__schema_share *sh)
     sh->none_schema = NULL;
     sh->roots = NULL;
     sh->roots_cap = sh->roots_count = 0;
+    toolgov__arena_init(&sh->scratch);
 }
 
 void toolgov__schema_share_free(toolgov__schema_share *sh)
@@ -321,6 +322,7 @@ void toolgov__schema_share_free(toolgov__schema_share *sh)
     free(sh->roots);
     sh->roots = NULL;
     sh->roots_cap = sh->roots_count = 0;
+    toolgov__arena_free(&sh->scratch);
 }
 
 static size_t key_slot(const toolgov__schema_share_key *v, size_t cap, const char *key,
@@ -1028,7 +1030,12 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
         goto out;
     }
     if (root) {
-        if (toolgov__schema_tables(cx, root, &a)) {
+        /* The tables only guide this render: in the scratch arena, which
+        ** the next tool reuses. The names rendered stay in cx->arena. */
+        toolgov__schema_ctx tcx = *cx;
+        toolgov__arena_reset(&sh->scratch);
+        tcx.arena = &sh->scratch;
+        if (toolgov__schema_tables(&tcx, root, &a)) {
             g.oom = 1;
             goto out;
         }

@@ -31,6 +31,8 @@ typedef struct toolgov__schema_share {
                                        ** address (the loader shares one tree
                                        ** among tools with equal text) */
     size_t roots_cap, roots_count;     /* cap: 0 or a power of two */
+    toolgov__arena scratch;  /* one tool's in-memory tables while its
+                             ** objects are rendered; reset per tool */
 } toolgov__schema_share;
 
 void toolgov__schema_share_init(toolgov__schema_share *sh);
