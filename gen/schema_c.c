@@ -76,6 +76,7 @@ static const char *ps(const path *p)
 typedef struct tctx {
     toolgov__buf *b;
     const char *plugin, *tool;
+    size_t plugin_len, tool_len; /* written for every type name */
     path p;
     int oom;
 } tctx;
@@ -83,11 +84,11 @@ typedef struct tctx {
 /* <plugin>_<kind>_<tool><path>: the name of the type at the current path. */
 static void put_tname(tctx *t, const char *kind)
 {
-    PUTS(t->b, t->plugin);
+    toolgov__buf_put(t->b, t->plugin, t->plugin_len);
     toolgov__buf_put(t->b, "_", 1);
     PUTS(t->b, kind);
     toolgov__buf_put(t->b, "_", 1);
-    PUTS(t->b, t->tool);
+    toolgov__buf_put(t->b, t->tool, t->tool_len);
     toolgov__buf_put(t->b, ps(&t->p), t->p.len);
 }
 
@@ -231,14 +232,21 @@ static void types_of(tctx *t, const toolgov__snode *n)
     }
 }
 
+static void tctx_init(tctx *t, toolgov__buf *b, const char *plugin, const char *tool)
+{
+    memset(t, 0, sizeof *t);
+    t->b = b;
+    t->plugin = plugin;
+    t->tool = tool;
+    t->plugin_len = strlen(plugin);
+    t->tool_len = strlen(tool);
+}
+
 static int types_direct(toolgov__buf *b, const char *plugin, const char *tool,
                         const toolgov__snode *root)
 {
     tctx t;
-    memset(&t, 0, sizeof t);
-    t.b = b;
-    t.plugin = plugin;
-    t.tool = tool;
+    tctx_init(&t, b, plugin, tool);
     if (!root) {
         PUTS(b, "typedef toolgov_no_args ");
         PUTS(b, plugin);
@@ -1106,43 +1114,36 @@ out:
 
 /* ---- the int-size check of string enums ------------------------------------ */
 
-static void enum_checks(toolgov__buf *b, const char *plugin, const char *tool, path *p,
-                        const toolgov__snode *n, int *oom)
+static void enum_checks(tctx *t, const toolgov__snode *n)
 {
     size_t i, old;
     switch (n->type) {
     case TOOLGOV_S_STRING:
         if (n->enum_vals) {
-            PUTS(b, "typedef char ");
-            PUTS(b, plugin);
-            PUTS(b, "_IntSized_");
-            PUTS(b, tool);
-            toolgov__buf_put(b, ps(p), p->len);
-            PUTS(b, "[sizeof(");
-            PUTS(b, plugin);
-            PUTS(b, "_Enum_");
-            PUTS(b, tool);
-            toolgov__buf_put(b, ps(p), p->len);
-            PUTS(b, ") == sizeof(int) ? 1 : -1];\n");
+            PUTS(t->b, "typedef char ");
+            put_tname(t, "IntSized");
+            PUTS(t->b, "[sizeof(");
+            put_tname(t, "Enum");
+            PUTS(t->b, ") == sizeof(int) ? 1 : -1];\n");
         }
         return;
     case TOOLGOV_S_OBJECT:
         for (i = 0; i < n->prop_count; i++) {
-            if (path_push(p, n->props[i].c_name, &old)) {
-                *oom = 1;
+            if (path_push(&t->p, n->props[i].c_name, &old)) {
+                t->oom = 1;
                 return;
             }
-            enum_checks(b, plugin, tool, p, n->props[i].schema, oom);
-            path_pop(p, old);
+            enum_checks(t, n->props[i].schema);
+            path_pop(&t->p, old);
         }
         return;
     case TOOLGOV_S_ARRAY:
-        if (path_push(p, "item", &old)) {
-            *oom = 1;
+        if (path_push(&t->p, "item", &old)) {
+            t->oom = 1;
             return;
         }
-        enum_checks(b, plugin, tool, p, n->items, oom);
-        path_pop(p, old);
+        enum_checks(t, n->items);
+        path_pop(&t->p, old);
         return;
     default:
         return;
@@ -1152,13 +1153,12 @@ static void enum_checks(toolgov__buf *b, const char *plugin, const char *tool, p
 static int checks_direct(toolgov__buf *b, const char *plugin, const char *tool,
                          const toolgov__snode *root)
 {
-    path p;
-    int oom = 0;
-    memset(&p, 0, sizeof p);
+    tctx t;
+    tctx_init(&t, b, plugin, tool);
     if (root)
-        enum_checks(b, plugin, tool, &p, root, &oom);
-    free(p.s);
-    return oom ? -1 : 0;
+        enum_checks(&t, root);
+    free(t.p.s);
+    return t.oom ? -1 : 0;
 }
 
 /* ---- names clash check --------------------------------------------------------- */
