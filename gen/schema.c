@@ -104,6 +104,8 @@ static void *tmp_alloc(toolgov__schema_ctx *cx, size_t n)
     return p;
 }
 
+const toolgov__slimits toolgov__slimits_none;
+
 /* ---- the value tree ------------------------------------------------------ */
 
 static void put_json(toolgov__buf *b, const toolgov__jval *v);
@@ -1082,6 +1084,49 @@ static void unknown_keyword(toolgov__schema_ctx *cx, const toolgov__snode *n,
     }
 }
 
+/* The lengths, bounds and item counts node n gives, read into lim in
+** this order (the order of their messages). */
+static const struct {
+    int kw;
+    const char *name;
+    size_t off;  /* in toolgov__slimits */
+    int bound;   /* a toolgov__sbound (else a toolgov__scount) */
+} limit_kws[] = {
+    {KW_MIN_LENGTH, "minLength", offsetof(toolgov__slimits, min_length), 0},
+    {KW_MAX_LENGTH, "maxLength", offsetof(toolgov__slimits, max_length), 0},
+    {KW_MIN_ITEMS, "minItems", offsetof(toolgov__slimits, min_items), 0},
+    {KW_MAX_ITEMS, "maxItems", offsetof(toolgov__slimits, max_items), 0},
+    {KW_MINIMUM, "minimum", offsetof(toolgov__slimits, minimum), 1},
+    {KW_MAXIMUM, "maximum", offsetof(toolgov__slimits, maximum), 1},
+    {KW_EXCL_MIN, "exclusiveMinimum", offsetof(toolgov__slimits, exclusive_minimum), 1},
+    {KW_EXCL_MAX, "exclusiveMaximum", offsetof(toolgov__slimits, exclusive_maximum), 1},
+};
+
+static int has_limits(const toolgov__jmember **kw)
+{
+    size_t i;
+    for (i = 0; i < COUNT_OF(limit_kws); i++)
+        if (kw[limit_kws[i].kw])
+            return 1;
+    return 0;
+}
+
+static void set_limits(toolgov__schema_ctx *cx, const toolgov__snode *n,
+                       const toolgov__jmember **kw, toolgov__slimits *lim)
+{
+    size_t i;
+    for (i = 0; i < COUNT_OF(limit_kws); i++) {
+        const toolgov__jmember *m = kw[limit_kws[i].kw];
+        char *at = (char *)lim + limit_kws[i].off;
+        if (!m)
+            continue;
+        if (limit_kws[i].bound)
+            (void)bound_value(cx, n, limit_kws[i].name, m->val, (toolgov__sbound *)(void *)at);
+        else
+            (void)count_value(cx, n, limit_kws[i].name, m->val, (toolgov__scount *)(void *)at);
+    }
+}
+
 static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval *v,
                                     const toolgov__snode *parent, int rel, const char *name,
                                     size_t index, unsigned depth)
@@ -1104,6 +1149,7 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
     n->parent = parent;
     n->at = v->at;
     n->depth = depth;
+    n->lim = &toolgov__slimits_none;
     n->additional = 1;
     n->type = TOOLGOV_S_RAW;
 
@@ -1179,24 +1225,15 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
             if (strlen(format_words[i]) == f->len && !memcmp(format_words[i], f->text, f->len))
                 n->format = (toolgov__sformat)(TOOLGOV_F_DATE + i);
     }
-    if (kw[KW_MIN_LENGTH])
-        (void)count_value(cx, n, "minLength", kw[KW_MIN_LENGTH]->val, &n->min_length);
-    if (kw[KW_MAX_LENGTH])
-        (void)count_value(cx, n, "maxLength", kw[KW_MAX_LENGTH]->val, &n->max_length);
-    if (kw[KW_MIN_ITEMS])
-        (void)count_value(cx, n, "minItems", kw[KW_MIN_ITEMS]->val, &n->min_items);
-    if (kw[KW_MAX_ITEMS])
-        (void)count_value(cx, n, "maxItems", kw[KW_MAX_ITEMS]->val, &n->max_items);
-    if (kw[KW_MINIMUM])
-        (void)bound_value(cx, n, "minimum", kw[KW_MINIMUM]->val, &n->minimum);
-    if (kw[KW_MAXIMUM])
-        (void)bound_value(cx, n, "maximum", kw[KW_MAXIMUM]->val, &n->maximum);
-    if (kw[KW_EXCL_MIN])
-        (void)bound_value(cx, n, "exclusiveMinimum", kw[KW_EXCL_MIN]->val,
-                          &n->exclusive_minimum);
-    if (kw[KW_EXCL_MAX])
-        (void)bound_value(cx, n, "exclusiveMaximum", kw[KW_EXCL_MAX]->val,
-                          &n->exclusive_maximum);
+    if (has_limits(kw)) {
+        /* Limits of its own (see toolgov__slimits). */
+        toolgov__slimits *lim = alloc(cx, sizeof *lim);
+        if (!lim)
+            return n;
+        memset(lim, 0, sizeof *lim);
+        n->lim = lim;
+        set_limits(cx, n, kw, lim);
+    }
 
     if (kw[KW_ADDITIONAL]) {
         const toolgov__jval *a = kw[KW_ADDITIONAL]->val;
@@ -1235,6 +1272,7 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
         ip->node.parent = n;
         ip->node.at = n->at;
         ip->node.depth = depth + 1;
+        ip->node.lim = &toolgov__slimits_none;
         ip->node.additional = 1;
         n->items = &ip->node;
     }
@@ -1251,35 +1289,35 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
         compile_enum(cx, n, kw[KW_ENUM]->val);
 
     /* Pairs that contradict each other. */
-    if (n->min_length.given && n->max_length.given && n->min_length.v > n->max_length.v)
-        err_at(cx, n->min_length.at, "minLength (%llu) of %s is greater than its maxLength "
+    if (n->lim->min_length.given && n->lim->max_length.given && n->lim->min_length.v > n->lim->max_length.v)
+        err_at(cx, n->lim->min_length.at, "minLength (%llu) of %s is greater than its maxLength "
                                      "(%llu); no text fits: fix one of them",
-               (unsigned long long)n->min_length.v, label(l, cx, n),
-               (unsigned long long)n->max_length.v);
-    if (n->min_items.given && n->max_items.given && n->min_items.v > n->max_items.v)
-        err_at(cx, n->min_items.at, "minItems (%llu) of %s is greater than its maxItems (%llu); "
+               (unsigned long long)n->lim->min_length.v, label(l, cx, n),
+               (unsigned long long)n->lim->max_length.v);
+    if (n->lim->min_items.given && n->lim->max_items.given && n->lim->min_items.v > n->lim->max_items.v)
+        err_at(cx, n->lim->min_items.at, "minItems (%llu) of %s is greater than its maxItems (%llu); "
                                     "no list fits: fix one of them",
-               (unsigned long long)n->min_items.v, label(l, cx, n),
-               (unsigned long long)n->max_items.v);
+               (unsigned long long)n->lim->min_items.v, label(l, cx, n),
+               (unsigned long long)n->lim->max_items.v);
     {
-        const toolgov__sbound *lo = n->exclusive_minimum.given ? &n->exclusive_minimum
-                                                               : &n->minimum;
-        const toolgov__sbound *hi = n->exclusive_maximum.given ? &n->exclusive_maximum
-                                                               : &n->maximum;
-        if (n->minimum.given && n->exclusive_minimum.given &&
-            bound_cmp(&n->minimum, &n->exclusive_minimum) > 0)
-            lo = &n->minimum;
-        if (n->maximum.given && n->exclusive_maximum.given &&
-            bound_cmp(&n->maximum, &n->exclusive_maximum) < 0)
-            hi = &n->maximum;
+        const toolgov__sbound *lo = n->lim->exclusive_minimum.given ? &n->lim->exclusive_minimum
+                                                               : &n->lim->minimum;
+        const toolgov__sbound *hi = n->lim->exclusive_maximum.given ? &n->lim->exclusive_maximum
+                                                               : &n->lim->maximum;
+        if (n->lim->minimum.given && n->lim->exclusive_minimum.given &&
+            bound_cmp(&n->lim->minimum, &n->lim->exclusive_minimum) > 0)
+            lo = &n->lim->minimum;
+        if (n->lim->maximum.given && n->lim->exclusive_maximum.given &&
+            bound_cmp(&n->lim->maximum, &n->lim->exclusive_maximum) < 0)
+            hi = &n->lim->maximum;
         if (lo->given && hi->given) {
             int c = bound_cmp(lo, hi);
-            int open = lo == &n->exclusive_minimum || hi == &n->exclusive_maximum;
+            int open = lo == &n->lim->exclusive_minimum || hi == &n->lim->exclusive_maximum;
             if (c > 0 || (c == 0 && open))
                 err_at(cx, lo->at, "%s (%s) of %s is %s %s (%s); no value fits: fix one of them",
-                       lo == &n->minimum ? "minimum" : "exclusiveMinimum", lo->text,
+                       lo == &n->lim->minimum ? "minimum" : "exclusiveMinimum", lo->text,
                        label(l, cx, n), c > 0 ? "greater than" : "equal to",
-                       hi == &n->maximum ? "maximum" : "exclusiveMaximum", hi->text);
+                       hi == &n->lim->maximum ? "maximum" : "exclusiveMaximum", hi->text);
         }
     }
     if (kw[KW_DEFAULT] && !(n->default_val = jv_copy(cx, kw[KW_DEFAULT]->val)))
@@ -1454,9 +1492,9 @@ static void check_instance(toolgov__schema_ctx *cx, const toolgov__snode *n,
 ** could be offered to a model but never accepted from it). */
 static int enum_needs_check(const toolgov__snode *n)
 {
-    return n->min_length.given || n->max_length.given ||
-           (n->format != TOOLGOV_F_NONE && n->format != TOOLGOV_F_OTHER) || n->minimum.given ||
-           n->maximum.given || n->exclusive_minimum.given || n->exclusive_maximum.given ||
+    return n->lim->min_length.given || n->lim->max_length.given ||
+           (n->format != TOOLGOV_F_NONE && n->format != TOOLGOV_F_OTHER) || n->lim->minimum.given ||
+           n->lim->maximum.given || n->lim->exclusive_minimum.given || n->lim->exclusive_maximum.given ||
            n->any_of_count || n->one_of_count;
 }
 

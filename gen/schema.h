@@ -200,36 +200,43 @@ typedef struct toolgov__sprop {
     toolgov__snode *schema;
 } toolgov__sprop;
 
+/* A node's lengths, bounds and item counts: most nodes give none, and
+** share toolgov__slimits_none (all zero) instead of a copy of their own. */
+typedef struct toolgov__slimits {
+    toolgov__scount min_length, max_length; /* characters */
+    toolgov__sbound minimum, maximum, exclusive_minimum, exclusive_maximum;
+    toolgov__scount min_items, max_items;
+} toolgov__slimits;
+
+extern const toolgov__slimits toolgov__slimits_none;
+
 struct toolgov__snode {
     toolgov__stype type;
     unsigned types;           /* TOOLGOV_T_* bits as written; 0: no type */
     toolgov__mark at;         /* the schema's mapping */
+    unsigned depth;           /* 1 for the root */
     int synth;                /* 1: made by the compiler, not written (the
                               ** items of an array without items:) */
+    toolgov__sformat format;
+    int additional;           /* additionalProperties: 1 (default) or 0 */
     const char *text;         /* root only: the canonical text (see
                               ** toolgov__schema_text), NULL elsewhere */
     size_t text_len;
-    unsigned depth;           /* 1 for the root */
     const toolgov__snode *parent;
-    const char *label;        /* "property 'a.b'", "the items of 'tags'", ... */
 
     const char *description;  /* NULL when absent */
-    toolgov__sformat format;
     const char *format_name;  /* NULL when absent */
 
-    toolgov__scount min_length, max_length; /* characters */
-    toolgov__sbound minimum, maximum, exclusive_minimum, exclusive_maximum;
+    const toolgov__slimits *lim; /* never NULL */
 
     const toolgov__jval *enum_vals; /* a TOOLGOV_J_ARRAY, or NULL */
     const char **enum_c_names;      /* string enums: a C identifier per value */
     const toolgov__jval *default_val; /* NULL when absent */
 
     toolgov__snode *items;          /* TOOLGOV_S_ARRAY (never NULL there) */
-    toolgov__scount min_items, max_items;
 
     toolgov__sprop *props;          /* in the order written */
     size_t prop_count;
-    int additional;                 /* additionalProperties: 1 (default) or 0 */
 
     toolgov__snode **any_of;
     size_t any_of_count;

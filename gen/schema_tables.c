@@ -307,10 +307,10 @@ void toolgov__schema_int_bounds(const toolgov__snode *n, int *has_min, int64_t *
 {
     *has_min = *has_max = 0;
     *min = *max = 0;
-    tighten(&n->minimum, 0, 1, has_min, min);
-    tighten(&n->exclusive_minimum, 1, 1, has_min, min);
-    tighten(&n->maximum, 0, 0, has_max, max);
-    tighten(&n->exclusive_maximum, 1, 0, has_max, max);
+    tighten(&n->lim->minimum, 0, 1, has_min, min);
+    tighten(&n->lim->exclusive_minimum, 1, 1, has_min, min);
+    tighten(&n->lim->maximum, 0, 0, has_max, max);
+    tighten(&n->lim->exclusive_maximum, 1, 0, has_max, max);
 }
 
 /* Number bounds: the tighter of the inclusive and the exclusive one. */
@@ -318,23 +318,23 @@ void toolgov__schema_num_bounds(const toolgov__snode *n, unsigned *flags, double
                                 double *max)
 {
     *min = *max = 0;
-    if (n->minimum.given) {
+    if (n->lim->minimum.given) {
         *flags |= TOOLGOV_ARG_F_HAS_MIN;
-        *min = n->minimum.d;
+        *min = n->lim->minimum.d;
     }
-    if (n->exclusive_minimum.given &&
-        (!n->minimum.given || n->exclusive_minimum.d >= n->minimum.d)) {
+    if (n->lim->exclusive_minimum.given &&
+        (!n->lim->minimum.given || n->lim->exclusive_minimum.d >= n->lim->minimum.d)) {
         *flags |= TOOLGOV_ARG_F_HAS_MIN | TOOLGOV_ARG_F_EXCL_MIN;
-        *min = n->exclusive_minimum.d;
+        *min = n->lim->exclusive_minimum.d;
     }
-    if (n->maximum.given) {
+    if (n->lim->maximum.given) {
         *flags |= TOOLGOV_ARG_F_HAS_MAX;
-        *max = n->maximum.d;
+        *max = n->lim->maximum.d;
     }
-    if (n->exclusive_maximum.given &&
-        (!n->maximum.given || n->exclusive_maximum.d <= n->maximum.d)) {
+    if (n->lim->exclusive_maximum.given &&
+        (!n->lim->maximum.given || n->lim->exclusive_maximum.d <= n->lim->maximum.d)) {
         *flags |= TOOLGOV_ARG_F_HAS_MAX | TOOLGOV_ARG_F_EXCL_MAX;
-        *max = n->exclusive_maximum.d;
+        *max = n->lim->exclusive_maximum.d;
     }
 }
 
@@ -426,17 +426,17 @@ static void fill(tb *t, toolgov_arg_schema *o, const toolgov__snode *n, int vali
     memset(o, 0, sizeof *o);
     o->max_len = TOOLGOV_ARG_UNBOUNDED;
     o->max_items = TOOLGOV_ARG_UNBOUNDED;
-    o->min_len = n->min_length.given ? (size_t)n->min_length.v : 0;
-    if (n->max_length.given)
-        o->max_len = n->max_length.v >= (uint64_t)TOOLGOV_ARG_UNBOUNDED
+    o->min_len = n->lim->min_length.given ? (size_t)n->lim->min_length.v : 0;
+    if (n->lim->max_length.given)
+        o->max_len = n->lim->max_length.v >= (uint64_t)TOOLGOV_ARG_UNBOUNDED
                          ? TOOLGOV_ARG_UNBOUNDED - 1
-                         : (size_t)n->max_length.v;
+                         : (size_t)n->lim->max_length.v;
     o->format = arg_format(n->format);
-    o->min_items = n->min_items.given ? (size_t)n->min_items.v : 0;
-    if (n->max_items.given)
-        o->max_items = n->max_items.v >= (uint64_t)TOOLGOV_ARG_UNBOUNDED
+    o->min_items = n->lim->min_items.given ? (size_t)n->lim->min_items.v : 0;
+    if (n->lim->max_items.given)
+        o->max_items = n->lim->max_items.v >= (uint64_t)TOOLGOV_ARG_UNBOUNDED
                            ? TOOLGOV_ARG_UNBOUNDED - 1
-                           : (size_t)n->max_items.v;
+                           : (size_t)n->lim->max_items.v;
     switch (n->type) {
     case TOOLGOV_S_STRING:
         o->kind = n->enum_vals ? TOOLGOV_ARG_STRING_ENUM : TOOLGOV_ARG_STRING;

@@ -284,21 +284,25 @@ START_TEST(test_good_model)
     ck_assert_str_eq(n->props[0].name, "title");
     ck_assert_int_eq(n->props[0].required, 1);
     ck_assert_int_eq(n->props[0].schema->type, TOOLGOV_S_STRING);
-    ck_assert_uint_eq(n->props[0].schema->min_length.v, 1);
-    ck_assert_uint_eq(n->props[0].schema->max_length.v, 200);
+    ck_assert_uint_eq(n->props[0].schema->lim->min_length.v, 1);
+    ck_assert_uint_eq(n->props[0].schema->lim->max_length.v, 200);
     ck_assert_str_eq(n->props[0].schema->description, "What.");
     ck_assert_int_eq(n->props[1].schema->format, TOOLGOV_F_DATE);
+    /* Only nodes that give limits have their own (schema.h). */
+    ck_assert_ptr_eq(n->props[1].schema->lim, &toolgov__slimits_none);
+    ck_assert_ptr_ne(n->props[0].schema->lim, &toolgov__slimits_none);
+    ck_assert_ptr_eq(n->lim, &toolgov__slimits_none);
     ck_assert_int_eq(n->props[1].required, 1);
     ck_assert_int_eq(n->props[2].required, 0);
     ck_assert_ptr_nonnull(n->props[2].schema->enum_vals);
     ck_assert_str_eq(n->props[2].schema->enum_c_names[2], "high");
     ck_assert_ptr_nonnull(n->props[2].schema->default_val);
     ck_assert_int_eq(n->props[3].schema->type, TOOLGOV_S_INTEGER);
-    ck_assert_int_eq(n->props[3].schema->minimum.is_int, 1);
-    ck_assert_int_eq(n->props[3].schema->maximum.i, 1440);
+    ck_assert_int_eq(n->props[3].schema->lim->minimum.is_int, 1);
+    ck_assert_int_eq(n->props[3].schema->lim->maximum.i, 1440);
     ck_assert_int_eq(n->props[4].schema->type, TOOLGOV_S_ARRAY);
     ck_assert_int_eq(n->props[4].schema->items->type, TOOLGOV_S_STRING);
-    ck_assert_uint_eq(n->props[4].schema->max_items.v, 10);
+    ck_assert_uint_eq(n->props[4].schema->lim->max_items.v, 10);
     ck_assert_int_eq(n->props[5].schema->type, TOOLGOV_S_OBJECT);
     ck_assert_int_eq(n->props[5].schema->props[0].schema->type, TOOLGOV_S_NUMBER);
     ck_assert_int_eq(n->props[6].schema->type, TOOLGOV_S_RAW);
@@ -603,7 +607,7 @@ START_TEST(test_tree_outlives_values)
     ck_assert_str_eq(pri->enum_vals->items[2]->text, "high");
     ck_assert_str_eq(pri->default_val->text, "normal");
     ck_assert_str_eq(n->props[1].schema->format_name, "date");
-    ck_assert_str_eq(n->props[5].schema->maximum.text, "1440");
+    ck_assert_str_eq(n->props[5].schema->lim->maximum.text, "1440");
     /* Freed outright: nothing may read them any more (ASan). */
     toolgov__arena_free(&values);
     toolgov__arena_free(&scratch);
