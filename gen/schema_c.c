@@ -1296,8 +1296,16 @@ static int cname_cmp(const void *a, const void *b)
 static int any_twice(const cnames *s)
 {
     toolgov__strset set;
-    size_t i;
+    size_t i, j;
     int r = 0;
+    if (s->count <= 16) {
+        /* One tree's few names (trees_clash): pairwise, no set to build. */
+        for (i = 1; i < s->count; i++)
+            for (j = 0; j < i; j++)
+                if (strcmp(s->v[i].name, s->v[j].name) == 0)
+                    return 1;
+        return 0;
+    }
     toolgov__strset_init(&set);
     for (i = 0; i < s->count && r == 0; i++) {
         int added = toolgov__strset_add(&set, s->v[i].name);
