@@ -645,10 +645,12 @@ static int bound_value(toolgov__schema_ctx *cx, const toolgov__snode *n, const c
                v->kind == TOOLGOV_J_STRING ? "'" : "");
         return -1;
     }
+    out->text = keep(cx, v->text, v->len);
+    if (!out->text)
+        return -1; /* out of memory, reported */
     out->given = 1;
     out->is_int = toolgov__jtext_int64(v->text, v->len, &out->i);
     out->d = toolgov__jtext_double(v->text, v->len);
-    out->text = keep(cx, v->text, v->len);
     out->at = v->at;
     if (!out->is_int && !isfinite(out->d)) {
         err_at(cx, v->at, "%s of %s is %s, beyond the range of a double; use a smaller number",
