@@ -195,7 +195,7 @@ static toolgov__jval *jv_copy(toolgov__schema_ctx *cx, const toolgov__jval *v)
         if (!(c->text = keep(cx, v->text, v->len)))
             return NULL;
     } else if (v->kind == TOOLGOV_J_ARRAY && v->count) {
-        if (!(c->items = alloc(cx, v->count * sizeof *c->items)))
+        if (!(c->items = alloc(cx, v->count * sizeof(toolgov__jval *))))
             return NULL;
         for (i = 0; i < v->count; i++)
             if (!(c->items[i] = jv_copy(cx, v->items[i])))
@@ -1364,7 +1364,7 @@ int toolgov__schema_compile(toolgov__schema_ctx *cx, const toolgov__jval *root, 
                                    "object), not %s; declare the arguments under properties",
                    label(l, cx, n), types_name(n->types));
     }
-    if (cx->d->errors != before || cx->oom)
+    if (cx->d->errors != before || cx->oom || !n)
         return -1;
     {
         /* The canonical text now, while the value tree is there. */
