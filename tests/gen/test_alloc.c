@@ -146,6 +146,125 @@ START_TEST(test_render_oom)
 }
 END_TEST
 
+/* Parameters: every keyword kind the compiler keeps a copy of (names,
+** descriptions, formats, bounds, enums, defaults, examples, branches), a
+** second tool with the same text (the loader's reuse) and a third with
+** other text, so that the scratch arenas are reset between tools. */
+static const char params_yaml[] =
+    "name: p\nprovides: [tool]\ntools:\n"
+    "  a:\n    effect: write\n    description: A.\n    parameters:\n"
+    "      type: object\n      properties:\n"
+    "        title: {type: string, minLength: 1, maxLength: 200, description: What.}\n"
+    "        when: {type: string, format: date-time}\n"
+    "        minutes: {type: integer, minimum: 0, exclusiveMaximum: 1441, default: 5}\n"
+    "        ratio: {type: number, exclusiveMinimum: 0, maximum: 1.5, examples: [0.5]}\n"
+    "        level: {type: string, enum: [low, mid, high], default: mid}\n"
+    "        tags: {type: array, items: {type: string, maxLength: 9}, minItems: 1, maxItems: 4}\n"
+    "        where: {type: object, properties: {x: {type: integer}}, required: [x]}\n"
+    "        either: {anyOf: [{type: string}, {type: integer, enum: [1, 2]}]}\n"
+    "        one: {oneOf: [{type: boolean}, {type: 'null'}]}\n"
+    "      required: [title]\n      additionalProperties: false\n"
+    "  b:\n    effect: read\n    description: B.\n    parameters:\n"
+    "      type: object\n      properties:\n"
+    "        title: {type: string, minLength: 1, maxLength: 200, description: What.}\n"
+    "        when: {type: string, format: date-time}\n"
+    "        minutes: {type: integer, minimum: 0, exclusiveMaximum: 1441, default: 5}\n"
+    "        ratio: {type: number, exclusiveMinimum: 0, maximum: 1.5, examples: [0.5]}\n"
+    "        level: {type: string, enum: [low, mid, high], default: mid}\n"
+    "        tags: {type: array, items: {type: string, maxLength: 9}, minItems: 1, maxItems: 4}\n"
+    "        where: {type: object, properties: {x: {type: integer}}, required: [x]}\n"
+    "        either: {anyOf: [{type: string}, {type: integer, enum: [1, 2]}]}\n"
+    "        one: {oneOf: [{type: boolean}, {type: 'null'}]}\n"
+    "      required: [title]\n      additionalProperties: false\n"
+    "  c:\n    effect: destructive\n    description: C.\n    parameters:\n"
+    "      type: object\n      properties:\n"
+    "        id: {type: integer, minimum: 1, description: Which one.}\n"
+    "        mode: {type: string, enum: [soft, hard], default: soft}\n"
+    "      required: [id]\n";
+
+START_TEST(test_params_oom)
+{
+    size_t n;
+    toolgov__diag d;
+    toolgov__manifest *m0;
+    toolgov__buf h0, c0;
+    toolgov__diag_init(&d, stderr, 0);
+    m0 = toolgov__manifest_load_mem("p.yaml", params_yaml, sizeof params_yaml - 1, &d);
+    ck_assert_ptr_nonnull(m0);
+    ck_assert_ptr_eq(m0->tools[0].params, m0->tools[1].params); /* reused */
+    toolgov__buf_init(&h0);
+    toolgov__buf_init(&c0);
+    ck_assert_int_eq(toolgov__codegen_render(&h0, &c0, m0), 0);
+    /* Loading. */
+    for (n = 0;; n++) {
+        char *buf = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&buf, &size);
+        toolgov__manifest *m;
+        ck_assert_ptr_nonnull(f);
+        toolgov__diag_init(&d, f, 0);
+        failures_ = 0;
+        countdown_ = (long)n;
+        m = toolgov__manifest_load_mem("p.yaml", params_yaml, sizeof params_yaml - 1, &d);
+        countdown_ = -1;
+        fclose(f);
+        if (failures_ == 0 || m) {
+            /* Complete, or not at all: an allocation the loader can do
+            ** without (the reuse's memo) may fail and still give the
+            ** whole manifest, which then renders the same. */
+            toolgov__buf h, c;
+            ck_assert_ptr_nonnull(m);
+            ck_assert_uint_eq(d.errors, 0);
+            toolgov__buf_init(&h);
+            toolgov__buf_init(&c);
+            ck_assert_int_eq(toolgov__codegen_render(&h, &c, m), 0);
+            ck_assert_uint_eq(c.len, c0.len);
+            ck_assert_int_eq(memcmp(c.data, c0.data, c.len), 0);
+            toolgov__buf_free(&h);
+            toolgov__buf_free(&c);
+            toolgov__manifest_free(m);
+            free(buf);
+            if (failures_ == 0)
+                break;
+            continue;
+        }
+        ck_assert_uint_ge(d.errors, 1);
+        ck_assert_msg(strstr(buf, "out of memory") != NULL, "allocation %zu: %s", n, buf);
+        free(buf);
+    }
+    ck_assert_uint_ge(n, 20);
+    /* Rendering: the same files, or ENOMEM (an allocation the renderer
+    ** can do without, such as a cache, may fail and still give them). */
+    for (n = 0;; n++) {
+        toolgov__buf h, c;
+        int rc;
+        toolgov__buf_init(&h);
+        toolgov__buf_init(&c);
+        failures_ = 0;
+        countdown_ = (long)n;
+        rc = toolgov__codegen_render(&h, &c, m0);
+        countdown_ = -1;
+        if (rc == 0) {
+            ck_assert_msg(h.len == h0.len && memcmp(h.data, h0.data, h.len) == 0,
+                          "allocation %zu failed and the header differs", n);
+            ck_assert_msg(c.len == c0.len && memcmp(c.data, c0.data, c.len) == 0,
+                          "allocation %zu failed and the C file differs", n);
+        } else {
+            ck_assert_int_eq(rc, TOOLGOV_ENOMEM);
+            ck_assert_int_eq(failures_, 1);
+        }
+        toolgov__buf_free(&h);
+        toolgov__buf_free(&c);
+        if (failures_ == 0)
+            break;
+    }
+    ck_assert_uint_ge(n, 10);
+    toolgov__buf_free(&h0);
+    toolgov__buf_free(&c0);
+    toolgov__manifest_free(m0);
+}
+END_TEST
+
 /* generate: out of memory while rendering or writing leaves no output. */
 START_TEST(test_generate_oom)
 {
@@ -193,6 +312,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_load_oom);
     tcase_add_test(tc, test_render_oom);
+    tcase_add_test(tc, test_params_oom);
     tcase_add_test(tc, test_generate_oom);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
