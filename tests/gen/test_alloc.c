@@ -150,32 +150,23 @@ END_TEST
 ** descriptions, formats, bounds, enums, defaults, examples, branches), a
 ** second tool with the same text (the loader's reuse) and a third with
 ** other text, so that the scratch arenas are reset between tools. */
+#define SHARED_PARAMETERS                                                                  \
+    "      type: object\n      properties:\n"                                                 \
+    "        title: {type: string, minLength: 1, maxLength: 200, description: What.}\n"        \
+    "        when: {type: string, format: date-time}\n"                                      \
+    "        minutes: {type: integer, minimum: 0, exclusiveMaximum: 1441, default: 5}\n"      \
+    "        ratio: {type: number, exclusiveMinimum: 0, maximum: 1.5, examples: [0.5]}\n"     \
+    "        level: {type: string, enum: [low, mid, high], default: mid}\n"                   \
+    "        tags: {type: array, items: {type: string, maxLength: 9}, minItems: 1, maxItems: 4}\n" \
+    "        where: {type: object, properties: {x: {type: integer}}, required: [x]}\n"        \
+    "        either: {anyOf: [{type: string}, {type: integer, enum: [1, 2]}]}\n"              \
+    "        one: {oneOf: [{type: boolean}, {type: 'null'}]}\n"                               \
+    "      required: [title]\n      additionalProperties: false\n"
+
 static const char params_yaml[] =
     "name: p\nprovides: [tool]\ntools:\n"
-    "  a:\n    effect: write\n    description: A.\n    parameters:\n"
-    "      type: object\n      properties:\n"
-    "        title: {type: string, minLength: 1, maxLength: 200, description: What.}\n"
-    "        when: {type: string, format: date-time}\n"
-    "        minutes: {type: integer, minimum: 0, exclusiveMaximum: 1441, default: 5}\n"
-    "        ratio: {type: number, exclusiveMinimum: 0, maximum: 1.5, examples: [0.5]}\n"
-    "        level: {type: string, enum: [low, mid, high], default: mid}\n"
-    "        tags: {type: array, items: {type: string, maxLength: 9}, minItems: 1, maxItems: 4}\n"
-    "        where: {type: object, properties: {x: {type: integer}}, required: [x]}\n"
-    "        either: {anyOf: [{type: string}, {type: integer, enum: [1, 2]}]}\n"
-    "        one: {oneOf: [{type: boolean}, {type: 'null'}]}\n"
-    "      required: [title]\n      additionalProperties: false\n"
-    "  b:\n    effect: read\n    description: B.\n    parameters:\n"
-    "      type: object\n      properties:\n"
-    "        title: {type: string, minLength: 1, maxLength: 200, description: What.}\n"
-    "        when: {type: string, format: date-time}\n"
-    "        minutes: {type: integer, minimum: 0, exclusiveMaximum: 1441, default: 5}\n"
-    "        ratio: {type: number, exclusiveMinimum: 0, maximum: 1.5, examples: [0.5]}\n"
-    "        level: {type: string, enum: [low, mid, high], default: mid}\n"
-    "        tags: {type: array, items: {type: string, maxLength: 9}, minItems: 1, maxItems: 4}\n"
-    "        where: {type: object, properties: {x: {type: integer}}, required: [x]}\n"
-    "        either: {anyOf: [{type: string}, {type: integer, enum: [1, 2]}]}\n"
-    "        one: {oneOf: [{type: boolean}, {type: 'null'}]}\n"
-    "      required: [title]\n      additionalProperties: false\n"
+    "  a:\n    effect: write\n    description: A.\n    parameters:\n" SHARED_PARAMETERS
+    "  b:\n    effect: read\n    description: B.\n    parameters:\n" SHARED_PARAMETERS
     "  c:\n    effect: destructive\n    description: C.\n    parameters:\n"
     "      type: object\n      properties:\n"
     "        id: {type: integer, minimum: 1, description: Which one.}\n"
