@@ -42,16 +42,24 @@
 /* The path suffix of a typed node below the root: "_prop", "_prop_item". */
 typedef struct path {
     char *s;
-    size_t len;
+    size_t len, cap; /* all zero: empty */
 } path;
 
 static int path_push(path *p, const char *part, size_t *old)
 {
     size_t n = strlen(part);
-    char *ns = realloc(p->s, p->len + n + 2);
-    if (!ns)
-        return -1;
-    p->s = ns;
+    if (p->cap < p->len + n + 2) {
+        /* Grown geometrically: one allocation for a whole walk. */
+        size_t ncap = p->cap ? p->cap : 64;
+        char *ns;
+        while (ncap < p->len + n + 2)
+            ncap *= 2;
+        ns = realloc(p->s, ncap);
+        if (!ns)
+            return -1;
+        p->s = ns;
+        p->cap = ncap;
+    }
     *old = p->len;
     p->s[p->len] = '_';
     memcpy(p->s + p->len + 1, part, n + 1);
