@@ -96,15 +96,100 @@ static void *alloc(toolgov__schema_ctx *cx, size_t n)
 
 /* Temporaries of a compile (value checks): the scratch arena when the
 ** caller gave one. */
+static toolgov__arena *tmp_arena(toolgov__schema_ctx *cx)
+{
+    return cx->scratch ? cx->scratch : cx->arena;
+}
+
 static void *tmp_alloc(toolgov__schema_ctx *cx, size_t n)
 {
-    void *p = toolgov__arena_alloc(cx->scratch ? cx->scratch : cx->arena, n);
+    void *p = toolgov__arena_alloc(tmp_arena(cx), n);
     if (!p)
         oom(cx);
     return p;
 }
 
 const toolgov__slimits toolgov__slimits_none;
+
+/* ---- key indexes ---------------------------------------------------------- */
+
+/* Lists of names compared for equality (an object's keys, sibling C names,
+** required names) are compared pairwise while short; past KEYIX_MIN names
+** a hash index of the first occurrence of each name keeps a hostile schema
+** with 100,000 properties linear. */
+#define KEYIX_MIN 16u
+
+/* The most "did you mean" hints worked out for one list of names. */
+#define HINTS_MAX 64u
+
+typedef void (*key_of_fn)(const void *arr, size_t i, const char **s, size_t *len);
+
+typedef struct keyix {
+    uint32_t *slots; /* position + 1; 0: empty */
+    size_t mask;
+    const void *arr;
+    key_of_fn key_of;
+} keyix;
+
+/* An index with room for n keys, in the given arena; -1 when out of memory
+** (reported). */
+static int keyix_init(toolgov__schema_ctx *cx, toolgov__arena *a, keyix *ix, size_t n,
+                      const void *arr, key_of_fn key_of)
+{
+    size_t cap = 64;
+    while (cap < 2 * n + 2)
+        cap *= 2;
+    if (n > UINT32_MAX / 4 || !(ix->slots = toolgov__arena_alloc(a, cap * sizeof *ix->slots))) {
+        oom(cx);
+        return -1;
+    }
+    memset(ix->slots, 0, cap * sizeof *ix->slots);
+    ix->mask = cap - 1;
+    ix->arr = arr;
+    ix->key_of = key_of;
+    return 0;
+}
+
+/* The slot of key s[0..len): the one holding an equal key, or the empty
+** one where it goes. */
+static uint32_t *keyix_slot(const keyix *ix, const char *s, size_t len)
+{
+    uint64_t x = toolgov__hash_bytes(s, len);
+    size_t h;
+    /* The hash's low bits alone cluster (its last step is a multiply):
+    ** fold the high bits in. */
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9u;
+    x ^= x >> 32;
+    h = (size_t)x & ix->mask;
+    for (;; h = (h + 1) & ix->mask) {
+        const char *k;
+        size_t kl;
+        if (!ix->slots[h])
+            return &ix->slots[h];
+        ix->key_of(ix->arr, ix->slots[h] - 1, &k, &kl);
+        if (kl == len && memcmp(k, s, len) == 0)
+            return &ix->slots[h];
+    }
+}
+
+/* Position i, with key s[0..len), joins the index unless an equal key is
+** there: then its position (the first one given), else SIZE_MAX. */
+static size_t keyix_add(keyix *ix, size_t i, const char *s, size_t len)
+{
+    uint32_t *slot = keyix_slot(ix, s, len);
+    if (*slot)
+        return *slot - 1;
+    *slot = (uint32_t)(i + 1);
+    return SIZE_MAX;
+}
+
+static void member_key(const void *arr, size_t i, const char **s, size_t *len)
+{
+    const toolgov__jmember *m = (const toolgov__jmember *)arr + i;
+    *s = m->key;
+    *len = m->key_len;
+}
 
 /* ---- the value tree ------------------------------------------------------ */
 
@@ -190,6 +275,8 @@ static toolgov__jval *jv_copy(toolgov__schema_ctx *cx, const toolgov__jval *v)
     *c = *v;
     c->items = NULL;
     c->members = NULL;
+    c->ix_ = NULL; /* copies are small values: found by a scan */
+    c->ix_mask_ = 0;
     c->cap_ = v->count;
     if (v->kind == TOOLGOV_J_NUMBER || v->kind == TOOLGOV_J_STRING) {
         if (!(c->text = keep(cx, v->text, v->len)))
@@ -232,6 +319,26 @@ int toolgov__jv_put(toolgov__schema_ctx *cx, toolgov__jval *object, const char *
     m->key_len = key_len;
     m->at = at;
     m->val = val;
+    if (object->count > KEYIX_MIN) {
+        /* A big object: its keys indexed (rebuilt as it doubles). */
+        if (!object->ix_ || object->count * 2 + 2 > object->ix_mask_ + 1) {
+            keyix ix;
+            size_t i;
+            if (keyix_init(cx, cx->arena, &ix, object->count * 2, object->members, member_key))
+                return -1;
+            for (i = 0; i < object->count; i++)
+                (void)keyix_add(&ix, i, object->members[i].key, object->members[i].key_len);
+            object->ix_ = ix.slots;
+            object->ix_mask_ = ix.mask;
+        } else {
+            keyix ix;
+            ix.slots = object->ix_;
+            ix.mask = object->ix_mask_;
+            ix.arr = object->members;
+            ix.key_of = member_key;
+            (void)keyix_add(&ix, object->count - 1, k, key_len);
+        }
+    }
     return 0;
 }
 
@@ -241,6 +348,16 @@ const toolgov__jmember *toolgov__jv_find(const toolgov__jval *object, const char
     size_t i;
     if (!object || object->kind != TOOLGOV_J_OBJECT)
         return NULL;
+    if (object->ix_) {
+        keyix ix;
+        uint32_t *slot;
+        ix.slots = object->ix_;
+        ix.mask = object->ix_mask_;
+        ix.arr = object->members;
+        ix.key_of = member_key;
+        slot = keyix_slot(&ix, key, len);
+        return *slot ? &object->members[*slot - 1] : NULL;
+    }
     for (i = 0; i < object->count; i++)
         if (object->members[i].key_len == len && memcmp(object->members[i].key, key, len) == 0)
             return &object->members[i];
@@ -745,11 +862,33 @@ static int parse_type(toolgov__schema_ctx *cx, toolgov__snode *n, const toolgov_
     return bad ? -1 : 0;
 }
 
+static void prop_c_name(const void *arr, size_t i, const char **s, size_t *len)
+{
+    const toolgov__sprop *p = (const toolgov__sprop *)arr + i;
+    *s = p->c_name;
+    *len = strlen(p->c_name);
+}
+
+static void prop_name(const void *arr, size_t i, const char **s, size_t *len)
+{
+    const toolgov__sprop *p = (const toolgov__sprop *)arr + i;
+    *s = p->name;
+    *len = p->name_len;
+}
+
+static void item_text(const void *arr, size_t i, const char **s, size_t *len)
+{
+    const toolgov__jval *v = ((const toolgov__jval *const *)arr)[i];
+    *s = v->text;
+    *len = v->len;
+}
+
 static void compile_properties(toolgov__schema_ctx *cx, toolgov__snode *n,
                                const toolgov__jval *v, unsigned depth)
 {
     char l[320];
     size_t i, j;
+    keyix ix;
     if (v->kind != TOOLGOV_J_OBJECT) {
         err_at(cx, v->at, "properties of %s must be a mapping from property names to their "
                           "schemas, not %s", label(l, cx, n), jkind_name(v));
@@ -775,8 +914,14 @@ static void compile_properties(toolgov__schema_ctx *cx, toolgov__snode *n,
     }
     /* C names stay unique among siblings: a clash left after the mapping
     ** is the author's to resolve (rename one property). */
+    if (n->prop_count > KEYIX_MIN &&
+        keyix_init(cx, tmp_arena(cx), &ix, n->prop_count, n->props, prop_c_name))
+        return;
     for (i = 0; i < n->prop_count; i++) {
-        for (j = 0; j < i; j++) {
+        size_t first = n->prop_count > KEYIX_MIN
+                           ? keyix_add(&ix, i, n->props[i].c_name, strlen(n->props[i].c_name))
+                           : SIZE_MAX;
+        for (j = n->prop_count > KEYIX_MIN ? (first == SIZE_MAX ? i : first) : 0; j < i; j++) {
             if (strcmp(n->props[i].c_name, n->props[j].c_name) == 0) {
                 char q1[TOOLGOV_SHOW_MAX], q2[TOOLGOV_SHOW_MAX];
                 err_at(cx, n->props[i].at,
@@ -796,12 +941,22 @@ static void compile_required(toolgov__schema_ctx *cx, toolgov__snode *n, const t
                              int have_props)
 {
     char l[320], q[TOOLGOV_SHOW_MAX];
-    size_t i, j;
+    size_t i, j, j0 = 0, p0 = 0, hints = 0;
+    keyix seen, props;
+    const char **names = NULL;
+    int big;
     if (v->kind != TOOLGOV_J_ARRAY) {
         err_at(cx, v->at, "required of %s must be a list of property names such as [title], "
                           "not %s", label(l, cx, n), jkind_name(v));
         return;
     }
+    /* Long lists: the first of each name, and the properties by name. */
+    big = v->count > KEYIX_MIN || n->prop_count > KEYIX_MIN;
+    if (big && (keyix_init(cx, tmp_arena(cx), &seen, v->count, v->items, item_text) ||
+                keyix_init(cx, tmp_arena(cx), &props, n->prop_count, n->props, prop_name)))
+        return;
+    for (i = 0; big && i < n->prop_count; i++)
+        (void)keyix_add(&props, i, n->props[i].name, n->props[i].name_len);
     for (i = 0; i < v->count; i++) {
         const toolgov__jval *r = v->items[i];
         int found = 0;
@@ -810,7 +965,14 @@ static void compile_required(toolgov__schema_ctx *cx, toolgov__snode *n, const t
                    label(l, cx, n), jkind_name(r));
             continue;
         }
-        for (j = 0; j < i; j++) {
+        if (big) {
+            size_t first = keyix_add(&seen, i, r->text, r->len);
+            size_t at = *keyix_slot(&props, r->text, r->len);
+            /* The loops below then look at that one place only. */
+            j0 = first == SIZE_MAX ? i : first;
+            p0 = at ? at - 1 : n->prop_count;
+        }
+        for (j = j0; j < i; j++) {
             const toolgov__jval *o = v->items[j];
             if (o->kind == TOOLGOV_J_STRING && o->len == r->len &&
                 !memcmp(o->text, r->text, r->len)) {
@@ -822,7 +984,7 @@ static void compile_required(toolgov__schema_ctx *cx, toolgov__snode *n, const t
         }
         if (found < 0)
             continue;
-        for (j = 0; j < n->prop_count; j++) {
+        for (j = p0; j < n->prop_count; j++) {
             if (n->props[j].name_len == r->len && !memcmp(n->props[j].name, r->text, r->len)) {
                 n->props[j].required = 1;
                 found = 1;
@@ -834,13 +996,15 @@ static void compile_required(toolgov__schema_ctx *cx, toolgov__snode *n, const t
         toolgov__text_show(q, r->text, r->len);
         if (have_props) {
             const char *hint = NULL;
-            const char **names;
-            names = over_cap(cx) ? NULL : malloc((n->prop_count + 1) * sizeof *names);
-            if (names) {
-                for (j = 0; j < n->prop_count; j++)
-                    names[j] = n->props[j].name;
-                if (!memchr(r->text, 0, r->len))
+            /* "Did you mean" for the first HINTS_MAX unknown names of a
+            ** list: each costs a pass over every property name. */
+            if (!over_cap(cx) && hints < HINTS_MAX && !memchr(r->text, 0, r->len)) {
+                if (!names && (names = tmp_alloc(cx, (n->prop_count + 1) * sizeof *names)))
+                    for (j = 0; j < n->prop_count; j++)
+                        names[j] = n->props[j].name;
+                if (names)
                     hint = toolgov__suggest(r->text, names, n->prop_count);
+                hints++;
             }
             if (hint)
                 err_at(cx, r->at, "required names '%s', which is not a property of %s; did you "
@@ -853,7 +1017,6 @@ static void compile_required(toolgov__schema_ctx *cx, toolgov__snode *n, const t
                 err_at(cx, r->at, "required names '%s', but %s declares no properties; declare "
                                   "it under properties or remove it from required",
                        q, label(l, cx, n));
-            free(names);
         } else {
             err_at(cx, r->at, "required names '%s', but %s declares no properties; declare it "
                               "under properties or remove it from required",
@@ -900,19 +1063,63 @@ static int jv_equal(const toolgov__jval *a, const toolgov__jval *b)
     }
 }
 
+typedef struct enum_key {
+    const char *s; /* kind letter, then the string's bytes or the int64's */
+    size_t len;
+} enum_key;
+
+static void enum_key_of(const void *arr, size_t i, const char **s, size_t *len)
+{
+    const enum_key *k = (const enum_key *)arr + i;
+    *s = k->s;
+    *len = k->len;
+}
+
+static void c_name_of(const void *arr, size_t i, const char **s, size_t *len)
+{
+    *s = ((const char *const *)arr)[i];
+    *len = strlen(*s);
+}
+
+/* The key under which an enum value of kind t (string, null or integer iv)
+** is equal to another exactly when jv_equal says so; NULL when out of
+** memory. */
+static const char *enum_key_make(toolgov__schema_ctx *cx, const toolgov__jval *e, unsigned t,
+                                 int64_t iv, size_t *len)
+{
+    size_t n = t == TOOLGOV_T_STRING ? e->len : t == TOOLGOV_T_INTEGER ? sizeof iv : 0;
+    char *k = tmp_alloc(cx, n + 1);
+    if (!k)
+        return NULL;
+    k[0] = t == TOOLGOV_T_STRING ? 's' : t == TOOLGOV_T_INTEGER ? 'i' : 'n';
+    if (t == TOOLGOV_T_STRING)
+        memcpy(k + 1, e->text, n);
+    else if (t == TOOLGOV_T_INTEGER)
+        memcpy(k + 1, &iv, n);
+    *len = n + 1;
+    return k;
+}
+
 static void compile_enum(toolgov__schema_ctx *cx, toolgov__snode *n, const toolgov__jval *v)
 {
     char l[320], q[TOOLGOV_SHOW_MAX];
-    size_t i, j, strings = 0;
+    size_t i, j, strings = 0, j0 = 0;
     int bad = 0;
+    enum_key *keys = NULL;
+    keyix ix;
     if (v->kind != TOOLGOV_J_ARRAY || v->count == 0) {
         err_at(cx, v->at, "enum of %s must be a non-empty list of the allowed values, not %s",
                label(l, cx, n), v->kind == TOOLGOV_J_ARRAY ? "an empty list" : jkind_name(v));
         return;
     }
+    /* A long list: each value's first equal found by key, not by a scan. */
+    if (v->count > KEYIX_MIN &&
+        (!(keys = tmp_alloc(cx, v->count * sizeof *keys)) ||
+         keyix_init(cx, tmp_arena(cx), &ix, v->count, keys, enum_key_of)))
+        return;
     for (i = 0; i < v->count; i++) {
         const toolgov__jval *e = v->items[i];
-        int64_t iv;
+        int64_t iv = 0;
         unsigned t = e->kind == TOOLGOV_J_STRING ? TOOLGOV_T_STRING
                      : e->kind == TOOLGOV_J_NULL ? TOOLGOV_T_NULL
                      : e->kind == TOOLGOV_J_NUMBER && toolgov__jtext_int64(e->text, e->len, &iv)
@@ -949,7 +1156,14 @@ static void compile_enum(toolgov__schema_ctx *cx, toolgov__snode *n, const toolg
                 continue;
             }
         }
-        for (j = 0; j < i; j++) {
+        if (keys) {
+            size_t first;
+            if (!(keys[i].s = enum_key_make(cx, e, t, iv, &keys[i].len)))
+                return;
+            first = keyix_add(&ix, i, keys[i].s, keys[i].len);
+            j0 = first == SIZE_MAX ? i : first;
+        }
+        for (j = j0; j < i; j++) {
             if (jv_equal(v->items[j], e)) {
                 err_at(cx, e->at, "enum value %s is listed twice for %s; keep one",
                        e->kind == TOOLGOV_J_NULL ? "null" : toolgov__text_show(q, e->text, e->len),
@@ -969,12 +1183,19 @@ static void compile_enum(toolgov__schema_ctx *cx, toolgov__snode *n, const toolg
         n->enum_c_names = alloc(cx, v->count * sizeof *n->enum_c_names);
         if (!n->enum_c_names)
             return;
+        if (keys && keyix_init(cx, tmp_arena(cx), &ix, v->count, n->enum_c_names, c_name_of))
+            return;
+        j0 = 0;
         for (i = 0; i < v->count; i++) {
             const toolgov__jval *e = v->items[i];
             n->enum_c_names[i] = c_name(cx, e->text, e->len, 0);
             if (!n->enum_c_names[i])
                 return;
-            for (j = 0; j < i; j++) {
+            if (keys) {
+                size_t first = keyix_add(&ix, i, n->enum_c_names[i], strlen(n->enum_c_names[i]));
+                j0 = first == SIZE_MAX ? i : first;
+            }
+            for (j = j0; j < i; j++) {
                 if (!strcmp(n->enum_c_names[i], n->enum_c_names[j])) {
                     char q2[TOOLGOV_SHOW_MAX];
                     err_at(cx, e->at, "enum values '%s' and '%s' of %s both become the C name "

@@ -81,6 +81,8 @@ struct toolgov__jval {
     size_t cap_;               /* private: allocated slots */
     toolgov__jval **items;     /* TOOLGOV_J_ARRAY */
     toolgov__jmember *members; /* TOOLGOV_J_OBJECT, in source order */
+    uint32_t *ix_;             /* private: a big object's members by key */
+    size_t ix_mask_;
 };
 
 /* What every call of this module needs: where to allocate, where to report,

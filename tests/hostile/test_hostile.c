@@ -779,6 +779,96 @@ START_TEST(test_ten_thousand_tools)
 }
 END_TEST
 
+/* One schema with lists 100,000 long: properties (an object of 100,000
+** keys), required names, enum values, C names that clash. Every duplicate and clash
+** check among them is a hash lookup; checked pairwise they took from 10 s
+** to minutes here, so a return to that fails the time bound. */
+#define LONG_LIST 100000u
+
+static void params_head(sbuf *b)
+{
+    sbuf_puts(b, "name: wide\nprovides: [tool]\ntools:\n  t:\n    effect: read\n"
+                 "    description: Wide.\n    parameters:\n      type: object\n"
+                 "      properties:\n");
+}
+
+/* A flow list of n items, item i written as prefix, i % mod, suffix. */
+static void flow_list(sbuf *b, const char *prefix, const char *suffix, size_t n, size_t mod)
+{
+    size_t i;
+    sbuf_puts(b, "[");
+    for (i = 0; i < n; i++)
+        sbuf_printf(b, "%s%s%zu%s", i ? ", " : "", prefix, i % mod, suffix);
+    sbuf_puts(b, "]");
+}
+
+/* Run generate on b (freed), with --max-errors 0 when `all`. */
+static void run_wide(const char *name, sbuf *b, int all, gen_run *g)
+{
+    gen_run_start(g, name, "wide.yaml", b->data, b->len, all ? "--max-errors" : NULL,
+                  all ? "0" : NULL);
+    sbuf_free(b);
+}
+
+START_TEST(test_long_lists)
+{
+    sbuf b = {0};
+    gen_run g;
+    size_t i;
+    params_head(&b);
+    for (i = 0; i < LONG_LIST; i++)
+        sbuf_printf(&b, "        p%zu: {type: string}\n", i);
+    sbuf_puts(&b, "        s: {type: string, enum: ");
+    flow_list(&b, "v", "", LONG_LIST, LONG_LIST);
+    sbuf_puts(&b, "}\n        n: {type: integer, enum: ");
+    flow_list(&b, "", "", LONG_LIST, LONG_LIST);
+    sbuf_puts(&b, "}\n      required: ");
+    flow_list(&b, "p", "", LONG_LIST, LONG_LIST);
+    sbuf_puts(&b, "\n");
+    run_wide("long_lists", &b, 0, &g);
+    expect_accepted(&g, "wide");
+    gen_run_end(&g);
+}
+END_TEST
+
+/* n occurrences of needle in hay[0..len). A scan, not strstr in a loop:
+** ASan's strstr measures the whole 25 MB text on every call. */
+static size_t count_of(const char *hay, size_t len, const char *needle)
+{
+    size_t n = 0, k = strlen(needle), i;
+    for (i = 0; i + k <= len; i++)
+        if (hay[i] == needle[0] && memcmp(hay + i, needle, k) == 0)
+            n++;
+    return n;
+}
+
+START_TEST(test_long_lists_all_wrong)
+{
+    /* Every required name unknown, every property's C name taken by the
+    ** one before it, every enum value twice: all reported (--max-errors 0),
+    ** "did you mean" only for the first required names of the list. */
+    sbuf b = {0};
+    gen_run g;
+    size_t i;
+    params_head(&b);
+    for (i = 0; i < LONG_LIST / 2; i++)
+        sbuf_printf(&b, "        \"p-%zu\": {type: string}\n        \"p_%zu\": {type: string}\n",
+                    i, i);
+    sbuf_puts(&b, "        e: {type: string, enum: ");
+    flow_list(&b, "v", "", LONG_LIST, LONG_LIST / 2);
+    sbuf_puts(&b, "}\n      required: ");
+    flow_list(&b, "p_", "q", LONG_LIST / 5, LONG_LIST);
+    sbuf_puts(&b, "\n");
+    run_wide("long_lists_all_wrong", &b, 1, &g);
+    expect_rejected(&g);
+    expect_error_at(&g, 11, 9); /* "p_0" after "p-0" */
+    ck_assert_uint_eq(count_of(g.res.output, g.res.output_len, ": error: "),
+                      LONG_LIST / 2 + LONG_LIST / 2 + LONG_LIST / 5);
+    ck_assert_uint_eq(count_of(g.res.output, g.res.output_len, "did you mean"), 64);
+    gen_run_end(&g);
+}
+END_TEST
+
 START_TEST(test_ten_thousand_errors)
 {
     /* Every tool misspells its effect: 10,000 errors, of which the default
@@ -1000,6 +1090,8 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, test_out_dir_below_a_file);
     tcase_add_test(tc, test_crlf_and_bom);
     tcase_add_test(tc, test_ten_thousand_tools);
+    tcase_add_test(tc, test_long_lists);
+    tcase_add_test(tc, test_long_lists_all_wrong);
     tcase_add_test(tc, test_ten_thousand_errors);
     tcase_add_test(tc, test_ten_thousand_errors_capped_low);
     tcase_add_test(tc, test_c_keyword_tool_name);
