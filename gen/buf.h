@@ -68,4 +68,16 @@ void *toolgov__alloc_big(size_t *n);
 ** adversary (callers compare the bytes after a hash matches). */
 uint64_t toolgov__hash_bytes(const void *p, size_t n);
 
+/* The first slot of a hash h in a table of mask + 1 slots (a power of two).
+** The hash's low bits alone cluster on keys that differ only late (its last
+** step is a multiply), so its high bits are mixed in first; every hash
+** table of the generator takes its slots from here. */
+static inline size_t toolgov__hash_slot(uint64_t h, size_t mask)
+{
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9u;
+    h ^= h >> 32;
+    return (size_t)h & mask;
+}
+
 #endif /* TOOLGOV_GEN_BUF_H */

@@ -458,7 +458,7 @@ static const memo_entry *memo_find(const loader *L, size_t ls, size_t end)
         return &pm->v[pm->last];
     h = toolgov__hash_bytes(b + ls, len);
     mask = pm->scap - 1;
-    for (i = (size_t)h & mask; pm->slots[i]; i = (i + 1) & mask) {
+    for (i = toolgov__hash_slot(h, mask); pm->slots[i]; i = (i + 1) & mask) {
         const memo_entry *e = &pm->v[pm->slots[i] - 1];
         if (e->hash == h && e->len == len && memcmp(b + e->off, b + ls, len) == 0) {
             pm->last = pm->slots[i] - 1;
@@ -491,7 +491,7 @@ static void memo_add(loader *L, size_t ls, size_t end, unsigned line,
             return;
         for (j = 0; j < pm->count; j++) {
             size_t k;
-            for (k = (size_t)pm->v[j].hash & (ncap - 1); ns[k]; k = (k + 1) & (ncap - 1))
+            for (k = toolgov__hash_slot(pm->v[j].hash, ncap - 1); ns[k]; k = (k + 1) & (ncap - 1))
                 ;
             ns[k] = (uint32_t)(j + 1);
         }
@@ -514,7 +514,7 @@ static void memo_add(loader *L, size_t ls, size_t end, unsigned line,
     e->line = line;
     e->params = params;
     mask = pm->scap - 1;
-    for (i = (size_t)e->hash & mask; pm->slots[i]; i = (i + 1) & mask)
+    for (i = toolgov__hash_slot(e->hash, mask); pm->slots[i]; i = (i + 1) & mask)
         ;
     pm->slots[i] = (uint32_t)(pm->count + 1);
     pm->last = pm->count;

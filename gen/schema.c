@@ -154,14 +154,7 @@ static int keyix_init(toolgov__schema_ctx *cx, toolgov__arena *a, keyix *ix, siz
 ** one where it goes. */
 static uint32_t *keyix_slot(const keyix *ix, const char *s, size_t len)
 {
-    uint64_t x = toolgov__hash_bytes(s, len);
-    size_t h;
-    /* The hash's low bits alone cluster (its last step is a multiply):
-    ** fold the high bits in. */
-    x ^= x >> 29;
-    x *= 0xbf58476d1ce4e5b9u;
-    x ^= x >> 32;
-    h = (size_t)x & ix->mask;
+    size_t h = toolgov__hash_slot(toolgov__hash_bytes(s, len), ix->mask);
     for (;; h = (h + 1) & ix->mask) {
         const char *k;
         size_t kl;
@@ -184,11 +177,35 @@ static size_t keyix_add(keyix *ix, size_t i, const char *s, size_t len)
     return SIZE_MAX;
 }
 
+/* Where the scan for an earlier name equal to position i's, s[0..len),
+** starts: with no index (a short list) at 0, the scan looking at every
+** earlier name; with one, at the first equal name, or at i when there is
+** none (position i then joins the index). */
+static size_t scan_from(keyix *ix, size_t i, const char *s, size_t len)
+{
+    size_t first;
+    if (!ix)
+        return 0;
+    first = keyix_add(ix, i, s, len);
+    return first == SIZE_MAX ? i : first;
+}
+
 static void member_key(const void *arr, size_t i, const char **s, size_t *len)
 {
     const toolgov__jmember *m = (const toolgov__jmember *)arr + i;
     *s = m->key;
     *len = m->key_len;
+}
+
+/* The index a big object keeps of its members (object->ix_ set). */
+static keyix object_ix(const toolgov__jval *object)
+{
+    keyix ix;
+    ix.slots = object->ix_;
+    ix.mask = object->ix_mask_;
+    ix.arr = object->members;
+    ix.key_of = member_key;
+    return ix;
 }
 
 /* ---- the value tree ------------------------------------------------------ */
@@ -331,11 +348,7 @@ int toolgov__jv_put(toolgov__schema_ctx *cx, toolgov__jval *object, const char *
             object->ix_ = ix.slots;
             object->ix_mask_ = ix.mask;
         } else {
-            keyix ix;
-            ix.slots = object->ix_;
-            ix.mask = object->ix_mask_;
-            ix.arr = object->members;
-            ix.key_of = member_key;
+            keyix ix = object_ix(object);
             (void)keyix_add(&ix, object->count - 1, k, key_len);
         }
     }
@@ -349,13 +362,8 @@ const toolgov__jmember *toolgov__jv_find(const toolgov__jval *object, const char
     if (!object || object->kind != TOOLGOV_J_OBJECT)
         return NULL;
     if (object->ix_) {
-        keyix ix;
-        uint32_t *slot;
-        ix.slots = object->ix_;
-        ix.mask = object->ix_mask_;
-        ix.arr = object->members;
-        ix.key_of = member_key;
-        slot = keyix_slot(&ix, key, len);
+        keyix ix = object_ix(object);
+        const uint32_t *slot = keyix_slot(&ix, key, len);
         return *slot ? &object->members[*slot - 1] : NULL;
     }
     for (i = 0; i < object->count; i++)
@@ -888,7 +896,7 @@ static void compile_properties(toolgov__schema_ctx *cx, toolgov__snode *n,
 {
     char l[320];
     size_t i, j;
-    keyix ix;
+    keyix ix, *big = NULL;
     if (v->kind != TOOLGOV_J_OBJECT) {
         err_at(cx, v->at, "properties of %s must be a mapping from property names to their "
                           "schemas, not %s", label(l, cx, n), jkind_name(v));
@@ -914,14 +922,13 @@ static void compile_properties(toolgov__schema_ctx *cx, toolgov__snode *n,
     }
     /* C names stay unique among siblings: a clash left after the mapping
     ** is the author's to resolve (rename one property). */
-    if (n->prop_count > KEYIX_MIN &&
-        keyix_init(cx, tmp_arena(cx), &ix, n->prop_count, n->props, prop_c_name))
-        return;
+    if (n->prop_count > KEYIX_MIN) {
+        if (keyix_init(cx, tmp_arena(cx), &ix, n->prop_count, n->props, prop_c_name))
+            return;
+        big = &ix;
+    }
     for (i = 0; i < n->prop_count; i++) {
-        size_t first = n->prop_count > KEYIX_MIN
-                           ? keyix_add(&ix, i, n->props[i].c_name, strlen(n->props[i].c_name))
-                           : SIZE_MAX;
-        for (j = n->prop_count > KEYIX_MIN ? (first == SIZE_MAX ? i : first) : 0; j < i; j++) {
+        for (j = scan_from(big, i, n->props[i].c_name, strlen(n->props[i].c_name)); j < i; j++) {
             if (strcmp(n->props[i].c_name, n->props[j].c_name) == 0) {
                 char q1[TOOLGOV_SHOW_MAX], q2[TOOLGOV_SHOW_MAX];
                 err_at(cx, n->props[i].at,
@@ -941,22 +948,23 @@ static void compile_required(toolgov__schema_ctx *cx, toolgov__snode *n, const t
                              int have_props)
 {
     char l[320], q[TOOLGOV_SHOW_MAX];
-    size_t i, j, j0 = 0, p0 = 0, hints = 0;
-    keyix seen, props;
+    size_t i, j, p0 = 0, hints = 0;
+    keyix seen, props, *big = NULL;
     const char **names = NULL;
-    int big;
     if (v->kind != TOOLGOV_J_ARRAY) {
         err_at(cx, v->at, "required of %s must be a list of property names such as [title], "
                           "not %s", label(l, cx, n), jkind_name(v));
         return;
     }
     /* Long lists: the first of each name, and the properties by name. */
-    big = v->count > KEYIX_MIN || n->prop_count > KEYIX_MIN;
-    if (big && (keyix_init(cx, tmp_arena(cx), &seen, v->count, v->items, item_text) ||
-                keyix_init(cx, tmp_arena(cx), &props, n->prop_count, n->props, prop_name)))
-        return;
-    for (i = 0; big && i < n->prop_count; i++)
-        (void)keyix_add(&props, i, n->props[i].name, n->props[i].name_len);
+    if (v->count > KEYIX_MIN || n->prop_count > KEYIX_MIN) {
+        if (keyix_init(cx, tmp_arena(cx), &seen, v->count, v->items, item_text) ||
+            keyix_init(cx, tmp_arena(cx), &props, n->prop_count, n->props, prop_name))
+            return;
+        for (i = 0; i < n->prop_count; i++)
+            (void)keyix_add(&props, i, n->props[i].name, n->props[i].name_len);
+        big = &seen;
+    }
     for (i = 0; i < v->count; i++) {
         const toolgov__jval *r = v->items[i];
         int found = 0;
@@ -966,13 +974,11 @@ static void compile_required(toolgov__schema_ctx *cx, toolgov__snode *n, const t
             continue;
         }
         if (big) {
-            size_t first = keyix_add(&seen, i, r->text, r->len);
+            /* The property loop below then looks at one place only. */
             size_t at = *keyix_slot(&props, r->text, r->len);
-            /* The loops below then look at that one place only. */
-            j0 = first == SIZE_MAX ? i : first;
             p0 = at ? at - 1 : n->prop_count;
         }
-        for (j = j0; j < i; j++) {
+        for (j = scan_from(big, i, r->text, r->len); j < i; j++) {
             const toolgov__jval *o = v->items[j];
             if (o->kind == TOOLGOV_J_STRING && o->len == r->len &&
                 !memcmp(o->text, r->text, r->len)) {
@@ -1103,20 +1109,22 @@ static const char *enum_key_make(toolgov__schema_ctx *cx, const toolgov__jval *e
 static void compile_enum(toolgov__schema_ctx *cx, toolgov__snode *n, const toolgov__jval *v)
 {
     char l[320], q[TOOLGOV_SHOW_MAX];
-    size_t i, j, strings = 0, j0 = 0;
+    size_t i, j, strings = 0, from;
     int bad = 0;
     enum_key *keys = NULL;
-    keyix ix;
+    keyix ix, *big = NULL;
     if (v->kind != TOOLGOV_J_ARRAY || v->count == 0) {
         err_at(cx, v->at, "enum of %s must be a non-empty list of the allowed values, not %s",
                label(l, cx, n), v->kind == TOOLGOV_J_ARRAY ? "an empty list" : jkind_name(v));
         return;
     }
     /* A long list: each value's first equal found by key, not by a scan. */
-    if (v->count > KEYIX_MIN &&
-        (!(keys = tmp_alloc(cx, v->count * sizeof *keys)) ||
-         keyix_init(cx, tmp_arena(cx), &ix, v->count, keys, enum_key_of)))
-        return;
+    if (v->count > KEYIX_MIN) {
+        if (!(keys = tmp_alloc(cx, v->count * sizeof *keys)) ||
+            keyix_init(cx, tmp_arena(cx), &ix, v->count, keys, enum_key_of))
+            return;
+        big = &ix;
+    }
     for (i = 0; i < v->count; i++) {
         const toolgov__jval *e = v->items[i];
         int64_t iv = 0;
@@ -1156,14 +1164,10 @@ static void compile_enum(toolgov__schema_ctx *cx, toolgov__snode *n, const toolg
                 continue;
             }
         }
-        if (keys) {
-            size_t first;
-            if (!(keys[i].s = enum_key_make(cx, e, t, iv, &keys[i].len)))
-                return;
-            first = keyix_add(&ix, i, keys[i].s, keys[i].len);
-            j0 = first == SIZE_MAX ? i : first;
-        }
-        for (j = j0; j < i; j++) {
+        if (big && !(keys[i].s = enum_key_make(cx, e, t, iv, &keys[i].len)))
+            return;
+        from = big ? scan_from(big, i, keys[i].s, keys[i].len) : 0;
+        for (j = from; j < i; j++) {
             if (jv_equal(v->items[j], e)) {
                 err_at(cx, e->at, "enum value %s is listed twice for %s; keep one",
                        e->kind == TOOLGOV_J_NULL ? "null" : toolgov__text_show(q, e->text, e->len),
@@ -1183,19 +1187,15 @@ static void compile_enum(toolgov__schema_ctx *cx, toolgov__snode *n, const toolg
         n->enum_c_names = alloc(cx, v->count * sizeof *n->enum_c_names);
         if (!n->enum_c_names)
             return;
-        if (keys && keyix_init(cx, tmp_arena(cx), &ix, v->count, n->enum_c_names, c_name_of))
+        if (big && keyix_init(cx, tmp_arena(cx), &ix, v->count, n->enum_c_names, c_name_of))
             return;
-        j0 = 0;
         for (i = 0; i < v->count; i++) {
             const toolgov__jval *e = v->items[i];
             n->enum_c_names[i] = c_name(cx, e->text, e->len, 0);
             if (!n->enum_c_names[i])
                 return;
-            if (keys) {
-                size_t first = keyix_add(&ix, i, n->enum_c_names[i], strlen(n->enum_c_names[i]));
-                j0 = first == SIZE_MAX ? i : first;
-            }
-            for (j = j0; j < i; j++) {
+            for (j = scan_from(big, i, n->enum_c_names[i], strlen(n->enum_c_names[i])); j < i;
+                 j++) {
                 if (!strcmp(n->enum_c_names[i], n->enum_c_names[j])) {
                     char q2[TOOLGOV_SHOW_MAX];
                     err_at(cx, e->at, "enum values '%s' and '%s' of %s both become the C name "

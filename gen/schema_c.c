@@ -344,7 +344,7 @@ void toolgov__schema_share_free(toolgov__schema_share *sh)
 static size_t key_slot(const toolgov__schema_share_key *v, size_t cap, const char *key,
                        size_t klen, uint64_t h)
 {
-    size_t mask = cap - 1, i = (size_t)(h ^ (h >> 29)) & mask;
+    size_t mask = cap - 1, i = toolgov__hash_slot(h, mask);
     while (v[i].rec && !(v[i].hash == h && v[i].klen == klen && memcmp(v[i].rec, key, klen) == 0))
         i = (i + 1) & mask;
     return i;

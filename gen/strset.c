@@ -13,17 +13,12 @@
 #include "strset.h"
 
 /* Keys run to hundreds of bytes (the generator's table initializers):
-** hashed eight bytes a step (buf.h), the high bits folded in for the mask. */
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = toolgov__hash_bytes(s, strlen(s));
-    return h ^ (h >> 29);
-}
+** hashed eight bytes a step (buf.h), the slot by toolgov__hash_slot(). */
 
 /* The slot for `key`: empty, or holding an equal string. cap > 0. */
 static size_t slot_of(const char *const *slots, size_t cap, const char *key)
 {
-    size_t mask = cap - 1, i = (size_t)hash_str(key) & mask;
+    size_t mask = cap - 1, i = toolgov__hash_slot(toolgov__hash_bytes(key, strlen(key)), mask);
     while (slots[i] && strcmp(slots[i], key) != 0)
         i = (i + 1) & mask;
     return i;
