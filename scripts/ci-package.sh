@@ -52,9 +52,25 @@ cmake -S tests/package/project -B "$tmp/project" -G Ninja \
       -DCMAKE_PREFIX_PATH="$usr" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "configure"; }
 cmake --build "$tmp/project" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "build"; }
 grep -q "toolgov: checking notes" "$tmp/log" || fail "the drift check did not run"
+# The host also runs calls: two spellings of one call, one canonical text;
+# a handler reading its typed arguments; refused arguments; an unknown tool.
+want='notes_find effect=0 notes_add effect=1 confirm=0 owner=notes
+canonical {"title":"milk","priority":"normal","tags":["shop"]} same
+notes_find rc=0 output=found notes for milk (at most 10)
+notes_add rc=EARGS output=notes_add: /title must be a string, got 5
+notes_drop rc=ENOENT'
 out=$("$tmp/project/notes_host")
-[ "$out" = "notes_find effect=0 notes_add effect=1 confirm=0 owner=notes" ] ||
-  fail "notes_host printed: $out"
+[ "$out" = "$want" ] || fail "notes_host printed: $out"
+
+# The installed generator exports the declared parameters (MCP's shape).
+"$usr/bin/toolgov-gen" export --manifest tests/package/project/notes.yaml --format mcp \
+  >"$tmp/export.json" || fail "toolgov-gen export failed"
+/usr/bin/python3 - "$tmp/export.json" <<'PY' || fail "the exported tools lack their parameters"
+import json, sys
+tools = {t["name"]: t for t in json.load(open(sys.argv[1]))["tools"]}
+assert tools["notes_find"]["inputSchema"]["required"] == ["word"], tools
+assert tools["notes_add"]["inputSchema"]["properties"]["priority"]["default"] == "normal", tools
+PY
 
 # pkg-config against the extracted tree: relocated, flags and generator path.
 pcdir=$(dirname "$(find "$usr" -name toolgov.pc | head -n 1)")
