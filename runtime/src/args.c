@@ -159,6 +159,19 @@ static void say_u(ctx *c, unsigned long long v)
     toolgov__jbuf_put(&c->d->msg, tmp + i, sizeof tmp - i);
 }
 
+/* The reader's message, with the bound when one was passed ("text is longer
+** than the limit of 1048576 bytes"). */
+static void say_json_error(ctx *c, const toolgov__json_error *err)
+{
+    say(c, err->msg);
+    if (err->limit_unit) {
+        say(c, " of ");
+        say_u(c, err->limit);
+        say(c, " ");
+        say(c, err->limit_unit);
+    }
+}
+
 /* A string for a message: quoted, escaped, cut at 40 bytes on a character
 ** boundary. */
 static void say_str(ctx *c, const char *s, size_t len)
@@ -937,7 +950,7 @@ static void say_syntax(ctx *c, const toolgov__json_error *err)
         toolgov__jbuf_put(m, ": ", 2);
     }
     say(c, "the arguments are not valid JSON: ");
-    say(c, err->msg);
+    say_json_error(c, err);
     if (err->key) {
         say(c, " ");
         say_str(c, err->key, strlen(err->key));
@@ -1087,7 +1100,7 @@ int toolgov__args_validate(toolgov_args_decoder *dec, const toolgov_arg_schema *
         return rc;
     if (rc) {
         say(&c, "the value cannot be read as JSON: ");
-        say(&c, err.msg);
+        say_json_error(&c, &err);
         rc = TOOLGOV_EINVAL;
     } else {
         value(&c, &doc, s, 0, NULL);

@@ -225,6 +225,16 @@ static int fail(parser *ps, const unsigned char *at, const char *msg)
     return TOOLGOV_EINVAL;
 }
 
+/* A bound passed: the message and the bound, so the reader can say which. */
+static int fail_limit(parser *ps, const unsigned char *at, const char *msg, size_t limit,
+                      const char *unit)
+{
+    fail(ps, at, msg);
+    ps->err->limit = limit;
+    ps->err->limit_unit = unit;
+    return TOOLGOV_EINVAL;
+}
+
 static void skip_ws(parser *ps)
 {
     const unsigned char *p = ps->p, *e = ps->e;
@@ -581,10 +591,12 @@ int toolgov__json_parse(toolgov__json_doc *out, toolgov__json_error *err,
     err->msg = NULL;
     err->pos = 0;
     err->key = NULL;
+    err->limit = 0;
+    err->limit_unit = NULL;
     if (max_len > TOOLGOV__JSON_MAX_LEN)
         max_len = TOOLGOV__JSON_MAX_LEN;
     if (len > max_len)
-        return fail(&ps, ps.s, "text is longer than the limit");
+        return fail_limit(&ps, ps.s, "text is longer than the limit", max_len, "bytes");
     if (max_depth == 0)
         max_depth = 1;
     if (len >= 3 && ps.s[0] == 0xEF && ps.s[1] == 0xBB && ps.s[2] == 0xBF)
@@ -608,7 +620,8 @@ value:
         size_t idx;
 
         if (depth == max_depth)
-            return fail(&ps, ps.p, "nested deeper than the limit");
+            return fail_limit(&ps, ps.p, "nested deeper than the limit", max_depth,
+                                  "levels of objects and arrays");
         idx = new_node(&ps, is_obj ? TOOLGOV__JSON_OBJECT : TOOLGOV__JSON_ARRAY);
         stack[depth++] = (uint32_t)idx;
         ps.p++;

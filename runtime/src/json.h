@@ -125,6 +125,8 @@ typedef struct toolgov__json_error {
     const char *msg;   /* static, lowercase, e.g. "duplicate key" */
     size_t pos;        /* byte offset where the problem is */
     const char *key;   /* for "duplicate key": the key (arena), else NULL */
+    size_t limit;      /* for a bound passed: the bound, in limit_unit */
+    const char *limit_unit; /* static ("bytes", "levels of nesting"), or NULL */
 } toolgov__json_error;
 
 /* Default bounds for callers without their own. */

@@ -147,6 +147,46 @@ START_TEST(not_json_is_refused_with_the_reason)
 }
 END_TEST
 
+/* A call past a bound is told the bound, so it can be made to fit. */
+START_TEST(bounds_are_named_in_the_refusal)
+{
+    char deep[2 * (TOOLGOV_ARGS_MAX_NESTING + 1) + 16], *big;
+    char want[160];
+    size_t i, n = 0;
+
+    n += (size_t)sprintf(deep, "{\"title\":");
+    for (i = 1; i < TOOLGOV_ARGS_MAX_NESTING; i++)
+        deep[n++] = '[';
+    deep[n] = '\0';
+    /* TOOLGOV_ARGS_MAX_NESTING containers in all (the object is one) read. */
+    refused(&reminder_schema, deep,
+            "t: the arguments are not valid JSON: unexpected end of text (expected a value) "
+            "at byte 40");
+    deep[n++] = '[';
+    deep[n] = '\0';
+    snprintf(want, sizeof want,
+             "t: the arguments are not valid JSON: nested deeper than the limit of %d levels "
+             "of objects and arrays at byte %zu",
+             TOOLGOV_ARGS_MAX_NESTING, n - 1);
+    refused(&reminder_schema, deep, want);
+    big = malloc(TOOLGOV_ARGS_MAX_LEN + 2);
+    ck_assert_ptr_nonnull(big);
+    memset(big, ' ', TOOLGOV_ARGS_MAX_LEN + 1);
+    big[0] = '{';
+    big[TOOLGOV_ARGS_MAX_LEN] = '}';
+    big[TOOLGOV_ARGS_MAX_LEN + 1] = '\0';
+    snprintf(want, sizeof want,
+             "t: the arguments are not valid JSON: text is longer than the limit of %zu bytes "
+             "at byte 0",
+             (size_t)TOOLGOV_ARGS_MAX_LEN);
+    refused(&reminder_schema, big, want);
+    big[TOOLGOV_ARGS_MAX_LEN - 1] = '}';
+    big[TOOLGOV_ARGS_MAX_LEN] = '\0';
+    refused(&reminder_schema, big, "t: /title is required; /date is required; /time is required");
+    free(big);
+}
+END_TEST
+
 START_TEST(no_parameters)
 {
     toolgov_decoded_args r;
@@ -391,6 +431,7 @@ int main(void)
     tcase_add_test(tc, message_is_capped);
     tcase_add_test(tc, lengths_count_characters);
     tcase_add_test(tc, not_json_is_refused_with_the_reason);
+    tcase_add_test(tc, bounds_are_named_in_the_refusal);
     tcase_add_test(tc, no_parameters);
     tcase_add_test(tc, integers_exact_in_int64);
     tcase_add_test(tc, numbers_finite_and_shortest);
