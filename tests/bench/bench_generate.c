@@ -4,9 +4,14 @@
 ** parse of the same manifest (SPEC section 8: at most 1.3 times), in one
 ** process, side by side.
 **
-**   bench_generate [RUNS]      (default 31)
+**   bench_generate [--params|--distinct-params] [RUNS]      (default 31)
 **
-** A 10,000-tool manifest of about 1.35 MB is built in memory. Each round
+** A 10,000-tool manifest of about 1.35 MB is built in memory (with
+** --params every tool also declares the same parameters, with
+** --distinct-params parameters no two alike: bench_manifest.h). In one
+** process the memory freed by a round serves the next, so, unlike
+** bench_generate_process, this measures the work without the kernel's
+** cost of fresh pages. Each round
 ** times, in turn: (a) a bare libyaml event parse (initialize, parse every
 ** event, delete), (b) toolgov__manifest_load_mem (load + validate), and
 ** (c) load + validate + rendering both generated files in memory. Medians
@@ -71,11 +76,18 @@ static size_t bare_parse(const char *y, size_t len)
 
 int main(int argc, char **argv)
 {
-    size_t runs = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 31, len, r, out_bytes = 0;
-    char *y = build_manifest(&len);
+    int params = 0;
+    size_t runs, len, r, out_bytes = 0;
+    char *y;
     double *ta, *tb, *tc, ma, mb, mc;
     toolgov__diag d;
 
+    if (argc > 1 && strcmp(argv[1], "--params") == 0)
+        params = 1, argc--, argv++;
+    else if (argc > 1 && strcmp(argv[1], "--distinct-params") == 0)
+        params = 2, argc--, argv++;
+    runs = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 31;
+    y = build_manifest_ex(&len, params);
     if (!y || runs == 0)
         return 1;
     ta = malloc(runs * sizeof *ta);
@@ -121,9 +133,13 @@ int main(int argc, char **argv)
     ma = median(ta, runs);
     mb = median(tb, runs);
     mc = median(tc, runs);
-    printf("manifest: %d tools, %zu bytes; generated output %zu bytes; %zu runs "
+    printf("manifest: %d tools%s, %zu bytes; generated output %zu bytes; %zu runs "
            "(medians of thread CPU time)\n",
-           TOOLS, len, out_bytes, runs);
+           TOOLS,
+           params == 2   ? " with parameters, no two alike"
+           : params == 1 ? " with the same parameters"
+                         : "",
+           len, out_bytes, runs);
     printf("(a) bare libyaml event parse:          %8.2f ms\n", ma);
     printf("(b) load + validate:                   %8.2f ms  (%.2fx a)\n", mb, mb / ma);
     printf("(c) load + validate + generate (mem):  %8.2f ms  (%.2fx a; target <= 1.30x)\n", mc,
