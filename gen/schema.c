@@ -570,6 +570,17 @@ static void put_path(char *buf, size_t cap, size_t *o, const toolgov__snode *n)
 }
 
 /* "property 'a.b' of tool 't'", "the parameters of tool 't'". */
+/* Whether node n gets no C type of its own: it or a schema above it is
+** raw JSON (the handler gets the JSON text), so the C names of its
+** properties and enum values are never used. */
+static int no_c_type(const toolgov__snode *n)
+{
+    for (; n; n = n->parent)
+        if (n->type == TOOLGOV_S_RAW)
+            return 1;
+    return 0;
+}
+
 static const char *label(char out[320], const toolgov__schema_ctx *cx, const toolgov__snode *n)
 {
     char path[200];
@@ -921,7 +932,10 @@ static void compile_properties(toolgov__schema_ctx *cx, toolgov__snode *n,
         n->prop_count++;
     }
     /* C names stay unique among siblings: a clash left after the mapping
-    ** is the author's to resolve (rename one property). */
+    ** is the author's to resolve (rename one property). Under a raw value
+    ** no struct is generated, so there its names may map to one. */
+    if (no_c_type(n))
+        return;
     if (n->prop_count > KEYIX_MIN) {
         if (keyix_init(cx, tmp_arena(cx), &ix, n->prop_count, n->props, prop_c_name))
             return;
@@ -1110,7 +1124,7 @@ static void compile_enum(toolgov__schema_ctx *cx, toolgov__snode *n, const toolg
 {
     char l[320], q[TOOLGOV_SHOW_MAX];
     size_t i, j, strings = 0, from;
-    int bad = 0;
+    int bad = 0, raw = no_c_type(n);
     enum_key *keys = NULL;
     keyix ix, *big = NULL;
     if (v->kind != TOOLGOV_J_ARRAY || v->count == 0) {
@@ -1194,12 +1208,16 @@ static void compile_enum(toolgov__schema_ctx *cx, toolgov__snode *n, const toolg
             n->enum_c_names[i] = c_name(cx, e->text, e->len, 0);
             if (!n->enum_c_names[i])
                 return;
+            if (raw)
+                continue; /* no C enum is generated under a raw value */
             for (j = scan_from(big, i, n->enum_c_names[i], strlen(n->enum_c_names[i])); j < i;
                  j++) {
                 if (!strcmp(n->enum_c_names[i], n->enum_c_names[j])) {
                     char q2[TOOLGOV_SHOW_MAX];
                     err_at(cx, e->at, "enum values '%s' and '%s' of %s both become the C name "
-                                      "'%s'; change one of them",
+                                      "'%s'; change one of them, or keep them as they are in a raw "
+                                      "value (anyOf: [{type: string, enum: [...]}]: the "
+                                      "handler gets its JSON text)",
                            toolgov__text_show(q2, v->items[j]->text, v->items[j]->len),
                            toolgov__text_show(q, e->text, e->len), label(l, cx, n),
                            n->enum_c_names[i]);
