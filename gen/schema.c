@@ -1273,8 +1273,22 @@ static void unknown_keyword(toolgov__schema_ctx *cx, const toolgov__snode *n,
                                       : bsearch(m->key, unsupported, COUNT_OF(unsupported),
                                                 sizeof *unsupported, cmp_unsupported);
     if (u) {
-        err_at(cx, m->at, "keyword '%s' (in %s) is not supported; %s", q, label(l, cx, n),
-               u->advice);
+        const toolgov__jval *v = m->val;
+        char t[TOOLGOV_SHOW_MAX];
+        if (m->key_len == 4 && !memcmp(m->key, "$ref", 4) && v->kind == TOOLGOV_J_STRING)
+            err_at(cx, m->at, "keyword '%s' (in %s) is not supported; %s (here '%s')", q,
+                   label(l, cx, n), u->advice, toolgov__text_show(t, v->text, v->len));
+        else if (m->key_len == 13 && !memcmp(m->key, "propertyNames", 13) &&
+                 v->kind == TOOLGOV_J_OBJECT && v->count == 1 &&
+                 !strcmp(v->members[0].key, "type") && v->members[0].val->kind == TOOLGOV_J_STRING &&
+                 !strcmp(v->members[0].val->text, "string"))
+            /* What zod writes for z.record(z.string(), ...): no constraint. */
+            err_at(cx, m->at, "keyword '%s' (in %s) is not supported; propertyNames: {type: "
+                              "string} says nothing (every member name is a string): remove it",
+                   q, label(l, cx, n));
+        else
+            err_at(cx, m->at, "keyword '%s' (in %s) is not supported; %s", q, label(l, cx, n),
+                   u->advice);
         return;
     }
     if (!memchr(m->key, 0, m->key_len))
