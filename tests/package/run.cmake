@@ -42,7 +42,16 @@ step("configure outside project" ${CMAKE_COMMAND} -S "${SRC}/project"
      "-DCMAKE_EXE_LINKER_FLAGS=${EXTRA_FLAGS}")
 step("build outside project" ${CMAKE_COMMAND} --build "${WORK}/build")
 step("run outside host" "${WORK}/build/notes_host")
-if(NOT step_out STREQUAL "notes_find effect=0 notes_add effect=1 confirm=0 owner=notes\n")
+# The host also runs calls through the installed runtime: two spellings of
+# one call, one canonical text; a handler reading its typed arguments;
+# refused arguments; an unknown tool (host.c).
+string(CONCAT want
+  "notes_find effect=0 notes_add effect=1 confirm=0 owner=notes\n"
+  "canonical {\"title\":\"milk\",\"priority\":\"normal\",\"tags\":[\"shop\"]} same\n"
+  "notes_find rc=0 output=found notes for milk (at most 10)\n"
+  "notes_add rc=EARGS output=notes_add: /title must be a string, got 5\n"
+  "notes_drop rc=ENOENT\n")
+if(NOT step_out STREQUAL want)
   message(FATAL_ERROR "unexpected host output: '${step_out}'")
 endif()
 
