@@ -13,26 +13,29 @@
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Both keyword sets, sorted for bsearch. */
+/* Both keyword sets, sorted for bsearch: C's (C89 to C23) and C++'s own.
+** Tool names may be C++ keywords: they reach C++ only inside generated
+** identifiers (`<plugin>_Handler_delete`) and as the handler macro's
+** argument, which is pasted (##) and never stands alone. */
 
 static const char *const c_keywords[] = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do",
-    "double", "else", "enum", "extern", "float", "for", "goto", "if", "inline",
-    "int", "long", "register", "restrict", "return", "short", "signed",
-    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned",
-    "void", "volatile", "while"};
+    "alignas", "alignof", "auto", "bool", "break", "case", "char", "const",
+    "constexpr", "continue", "default", "do", "double", "else", "enum",
+    "extern", "false", "float", "for", "goto", "if", "inline", "int", "long",
+    "nullptr", "register", "restrict", "return", "short", "signed", "sizeof",
+    "static", "static_assert", "struct", "switch", "thread_local", "true",
+    "typedef", "typeof", "typeof_unqual", "union", "unsigned", "void",
+    "volatile", "while"};
 
 static const char *const cxx_keywords[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool",
-    "catch", "char16_t", "char32_t", "char8_t", "class", "co_await",
-    "co_return", "co_yield", "compl", "concept", "const_cast", "consteval",
-    "constexpr", "constinit", "decltype", "delete", "dynamic_cast",
-    "explicit", "export", "false", "friend", "mutable", "namespace", "new",
-    "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq",
-    "private", "protected", "public", "reinterpret_cast", "requires",
-    "static_assert", "static_cast", "template", "this", "thread_local",
-    "throw", "true", "try", "typeid", "typename", "using", "virtual",
-    "wchar_t", "xor", "xor_eq"};
+    "and", "and_eq", "asm", "bitand", "bitor", "catch", "char16_t",
+    "char32_t", "char8_t", "class", "co_await", "co_return", "co_yield",
+    "compl", "concept", "const_cast", "consteval", "constinit", "decltype",
+    "delete", "dynamic_cast", "explicit", "export", "friend", "mutable",
+    "namespace", "new", "noexcept", "not", "not_eq", "operator", "or",
+    "or_eq", "private", "protected", "public", "reinterpret_cast", "requires",
+    "static_cast", "template", "this", "throw", "try", "typeid", "typename",
+    "using", "virtual", "wchar_t", "xor", "xor_eq"};
 
 static int cmp_keyword(const void *key, const void *elem)
 {
@@ -125,7 +128,7 @@ int toolgov__name_check(toolgov__diag *d, const char *path, toolgov__mark at, co
                       "it in C identifiers)", what, q);
         return -1;
     }
-    if (in_sorted(s, cxx_keywords, COUNT_OF(cxx_keywords))) {
+    if (kind == TOOLGOV_NAME_PLUGIN && in_sorted(s, cxx_keywords, COUNT_OF(cxx_keywords))) {
         toolgov__diag_error_at(d, path, at, "%s '%s' is a C++ keyword; pick another name (the generated header is "
                       "also compiled as C++)", what, q);
         return -1;

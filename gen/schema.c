@@ -491,17 +491,60 @@ static int ident_char(unsigned char c)
            c == '_';
 }
 
+/* Symbols that tell values apart where a separator would not (`+1` and
+** `-1`, `C++` and `C#`, `<=` and `>=`): spelt as words in C names. Every
+** other byte outside [A-Za-z0-9_] separates, as `_`. */
+static const char *spelt(unsigned char c)
+{
+    switch (c) {
+    case '+': return "plus";
+    case '#': return "hash";
+    case '*': return "star";
+    case '@': return "at";
+    case '%': return "percent";
+    case '&': return "and";
+    case '=': return "eq";
+    case '<': return "lt";
+    case '>': return "gt";
+    case '!': return "not";
+    default: return NULL;
+    }
+}
+
+#define SPELT_MAX 9 /* the longest word of spelt() and a `_` on each side */
+
 /* The mapping of toolgov__c_name(); `keywords` 0 for enum constants, which
-** always follow a prefix and so cannot be keywords. */
+** always follow a prefix and so cannot be keywords. A spelt symbol is its
+** word between separators, none at the start (`+1` is `plus_1`, `c++` is
+** `c_plus_plus`). */
 static const char *c_name(toolgov__schema_ctx *cx, const char *s, size_t len, int keywords)
 {
-    char *o = alloc(cx, len + 4), *w;
+    char *o, *w;
     size_t i;
+    size_t need = len + 4;
+    int sep = 0; /* a spelt word was written: a separator before what follows */
+    for (i = 0; i < len; i++)
+        if (spelt((unsigned char)s[i]))
+            need += SPELT_MAX;
+    o = alloc(cx, need);
     if (!o)
         return NULL;
     w = o;
     for (i = 0; i < len; i++) {
+        const char *word = spelt((unsigned char)s[i]);
         char c = ident_char((unsigned char)s[i]) ? s[i] : '_';
+        if (word) {
+            size_t n = strlen(word);
+            if (w > o && w[-1] != '_')
+                *w++ = '_';
+            memcpy(w, word, n);
+            w += n;
+            sep = 1;
+            continue;
+        }
+        if (sep && c != '_')
+            *w++ = '_';
+        sep = 0;
         if (c == '_' && w > o && w[-1] == '_')
             continue;
         *w++ = c;

@@ -54,6 +54,11 @@ def plugin_set():
     ps["calendar"] = ["calendar", "tools", "registers", "provides"]
     ps["linux"] = ["unix", "errno", "stdin", "assert", "main", "linux", "offsetof", "i386"]
     ps["unix"] = ["linux", "null", "int64_t", "size_t", "stdout"]
+    # Tool names that are C++ keywords (redis's MCP server has delete): they
+    # stand only inside generated identifiers and as the pasted macro
+    # argument, in C and in C++ alike, the alternative tokens included.
+    ps["kv"] = ["delete", "new", "export", "this", "class", "operator", "template", "and",
+                "or", "not", "xor_eq", "throw", "namespace", "wchar_t"]
     # Every name of up to three characters over {a, 1, _}.
     short = ["".join(p) for n in (1, 2, 3) for p in itertools.product("a1_", repeat=n)]
     short = [s for s in short if s[0] == "a" and "__" not in s]

@@ -344,6 +344,10 @@ START_TEST(test_raw_forms)
         ** make one C name are fine there (GitHub's search_issues sorts by
         ** 'reactions-+1' and 'reactions--1'). */
         O "{\"a\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"reactions-+1\",\"reactions--1\"]}]}}}",
+        /* ... and typed, the two are spelt apart (reactions_plus_1 and
+        ** reactions_1), as are C, C++ and C#. */
+        O "{\"a\":{\"type\":\"string\",\"enum\":[\"reactions\",\"reactions-+1\",\"reactions--1\"]}}}",
+        O "{\"a\":{\"type\":\"string\",\"enum\":[\"C\",\"C++\",\"C#\"]}}}",
         O "{\"a\":{\"type\":\"string\",\"enum\":[\"a-b\",\"a_b\"],\"anyOf\":[{\"minLength\":1}]}}}",
         O "{\"a\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"a-b\":{},\"a_b\":{}}}]}}}",
         O "{\"a\":{\"type\":[\"object\",\"null\"],\"properties\":{\"x\":{\"type\":\"array\",\"items\":"
@@ -373,6 +377,11 @@ START_TEST(test_c_names)
         {"bool", "bool_"}, {"typeof", "typeof_"}, {"size_t", "size_t_"}, {"int64_t", "int64_t_"},
         {"toolgov_str", "toolgov_str_"}, {"sizeof", "sizeof_"}, {"xor_eq", "xor_eq_"},
         {"EOF", "EOF_"}, {"_Bool", "p_Bool"},
+        /* Symbols that tell values apart are spelt, not separators. */
+        {"reactions-+1", "reactions_plus_1"}, {"reactions--1", "reactions_1"},
+        {"C++", "C_plus_plus"}, {"C#", "C_hash"}, {"+1", "plus_1"}, {"<=", "lt_eq"},
+        {">=", "gt_eq"}, {"a+b", "a_plus_b"}, {"@type", "at_type"}, {"&", "and_"},
+        {"!x", "not_x"}, {"100%", "p100_percent"}, {"*", "star"}, {"x-*-y", "x_star_y"},
     };
     sfix s;
     size_t i;

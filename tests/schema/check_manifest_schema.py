@@ -237,21 +237,25 @@ def main():
             else:
                 counts["refused by toolgov-gen only (inexpressible)"] += 1
 
-    # The keyword lists: every name the schema refuses as a keyword is refused
-    # by the generator, as a plugin name and as a tool name.
+    # The keyword lists: a C keyword is refused as a plugin name and as a tool
+    # name, a C++ keyword as a plugin name only, by the generator and the
+    # schema alike.
     keywords = schema["$defs"]["identifier"]["not"]["anyOf"][0]["enum"]
-    for kw in keywords:
-        for text in ("name: %s\n" % kw,
-                     "name: p\nprovides: [tool]\ntools:\n  %s:\n    effect: read\n"
-                     "    description: x\n" % kw):
+    cxx_keywords = schema["$defs"]["cxxKeyword"]["enum"]
+    for kw in keywords + cxx_keywords:
+        for text, want_ok in (("name: %s\n" % kw, False),
+                              ("name: p\nprovides: [tool]\ntools:\n  %s:\n    effect: read\n"
+                               "    description: x\n" % kw, kw in cxx_keywords)):
             with open(scratch, "wb") as f:
                 f.write(text.encode())
             g_ok, _ = gen_verdict(a.gen, scratch)
             s_ok, _ = schema_verdict(validator, text.encode())
-            if g_ok or s_ok:
+            if g_ok != want_ok or s_ok != want_ok:
                 failed += 1
-                print("FAIL keyword '%s': toolgov-gen %s, schema %s" %
-                      (kw, "accepts" if g_ok else "refuses", "accepts" if s_ok else "refuses"))
+                print("FAIL keyword '%s' as %s: toolgov-gen %s, schema %s" %
+                      (kw, "a tool name" if text.startswith("name: p\n") else "the plugin name",
+                       "accepts" if g_ok else "refuses", "accepts" if s_ok else "refuses"))
+    keywords = keywords + cxx_keywords
 
     total = len(cases) + 2 * len(keywords)
     for k, v in counts.items():
