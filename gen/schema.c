@@ -573,7 +573,17 @@ const char *toolgov__c_name(toolgov__schema_ctx *cx, const char *s, size_t len)
 
 /* ---- formats ------------------------------------------------------------- */
 
-static const char *format_words[] = {"date", "time", "date-time", "email", "uri"};
+static const char *const format_words[] = {"date", "time", "date-time", "email", "uri"};
+
+/* The format f names, of format_words (TOOLGOV_F_OTHER for any other name). */
+static toolgov__sformat format_of(const toolgov__jval *f)
+{
+    size_t i;
+    for (i = 0; i < COUNT_OF(format_words); i++)
+        if (strlen(format_words[i]) == f->len && !memcmp(format_words[i], f->text, f->len))
+            return (toolgov__sformat)(TOOLGOV_F_DATE + i);
+    return TOOLGOV_F_OTHER;
+}
 
 /* ---- labels (error path only) -------------------------------------------- */
 
@@ -1494,11 +1504,24 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
         }
     }
 
-    /* Keywords that do not apply to the declared type(s). */
+    /* Keywords that do not apply to the declared type(s). A format this
+    ** subset does not check is an annotation on any type (OpenAPI's int32
+    ** or double on numbers): kept, not refused. */
     for (k = 0; k < KW_COUNT; k++) {
         unsigned applies = kw_applies[k];
         if (!kw[k] || !applies || !n->types || (applies & n->types))
             continue;
+        if (k == KW_FORMAT && kw[k]->val->kind == TOOLGOV_J_STRING) {
+            char q[TOOLGOV_SHOW_MAX];
+            if (format_of(kw[k]->val) == TOOLGOV_F_OTHER)
+                continue;
+            err_at(cx, kw[k]->at, "format '%s' is checked on strings, and %s is %s; remove it or "
+                                  "change the type",
+                   toolgov__text_show(q, kw[k]->val->text, kw[k]->val->len), label(l, cx, n),
+                   types_name(n->types));
+            kw[k] = NULL;
+            continue;
+        }
         err_at(cx, kw[k]->at, "%s applies to %s, and %s is %s; remove it or change the type",
                kw_names[k], applies_name(k), label(l, cx, n), types_name(n->types));
         kw[k] = NULL;
@@ -1518,10 +1541,7 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
     if (kw[KW_FORMAT] && text_kw(cx, n, KW_FORMAT, kw[KW_FORMAT]->val) == 0) {
         const toolgov__jval *f = kw[KW_FORMAT]->val;
         n->format_name = keep(cx, f->text, f->len);
-        n->format = TOOLGOV_F_OTHER;
-        for (i = 0; i < COUNT_OF(format_words); i++)
-            if (strlen(format_words[i]) == f->len && !memcmp(format_words[i], f->text, f->len))
-                n->format = (toolgov__sformat)(TOOLGOV_F_DATE + i);
+        n->format = format_of(f);
     }
     if (has_limits(kw)) {
         /* Limits of its own (see toolgov__slimits). */

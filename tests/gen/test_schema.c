@@ -106,6 +106,7 @@ static const bad_case bad_cases[] = {
     {"properties on array", O "{\"a\":{\"type\":\"array\",\"properties\":{}}}}", "s.json:1:52: error: properties applies to objects", {0}, 1},
     {"minimum on string", O "{\"a\":{\"type\":\"string\",\"minimum\":1}}}", "s.json:1:53: error: minimum applies to integers and numbers", {0}, 1},
     {"enum on boolean", O "{\"a\":{\"type\":\"boolean\",\"enum\":[true]}}}", "s.json:1:54: error: enum applies to strings and integers", {0}, 1},
+    {"checked format on integer", O "{\"a\":{\"type\":\"integer\",\"format\":\"date\"}}}", "s.json:1:54: error: format 'date' is checked on strings, and property 'a' of tool 't' is integer", {"remove it or change the type"}, 1},
 
     /* ---- values of keywords ------------------------------------------------ */
     {"properties not a mapping", "{\"type\":\"object\",\"properties\":[]}", "s.json:1:31: error: properties of the parameters of tool 't' must be a mapping", {0}, 1},
@@ -338,6 +339,11 @@ START_TEST(test_raw_forms)
         O "{\"a\":{\"type\":\"string\",\"format\":\"hostname\"}}}",
         O "{\"a\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":1e3,\"default\":0.5}}}",
         O "{\"a\":{\"type\":\"integer\",\"default\":2.0}}}",
+        /* A format the subset does not check is an annotation on any type
+        ** (OpenAPI's numeric formats). */
+        O "{\"a\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1}}}",
+        O "{\"a\":{\"type\":\"number\",\"format\":\"double\"}}}",
+        O "{\"a\":{\"type\":\"array\",\"format\":\"csv\",\"items\":{\"type\":\"string\"}}}}",
         O "{\"a\":{\"type\":\"object\",\"examples\":[{\"x\":1}],\"title\":\"T\"}}}",
         "{\"type\":\"object\"}",
         /* Under a raw value nothing gets a C name, so names that would
@@ -361,6 +367,20 @@ START_TEST(test_raw_forms)
         sfix_open(&s);
         n = sfix_compile(&s, good[i], &text);
         ck_assert_msg(n != NULL, "%s: %s", good[i], text);
+        free(text);
+        sfix_close(&s);
+    }
+    /* A list of one type is that type; of two or more, a raw value. */
+    {
+        sfix s;
+        char *text;
+        toolgov__snode *n;
+        sfix_open(&s);
+        n = sfix_compile(&s, O "{\"a\":{\"type\":[\"string\"]},\"b\":{\"type\":[\"string\",\"integer\"]}}}",
+                         &text);
+        ck_assert_msg(n != NULL, "%s", text);
+        ck_assert_int_eq(n->props[0].schema->type, TOOLGOV_S_STRING);
+        ck_assert_int_eq(n->props[1].schema->type, TOOLGOV_S_RAW);
         free(text);
         sfix_close(&s);
     }

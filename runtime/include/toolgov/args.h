@@ -42,7 +42,7 @@
 ** a non-NULL pointer to "", 0, 0.0, false, the first enum value, no items,
 ** a zeroed nested struct).
 **
-** Raw values: a value whose schema uses anyOf/oneOf, a list of types,
+** Raw values: a value whose schema uses anyOf/oneOf, a list of two or more types,
 ** `type: null` or no type is a TOOLGOV_ARG_RAW node. Its `types` mask says
 ** which JSON types it accepts (0: any); every other member of the node
 ** applies to the instance types it concerns, as in JSON Schema (string
