@@ -4,7 +4,8 @@
 through toolgov-gen and the runtime's decoder.
 
   check_mcp_corpus.py --gen TOOLGOV_GEN --source-dir DIR --work-dir DIR
-                      --runtime-lib LIBTOOLGOV [--cc CC] [--update]
+                      --runtime-lib LIBTOOLGOV [--cc CC]... [--link-flags FLAGS]
+                      [--update]
 
 For every tool of every server a one-tool manifest (plugin named after the
 server, effect read, the tool's description, its inputSchema pasted as
@@ -308,7 +309,8 @@ def check_accepted(a, server, plugin, accepted, sdir):
              os.path.join(a.source_dir, "tests/export/mcp_corpus_decode.c")]
     lib_dir = os.path.dirname(os.path.abspath(a.runtime_lib))
     for k, cc in enumerate(a.cc):
-        cmd = [cc] + flags + (["-o", exe, a.runtime_lib, "-Wl,-rpath," + lib_dir, "-lsodium"]
+        cmd = [cc] + flags + (a.link_flags.split() +
+                              ["-o", exe, a.runtime_lib, "-Wl,-rpath," + lib_dir, "-lsodium"]
                               if k == 0 else ["-fsyntax-only"])
         r = run(cmd)
         if not check(r.returncode == 0, "%s: %s: %s" % (server, os.path.basename(cc),
@@ -352,6 +354,8 @@ def main():
         ap.add_argument(opt, required=True)
     ap.add_argument("--cc", action="append", help="a C compiler (repeat: the first builds the "
                     "decode driver, the others compile the generated code too)")
+    ap.add_argument("--link-flags", default="", help="flags for building the decode driver "
+                    "(a sanitizer build's, say)")
     ap.add_argument("--update", action="store_true")
     a = ap.parse_args()
     a.cc = a.cc or ["cc"]
