@@ -6,6 +6,10 @@
 **
 **   bench_generate_process [--params|--distinct-params] TOOLGOV_GEN [RUNS]   (default 21)
 **   bench_generate_process --bare FILE             (the bare parse itself)
+**   bench_generate_process --floor FILE DIR HBYTES CBYTES
+**                                                  (the bare parse, then write
+**                                                  two files of those sizes into
+**                                                  a new DIR: the floor)
 **   bench_generate_process --dump [--params|--distinct-params]
 **                                                  (print the manifest, to profile with)
 **
@@ -24,6 +28,13 @@
 ** a process from fork to exit, by the wall clock and by its CPU time
 ** (user + system, from wait4); the ratio to the bare parse is taken per
 ** round and the median ratio printed, with the sizes of the files written.
+** A fifth process per round is the floor any generator of this output
+** has: the bare parse, then two files of the sizes `generate` wrote (round
+** 0's) written into a new directory, each to a temporary name renamed into
+** place, as generate does. On a machine where fresh page-cache pages are
+** slow to get (a VM whose host takes back free memory), that write is a
+** large part of the budget; the floor shows how large, measured in the
+** same run.
 ** Benchmarks print; nothing asserts.
 */
 #define _DEFAULT_SOURCE /* wait4, mkdtemp */
@@ -68,6 +79,34 @@ static int bare(const char *path)
     }
     yaml_parser_delete(&p);
     free(buf);
+    return 0;
+}
+
+/* The floor: the bare parse, then `hb` and `cb` bytes into DIR/f.h and
+** DIR/f.c, each written to a temporary name and renamed. */
+static int floor_run(const char *path, const char *dir, size_t hb, size_t cb)
+{
+    const size_t size[2] = {hb, cb};
+    static const char *const ext[2] = {"h", "c"};
+    char tmp[512], dst[512];
+    char *fill;
+    size_t k;
+    if (bare(path) != 0 || mkdir(dir, 0777) != 0)
+        return 1;
+    fill = malloc((hb > cb ? hb : cb) + 1);
+    if (!fill)
+        return 1;
+    memset(fill, 'x', hb > cb ? hb : cb);
+    for (k = 0; k < 2; k++) {
+        FILE *f;
+        snprintf(tmp, sizeof tmp, "%s/.f.%s.tmp", dir, ext[k]);
+        snprintf(dst, sizeof dst, "%s/f.%s", dir, ext[k]);
+        f = fopen(tmp, "wb");
+        if (!f || fwrite(fill, 1, size[k], f) != size[k] || fclose(f) != 0 ||
+            rename(tmp, dst) != 0)
+            return 1;
+    }
+    free(fill);
     return 0;
 }
 
@@ -117,14 +156,15 @@ static double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-enum { BARE, COLD, WARM, VALIDATE, KINDS };
+enum { BARE, COLD, WARM, VALIDATE, FLOOR, KINDS };
 
 int main(int argc, char **argv)
 {
     static const char *const what[KINDS] = {
         "bare libyaml parse (process)", "generate, new output dir",
-        "generate, output unchanged", "validate"};
-    char dir[] = "/tmp/toolgov-bench-XXXXXX", path[256], out[256], prev[256];
+        "generate, output unchanged", "validate", "floor: bare parse + write"};
+    char dir[] = "/tmp/toolgov-bench-XXXXXX", path[256], out[256], prev[256], fdir[256];
+    char hbytes[32] = "0", cbytes[32] = "0";
     size_t runs, len, r, k;
     char *y;
     double *ms[KINDS][2], *ratio[KINDS][2];
@@ -134,6 +174,9 @@ int main(int argc, char **argv)
 
     if (argc == 3 && strcmp(argv[1], "--bare") == 0)
         return bare(argv[2]);
+    if (argc == 6 && strcmp(argv[1], "--floor") == 0)
+        return floor_run(argv[2], argv[3], (size_t)strtoull(argv[4], NULL, 10),
+                         (size_t)strtoull(argv[5], NULL, 10));
     if (argc >= 2 && strcmp(argv[1], "--dump") == 0) {
         int kind = argc < 3 ? 0 : strcmp(argv[2], "--params") == 0 ? 1
                            : strcmp(argv[2], "--distinct-params") == 0 ? 2 : -1;
@@ -182,12 +225,26 @@ int main(int argc, char **argv)
         char *warm_argv[] = {argv[1], (char *)"generate", (char *)"--manifest", path,
                              (char *)"--out-dir", prev, NULL};
         char *val_argv[] = {argv[1], (char *)"validate", path, NULL};
+        char *floor_argv[] = {self, (char *)"--floor", path, fdir, hbytes, cbytes, NULL};
         sample s[KINDS];
         snprintf(out, sizeof out, "%s/out%zu", dir, r);
+        snprintf(fdir, sizeof fdir, "%s/floor%zu", dir, r);
         s[BARE] = run(bare_argv);
         s[COLD] = run(cold_argv);
         s[WARM] = prev[0] ? run(warm_argv) : run(cold_argv);
         s[VALIDATE] = run(val_argv);
+        if (r == 0) {
+            /* The sizes the floor writes: what this round's generate wrote. */
+            struct stat st;
+            char file[300];
+            snprintf(file, sizeof file, "%s/bench.toolgov.h", out);
+            if (stat(file, &st) == 0)
+                snprintf(hbytes, sizeof hbytes, "%llu", (unsigned long long)st.st_size);
+            snprintf(file, sizeof file, "%s/bench.toolgov.c", out);
+            if (stat(file, &st) == 0)
+                snprintf(cbytes, sizeof cbytes, "%llu", (unsigned long long)st.st_size);
+        }
+        s[FLOOR] = run(floor_argv);
         snprintf(prev, sizeof prev, "%s", out);
         if (r == 0)
             continue;
@@ -229,6 +286,12 @@ int main(int argc, char **argv)
             unlink(out);
         }
         snprintf(out, sizeof out, "%s/out%zu", dir, r);
+        rmdir(out);
+        for (k = 0; k < 2; k++) {
+            snprintf(out, sizeof out, "%s/floor%zu/f.%s", dir, r, ext[k]);
+            unlink(out);
+        }
+        snprintf(out, sizeof out, "%s/floor%zu", dir, r);
         rmdir(out);
     }
     unlink(path);
