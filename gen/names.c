@@ -144,11 +144,11 @@ int toolgov__name_check(toolgov__diag *d, const char *path, toolgov__mark at, co
                           "toolgov's own names; pick another name", q);
             return -1;
         }
-        if (s[len - 1] == '_') {
-            toolgov__diag_error_at(d, path, at, "plugin name '%s' ends in '_'; generated names join it to '_' "
-                          "(giving '__', which C++ reserves): remove the trailing '_'", q);
-            return -1;
-        }
+    }
+    if (s[len - 1] == '_') {
+        toolgov__diag_error_at(d, path, at, "%s '%s' ends in '_'; generated names join it to '_' "
+                      "(giving '__', which C++ reserves): remove the trailing '_'", what, q);
+        return -1;
     }
     return 0;
 }

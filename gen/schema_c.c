@@ -45,14 +45,30 @@ typedef struct path {
     size_t len, cap; /* all zero: empty */
 } path;
 
+/* How a C name stands in a generated name, after the '_' that joins it
+** there: a leading '_' gets a 'p' before it and a trailing '_' (the mark
+** of a keyword, class_, or a separator, x-) is dropped, so that no
+** generated name holds '__', which C++ reserves (an enum value -created
+** makes <...>_p_created). Returns the bytes of `s` to write; *lead_p is 1
+** when a 'p' goes first. The clash check joins names the same way. */
+static size_t part_len(const char *s, int *lead_p)
+{
+    size_t n = strlen(s);
+    *lead_p = s[0] == '_';
+    if (n > 1 && s[n - 1] == '_')
+        n--;
+    return n;
+}
+
 static int path_push(path *p, const char *part, size_t *old)
 {
-    size_t n = strlen(part);
-    if (p->cap < p->len + n + 2) {
+    int lead;
+    size_t n = part_len(part, &lead);
+    if (p->cap < p->len + n + 3) {
         /* Grown geometrically: one allocation for a whole walk. */
         size_t ncap = p->cap ? p->cap : 64;
         char *ns;
-        while (ncap < p->len + n + 2)
+        while (ncap < p->len + n + 3)
             ncap *= 2;
         ns = realloc(p->s, ncap);
         if (!ns)
@@ -61,9 +77,12 @@ static int path_push(path *p, const char *part, size_t *old)
         p->cap = ncap;
     }
     *old = p->len;
-    p->s[p->len] = '_';
-    memcpy(p->s + p->len + 1, part, n + 1);
-    p->len += n + 1;
+    p->s[p->len++] = '_';
+    if (lead)
+        p->s[p->len++] = 'p';
+    memcpy(p->s + p->len, part, n);
+    p->len += n;
+    p->s[p->len] = '\0';
     return 0;
 }
 
@@ -205,8 +224,12 @@ static void enum_of(tctx *t, const toolgov__snode *n)
         } while (v);
         PUTS(t->b, "    ");
         put_tname(t, "Enum");
-        toolgov__buf_put(t->b, "_", 1);
-        PUTS(t->b, n->enum_c_names[i]);
+        {
+            int lead;
+            size_t len = part_len(n->enum_c_names[i], &lead);
+            toolgov__buf_put(t->b, lead ? "_p" : "_", lead ? 2u : 1u);
+            toolgov__buf_put(t->b, n->enum_c_names[i], len);
+        }
         PUTS(t->b, " = ");
         toolgov__buf_put(t->b, num + k, sizeof num - k);
         PUTS(t->b, i + 1 < n->enum_vals->count ? ",\n" : "\n");
@@ -1199,8 +1222,9 @@ static void blk_put(cnames *s, const char *p, size_t n)
 static void add_name(cnames *s, const char *plugin, const char *kind, const char *tool,
                      const char *suffix, const char *tail, toolgov__mark at)
 {
+    int lead = 0;
     size_t lp = strlen(plugin), lk = strlen(kind), lt = strlen(tool), ls = strlen(suffix),
-           ll = strlen(tail), need = lp + lk + lt + ls + ll + 5;
+           ll = *tail ? part_len(tail, &lead) : 0, need = lp + lk + lt + ls + ll + 6;
     if (s->oom)
         return;
     if (s->count == s->cap) {
@@ -1237,7 +1261,7 @@ static void add_name(cnames *s, const char *plugin, const char *kind, const char
     blk_put(s, tool, lt);
     blk_put(s, suffix, ls);
     if (ll) {
-        blk_put(s, "_", 1);
+        blk_put(s, lead ? "_p" : "_", lead ? 2u : 1u);
         blk_put(s, tail, ll);
     }
     blk_put(s, "", 1);

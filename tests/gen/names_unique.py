@@ -21,8 +21,10 @@ Each handler returns a number unique to its (plugin, tool); the main mounts
 every plugin through a stand-in toolgov_register_tool() that calls the
 registered function and checks that the number is the one of that tool of
 that plugin, so a wrapper that reached the wrong handler fails too.
-Names the loader refuses (a double underscore, a trailing '_' on a plugin)
-must be refused.
+Names the loader refuses (a double underscore, a trailing '_' on a plugin
+or a tool) must be refused. Under clang, -Wreserved-identifier checks that
+no generated name is one C or C++ reserves, also where a property's or an
+enum value's C name starts or ends with '_'.
 
 usage: names_unique.py TOOLGOV_GEN RUNTIME_INCLUDE WORK_DIR CC [CC...]
 where a CC ending in "++" compiles C++ (the generated C files included).
@@ -61,11 +63,13 @@ def plugin_set():
                 "or", "not", "xor_eq", "throw", "namespace", "wchar_t"]
     # Every name of up to three characters over {a, 1, _}.
     short = ["".join(p) for n in (1, 2, 3) for p in itertools.product("a1_", repeat=n)]
-    short = [s for s in short if s[0] == "a" and "__" not in s]
+    short = [s for s in short if s[0] == "a" and "__" not in s and not s.endswith("_")]
     tools = short
     for p in short:
-        if not p.endswith("_"):
-            ps["s" + p if p in ps else p] = list(tools)
+        ps["s" + p if p in ps else p] = list(tools)
+    # C names that start or end with '_' (a keyword's mark, a separator, a
+    # leading sign) where generated names join them to '_'.
+    ps["edge"] = ["sort", "sort_p", "id"]
     return ps
 
 
@@ -85,6 +89,19 @@ PARAMS = {
         "      type: object\n"
         "      properties:\n"
         "        x: {type: string, enum: [a, b]}\n"),
+    ("edge", "sort"): (
+        "      type: object\n"
+        "      properties:\n"
+        "        order: {type: string, enum: [created, -created, +created, _x, x_]}\n"
+        "        class: {type: string, enum: [a, b]}\n"
+        "        default: {type: object, properties: {new: {type: string, enum: [c]}}}\n"
+        "        _id: {type: object, properties: {-k: {type: array, items: {type: string, enum: [-]}}}}\n"
+        "        x-: {type: array, items: {type: object, properties: {y: {type: boolean}}}}\n"
+        "        $schema: {type: string, enum: [d]}\n"),
+    ("edge", "sort_p"): (
+        "      type: object\n"
+        "      properties:\n"
+        "        created: {type: string, enum: [a]}\n"),
 }
 
 
@@ -211,10 +228,11 @@ def main():
                        os.path.join(work, "refused")])
         if rc != 1:
             fail("plugin name %r was not refused:\n%s" % (bad, out))
-    with open(os.path.join(work, "refused.yaml"), "w") as f:
-        f.write(manifest("ok", ["x__y"]))
-    if run([gen, "validate", os.path.join(work, "refused.yaml")])[0] != 1:
-        fail("tool name 'x__y' was not refused")
+    for bad in ("x__y", "x_"):
+        with open(os.path.join(work, "refused.yaml"), "w") as f:
+            f.write(manifest("ok", [bad]))
+        if run([gen, "validate", os.path.join(work, "refused.yaml")])[0] != 1:
+            fail("tool name %r was not refused" % bad)
 
     gen_dir = os.path.join(work, "gen")
     for p, tools in ps.items():
@@ -244,7 +262,10 @@ def main():
         modes = [lang] if cxx else [lang, ["-std=gnu11"]]
         for mode in modes:
             tag = "%s %s" % (os.path.basename(cc), " ".join(mode))
-            base = [cc] + mode + FLAGS + ["-I" + inc, "-I" + gen_dir, "-I" + work]
+            # clang also checks that no generated name is one C or C++
+            # reserves (a '__' anywhere, '_' and a capital at the start).
+            extra = ["-Wreserved-identifier"] if "clang" in os.path.basename(cc) else []
+            base = [cc] + mode + FLAGS + extra + ["-I" + inc, "-I" + gen_dir, "-I" + work]
             objs = []
             odir = os.path.join(work, "obj-" + "".join(c if c.isalnum() else "_" for c in tag))
             os.makedirs(odir)

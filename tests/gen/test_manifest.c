@@ -91,6 +91,8 @@ static const bad_case bad_cases[] = {
     {"name with toolgov prefix", "name: toolgov_extra\n", 0, "m.yaml:1:7: error: plugin name 'toolgov_extra' starts with 'toolgov'", {"reserved"}, 1},
     {"name with a double underscore", "name: a__b\n", 0, "m.yaml:1:7: error: plugin name 'a__b' contains '__'", {"C++ reserves"}, 1},
     {"name ending in underscore", "name: cal_\n", 0, "m.yaml:1:7: error: plugin name 'cal_' ends in '_'", {0}, 1},
+    {"tool name ending in underscore", "name: cal\nprovides: [tool]\ntools:\n  get_:\n    effect: read\n    description: d\n", 0,
+     "m.yaml:4:3: error: tool name 'get_' ends in '_'", {"remove the trailing '_'"}, 1},
     {"name a mapping", "name: {a: b}\n", 0, "m.yaml:1:7: error: name must be a single value, not a mapping", {0}, 1},
     {"name a sequence", "name:\n  - a\n", 0, "m.yaml:2:3: error: name must be a single value, not a sequence", {0}, 1},
 
