@@ -64,7 +64,7 @@ static int path_push(path *p, const char *part, size_t *old)
 {
     int lead;
     size_t n = part_len(part, &lead);
-    if (p->cap < p->len + n + 3) {
+    if (!p->s || p->cap < p->len + n + 3) {
         /* Grown geometrically: one allocation for a whole walk. */
         size_t ncap = p->cap ? p->cap : 64;
         char *ns;
