@@ -479,10 +479,17 @@ static int cmp_str(const void *key, const void *elem)
     return strcmp((const char *)key, *(const char *const *)elem);
 }
 
+/* The object-like macros of the C standard library headers (SIZE_MAX,
+** EINVAL, INT_MAX, NAN, ...): see the file for how it was made. */
+static const char *const std_macros[] = {
+#include "c_std_macros.inc"
+};
+
 static int is_reserved(const char *s)
 {
     return bsearch(s, reserved_names, COUNT_OF(reserved_names), sizeof *reserved_names,
-                   cmp_str) != NULL;
+                   cmp_str) != NULL ||
+           bsearch(s, std_macros, COUNT_OF(std_macros), sizeof *std_macros, cmp_str) != NULL;
 }
 
 static int ident_char(unsigned char c)
