@@ -27,7 +27,9 @@ static char *out_path(const char *dir, const char *name, const char *ext)
     return p;
 }
 
-int toolgov__generate(const toolgov__manifest *m, const char *out_dir, toolgov__diag *d)
+/* Render m, free `owned` (m itself, or NULL), write. */
+static int generate(const toolgov__manifest *m, toolgov__manifest *owned, const char *out_dir,
+                    toolgov__diag *d)
 {
     toolgov__buf h, c;
     toolgov__out_file files[2];
@@ -51,6 +53,9 @@ int toolgov__generate(const toolgov__manifest *m, const char *out_dir, toolgov__
         rc = TOOLGOV_ENOMEM;
         goto out;
     }
+    /* Nothing below reads the manifest. */
+    toolgov__manifest_free(owned);
+    owned = NULL;
     /* The header first: see stamp_generation() in codegen.c for why the
     ** order matters when a run is killed between the two renames. */
     files[0].path = hpath;
@@ -61,9 +66,22 @@ int toolgov__generate(const toolgov__manifest *m, const char *out_dir, toolgov__
     files[1].len = c.len;
     rc = toolgov__fileio_replace(files, 2, d);
 out:
+    toolgov__manifest_free(owned);
     free(hpath);
     free(cpath);
     toolgov__buf_free(&h);
     toolgov__buf_free(&c);
     return rc;
+}
+
+int toolgov__generate(const toolgov__manifest *m, const char *out_dir, toolgov__diag *d)
+{
+    return generate(m, NULL, out_dir, d);
+}
+
+int toolgov__generate_consume(toolgov__manifest **m, const char *out_dir, toolgov__diag *d)
+{
+    toolgov__manifest *own = *m;
+    *m = NULL;
+    return generate(own, own, out_dir, d);
 }

@@ -146,7 +146,7 @@ static int cmd_generate(const char *manifest, const char *out_dir, const char *e
     }
     if (m && toolgov__pool_check((const toolgov__manifest *const *)&m, 1, d) != 0)
         failed = 1; /* a built-in's name: the runtime would refuse the tool */
-    if (!failed && toolgov__generate(m, out_dir, d) != 0)
+    if (!failed && toolgov__generate_consume(&m, out_dir, d) != 0)
         failed = 1;
     if (!failed && stamp && toolgov__fileio_touch(stamp) != 0) {
         toolgov__diag_error(d, stamp, 0, 0, "cannot update the stamp file: %s", strerror(errno));
