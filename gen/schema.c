@@ -452,24 +452,25 @@ double toolgov__jtext_double(const char *s, size_t len)
 /* ---- C names ------------------------------------------------------------- */
 
 /* Names a property must not take as a struct member: C and C++ keywords
-** (C23's and C++20's included), macros of the standard headers generated
-** code includes or a user's source commonly does, names GCC predefines in
-** its gnu modes, and `has`, the member that holds the presence flags.
-** Sorted for bsearch. */
+** (C23's and C++20's included), a few function-like macros (assert,
+** offsetof, va_*) and the types the generated code uses, names GCC predefines in
+** its gnu modes, and `has`, the member that holds the presence flags; the
+** standard headers' object-like macros are std_macros below. Sorted for
+** bsearch. */
 static const char *const reserved_names[] = {
-    "EOF", "NULL", "_Alignas", "_Alignof", "_Atomic", "_BitInt", "_Bool", "_Complex",
+    "_Alignas", "_Alignof", "_Atomic", "_BitInt", "_Bool", "_Complex",
     "_Decimal128", "_Decimal32", "_Decimal64", "_Generic", "_Imaginary", "_Noreturn",
     "_Pragma", "_Static_assert", "_Thread_local", "alignas", "alignof", "and", "and_eq",
     "asm", "assert", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
     "char16_t", "char32_t", "char8_t", "class", "co_await", "co_return", "co_yield", "compl",
-    "complex", "concept", "const", "const_cast", "consteval", "constexpr", "constinit",
+    "concept", "const", "const_cast", "consteval", "constexpr", "constinit",
     "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else",
-    "enum", "errno", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+    "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
     "has", "i386", "if", "imaginary", "inline", "int", "int64_t", "linux", "long", "mutable", "namespace",
-    "new", "noexcept", "noreturn", "not", "not_eq", "nullptr", "offsetof", "operator", "or",
+    "new", "noexcept", "not", "not_eq", "nullptr", "offsetof", "operator", "or",
     "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires",
     "restrict", "return", "short", "signed", "size_t", "sizeof", "static", "static_assert",
-    "static_cast", "stderr", "stdin", "stdout", "struct", "switch", "template", "this",
+    "static_cast", "struct", "switch", "template", "this",
     "thread_local", "throw", "toolgov_array", "toolgov_str", "true", "try", "typedef", "typeid", "typename", "typeof",
     "typeof_unqual", "union", "unix", "unsigned", "using", "va_arg", "va_copy", "va_end",
     "va_start", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
