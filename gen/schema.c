@@ -1486,7 +1486,12 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
         const toolgov__jmember *m = &v->members[i];
         k = kw_index(m->key, m->key_len);
         if (k < 0) {
+            /* Leaving a keyword out only widens the schema, so a value it
+            ** refuses, the schema as written refuses too: values are still
+            ** judged after this error. */
+            size_t e = cx->d->errors;
             unknown_keyword(cx, n, m);
+            cx->value_errors += cx->d->errors - e;
             continue;
         }
         if (kw[k]) {
@@ -1649,7 +1654,8 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
     if (kw[KW_DEFAULT] && !(n->default_val = jv_copy(cx, kw[KW_DEFAULT]->val)))
         return n;
     /* Values are judged only by a schema without errors of its own (values
-    ** below it that failed their own check do not count). */
+    ** below it that failed their own check, and keywords left out as
+    ** unknown or unsupported, do not count). */
     if (cx->d->errors - errors_before == cx->value_errors - values_before && !cx->oom)
         check_values(cx, n, n->default_val, kw[KW_EXAMPLES] ? kw[KW_EXAMPLES]->val : NULL);
     return n;

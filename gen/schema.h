@@ -102,8 +102,10 @@ typedef struct toolgov__schema_ctx {
                                ** the caller keeps across compiles (a
                                ** compile that starts with NULL may leave
                                ** it NULL, and frees what it made) */
-    size_t value_errors;       /* private: errors about defaults, examples
-                               ** and enum values while it runs */
+    size_t value_errors;       /* private: errors after which values are
+                               ** still judged while it runs (about
+                               ** defaults, examples and enum values, and
+                               ** unknown or unsupported keywords) */
 } toolgov__schema_ctx;
 
 /* Builders. Each returns the new value (or 0), NULL/-1 when out of memory

@@ -227,6 +227,37 @@ START_TEST(test_example_problem_cap)
 }
 END_TEST
 
+/* A keyword left out as unknown or unsupported only widens the schema, so
+** its values are still judged: both problems are named, at their places.
+** A schema with an error of another kind (here minimum above maximum)
+** judges no value. */
+START_TEST(test_values_beside_unknown_keyword)
+{
+    sfix s;
+    char *text;
+    sfix_open(&s);
+    (void)sfix_compile(&s, O "{\"n\":{\"type\":\"integer\",\"maximun\":10,\"default\":\"5\"},"
+                              "\"s\":{\"type\":\"string\",\"pattern\":\"^a\",\"enum\":[\"a\",1]},"
+                              "\"m\":{\"type\":\"integer\",\"minimum\":9,\"maximum\":1,"
+                              "\"default\":\"x\"}}}",
+                       &text);
+    ck_assert_str_eq(text,
+        "s.json:1:54: error: unknown keyword 'maximun' in property 'n' of tool 't'; did you "
+        "mean 'maximum'?\n"
+        "s.json:1:77: error: default of property 'n' of tool 't' does not satisfy its own "
+        "schema: the value must be an integer, got \"5\"; change the default or the schema\n"
+        "s.json:1:103: error: keyword 'pattern' (in property 's' of tool 't') is not "
+        "supported; use enum or format, or check the text in the handler\n"
+        "s.json:1:130: error: enum value 1 of property 's' of tool 't' is an integer, but the "
+        "type is string; write values of that type (quote it to make it a string)\n"
+        "s.json:1:166: error: minimum (9) of property 'm' of tool 't' is greater than maximum "
+        "(1); no value fits: fix one of them\n");
+    ck_assert_uint_eq(s.d.errors, 5);
+    free(text);
+    sfix_close(&s);
+}
+END_TEST
+
 START_TEST(test_bad_case)
 {
     const bad_case *c = &bad_cases[_i];
@@ -1135,6 +1166,7 @@ static Suite *schema_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_loop_test(tc, test_bad_case, 0, (int)(sizeof bad_cases / sizeof *bad_cases));
     tcase_add_test(tc, test_example_problem_cap);
+    tcase_add_test(tc, test_values_beside_unknown_keyword);
     tcase_add_test(tc, test_good_model);
     tcase_add_test(tc, test_tree_outlives_values);
     tcase_add_test(tc, test_raw_forms);
