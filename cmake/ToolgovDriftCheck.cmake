@@ -27,12 +27,15 @@
 # in a header into a failed check).
 #
 # The check writes a depfile of every file libclang read and touches a stamp
-# on success. The stamp is a source of the target (so the command belongs to
-# the target) and an OBJECT_DEPENDS of each of its sources (with a
-# multi-config generator, where the stamp is per configuration, the
-# generator's own ordering of a target's custom commands does this), so a
-# drift stops the build before anything of the plugin compiles, before a
-# link error about a missing handler could appear. It re-runs when a source, a header
+# on success. The stamp is a source of the target, so the command belongs to
+# the target and every generator runs it before the target's compiles (Ninja
+# as an order-only dependency of each object, Makefiles in the target's
+# depend step, Visual Studio and Xcode as a custom build step): a drift stops
+# the build before anything of the plugin compiles, before a link error
+# about a missing handler could appear. The objects do not depend on the
+# stamp's time, so a check that runs again (the manifest was touched, a
+# description edited) recompiles nothing by itself: a handler source
+# recompiles only when the generated header or the source changed. It re-runs when a source, a header
 # it read, the manifest, the generated header, a response file (the flags
 # changed) or toolgov-gen changes, and never on a no-op rebuild.
 #
@@ -365,14 +368,6 @@ function(_toolgov_add_drift_check tgt name manifest gen gen_target)
   target_sources(${tgt} PRIVATE "${stamp}")
   # For tools that want to run the same check by hand (tests/bench).
   set_property(TARGET ${tgt} APPEND PROPERTY TOOLGOV_CHECK_SOURCES "${units}")
-  if(stamp MATCHES "\\$<")
-    # A per-configuration stamp (multi-config generators): OBJECT_DEPENDS
-    # takes no generator expression, and is not needed there: Ninja orders
-    # a target's compiles after its custom commands, as do Visual Studio
-    # and Xcode.
-  else()
-    set_property(SOURCE ${requested} "${gen_c}" APPEND PROPERTY OBJECT_DEPENDS "${stamp}")
-  endif()
 endfunction()
 
 # toolgov_link_plugins(<host> PLUGINS <target>... [PUBLIC | PRIVATE | INTERFACE])

@@ -163,6 +163,28 @@ if [ "$mode" = full ]; then
   grep -q "toolgov: checking weather" "$out" || fail "the check did not re-run for a new toolgov-gen"
   expect_noop "no-op after the generator changed"
 
+  # A check that runs again recompiles nothing by itself. Touching the
+  # manifest without changing it runs generate and the check, and compiles
+  # nothing; editing a description compiles the generated C file only (the
+  # header keeps its time, so no handler source recompiles). Ninja only:
+  # the Makefile generators touch every output of generate after it runs.
+  if [ "$generator" = Ninja ]; then
+    touch "$src/weather.yaml"
+    expect_ok "manifest touched, unchanged"
+    grep -q "toolgov: generating weather" "$out" || fail "generate did not re-run"
+    grep -q "toolgov: checking weather" "$out" || fail "the check did not re-run"
+    expect_absent 'Building C|Linking C'
+    expect_noop "no-op after the manifest was touched"
+    sed -i 's/The forecast for the next days\./The forecast for the next five days./' \
+      "$src/weather.yaml"
+    expect_ok "description edited"
+    grep -Eq 'Building C object .*weather\.toolgov\.c\.o' "$out" ||
+      fail "the generated C file did not recompile"
+    expect_absent 'Building C object .*/(weather|radar|host|tides)\.c\.o'
+    restore weather.yaml
+    expect_ok "description restored"
+  fi
+
   # A source edit adding an undeclared handler fails the next build, before
   # anything of the plugin compiles.
   cat >>"$src/weather.c" <<'EOF'
