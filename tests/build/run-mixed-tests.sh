@@ -81,9 +81,9 @@ for c in $configs; do
   expect_noop "no-op rebuild $c" "$c"
 done
 
-# A drift still stops the build before the plugin compiles (with a
-# multi-config generator the per-configuration stamp is ordered before the
-# compiles by Ninja itself, not by OBJECT_DEPENDS).
+# A drift still stops the build before the plugin compiles (the stamp, a
+# custom command of the plugin target, is ordered before its compiles by
+# the generator itself, per configuration with a multi-config one).
 cp "$src/clock.c" "$work/clock.c.orig"
 cat >>"$src/clock.c" <<'EOT'
 
