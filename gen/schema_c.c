@@ -622,7 +622,9 @@ static void put_flags(gctx *g, unsigned f)
                  {TOOLGOV_ARG_F_CLOSED, "TOOLGOV_ARG_F_CLOSED"},
                  {TOOLGOV_ARG_F_ONE_OF, "TOOLGOV_ARG_F_ONE_OF"},
                  {TOOLGOV_ARG_F_ENUM_NULL, "TOOLGOV_ARG_F_ENUM_NULL"},
-                 {TOOLGOV_ARG_F_HAS_ENUM, "TOOLGOV_ARG_F_HAS_ENUM"}};
+                 {TOOLGOV_ARG_F_HAS_ENUM, "TOOLGOV_ARG_F_HAS_ENUM"},
+                 {TOOLGOV_ARG_F_INT_MIN, "TOOLGOV_ARG_F_INT_MIN"},
+                 {TOOLGOV_ARG_F_INT_MAX, "TOOLGOV_ARG_F_INT_MAX"}};
     size_t i;
     int any = 0;
     for (i = 0; i < sizeof names / sizeof *names; i++) {

@@ -338,6 +338,36 @@ void toolgov__schema_num_bounds(const toolgov__snode *n, unsigned *flags, double
     }
 }
 
+/* A raw node's exact bound for integer instances on one side: 1 with the
+** inclusive int64 bound in *out when every bound given on that side is an
+** integer that leaves some int64 in range, else 0 (the double bound then
+** applies). */
+static int raw_int_bound(const toolgov__snode *n, int is_min, int64_t *out)
+{
+    const toolgov__sbound *incl = is_min ? &n->lim->minimum : &n->lim->maximum;
+    const toolgov__sbound *excl = is_min ? &n->lim->exclusive_minimum
+                                         : &n->lim->exclusive_maximum;
+    int has = 0;
+    int64_t v = 0;
+    if ((incl->given && !incl->is_int) || (excl->given && !excl->is_int))
+        return 0;
+    if (incl->given) {
+        v = incl->i;
+        has = 1;
+    }
+    if (excl->given) {
+        int64_t e;
+        if (is_min ? excl->i == INT64_MAX : excl->i == INT64_MIN)
+            return 0;
+        e = is_min ? excl->i + 1 : excl->i - 1;
+        if (!has || (is_min ? e > v : e < v))
+            v = e;
+        has = 1;
+    }
+    *out = v;
+    return has;
+}
+
 typedef struct tb {
     toolgov__schema_ctx *cx;
     int oom;
@@ -481,10 +511,10 @@ static void fill(tb *t, toolgov_arg_schema *o, const toolgov__snode *n, int vali
     o->kind = TOOLGOV_ARG_RAW;
     o->types = n->types;
     toolgov__schema_num_bounds(n, &o->flags, &o->num_min, &o->num_max);
-    {
-        int hmin, hmax;
-        toolgov__schema_int_bounds(n, &hmin, &o->int_min, &hmax, &o->int_max);
-    }
+    if (raw_int_bound(n, 1, &o->int_min))
+        o->flags |= TOOLGOV_ARG_F_INT_MIN;
+    if (raw_int_bound(n, 0, &o->int_max))
+        o->flags |= TOOLGOV_ARG_F_INT_MAX;
     if (n->enum_vals) {
         o->flags |= TOOLGOV_ARG_F_HAS_ENUM;
         fill_enum(t, o, n);

@@ -552,7 +552,9 @@ static void object(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schem
         const toolgov_arg_field *f = &s->fields[i];
         unsigned char *fdst = dst ? dst + f->offset : NULL;
 
-        if (!at[i] && !f->default_json) {
+        /* A required property must be given, default or not (JSON
+        ** Schema's required; a default only fills an optional one). */
+        if (!at[i] && (f->required || !f->default_json)) {
             if (f->required) {
                 path_push(c, f->name, f->name_len);
                 if (problem(c))
@@ -715,15 +717,47 @@ static void raw_check(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_sc
     case TOOLGOV__JSON_STRING:
         check_string(c, s, doc, idx);
         break;
-    case TOOLGOV__JSON_NUMBER:
-        if (s->flags & (TOOLGOV_ARG_F_HAS_MIN | TOOLGOV_ARG_F_HAS_MAX)) {
-            double v;
+    case TOOLGOV__JSON_NUMBER: {
+        int64_t iv;
+        double v;
+        int exact = toolgov__json_int64(n, &iv) == 0;
+        int finite = toolgov__json_double(n, &v) == 0;
 
-            if (toolgov__json_double(n, &v) != 0)
-                v = n->u.str[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+        /* In a type list, integer is still an exact int64 and number a
+        ** finite double, as for a typed value. */
+        if (s->types && !((s->types & TOOLGOV_JSON_NUMBER) && finite) &&
+            !((s->types & TOOLGOV_JSON_INTEGER) && exact)) {
+            type_problem(c, (s->types & TOOLGOV_JSON_NUMBER)
+                                ? "a finite number (this one is beyond the double range)"
+                                : "an integer within the 64-bit range",
+                         doc, idx);
+            return;
+        }
+        if (!finite)
+            v = n->u.str[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+        if (exact && (s->flags & (TOOLGOV_ARG_F_INT_MIN | TOOLGOV_ARG_F_INT_MAX))) {
+            /* Exact integer bounds where the schema has them; the double
+            ** ones on a side it does not. */
+            toolgov_arg_schema part = *s;
+
+            part.flags &= ~(unsigned)(TOOLGOV_ARG_F_HAS_MIN | TOOLGOV_ARG_F_HAS_MAX |
+                                      TOOLGOV_ARG_F_EXCL_MIN | TOOLGOV_ARG_F_EXCL_MAX);
+            if (s->flags & TOOLGOV_ARG_F_INT_MIN)
+                part.flags |= TOOLGOV_ARG_F_HAS_MIN;
+            if (s->flags & TOOLGOV_ARG_F_INT_MAX)
+                part.flags |= TOOLGOV_ARG_F_HAS_MAX;
+            check_int_bounds(c, &part, iv);
+            part.flags = s->flags & ~(unsigned)(TOOLGOV_ARG_F_INT_MIN | TOOLGOV_ARG_F_INT_MAX);
+            if (s->flags & TOOLGOV_ARG_F_INT_MIN)
+                part.flags &= ~(unsigned)(TOOLGOV_ARG_F_HAS_MIN | TOOLGOV_ARG_F_EXCL_MIN);
+            if (s->flags & TOOLGOV_ARG_F_INT_MAX)
+                part.flags &= ~(unsigned)(TOOLGOV_ARG_F_HAS_MAX | TOOLGOV_ARG_F_EXCL_MAX);
+            check_num_bounds(c, &part, v, doc, idx);
+        } else if (s->flags & (TOOLGOV_ARG_F_HAS_MIN | TOOLGOV_ARG_F_HAS_MAX)) {
             check_num_bounds(c, s, v, doc, idx);
         }
         break;
+    }
     case TOOLGOV__JSON_ARRAY:
         array(c, doc, s, idx, NULL);
         break;

@@ -739,6 +739,73 @@ START_TEST(test_canonical_values)
 }
 END_TEST
 
+/* The runtime's decisions on schemas the compiler built: what a call gets,
+** canonical text or the message (NULL canonical: refused with `msg`). */
+START_TEST(test_decode_rules)
+{
+    static const char *const cases[][3] = {
+        /* A required property must be given, default or not. */
+        {O "{\"title\":{\"type\":\"string\",\"default\":\"t\"}},\"required\":[\"title\"]}", "{}",
+         "!t: /title is required"},
+        {O "{\"title\":{\"type\":\"string\",\"default\":\"t\"}}}", "{}", "{\"title\":\"t\"}"},
+        {O "{\"x\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\","
+           "\"default\":1}},\"required\":[\"a\"]}]}}}", "{\"x\":{}}",
+         "!t: /x must match at least one of its anyOf schemas, got an object"},
+        /* A type list keeps integer's int64 and number's finite rule. */
+        {O "{\"x\":{\"type\":[\"integer\",\"null\"]}}}", "{\"x\":1e400}",
+         "!t: /x must be an integer within the 64-bit range, got 1e400"},
+        {O "{\"x\":{\"type\":[\"integer\",\"null\"]}}}", "{\"x\":12345678901234567890}",
+         "!t: /x must be an integer within the 64-bit range, got 12345678901234567890"},
+        {O "{\"x\":{\"type\":[\"integer\",\"null\"]}}}", "{\"x\":2.0}", "{\"x\":2.0}"},
+        {O "{\"x\":{\"type\":[\"number\",\"null\"]}}}", "{\"x\":1e400}",
+         "!t: /x must be a finite number (this one is beyond the double range), got 1e400"},
+        {O "{\"x\":{\"type\":[\"number\",\"null\"]}}}", "{\"x\":1e30}", "{\"x\":1e30}"},
+        {O "{\"x\":{\"type\":[\"integer\",\"number\"]}}}", "{\"x\":1e30}", "{\"x\":1e30}"},
+        {O "{\"x\":{}}}", "{\"x\":1e400}", "{\"x\":1e400}"},
+        /* Bounds of integers in a type list are exact. */
+        {O "{\"x\":{\"type\":[\"integer\",\"null\"],\"minimum\":9007199254740993}}}",
+         "{\"x\":9007199254740992}",
+         "!t: /x must be at least 9007199254740993, got 9007199254740992"},
+        {O "{\"x\":{\"type\":[\"integer\",\"null\"],\"maximum\":9007199254740992}}}",
+         "{\"x\":9007199254740993}",
+         "!t: /x must be at most 9007199254740992, got 9007199254740993"},
+        {O "{\"x\":{\"type\":[\"integer\",\"null\"],\"exclusiveMinimum\":-9223372036854775808}}}",
+         "{\"x\":-9223372036854775808}",
+         "!t: /x must be at least -9223372036854775807, got -9223372036854775808"},
+        {O "{\"x\":{\"type\":[\"number\",\"null\"],\"minimum\":0.5}}}", "{\"x\":0}",
+         "!t: /x must be at least 0.5, got 0"},
+        {O "{\"x\":{\"type\":[\"number\",\"null\"],\"minimum\":0.5}}}", "{\"x\":1}", "{\"x\":1}"},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+        sfix s;
+        char *text;
+        toolgov__snode *n;
+        const toolgov_arg_schema *t;
+        toolgov_args_decoder *dec = NULL;
+        toolgov_decoded_args r;
+        int rc;
+        sfix_open(&s);
+        n = sfix_compile(&s, cases[i][0], &text);
+        ck_assert_msg(n != NULL, "case %zu: %s", i, text);
+        ck_assert_int_eq(toolgov__schema_tables(&s.cx, n, &t), 0);
+        ck_assert_int_eq(toolgov_args_decoder_new(&dec, NULL), 0);
+        rc = toolgov_args_decode(&r, dec, t, "t", cases[i][1], strlen(cases[i][1]));
+        if (cases[i][2][0] == '!') {
+            ck_assert_msg(rc == TOOLGOV_EARGS, "case %zu: accepted as %s", i,
+                          rc == 0 ? r.canonical : "?");
+            ck_assert_str_eq(r.message, cases[i][2] + 1);
+        } else {
+            ck_assert_msg(rc == 0, "case %zu: refused: %s", i, rc ? r.message : "");
+            ck_assert_str_eq(r.canonical, cases[i][2]);
+        }
+        toolgov_args_decoder_free(dec);
+        free(text);
+        sfix_close(&s);
+    }
+}
+END_TEST
+
 /* Integer bounds admit the integers of the written range. */
 START_TEST(test_int_bounds)
 {
@@ -1167,6 +1234,7 @@ static Suite *schema_suite(void)
     tcase_add_loop_test(tc, test_bad_case, 0, (int)(sizeof bad_cases / sizeof *bad_cases));
     tcase_add_test(tc, test_example_problem_cap);
     tcase_add_test(tc, test_values_beside_unknown_keyword);
+    tcase_add_test(tc, test_decode_rules);
     tcase_add_test(tc, test_good_model);
     tcase_add_test(tc, test_tree_outlives_values);
     tcase_add_test(tc, test_raw_forms);

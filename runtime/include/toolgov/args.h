@@ -163,6 +163,13 @@ typedef enum toolgov_arg_format {
 #define TOOLGOV_ARG_F_ENUM_NULL  0x040u
 /* Raw: the node has an enum at all (so an enum of only null is expressible). */
 #define TOOLGOV_ARG_F_HAS_ENUM   0x080u
+/* Raw: `int_min` (`int_max`) is the lower (upper) bound an integer instance
+** has, inclusive and exact, where every bound of that side is written as an
+** integer (exclusiveMinimum 3 is int_min 4); an instance that is an exact
+** int64 is compared with it instead of with num_min (num_max). Tables
+** without these flags compare every number as a double, as before. */
+#define TOOLGOV_ARG_F_INT_MIN    0x100u
+#define TOOLGOV_ARG_F_INT_MAX    0x200u
 
 /* `max_len` / `max_items` when there is no upper bound. */
 #define TOOLGOV_ARG_UNBOUNDED ((size_t)-1)
