@@ -796,6 +796,21 @@ static const char *applies_name(int kw)
 
 /* ---- compiling ----------------------------------------------------------- */
 
+/* A schema that says nothing about its instance: {}, or only description,
+** title and $comment. */
+static int annotations_only(const toolgov__jval *v)
+{
+    size_t i;
+    for (i = 0; i < v->count; i++) {
+        const toolgov__jmember *m = &v->members[i];
+        if (!(m->key_len == 11 && !memcmp(m->key, "description", 11)) &&
+            !(m->key_len == 5 && !memcmp(m->key, "title", 5)) &&
+            !(m->key_len == 8 && !memcmp(m->key, "$comment", 8)))
+            return 0;
+    }
+    return 1;
+}
+
 static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval *v,
                                     const toolgov__snode *parent, int rel, const char *name,
                                     size_t index, unsigned depth);
@@ -1570,6 +1585,8 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
         const toolgov__jval *a = kw[KW_ADDITIONAL]->val;
         if (a->kind == TOOLGOV_J_BOOL)
             n->additional = a->boolean;
+        else if (a->kind == TOOLGOV_J_OBJECT && annotations_only(a))
+            n->additional = 1; /* {} (zod's .passthrough()) admits anything: true */
         else
             err_at(cx, a->at, "additionalProperties of %s must be true or false, not %s%s",
                    label(l, cx, n), jkind_name(a),

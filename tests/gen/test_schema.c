@@ -775,6 +775,11 @@ START_TEST(test_decode_rules)
         {O "{\"x\":{\"type\":[\"number\",\"null\"],\"minimum\":0.5}}}", "{\"x\":0}",
          "!t: /x must be at least 0.5, got 0"},
         {O "{\"x\":{\"type\":[\"number\",\"null\"],\"minimum\":0.5}}}", "{\"x\":1}", "{\"x\":1}"},
+        /* additionalProperties: {} admits anything, as true does. */
+        {O "{\"x\":{\"type\":\"object\",\"additionalProperties\":{}}}}", "{\"x\":{\"b\":1,\"a\":[]}}",
+         "{\"x\":{\"a\":[],\"b\":1}}"},
+        {O "{\"x\":{\"type\":\"object\",\"additionalProperties\":{\"description\":\"any\"}}}}",
+         "{\"x\":{\"b\":1}}", "{\"x\":{\"b\":1}}"},
     };
     size_t i;
     for (i = 0; i < sizeof cases / sizeof *cases; i++) {
