@@ -676,7 +676,7 @@ static const char *const kw_names[KW_COUNT] = {
 /* The JSON types a keyword applies to (0: every type). */
 static const unsigned kw_applies[KW_COUNT] = {
     0, TOOLGOV_T_OBJECT, TOOLGOV_T_OBJECT, TOOLGOV_T_OBJECT, 0, 0, 0, 0,
-    TOOLGOV_T_STRING | TOOLGOV_T_INTEGER | TOOLGOV_T_NULL,
+    TOOLGOV_T_STRING | TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER | TOOLGOV_T_NULL,
     TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER, TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER,
     TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER, TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER,
     TOOLGOV_T_STRING, TOOLGOV_T_STRING, TOOLGOV_T_ARRAY, TOOLGOV_T_ARRAY, TOOLGOV_T_ARRAY,
@@ -789,8 +789,8 @@ static const char *applies_name(int kw)
         return "arrays";
     case TOOLGOV_T_INTEGER | TOOLGOV_T_NUMBER:
         return "integers and numbers";
-    default:
-        return "strings and integers";
+    default: /* enum */
+        return "strings, integers and numbers";
     }
 }
 

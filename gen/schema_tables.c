@@ -483,6 +483,7 @@ static void fill(tb *t, toolgov_arg_schema *o, const toolgov__snode *n, int vali
     case TOOLGOV_S_NUMBER:
         o->kind = TOOLGOV_ARG_NUMBER;
         toolgov__schema_num_bounds(n, &o->flags, &o->num_min, &o->num_max);
+        fill_enum(t, o, n); /* integers only (what zod writes for a numeric enum) */
         return;
     case TOOLGOV_S_BOOLEAN:
         o->kind = TOOLGOV_ARG_BOOLEAN;

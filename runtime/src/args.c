@@ -855,6 +855,12 @@ static void value(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema
             type_problem(c, "a finite number (this one is beyond the double range)", doc, idx);
             break;
         }
+        if (s->int_enum_count && (toolgov__json_int64(n, &iv) != 0 || !find_int_enum(s, iv))) {
+            /* A number with an enum of integers: one of them, 1 or 1.0. */
+            if (problem(c))
+                say_enum(c, s, doc, idx);
+            break;
+        }
         check_num_bounds(c, s, dv, doc, idx);
         if (dst) {
             memcpy(dst, &dv, sizeof dv);

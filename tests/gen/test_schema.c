@@ -105,7 +105,7 @@ static const bad_case bad_cases[] = {
     {"items on string", O "{\"a\":{\"type\":\"string\",\"items\":{}}}}", "s.json:1:53: error: items applies to arrays", {0}, 1},
     {"properties on array", O "{\"a\":{\"type\":\"array\",\"properties\":{}}}}", "s.json:1:52: error: properties applies to objects", {0}, 1},
     {"minimum on string", O "{\"a\":{\"type\":\"string\",\"minimum\":1}}}", "s.json:1:53: error: minimum applies to integers and numbers", {0}, 1},
-    {"enum on boolean", O "{\"a\":{\"type\":\"boolean\",\"enum\":[true]}}}", "s.json:1:54: error: enum applies to strings and integers", {0}, 1},
+    {"enum on boolean", O "{\"a\":{\"type\":\"boolean\",\"enum\":[true]}}}", "s.json:1:54: error: enum applies to strings, integers and numbers", {0}, 1},
     {"checked format on integer", O "{\"a\":{\"type\":\"integer\",\"format\":\"date\"}}}", "s.json:1:54: error: format 'date' is checked on strings, and property 'a' of tool 't' is integer", {"remove it or change the type"}, 1},
 
     /* ---- values of keywords ------------------------------------------------ */
@@ -139,7 +139,7 @@ static const bad_case bad_cases[] = {
     {"enum strings for integer", O "{\"p\":{\"type\":\"integer\",\"enum\":[\"1\"]}}}", "s.json:1:62: error: enum value '1' of property 'p' of tool 't' is a string, but the type is integer", {"remove the quotes"}, 1},
     {"enum boolean", O "{\"p\":{\"enum\":[true]}}}", "s.json:1:45: error: enum of property 'p' of tool 't' holds a boolean", {"type: boolean"}, 1},
     {"enum float", O "{\"p\":{\"enum\":[1.5]}}}", "s.json:1:45: error: enum of property 'p' of tool 't' holds a number '1.5'", {0}, 1},
-    {"enum on number", O "{\"p\":{\"type\":\"number\",\"enum\":[1]}}}", "s.json:1:53: error: enum applies to strings and integers, and property 'p' of tool 't' is number", {0}, 1},
+    {"enum of decimals on number", O "{\"p\":{\"type\":\"number\",\"enum\":[1,1.5]}}}", "s.json:1:63: error: enum of property 'p' of tool 't' holds a number '1.5'; enum values are strings or integers", {0}, 1},
     {"anyOf and oneOf", O "{\"p\":{\"anyOf\":[{}],\"oneOf\":[{}]}}}", "s.json:1:50: error: property 'p' of tool 't' has both anyOf and oneOf", {0}, 1},
     {"enum empty", O "{\"p\":{\"type\":\"string\",\"enum\":[]}}}", "s.json:1:60: error: enum of property 'p' of tool 't' must be a non-empty list", {0}, 1},
     {"enum duplicate", O "{\"p\":{\"type\":\"string\",\"enum\":[\"a\",\"a\"]}}}", "s.json:1:65: error: enum value a is listed twice", {0}, 1},
@@ -775,6 +775,12 @@ START_TEST(test_decode_rules)
         {O "{\"x\":{\"type\":[\"number\",\"null\"],\"minimum\":0.5}}}", "{\"x\":0}",
          "!t: /x must be at least 0.5, got 0"},
         {O "{\"x\":{\"type\":[\"number\",\"null\"],\"minimum\":0.5}}}", "{\"x\":1}", "{\"x\":1}"},
+        /* A number with an enum of integers (zod's numeric enum). */
+        {O "{\"x\":{\"type\":\"number\",\"enum\":[0,1,2]}}}", "{\"x\":1.0}", "{\"x\":1}"},
+        {O "{\"x\":{\"type\":\"number\",\"enum\":[0,1,2]}}}", "{\"x\":1.5}",
+         "!t: /x must be one of 0, 1, 2, got 1.5"},
+        {O "{\"x\":{\"type\":\"number\",\"enum\":[0,1,2]}}}", "{\"x\":3}",
+         "!t: /x must be one of 0, 1, 2, got 3"},
         /* additionalProperties: {} admits anything, as true does. */
         {O "{\"x\":{\"type\":\"object\",\"additionalProperties\":{}}}}", "{\"x\":{\"b\":1,\"a\":[]}}",
          "{\"x\":{\"a\":[],\"b\":1}}"},

@@ -205,7 +205,9 @@ struct toolgov_arg_schema {
     ** string members of its enum. UTF-8, NUL-terminated. */
     const char *const *str_enum;
     size_t str_enum_count;
-    /* INTEGER_ENUM values; in a raw node the integer members of its enum. */
+    /* INTEGER_ENUM values; in a raw node the integer members of its enum; in
+    ** a NUMBER node, when not 0, the values it may take (an exact integer
+    ** among them, whatever its spelling: 1 and 1.0). */
     const int64_t *int_enum;
     size_t int_enum_count;
     /* ARRAY (and arrays in raw values): the item schema, the C size of one
