@@ -104,27 +104,75 @@ size_t toolgov__json_int_text(char *out, int64_t v)
     return sizeof tmp - i;
 }
 
-/* Shortest digits of v > 0 that read back to v: digits into d (no point),
-** their count in *nd, and the decimal exponent of the first digit. */
+/* Whether some p-digit decimal reads back to v, written into buf as
+** d.ddde±XX: the nearest one (printf's rounding), else the one a unit of
+** the last digit above or below it. The nearest is not always the one: at
+** a power of two the doubles below are twice as dense as those above, so
+** the interval that reads back to v is narrower below it (2^-24 is
+** 5.960464477539063e-8, whose nearest 16 digits ...062e-8 read back to
+** the double below). */
+static int p_digits(double v, int p, char buf[40])
+{
+    char alt[40];
+    char *e;
+    int dir;
+
+    snprintf(buf, 40, "%.*e", p - 1, v);
+    if (strtod(buf, NULL) == v)
+        return 1;
+    for (dir = 1; dir >= -1; dir -= 2) {
+        char *q;
+
+        memcpy(alt, buf, 40);
+        e = strchr(alt, 'e');
+        if (!e)
+            return 0;
+        /* Step the last digit, carrying or borrowing; a step that changes
+        ** the first digit's place (9.99 up, 1.00 down) is left out. */
+        for (q = e - 1; q >= alt; q--) {
+            if (*q < '0' || *q > '9')
+                continue;
+            if (dir > 0 && *q < '9') {
+                (*q)++;
+                break;
+            }
+            if (dir < 0 && *q > '0') {
+                (*q)--;
+                break;
+            }
+            *q = dir > 0 ? '0' : '9';
+        }
+        if (q < alt || alt[0] == '0')
+            continue;
+        if (strtod(alt, NULL) == v) {
+            memcpy(buf, alt, 40);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Shortest digits of v > 0 that read back to v (ECMAScript's Number to
+** String: fewest digits, then the ones nearest v): digits into d (no
+** point), their count in *nd, and the decimal exponent of the first digit. */
 static void shortest_digits(double v, char d[24], int *nd, int *exp10)
 {
-    char buf[40];
-    int lo = 1, hi = 17, p, best = 17, n = 0;
+    char buf[40], best_buf[40];
+    int lo = 1, hi = 17, p, n = 0;
     const char *s;
 
+    snprintf(best_buf, sizeof best_buf, "%.16e", v); /* 17 digits always read back */
     while (lo <= hi) {
         p = lo + (hi - lo) / 2;
-        snprintf(buf, sizeof buf, "%.*e", p - 1, v);
-        if (strtod(buf, NULL) == v) {
-            best = p;
+        if (p_digits(v, p, buf)) {
+            memcpy(best_buf, buf, sizeof buf);
             hi = p - 1;
         } else {
             lo = p + 1;
         }
     }
-    snprintf(buf, sizeof buf, "%.*e", best - 1, v);
     /* d.ddde±XX, whatever the locale's decimal point looks like */
-    for (s = buf; *s && *s != 'e'; s++)
+    for (s = best_buf; *s && *s != 'e'; s++)
         if (*s >= '0' && *s <= '9')
             d[n++] = *s;
     while (n > 1 && d[n - 1] == '0')
