@@ -101,6 +101,55 @@ static int tab_indents(const toolgov__reader *r, toolgov__mark at)
     return 0;
 }
 
+static long hex4(const unsigned char *s, size_t n)
+{
+    long v = 0;
+    size_t i;
+    if (n < 4)
+        return -1;
+    for (i = 0; i < 4; i++) {
+        int c = s[i];
+        int d = c >= '0' && c <= '9' ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+/* libyaml refuses a \u escape of a UTF-16 surrogate, which is how JSON
+** (Python's json.dumps, for one) writes a character beyond U+FFFF: say so
+** and give the YAML spelling. `idx` is where libyaml stopped, at the four
+** hex digits. 1 when reported. */
+static int surrogate_escape(toolgov__reader *r, size_t idx, toolgov__mark at)
+{
+    const unsigned char *b = r->buf;
+    long hi, lo;
+    if (idx < 2 || idx > r->len || b[idx - 2] != '\\' || b[idx - 1] != 'u')
+        return 0;
+    hi = hex4(b + idx, r->len - idx);
+    if (hi < 0xD800 || hi > 0xDFFF)
+        return 0;
+    if (hi <= 0xDBFF && idx + 10 <= r->len && b[idx + 4] == '\\' && b[idx + 5] == 'u' &&
+        (lo = hex4(b + idx + 6, r->len - idx - 6)) >= 0xDC00 && lo <= 0xDFFF) {
+        long cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+        toolgov__reader_error(r, at, "YAML syntax: '\\u%.4s\\u%.4s' is JSON's way of writing "
+                                     "one character beyond U+FFFF (a UTF-16 surrogate pair), "
+                                     "which YAML does not read; write the character itself, or "
+                                     "\\U%08lX", (const char *)b + idx,
+                              (const char *)b + idx + 6, cp);
+    } else {
+        toolgov__reader_error(r, at, "YAML syntax: '\\u%.4s' is half of a UTF-16 surrogate "
+                                     "pair, not a character; write the character itself, or "
+                                     "its \\U escape (8 hex digits)", (const char *)b + idx);
+    }
+    r->failed = 1;
+    return 1;
+}
+
 static void report_yaml_error(toolgov__reader *r)
 {
     yaml_parser_t *p = &r->parser;
@@ -122,6 +171,8 @@ static void report_yaml_error(toolgov__reader *r)
     }
     default:
         at = mark_of(p->problem_mark);
+        if (surrogate_escape(r, p->problem_mark.index, at))
+            break;
         if (tab_indents(r, at)) {
             toolgov__reader_error(r, at, "YAML syntax: a tab indents this line; YAML indents "
                                          "with spaces only: replace the tab with spaces");
