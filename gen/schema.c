@@ -796,6 +796,31 @@ static const char *applies_name(int kw)
 
 /* ---- compiling ----------------------------------------------------------- */
 
+/* Whether a schema holds schemas or describes a container: properties,
+** items, anyOf, oneOf, or a type of object or array. */
+static int nests(const toolgov__jval *v)
+{
+    size_t i, j;
+    for (i = 0; i < v->count; i++) {
+        const toolgov__jmember *m = &v->members[i];
+        const toolgov__jval *t = m->val;
+        if ((m->key_len == 10 && !memcmp(m->key, "properties", 10)) ||
+            (m->key_len == 5 && !memcmp(m->key, "items", 5)) ||
+            (m->key_len == 5 && !memcmp(m->key, "anyOf", 5)) ||
+            (m->key_len == 5 && !memcmp(m->key, "oneOf", 5)))
+            return 1;
+        if (m->key_len != 4 || memcmp(m->key, "type", 4) != 0)
+            continue;
+        for (j = 0; j < (t->kind == TOOLGOV_J_ARRAY ? t->count : 1); j++) {
+            const toolgov__jval *w = t->kind == TOOLGOV_J_ARRAY ? t->items[j] : t;
+            if (w->kind == TOOLGOV_J_STRING &&
+                (!strcmp(w->text, "object") || !strcmp(w->text, "array")))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* A schema that says nothing about its instance: {}, or only description,
 ** title and $comment. */
 static int annotations_only(const toolgov__jval *v)
@@ -1489,7 +1514,11 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
                label(l, cx, n), jkind_name(v));
         return n;
     }
-    if (depth > TOOLGOV_SCHEMA_DEPTH_MAX) {
+    /* The limit is on what nests (objects, arrays, alternatives): a plain
+    ** value at the deepest level is fine (an array of objects 8 levels
+    ** down holds strings). */
+    if (depth > TOOLGOV_SCHEMA_DEPTH_MAX && (depth > TOOLGOV_SCHEMA_DEPTH_MAX + 1 ||
+                                             nests(v))) {
         err_at(cx, v->at, "%s is nested %u levels deep; schemas nest at most %u levels: "
                           "flatten it, or leave it untyped to take any JSON value",
                label(l, cx, n), depth, TOOLGOV_SCHEMA_DEPTH_MAX);

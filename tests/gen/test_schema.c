@@ -191,7 +191,11 @@ static const bad_case bad_cases[] = {
     {"C name clash with keyword mapping", O "{\"for\":{},\"for_\":{}}}", "s.json:1:41: error: properties 'for' and 'for_'", {"'for_'"}, 1},
 
     /* ---- depth -------------------------------------------------------------- */
-    {"nine levels", O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":{}}}}}}}}}}}}}}}}}",
+    {"a plain value at level nine", O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"array\",\"items\":{}}}}}}}}}}}}}}}}}}",
+     "s.json:1:303: error: property 'a.a.a.a.a.a.a.b' of tool 't' is nested 9 levels deep", {0}, 1},
+    {"ten levels", O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":{\"anyOf\":[{}]}}}}}}}}}}}}}}}}}",
+     "s.json:1:281: error: property 'a.a.a.a.a.a.a.a' of tool 't' is nested 9 levels deep", {0}, 1},
+    {"nine levels", O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":{\"type\":\"object\"}}}}}}}}}}}}}}}}}",
      "s.json:1:281: error: property 'a.a.a.a.a.a.a.a' of tool 't' is nested 9 levels deep; schemas nest at most 8 levels", {0}, 1},
 
     /* ---- several problems, all reported -------------------------------------- */
