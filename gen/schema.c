@@ -821,6 +821,56 @@ static int nests(const toolgov__jval *v)
     return 0;
 }
 
+/* The int64 values one bound leaves: *v is the least (is_min) or greatest
+** admitted; 1, 0 when it admits none, -1 when it limits no int64. */
+static int int_side(const toolgov__sbound *b, int excl, int is_min, int64_t *v)
+{
+    if (!b->given)
+        return -1;
+    if (b->is_int) {
+        if (excl && b->i == (is_min ? INT64_MAX : INT64_MIN))
+            return 0;
+        *v = excl ? (is_min ? b->i + 1 : b->i - 1) : b->i;
+        return 1;
+    }
+    /* Not an exact int64: beyond the range, or not an integer (and then
+    ** within 2^53, where a double holds every integer exactly). */
+    if (b->d >= 9.2233720368547758e18)
+        return is_min ? 0 : -1;
+    if (b->d <= -9.2233720368547758e18)
+        return is_min ? -1 : 0;
+    *v = (int64_t)b->d; /* toward zero, then up (is_min) or down to an integer */
+    if (is_min && (double)*v < b->d)
+        (*v)++;
+    else if (!is_min && (double)*v > b->d)
+        (*v)--;
+    return 1;
+}
+
+/* Whether some int64 satisfies every bound of an integer. */
+static int ints_fit(const toolgov__slimits *lim)
+{
+    int64_t lo = INT64_MIN, hi = INT64_MAX, v;
+    int r;
+    if ((r = int_side(&lim->minimum, 0, 1, &v)) == 0)
+        return 0;
+    if (r > 0 && v > lo)
+        lo = v;
+    if ((r = int_side(&lim->exclusive_minimum, 1, 1, &v)) == 0)
+        return 0;
+    if (r > 0 && v > lo)
+        lo = v;
+    if ((r = int_side(&lim->maximum, 0, 0, &v)) == 0)
+        return 0;
+    if (r > 0 && v < hi)
+        hi = v;
+    if ((r = int_side(&lim->exclusive_maximum, 1, 0, &v)) == 0)
+        return 0;
+    if (r > 0 && v < hi)
+        hi = v;
+    return lo <= hi;
+}
+
 /* A schema that says nothing about its instance: {}, or only description,
 ** title and $comment. */
 static int annotations_only(const toolgov__jval *v)
@@ -1695,6 +1745,23 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
                        lo == &n->lim->minimum ? "minimum" : "exclusiveMinimum", lo->text,
                        label(l, cx, n), c > 0 ? "greater than" : "equal to",
                        hi == &n->lim->maximum ? "maximum" : "exclusiveMaximum", hi->text);
+            else if (n->type == TOOLGOV_S_INTEGER && !ints_fit(n->lim))
+                err_at(cx, lo->at, "no integer lies between %s (%s) and %s (%s) of %s; no value "
+                                   "fits: fix one of them, or make it type: number",
+                       lo == &n->lim->minimum ? "minimum" : "exclusiveMinimum", lo->text,
+                       hi == &n->lim->maximum ? "maximum" : "exclusiveMaximum", hi->text,
+                       label(l, cx, n));
+        } else if (n->type == TOOLGOV_S_INTEGER && (lo->given || hi->given) &&
+                   !ints_fit(n->lim)) {
+            const toolgov__sbound *b = lo->given ? lo : hi;
+            err_at(cx, b->at, "%s (%s) of %s leaves no 64-bit integer (an integer is at least "
+                              "-9223372036854775808 and at most 9223372036854775807): fix it, or "
+                              "make it type: number",
+                   b == &n->lim->minimum           ? "minimum"
+                   : b == &n->lim->exclusive_minimum ? "exclusiveMinimum"
+                   : b == &n->lim->maximum           ? "maximum"
+                                                     : "exclusiveMaximum",
+                   b->text, label(l, cx, n));
         }
     }
     if (kw[KW_DEFAULT] && !(n->default_val = jv_copy(cx, kw[KW_DEFAULT]->val)))

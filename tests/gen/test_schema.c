@@ -195,6 +195,10 @@ static const bad_case bad_cases[] = {
      "s.json:1:303: error: property 'a.a.a.a.a.a.a.b' of tool 't' is nested 9 levels deep", {0}, 1},
     {"ten levels", O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":{\"anyOf\":[{}]}}}}}}}}}}}}}}}}}",
      "s.json:1:281: error: property 'a.a.a.a.a.a.a.a' of tool 't' is nested 9 levels deep", {0}, 1},
+    {"no integer between the bounds", O "{\"n\":{\"type\":\"integer\",\"exclusiveMinimum\":1,\"exclusiveMaximum\":2}}}", "s.json:1:73: error: no integer lies between exclusiveMinimum (1) and exclusiveMaximum (2) of property 'n' of tool 't'", {"make it type: number"}, 1},
+    {"no integer between decimals", O "{\"n\":{\"type\":\"integer\",\"minimum\":1.2,\"maximum\":1.8}}}", "s.json:1:64: error: no integer lies between minimum (1.2) and maximum (1.8)", {0}, 1},
+    {"maximum below every int64", O "{\"n\":{\"type\":\"integer\",\"maximum\":-1e19}}}", "s.json:1:64: error: maximum (-1e19) of property 'n' of tool 't' leaves no 64-bit integer", {0}, 1},
+    {"exclusiveMinimum at the int64 top", O "{\"n\":{\"type\":\"integer\",\"exclusiveMinimum\":9223372036854775807}}}", "s.json:1:73: error: exclusiveMinimum (9223372036854775807) of property 'n' of tool 't' leaves no 64-bit integer", {0}, 1},
     {"nine levels", O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":{\"type\":\"object\"}}}}}}}}}}}}}}}}}",
      "s.json:1:281: error: property 'a.a.a.a.a.a.a.a' of tool 't' is nested 9 levels deep; schemas nest at most 8 levels", {0}, 1},
 
