@@ -434,6 +434,16 @@ int toolgov__jtext_int64(const char *s, size_t len, int64_t *out)
     return toolgov__json_int64(&n, out) == 0;
 }
 
+/* Whether a number text has an integer value, whatever its size. */
+static int jtext_integral(const char *s, size_t len)
+{
+    toolgov__json n;
+    if (len > UINT32_MAX || !toolgov__jtext_number_ok(s, len))
+        return 0;
+    n = number_node(s, len);
+    return toolgov__json_is_integral(&n);
+}
+
 /* The double nearest to a number text, correctly rounded whatever the
 ** locale (toolgov__json_double); beyond the double range, an infinity of
 ** its sign. */
@@ -897,6 +907,23 @@ static int count_value(toolgov__schema_ctx *cx, const toolgov__snode *n, const c
 {
     int64_t i;
     char l[320], q[TOOLGOV_SHOW_MAX];
+    if (v->kind == TOOLGOV_J_NUMBER && v->len && v->text[0] != '-' &&
+        !toolgov__jtext_int64(v->text, v->len, &i) &&
+        toolgov__jtext_double(v->text, v->len) >= 9.2233720368547758e18) {
+        /* A count beyond int64 (what some generators write for "no limit"):
+        ** as a maximum it limits nothing a value can hold; as a minimum no
+        ** value reaches it. */
+        if (kw[1] == 'i') {
+            err_at(cx, v->at, "%s (%s) of %s is more than any value can hold; no value fits: "
+                              "lower it", kw, toolgov__text_show(q, v->text, v->len),
+                   label(l, cx, n));
+            return -1;
+        }
+        out->given = 1;
+        out->v = (uint64_t)INT64_MAX;
+        out->at = v->at;
+        return 0;
+    }
     if (v->kind != TOOLGOV_J_NUMBER || !toolgov__jtext_int64(v->text, v->len, &i) || i < 0) {
         err_at(cx, v->at, "%s of %s must be a whole number of 0 or more, not %s%s%s%s", kw,
                label(l, cx, n), jkind_name(v),
@@ -1298,6 +1325,14 @@ static void compile_enum(toolgov__schema_ctx *cx, toolgov__snode *n, const toolg
                      : e->kind == TOOLGOV_J_NUMBER && toolgov__jtext_int64(e->text, e->len, &iv)
                          ? TOOLGOV_T_INTEGER
                          : 0;
+        if (!t && e->kind == TOOLGOV_J_NUMBER && jtext_integral(e->text, e->len)) {
+            err_at(cx, e->at, "enum value %s of %s is an integer beyond the 64-bit range (%s to "
+                              "%s); keep the values within it, or write them as strings",
+                   toolgov__text_show(q, e->text, e->len), label(l, cx, n),
+                   "-9223372036854775808", "9223372036854775807");
+            bad = 1;
+            continue;
+        }
         if (!t) {
             err_at(cx, e->at, "enum of %s holds %s%s%s%s; enum values are strings or integers%s",
                    label(l, cx, n), jkind_name(e), e->kind == TOOLGOV_J_NUMBER ? " '" : "",

@@ -199,6 +199,8 @@ static const bad_case bad_cases[] = {
     {"no integer between decimals", O "{\"n\":{\"type\":\"integer\",\"minimum\":1.2,\"maximum\":1.8}}}", "s.json:1:64: error: no integer lies between minimum (1.2) and maximum (1.8)", {0}, 1},
     {"maximum below every int64", O "{\"n\":{\"type\":\"integer\",\"maximum\":-1e19}}}", "s.json:1:64: error: maximum (-1e19) of property 'n' of tool 't' leaves no 64-bit integer", {0}, 1},
     {"exclusiveMinimum at the int64 top", O "{\"n\":{\"type\":\"integer\",\"exclusiveMinimum\":9223372036854775807}}}", "s.json:1:73: error: exclusiveMinimum (9223372036854775807) of property 'n' of tool 't' leaves no 64-bit integer", {0}, 1},
+    {"enum value beyond int64", O "{\"n\":{\"type\":\"integer\",\"enum\":[1,9223372036854775808]}}}", "s.json:1:64: error: enum value 9223372036854775808 of property 'n' of tool 't' is an integer beyond the 64-bit range", {"write them as strings"}, 1},
+    {"minLength beyond int64", O "{\"s\":{\"type\":\"string\",\"minLength\":1e30}}}", "s.json:1:65: error: minLength (1e30) of property 's' of tool 't' is more than any value can hold; no value fits: lower it", {0}, 1},
     {"nine levels", O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":" O "{\"a\":{\"type\":\"object\"}}}}}}}}}}}}}}}}}",
      "s.json:1:281: error: property 'a.a.a.a.a.a.a.a' of tool 't' is nested 9 levels deep; schemas nest at most 8 levels", {0}, 1},
 
@@ -783,6 +785,9 @@ START_TEST(test_decode_rules)
         {O "{\"x\":{\"type\":[\"number\",\"null\"],\"minimum\":0.5}}}", "{\"x\":0}",
          "!t: /x must be at least 0.5, got 0"},
         {O "{\"x\":{\"type\":[\"number\",\"null\"],\"minimum\":0.5}}}", "{\"x\":1}", "{\"x\":1}"},
+        /* A maximum count beyond int64 limits nothing. */
+        {O "{\"s\":{\"type\":\"string\",\"maxLength\":9223372036854775808},\"l\":{\"type\":\"array\","
+           "\"maxItems\":18446744073709551615}}}", "{\"s\":\"abc\",\"l\":[1]}", "{\"s\":\"abc\",\"l\":[1]}"},
         /* A number with an enum of integers (zod's numeric enum). */
         {O "{\"x\":{\"type\":\"number\",\"enum\":[0,1,2]}}}", "{\"x\":1.0}", "{\"x\":1}"},
         {O "{\"x\":{\"type\":\"number\",\"enum\":[0,1,2]}}}", "{\"x\":1.5}",
