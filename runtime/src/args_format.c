@@ -11,10 +11,15 @@
 ** email      local-part "@" domain, RFC 5321's shape: a dot-atom local
 **            part (or a quoted string) of at most 64 bytes, a domain of
 **            dot-separated LDH labels (at most 63 bytes each) or an address
-**            literal in brackets, at most 254 bytes in all.
+**            literal in brackets (IPv4, "IPv6:" and an IPv6 address, or a
+**            tag, ":" and printable ASCII), at most 254 bytes in all.
 ** uri        RFC 3986 URI: a scheme (a letter, then letters, digits, "+",
-**            "-", "."), ":", then only characters a URI may hold, with
-**            every "%" followed by two hex digits.
+**            "-", "."), ":", a hierarchical part (after "//" an authority:
+**            [userinfo "@"] host [":" port], the host a bracketed IPv6 or
+**            IPvFuture literal, an IPv4 address or a registered name, the
+**            port digits), an optional "?" query and "#" fragment; only
+**            characters each part may hold, every "%" followed by two hex
+**            digits.
 **
 ** Each check reads `len` bytes of already well-formed UTF-8 and allocates
 ** nothing.
@@ -105,6 +110,9 @@ static int is_ldh(unsigned char c)
            c == '-';
 }
 
+static int is_ipv4(const char *s, size_t len);
+static int is_ipv6(const char *s, size_t len);
+
 static int is_email(const char *s, size_t len)
 {
     const char *at = NULL;
@@ -152,8 +160,29 @@ static int is_email(const char *s, size_t len)
     len -= local + 1;
     if (len == 0)
         return 0;
-    if (s[0] == '[')
-        return len > 2 && s[len - 1] == ']';
+    if (s[0] == '[') {
+        /* RFC 5321's address literal: IPv4, "IPv6:" and an IPv6 address,
+        ** or a standardised tag, ":" and printable ASCII but "[", "\\", "]". */
+        size_t k, tag;
+
+        if (len < 3 || s[len - 1] != ']')
+            return 0;
+        if (is_ipv4(s + 1, len - 2))
+            return 1;
+        if (len > 7 && memcmp(s + 1, "IPv6:", 5) == 0)
+            return is_ipv6(s + 6, len - 7);
+        for (tag = 1; tag < len - 1 && (is_ldh((unsigned char)s[tag])); tag++)
+            ;
+        if (tag == 1 || s[tag - 1] == '-' || tag >= len - 2 || s[tag] != ':')
+            return 0;
+        for (k = tag + 1; k < len - 1; k++) {
+            unsigned char c = (unsigned char)s[k];
+
+            if (c < 33 || c > 126 || c == '[' || c == '\\' || c == ']')
+                return 0;
+        }
+        return 1;
+    }
     for (i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
 
@@ -178,37 +207,203 @@ static int is_hex(unsigned char c)
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
+static int is_alpha(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static int is_unreserved(unsigned char c)
+{
+    return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
+}
+
+static int is_sub_delim(unsigned char c)
+{
+    return c != '\0' && strchr("!$&'()*+,;=", c) != NULL;
+}
+
+/* Characters of `s[i..j)` each unreserved, a sub-delim, one of `extra`, or
+** "%" and two hex digits (RFC 3986's pct-encoded). */
+static int uri_chars(const char *s, size_t i, size_t j, const char *extra)
+{
+    for (; i < j; i++) {
+        unsigned char c = (unsigned char)s[i];
+
+        if (c == '%') {
+            if (j - i < 3 || !is_hex((unsigned char)s[i + 1]) ||
+                !is_hex((unsigned char)s[i + 2]))
+                return 0;
+            i += 2;
+        } else if (!is_unreserved(c) && !is_sub_delim(c) &&
+                   (c == '\0' || strchr(extra, c) == NULL)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* IPv4address: four decimal octets, no leading zeros. */
+static int is_ipv4(const char *s, size_t len)
+{
+    size_t i = 0, part;
+
+    for (part = 0; part < 4; part++) {
+        unsigned v = 0, n = 0;
+
+        if (part && (i >= len || s[i++] != '.'))
+            return 0;
+        while (i < len && is_digit((unsigned char)s[i]) && n < 4) {
+            v = v * 10 + (unsigned)(s[i++] - '0');
+            n++;
+        }
+        if (n == 0 || n > 3 || v > 255 || (n > 1 && s[i - n] == '0'))
+            return 0;
+    }
+    return i == len;
+}
+
+/* IPv6address (RFC 4291 text form): eight groups of 1-4 hex digits, one
+** "::" standing for one or more zero groups, the last two groups maybe an
+** IPv4 address. */
+static int is_ipv6(const char *s, size_t len)
+{
+    size_t i = 0, groups = 0;
+    int gap = 0;
+
+    if (len >= 2 && s[0] == ':' && s[1] == ':') {
+        gap = 1;
+        i = 2;
+        if (i == len)
+            return 1;
+    } else if (len && s[0] == ':') {
+        return 0;
+    }
+    for (;;) {
+        size_t start = i, n = 0;
+
+        while (i < len && is_hex((unsigned char)s[i]) && n < 5) {
+            i++;
+            n++;
+        }
+        if (i < len && s[i] == '.') {
+            /* The IPv4 tail: two groups. */
+            if (!is_ipv4(s + start, len - start))
+                return 0;
+            groups += 2;
+            break;
+        }
+        if (n == 0 || n > 4)
+            return 0;
+        groups++;
+        if (i == len)
+            break;
+        if (s[i] != ':')
+            return 0;
+        i++;
+        if (i < len && s[i] == ':') {
+            if (gap)
+                return 0;
+            gap = 1;
+            i++;
+            if (i == len)
+                break;
+        } else if (i == len) {
+            return 0; /* a trailing single ':' */
+        }
+    }
+    return gap ? groups < 8 : groups == 8;
+}
+
+/* IP-literal: "[" IPv6address or IPvFuture "]" (the brackets included). */
+static int is_ip_literal(const char *s, size_t len)
+{
+    size_t i;
+
+    if (len < 3 || s[0] != '[' || s[len - 1] != ']')
+        return 0;
+    s++;
+    len -= 2;
+    if (s[0] == 'v' || s[0] == 'V') {
+        for (i = 1; i < len && is_hex((unsigned char)s[i]); i++)
+            ;
+        return i > 1 && i + 1 < len && s[i] == '.' && uri_chars(s, i + 1, len, ":");
+    }
+    return is_ipv6(s, len);
+}
+
+/* RFC 3986 URI: scheme ":" hier-part ["?" query] ["#" fragment], with an
+** authority after "//" of [userinfo "@"] host [":" port], the host an IP
+** literal in brackets, an IPv4 address or a registered name. */
 static int is_uri(const char *s, size_t len)
 {
-    size_t i = 0;
+    size_t i = 0, end, q, h;
 
-    if (len == 0 || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+    if (len == 0 || !is_alpha((unsigned char)s[0]))
         return 0;
     while (i < len && s[i] != ':') {
         unsigned char c = (unsigned char)s[i];
 
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '+' || c == '-' || c == '.'))
+        if (!is_alpha(c) && !is_digit(c) && c != '+' && c != '-' && c != '.')
             return 0;
         i++;
     }
     if (i == len)
         return 0;
-    for (i++; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
+    i++;
+    /* The fragment, then the query, from the first "#" and "?". */
+    for (end = i; end < len && s[end] != '#'; end++)
+        ;
+    if (end < len && !uri_chars(s, end + 1, len, ":@/?"))
+        return 0;
+    for (q = i; q < end && s[q] != '?'; q++)
+        ;
+    if (q < end && !uri_chars(s, q + 1, end, ":@/?"))
+        return 0;
+    if (q - i >= 2 && s[i] == '/' && s[i + 1] == '/') {
+        size_t a = i + 2, path, at, port;
 
-        if (c == '%') {
-            if (len - i < 3 || !is_hex((unsigned char)s[i + 1]) ||
-                !is_hex((unsigned char)s[i + 2]))
+        for (path = a; path < q && s[path] != '/'; path++)
+            ;
+        /* userinfo "@": the last "@" of the authority */
+        for (at = path; at > a && s[at - 1] != '@'; at--)
+            ;
+        h = a;
+        if (at > a) {
+            if (!uri_chars(s, a, at - 1, ":"))
                 return 0;
-            i += 2;
-        } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                     (c >= '0' && c <= '9') ||
-                     (c != '\0' && strchr("-._~:/?#[]@!$&'()*+,;=", c) != NULL))) {
-            return 0;
+            h = at;
         }
+        if (h < path && s[h] == '[') {
+            size_t close = h;
+
+            while (close < path && s[close] != ']')
+                close++;
+            if (close == path || !is_ip_literal(s + h, close + 1 - h))
+                return 0;
+            port = close + 1;
+            if (port < path && s[port] != ':')
+                return 0;
+        } else {
+            for (port = h; port < path && s[port] != ':'; port++)
+                ;
+            if (!uri_chars(s, h, port, ""))
+                return 0;
+        }
+        if (port < path) {
+            size_t k;
+
+            for (k = port + 1; k < path; k++)
+                if (!is_digit((unsigned char)s[k]))
+                    return 0;
+        }
+        i = path;
     }
-    return 1;
+    return uri_chars(s, i, q, ":@/");
 }
 
 int toolgov__args_format_ok(toolgov_arg_format f, const char *s, size_t len)

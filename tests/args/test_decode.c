@@ -274,6 +274,20 @@ START_TEST(formats)
         {"{\"link\":\"urn:isbn:0451450523\"}", 1}, {"{\"link\":\"/relative/path\"}", 0},
         {"{\"link\":\"https://exa mple.com\"}", 0}, {"{\"link\":\"http://x/%zz\"}", 0},
         {"{\"link\":\"1http://x\"}", 0},
+        /* The parts of RFC 3986: brackets only around an IP literal, one
+        ** fragment, a port of digits. */
+        {"{\"link\":\"http://[::1\"}", 0}, {"{\"link\":\"http://[zz]/\"}", 0},
+        {"{\"link\":\"http://a#b#c\"}", 0}, {"{\"link\":\"http://a/b[c]\"}", 0},
+        {"{\"link\":\"http://a:b:c:d/\"}", 0}, {"{\"link\":\"http://[1:::2]/\"}", 0},
+        {"{\"link\":\"http://[1:2:3:4:5:6:7:8:9]/\"}", 0},
+        {"{\"link\":\"http://[::1]:8080/x\"}", 1}, {"{\"link\":\"http://[v1.fe]/\"}", 1},
+        {"{\"link\":\"http://[::ffff:1.2.3.4]/\"}", 1},
+        {"{\"link\":\"http://u:p@h.com:80/p?q=1/2?#f?/\"}", 1},
+        {"{\"link\":\"file:///etc/hosts\"}", 1}, {"{\"link\":\"tel:+1-816-555-1212\"}", 1},
+        /* RFC 5321's address literals. */
+        {"{\"mail\":\"x@[ ]\"}", 0}, {"{\"mail\":\"x@[a]b]\"}", 0},
+        {"{\"mail\":\"x@[1.2.3]\"}", 0}, {"{\"mail\":\"x@[IPv6:zz]\"}", 0},
+        {"{\"mail\":\"x@[IPv6:::1]\"}", 1}, {"{\"mail\":\"x@[tag:stuff]\"}", 1},
     };
     size_t k;
 
