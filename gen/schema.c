@@ -814,12 +814,10 @@ static int nests(const toolgov__jval *v)
     for (i = 0; i < v->count; i++) {
         const toolgov__jmember *m = &v->members[i];
         const toolgov__jval *t = m->val;
-        if ((m->key_len == 10 && !memcmp(m->key, "properties", 10)) ||
-            (m->key_len == 5 && !memcmp(m->key, "items", 5)) ||
-            (m->key_len == 5 && !memcmp(m->key, "anyOf", 5)) ||
-            (m->key_len == 5 && !memcmp(m->key, "oneOf", 5)))
+        int k = kw_index(m->key, m->key_len);
+        if (k == KW_PROPERTIES || k == KW_ITEMS || k == KW_ANY_OF || k == KW_ONE_OF)
             return 1;
-        if (m->key_len != 4 || memcmp(m->key, "type", 4) != 0)
+        if (k != KW_TYPE)
             continue;
         for (j = 0; j < (t->kind == TOOLGOV_J_ARRAY ? t->count : 1); j++) {
             const toolgov__jval *w = t->kind == TOOLGOV_J_ARRAY ? t->items[j] : t;
@@ -831,54 +829,12 @@ static int nests(const toolgov__jval *v)
     return 0;
 }
 
-/* The int64 values one bound leaves: *v is the least (is_min) or greatest
-** admitted; 1, 0 when it admits none, -1 when it limits no int64. */
-static int int_side(const toolgov__sbound *b, int excl, int is_min, int64_t *v)
-{
-    if (!b->given)
-        return -1;
-    if (b->is_int) {
-        if (excl && b->i == (is_min ? INT64_MAX : INT64_MIN))
-            return 0;
-        *v = excl ? (is_min ? b->i + 1 : b->i - 1) : b->i;
-        return 1;
-    }
-    /* Not an exact int64: beyond the range, or not an integer (and then
-    ** within 2^53, where a double holds every integer exactly). */
-    if (b->d >= 9.2233720368547758e18)
-        return is_min ? 0 : -1;
-    if (b->d <= -9.2233720368547758e18)
-        return is_min ? -1 : 0;
-    *v = (int64_t)b->d; /* toward zero, then up (is_min) or down to an integer */
-    if (is_min && (double)*v < b->d)
-        (*v)++;
-    else if (!is_min && (double)*v > b->d)
-        (*v)--;
-    return 1;
-}
-
 /* Whether some int64 satisfies every bound of an integer. */
-static int ints_fit(const toolgov__slimits *lim)
+static int ints_fit(const toolgov__snode *n)
 {
-    int64_t lo = INT64_MIN, hi = INT64_MAX, v;
-    int r;
-    if ((r = int_side(&lim->minimum, 0, 1, &v)) == 0)
-        return 0;
-    if (r > 0 && v > lo)
-        lo = v;
-    if ((r = int_side(&lim->exclusive_minimum, 1, 1, &v)) == 0)
-        return 0;
-    if (r > 0 && v > lo)
-        lo = v;
-    if ((r = int_side(&lim->maximum, 0, 0, &v)) == 0)
-        return 0;
-    if (r > 0 && v < hi)
-        hi = v;
-    if ((r = int_side(&lim->exclusive_maximum, 1, 0, &v)) == 0)
-        return 0;
-    if (r > 0 && v < hi)
-        hi = v;
-    return lo <= hi;
+    int hmin, hmax;
+    int64_t min, max;
+    return toolgov__schema_int_bounds(n, &hmin, &min, &hmax, &max);
 }
 
 /* A schema that says nothing about its instance: {}, or only description,
@@ -887,10 +843,8 @@ static int annotations_only(const toolgov__jval *v)
 {
     size_t i;
     for (i = 0; i < v->count; i++) {
-        const toolgov__jmember *m = &v->members[i];
-        if (!(m->key_len == 11 && !memcmp(m->key, "description", 11)) &&
-            !(m->key_len == 5 && !memcmp(m->key, "title", 5)) &&
-            !(m->key_len == 8 && !memcmp(m->key, "$comment", 8)))
+        int k = kw_index(v->members[i].key, v->members[i].key_len);
+        if (k != KW_DESCRIPTION && k != KW_TITLE && k != KW_COMMENT)
             return 0;
     }
     return 1;
@@ -913,7 +867,7 @@ static int count_value(toolgov__schema_ctx *cx, const toolgov__snode *n, const c
         /* A count beyond int64 (what some generators write for "no limit"):
         ** as a maximum it limits nothing a value can hold; as a minimum no
         ** value reaches it. */
-        if (kw[1] == 'i') {
+        if (strncmp(kw, "min", 3) == 0) {
             err_at(cx, v->at, "%s (%s) of %s is more than any value can hold; no value fits: "
                               "lower it", kw, toolgov__text_show(q, v->text, v->len),
                    label(l, cx, n));
@@ -1780,14 +1734,14 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
                        lo == &n->lim->minimum ? "minimum" : "exclusiveMinimum", lo->text,
                        label(l, cx, n), c > 0 ? "greater than" : "equal to",
                        hi == &n->lim->maximum ? "maximum" : "exclusiveMaximum", hi->text);
-            else if (n->type == TOOLGOV_S_INTEGER && !ints_fit(n->lim))
+            else if (n->type == TOOLGOV_S_INTEGER && !ints_fit(n))
                 err_at(cx, lo->at, "no integer lies between %s (%s) and %s (%s) of %s; no value "
                                    "fits: fix one of them, or make it type: number",
                        lo == &n->lim->minimum ? "minimum" : "exclusiveMinimum", lo->text,
                        hi == &n->lim->maximum ? "maximum" : "exclusiveMaximum", hi->text,
                        label(l, cx, n));
         } else if (n->type == TOOLGOV_S_INTEGER && (lo->given || hi->given) &&
-                   !ints_fit(n->lim)) {
+                   !ints_fit(n)) {
             const toolgov__sbound *b = lo->given ? lo : hi;
             err_at(cx, b->at, "%s (%s) of %s leaves no 64-bit integer (an integer is at least "
                               "-9223372036854775808 and at most 9223372036854775807): fix it, or "

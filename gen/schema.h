@@ -305,9 +305,10 @@ int toolgov__schema_canonical_value(toolgov__schema_ctx *cx, const toolgov__snod
 int toolgov__schema_has_flag(const toolgov__sprop *p);
 
 /* Bounds of an integer node as int64 (minimum 0.5 is 1, exclusiveMinimum 3
-** is 4), and of a number node as doubles with TOOLGOV_ARG_F_* flags. */
-void toolgov__schema_int_bounds(const toolgov__snode *n, int *has_min, int64_t *min,
-                                int *has_max, int64_t *max);
+** is 4): 1, or 0 when no int64 satisfies them all. And of a number node as
+** doubles with TOOLGOV_ARG_F_* flags. */
+int toolgov__schema_int_bounds(const toolgov__snode *n, int *has_min, int64_t *min,
+                               int *has_max, int64_t *max);
 void toolgov__schema_num_bounds(const toolgov__snode *n, unsigned *flags, double *min,
                                 double *max);
 

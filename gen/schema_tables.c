@@ -265,52 +265,68 @@ static toolgov_arg_format arg_format(toolgov__sformat f)
     }
 }
 
-/* Integer bounds: every bound the node gives, tightened to the integers it
-** admits (minimum 0.5 is 1, exclusiveMinimum 3 is 4), clamped to int64. */
-static double floor_(double d)
-{
-    double t = (double)(long long)d;
-    return t > d ? t - 1 : t;
-}
+/* Integer bounds: every bound the node gives, tightened to the int64
+** values it admits (minimum 0.5 is 1, exclusiveMinimum 3 is 4). */
 
-/* Fold one bound into [*min, *max] as the int64 range it admits. */
-static void tighten(const toolgov__sbound *b, int excl, int is_min, int *has, int64_t *out)
+/* What one bound leaves of int64: 1 with the least (is_min) or greatest
+** admitted value in *v, 0 when it admits none, -1 when it limits none. */
+static int int_side(const toolgov__sbound *b, int excl, int is_min, int64_t *v)
 {
-    int64_t v;
     if (!b->given)
-        return;
+        return -1;
     if (b->is_int) {
-        v = b->i;
-        if (excl && is_min)
-            v = v == INT64_MAX ? INT64_MAX : v + 1; /* at INT64_MAX nothing fits */
-        else if (excl)
-            v = v == INT64_MIN ? INT64_MIN : v - 1;
-    } else if (b->d <= -9.2233720368547758e18) {
-        if (is_min)
-            return; /* below every int64: no bound */
-        v = INT64_MIN;
-    } else if (b->d >= 9.2233720368547758e18) {
-        if (!is_min)
-            return;
-        v = INT64_MAX;
-    } else {
-        double f = floor_(b->d); /* b->d is not an integer here */
-        v = is_min ? (int64_t)f + 1 : (int64_t)f;
+        if (excl && b->i == (is_min ? INT64_MAX : INT64_MIN))
+            return 0;
+        *v = excl ? (is_min ? b->i + 1 : b->i - 1) : b->i;
+        return 1;
     }
-    if (!*has || (is_min ? v > *out : v < *out))
-        *out = v;
-    *has = 1;
+    /* Not an exact int64: beyond the range, or not an integer (and then
+    ** within 2^53, where a double holds every integer exactly). */
+    if (b->d >= 9.2233720368547758e18)
+        return is_min ? 0 : -1;
+    if (b->d <= -9.2233720368547758e18)
+        return is_min ? -1 : 0;
+    *v = (int64_t)b->d; /* toward zero, then up (is_min) or down to an integer */
+    if (is_min && (double)*v < b->d)
+        (*v)++;
+    else if (!is_min && (double)*v > b->d)
+        (*v)--;
+    return 1;
 }
 
-void toolgov__schema_int_bounds(const toolgov__snode *n, int *has_min, int64_t *min,
-                                int *has_max, int64_t *max)
+/* One side, its inclusive and exclusive bound together: as int_side. With
+** `written_ints`, a side with a bound not written as an integer counts as
+** unlimited (-1). */
+static int int_range_side(const toolgov__sbound *incl, const toolgov__sbound *excl, int is_min,
+                          int written_ints, int64_t *v)
 {
-    *has_min = *has_max = 0;
-    *min = *max = 0;
-    tighten(&n->lim->minimum, 0, 1, has_min, min);
-    tighten(&n->lim->exclusive_minimum, 1, 1, has_min, min);
-    tighten(&n->lim->maximum, 0, 0, has_max, max);
-    tighten(&n->lim->exclusive_maximum, 1, 0, has_max, max);
+    int64_t a = 0, b = 0;
+    int ra, rb;
+    if (written_ints && ((incl->given && !incl->is_int) || (excl->given && !excl->is_int)))
+        return -1;
+    ra = int_side(incl, 0, is_min, &a);
+    rb = int_side(excl, 1, is_min, &b);
+    if (ra == 0 || rb == 0)
+        return 0;
+    if (ra < 0 && rb < 0)
+        return -1;
+    *v = ra < 0 ? b : rb < 0 ? a : is_min ? (a > b ? a : b) : (a < b ? a : b);
+    return 1;
+}
+
+int toolgov__schema_int_bounds(const toolgov__snode *n, int *has_min, int64_t *min,
+                               int *has_max, int64_t *max)
+{
+    const toolgov__slimits *l = n->lim;
+    int rmin = int_range_side(&l->minimum, &l->exclusive_minimum, 1, 0, min);
+    int rmax = int_range_side(&l->maximum, &l->exclusive_maximum, 0, 0, max);
+    *has_min = rmin > 0;
+    *has_max = rmax > 0;
+    if (!*has_min)
+        *min = 0;
+    if (!*has_max)
+        *max = 0;
+    return rmin != 0 && rmax != 0 && !(*has_min && *has_max && *min > *max);
 }
 
 /* Number bounds: the tighter of the inclusive and the exclusive one. */
@@ -336,36 +352,6 @@ void toolgov__schema_num_bounds(const toolgov__snode *n, unsigned *flags, double
         *flags |= TOOLGOV_ARG_F_HAS_MAX | TOOLGOV_ARG_F_EXCL_MAX;
         *max = n->lim->exclusive_maximum.d;
     }
-}
-
-/* A raw node's exact bound for integer instances on one side: 1 with the
-** inclusive int64 bound in *out when every bound given on that side is an
-** integer that leaves some int64 in range, else 0 (the double bound then
-** applies). */
-static int raw_int_bound(const toolgov__snode *n, int is_min, int64_t *out)
-{
-    const toolgov__sbound *incl = is_min ? &n->lim->minimum : &n->lim->maximum;
-    const toolgov__sbound *excl = is_min ? &n->lim->exclusive_minimum
-                                         : &n->lim->exclusive_maximum;
-    int has = 0;
-    int64_t v = 0;
-    if ((incl->given && !incl->is_int) || (excl->given && !excl->is_int))
-        return 0;
-    if (incl->given) {
-        v = incl->i;
-        has = 1;
-    }
-    if (excl->given) {
-        int64_t e;
-        if (is_min ? excl->i == INT64_MAX : excl->i == INT64_MIN)
-            return 0;
-        e = is_min ? excl->i + 1 : excl->i - 1;
-        if (!has || (is_min ? e > v : e < v))
-            v = e;
-        has = 1;
-    }
-    *out = v;
-    return has;
 }
 
 typedef struct tb {
@@ -512,9 +498,11 @@ static void fill(tb *t, toolgov_arg_schema *o, const toolgov__snode *n, int vali
     o->kind = TOOLGOV_ARG_RAW;
     o->types = n->types;
     toolgov__schema_num_bounds(n, &o->flags, &o->num_min, &o->num_max);
-    if (raw_int_bound(n, 1, &o->int_min))
+    /* Exact bounds for integer instances where every bound of a side is
+    ** written as an integer that leaves some int64; the double ones else. */
+    if (int_range_side(&n->lim->minimum, &n->lim->exclusive_minimum, 1, 1, &o->int_min) > 0)
         o->flags |= TOOLGOV_ARG_F_INT_MIN;
-    if (raw_int_bound(n, 0, &o->int_max))
+    if (int_range_side(&n->lim->maximum, &n->lim->exclusive_maximum, 0, 1, &o->int_max) > 0)
         o->flags |= TOOLGOV_ARG_F_INT_MAX;
     if (n->enum_vals) {
         o->flags |= TOOLGOV_ARG_F_HAS_ENUM;

@@ -303,30 +303,43 @@ static void check_string(ctx *c, const toolgov_arg_schema *s, const toolgov__jso
     }
 }
 
+static const char *bound_words(int is_min, int excl)
+{
+    return is_min ? (excl ? "must be greater than " : "must be at least ")
+                  : (excl ? "must be less than " : "must be at most ");
+}
+
+/* v against one bound (excl: strictly beyond it), a problem if outside. */
+static void int_bound(ctx *c, int is_min, int excl, int64_t bound, int64_t v)
+{
+    if ((is_min ? (excl ? v <= bound : v < bound) : (excl ? v >= bound : v > bound)) &&
+        problem(c)) {
+        say(c, bound_words(is_min, excl));
+        say_i64(c, bound);
+        say(c, ", got ");
+        say_i64(c, v);
+    }
+}
+
+static void num_bound(ctx *c, int is_min, int excl, double bound, double v,
+                      const toolgov__json_doc *doc, size_t idx)
+{
+    if ((is_min ? (excl ? v <= bound : v < bound) : (excl ? v >= bound : v > bound)) &&
+        problem(c)) {
+        say(c, bound_words(is_min, excl));
+        toolgov__json_put_double(&c->d->msg, bound);
+        say_got(c, doc, idx);
+    }
+}
+
 static void check_int_bounds(ctx *c, const toolgov_arg_schema *s, int64_t v)
 {
     unsigned f = s->flags;
 
-    if (f & TOOLGOV_ARG_F_HAS_MIN) {
-        int excl = (f & TOOLGOV_ARG_F_EXCL_MIN) != 0;
-
-        if ((excl ? v <= s->int_min : v < s->int_min) && problem(c)) {
-            say(c, excl ? "must be greater than " : "must be at least ");
-            say_i64(c, s->int_min);
-            say(c, ", got ");
-            say_i64(c, v);
-        }
-    }
-    if (f & TOOLGOV_ARG_F_HAS_MAX) {
-        int excl = (f & TOOLGOV_ARG_F_EXCL_MAX) != 0;
-
-        if ((excl ? v >= s->int_max : v > s->int_max) && problem(c)) {
-            say(c, excl ? "must be less than " : "must be at most ");
-            say_i64(c, s->int_max);
-            say(c, ", got ");
-            say_i64(c, v);
-        }
-    }
+    if (f & TOOLGOV_ARG_F_HAS_MIN)
+        int_bound(c, 1, (f & TOOLGOV_ARG_F_EXCL_MIN) != 0, s->int_min, v);
+    if (f & TOOLGOV_ARG_F_HAS_MAX)
+        int_bound(c, 0, (f & TOOLGOV_ARG_F_EXCL_MAX) != 0, s->int_max, v);
 }
 
 static void check_num_bounds(ctx *c, const toolgov_arg_schema *s, double v,
@@ -334,24 +347,10 @@ static void check_num_bounds(ctx *c, const toolgov_arg_schema *s, double v,
 {
     unsigned f = s->flags;
 
-    if (f & TOOLGOV_ARG_F_HAS_MIN) {
-        int excl = (f & TOOLGOV_ARG_F_EXCL_MIN) != 0;
-
-        if ((excl ? v <= s->num_min : v < s->num_min) && problem(c)) {
-            say(c, excl ? "must be greater than " : "must be at least ");
-            toolgov__json_put_double(&c->d->msg, s->num_min);
-            say_got(c, doc, idx);
-        }
-    }
-    if (f & TOOLGOV_ARG_F_HAS_MAX) {
-        int excl = (f & TOOLGOV_ARG_F_EXCL_MAX) != 0;
-
-        if ((excl ? v >= s->num_max : v > s->num_max) && problem(c)) {
-            say(c, excl ? "must be less than " : "must be at most ");
-            toolgov__json_put_double(&c->d->msg, s->num_max);
-            say_got(c, doc, idx);
-        }
-    }
+    if (f & TOOLGOV_ARG_F_HAS_MIN)
+        num_bound(c, 1, (f & TOOLGOV_ARG_F_EXCL_MIN) != 0, s->num_min, v, doc, idx);
+    if (f & TOOLGOV_ARG_F_HAS_MAX)
+        num_bound(c, 0, (f & TOOLGOV_ARG_F_EXCL_MAX) != 0, s->num_max, v, doc, idx);
 }
 
 static void check_count(ctx *c, const toolgov_arg_schema *s, size_t count)
@@ -718,11 +717,15 @@ static void raw_check(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_sc
         check_string(c, s, doc, idx);
         break;
     case TOOLGOV__JSON_NUMBER: {
+        unsigned f = s->flags;
         int64_t iv;
         double v;
-        int exact = toolgov__json_int64(n, &iv) == 0;
-        int finite = toolgov__json_double(n, &v) == 0;
+        int exact, finite;
 
+        if (!s->types && !(f & (TOOLGOV_ARG_F_HAS_MIN | TOOLGOV_ARG_F_HAS_MAX)))
+            break; /* nothing to check on a number */
+        exact = toolgov__json_int64(n, &iv) == 0;
+        finite = toolgov__json_double(n, &v) == 0;
         /* In a type list, integer is still an exact int64 and number a
         ** finite double, as for a typed value. */
         if (s->types && !((s->types & TOOLGOV_JSON_NUMBER) && finite) &&
@@ -735,27 +738,16 @@ static void raw_check(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_sc
         }
         if (!finite)
             v = n->u.str[0] == '-' ? -HUGE_VAL : HUGE_VAL;
-        if (exact && (s->flags & (TOOLGOV_ARG_F_INT_MIN | TOOLGOV_ARG_F_INT_MAX))) {
-            /* Exact integer bounds where the schema has them; the double
-            ** ones on a side it does not. */
-            toolgov_arg_schema part = *s;
-
-            part.flags &= ~(unsigned)(TOOLGOV_ARG_F_HAS_MIN | TOOLGOV_ARG_F_HAS_MAX |
-                                      TOOLGOV_ARG_F_EXCL_MIN | TOOLGOV_ARG_F_EXCL_MAX);
-            if (s->flags & TOOLGOV_ARG_F_INT_MIN)
-                part.flags |= TOOLGOV_ARG_F_HAS_MIN;
-            if (s->flags & TOOLGOV_ARG_F_INT_MAX)
-                part.flags |= TOOLGOV_ARG_F_HAS_MAX;
-            check_int_bounds(c, &part, iv);
-            part.flags = s->flags & ~(unsigned)(TOOLGOV_ARG_F_INT_MIN | TOOLGOV_ARG_F_INT_MAX);
-            if (s->flags & TOOLGOV_ARG_F_INT_MIN)
-                part.flags &= ~(unsigned)(TOOLGOV_ARG_F_HAS_MIN | TOOLGOV_ARG_F_EXCL_MIN);
-            if (s->flags & TOOLGOV_ARG_F_INT_MAX)
-                part.flags &= ~(unsigned)(TOOLGOV_ARG_F_HAS_MAX | TOOLGOV_ARG_F_EXCL_MAX);
-            check_num_bounds(c, &part, v, doc, idx);
-        } else if (s->flags & (TOOLGOV_ARG_F_HAS_MIN | TOOLGOV_ARG_F_HAS_MAX)) {
-            check_num_bounds(c, s, v, doc, idx);
-        }
+        /* An exact integer against the exact integer bound of a side where
+        ** the schema has one (inclusive), else against the double bound. */
+        if (exact && (f & TOOLGOV_ARG_F_INT_MIN))
+            int_bound(c, 1, 0, s->int_min, iv);
+        else if (f & TOOLGOV_ARG_F_HAS_MIN)
+            num_bound(c, 1, (f & TOOLGOV_ARG_F_EXCL_MIN) != 0, s->num_min, v, doc, idx);
+        if (exact && (f & TOOLGOV_ARG_F_INT_MAX))
+            int_bound(c, 0, 0, s->int_max, iv);
+        else if (f & TOOLGOV_ARG_F_HAS_MAX)
+            num_bound(c, 0, (f & TOOLGOV_ARG_F_EXCL_MAX) != 0, s->num_max, v, doc, idx);
         break;
     }
     case TOOLGOV__JSON_ARRAY:
