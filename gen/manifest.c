@@ -371,12 +371,12 @@ static void memo_free(params_memo *pm)
     free(pm);
 }
 
-/* Whether the key at byte kidx, column kcol, starts its line after only
-** spaces; *ls: where the line starts. */
+/* Whether the key at byte kidx, column kcol, is a plain `parameters` that
+** starts its line after only spaces; *ls: where the line starts. */
 static int at_line_start(const loader *L, size_t kidx, size_t kcol, size_t *ls)
 {
     size_t i;
-    if (kcol > kidx)
+    if (kcol > kidx || L->r.len - kidx < 10 || memcmp(L->r.buf + kidx, "parameters", 10) != 0)
         return 0;
     for (i = kidx - kcol; i < kidx; i++)
         if (L->r.buf[i] != ' ')
@@ -548,7 +548,7 @@ static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat,
         if (e) {
             if (next(L) || skip_node(L))
                 return -1;
-            if (L->r.ev.end_mark.index != guess) {
+            if (toolgov__reader_offset(&L->r, L->r.ev.end_mark.index) != guess) {
                 /* Equal text gave other events: cannot happen (see above). */
                 err_at(L, kat, "internal error: the parameters of tool '%s' read differently "
                                "from the same text earlier; please report this", t->name);
@@ -599,7 +599,7 @@ static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat,
         return -1;
     }
     if (memo && t->params && L->r.d->errors == errors && L->r.d->warnings == warnings) {
-        size_t end = L->r.ev.end_mark.index;
+        size_t end = toolgov__reader_offset(&L->r, L->r.ev.end_mark.index);
         /* Only a text a later guess can find, ending where a token starts. */
         if (end > ls && guess_end(L, ls, kcol, end - ls) == end && token_after(L, end))
             memo_add(L, ls, end, kat.line, t->params);
@@ -684,7 +684,8 @@ static int parse_tool(loader *L, toolgov__tool_decl *t)
         s.given[k] = 1;
         s.at[k] = kat;
         if (k == TK_PARAMETERS) {
-            if (parse_parameters(L, t, kat, L->r.ev.start_mark.index, L->r.ev.start_mark.column))
+            if (parse_parameters(L, t, kat, toolgov__reader_offset(&L->r, L->r.ev.start_mark.index),
+                                 L->r.ev.start_mark.column))
                 return -1;
             continue;
         }

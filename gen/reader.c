@@ -30,6 +30,7 @@ int toolgov__reader_open(toolgov__reader *r, const char *path, const unsigned ch
     r->path = path;
     r->buf = buf;
     r->len = len;
+    toolgov__text_chars_init(&r->chars, buf, len);
     r->d = d;
     if (!yaml_parser_initialize(&r->parser)) {
         toolgov__reader_oom(r);
@@ -171,7 +172,7 @@ static void report_yaml_error(toolgov__reader *r)
     }
     default:
         at = mark_of(p->problem_mark);
-        if (surrogate_escape(r, p->problem_mark.index, at))
+        if (surrogate_escape(r, toolgov__reader_offset(r, p->problem_mark.index), at))
             break;
         if (tab_indents(r, at)) {
             toolgov__reader_error(r, at, "YAML syntax: a tab indents this line; YAML indents "
@@ -193,6 +194,11 @@ static void report_yaml_error(toolgov__reader *r)
         break;
     }
     r->failed = 1;
+}
+
+size_t toolgov__reader_offset(toolgov__reader *r, size_t index)
+{
+    return toolgov__text_chars_to(&r->chars, r->buf, r->len, index);
 }
 
 /* ---- events -------------------------------------------------------------- */

@@ -41,6 +41,7 @@
 #include <yaml.h>
 
 #include "diag.h"
+#include "text.h"
 
 /* The deepest collection toolgov__reader_skip_node() walks through.
 ** libyaml's scanner does work proportional to the flow nesting depth for
@@ -57,6 +58,7 @@ typedef struct toolgov__reader {
     int have_ev;
     int failed;               /* the event stream cannot go on */
     int oom;                  /* out of memory was reported once */
+    toolgov__text_chars chars; /* toolgov__reader_offset's cursor */
 } toolgov__reader;
 
 /* Set up a reader over buf[0..len). 0, or -1 after reporting out of memory. */
@@ -82,6 +84,10 @@ void toolgov__reader_oom(toolgov__reader *r);
 /* Advance to the next event. 0, or -1 when the stream cannot go on (a
 ** libyaml error is reported at its line:column first). */
 int toolgov__reader_next(toolgov__reader *r);
+
+/* The byte offset in the buffer of a libyaml mark's index (which counts
+** characters, not bytes: see toolgov__text_chars). */
+size_t toolgov__reader_offset(toolgov__reader *r, size_t index);
 
 /* Where the current event starts. */
 toolgov__mark toolgov__reader_mark(const toolgov__reader *r);

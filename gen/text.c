@@ -48,6 +48,42 @@ toolgov__mark toolgov__text_pos_to(toolgov__text_pos *c, const unsigned char *bu
     return r;
 }
 
+void toolgov__text_chars_init(toolgov__text_chars *c, const unsigned char *buf, size_t len)
+{
+    toolgov__text_pos p;
+    toolgov__text_pos_init(&p, buf, len);
+    c->ch = 0;
+    c->off = p.off;
+}
+
+size_t toolgov__text_chars_to(toolgov__text_chars *c, const unsigned char *buf, size_t len,
+                              size_t index)
+{
+    size_t bom = (len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) ? 3 : 0;
+    while (c->ch > index && c->off > bom) {
+        do
+            c->off--;
+        while (c->off > bom && (buf[c->off] & 0xC0) == 0x80);
+        c->ch--;
+    }
+    while (c->ch < index && c->off < len) {
+        if (index - c->ch >= 8 && len - c->off >= 8) {
+            uint64_t w;
+            memcpy(&w, buf + c->off, 8);
+            if (!(w & 0x8080808080808080u)) {
+                c->ch += 8;
+                c->off += 8;
+                continue;
+            }
+        }
+        do
+            c->off++;
+        while (c->off < len && (buf[c->off] & 0xC0) == 0x80);
+        c->ch++;
+    }
+    return c->off;
+}
+
 /* 1: ASCII that needs no look (printable, tab, LF, CR). */
 static unsigned char ascii_ok[256];
 static int ascii_ok_ready;

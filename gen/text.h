@@ -29,6 +29,23 @@ void toolgov__text_pos_init(toolgov__text_pos *p, const unsigned char *buf, size
 toolgov__mark toolgov__text_pos_to(toolgov__text_pos *p, const unsigned char *buf, size_t len,
                                    size_t target);
 
+/* libyaml's marks count characters, not bytes: a mark's index is the
+** number of code points before it (after a leading BOM, which is not
+** counted). A cursor turns such an index into a byte offset of the
+** buffer; it moves both ways, one character at a time (eight at a time
+** over ASCII), so offsets asked for in file order stay linear. The buffer
+** must be UTF-8 (toolgov__text_check accepted it). */
+typedef struct toolgov__text_chars {
+    size_t ch;  /* the character index of ... */
+    size_t off; /* ... this byte offset */
+} toolgov__text_chars;
+
+void toolgov__text_chars_init(toolgov__text_chars *c, const unsigned char *buf, size_t len);
+
+/* The byte offset of character `index` (len when beyond the end). */
+size_t toolgov__text_chars_to(toolgov__text_chars *c, const unsigned char *buf, size_t len,
+                              size_t index);
+
 /* Report (as `path`:LINE:COL errors to d) every line holding a byte a
 ** manifest must not contain: invalid UTF-8, NUL, control characters other
 ** than tab, CR and LF (C1 controls included), U+FFFE/U+FFFF, or a UTF-16

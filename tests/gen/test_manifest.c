@@ -65,6 +65,10 @@ static const bad_case bad_cases[] = {
     {"syntax error with context", "name: p\n- a\n", 0, "m.yaml:2:1: error: YAML syntax: did not find expected key", {0}, 1},
     {"surrogate pair escape", T "  t:\n    effect: read\n    description: \"\\ud83c\\udfaf x\"\n", 0,
      "m.yaml:6:21: error: YAML syntax: '\\ud83c\\udfaf' is JSON's way of writing one character beyond U+FFFF (a UTF-16 surrogate pair), which YAML does not read; write the character itself, or \\U0001F3AF", {0}, 1},
+    /* After characters beyond ASCII (libyaml's marks count characters,
+    ** the escape is found by its byte offset). */
+    {"surrogate pair escape after UTF-8 text", T "  s:\n    effect: read\n    description: \xc3\xa9\xe2\x82\xac\xf0\x9f\x8e\xaf\n  t:\n    effect: read\n    description: \"\\ud83c\\udfaf x\"\n", 0,
+     "m.yaml:9:21: error: YAML syntax: '\\ud83c\\udfaf' is JSON's way of writing one character beyond U+FFFF", {0}, 1},
     {"lone surrogate escape", T "  t:\n    effect: read\n    description: \"x \\uDFAF\"\n", 0,
      "m.yaml:6:23: error: YAML syntax: '\\uDFAF' is half of a UTF-16 surrogate pair, not a character", {"its \\U escape"}, 1},
     {"tab indenting a tool", T "\tt: {effect: read, description: x}\n", 0,

@@ -163,6 +163,59 @@ START_TEST(test_syntax_error_stops)
 }
 END_TEST
 
+/* libyaml's mark indexes count characters; toolgov__reader_offset turns
+** them into byte offsets. Checked against libyaml itself: every plain
+** scalar's bytes start at the offset of its mark, in texts with two-,
+** three- and four-byte characters, long ASCII runs, CRLF line ends and a
+** BOM, asked in file order and then backwards. */
+START_TEST(test_mark_offsets)
+{
+    static const char *const texts[] = {
+        "a: \xc3\xa9t\xc3\xa9\nb: [x\xe2\x82\xacy, \xf0\x9f\x8e\xafz]\nlong_ascii_key_of_many_bytes: "
+        "w\n\xe4\xb8\xad\xe6\x96\x87: \xe4\xb8\xad\n",
+        "\xef\xbb\xbf" "a: \xc3\xa9\r\nbb: \xf0\x9f\x8e\xaf\r\n\xc3\xa9\xc3\xa9\xc3\xa9: ok\r\n",
+        "k: 'quoted \xc3\xa9'\nn: plain\n",
+        "a: one \xc3\xa9\r\n  two\r\n\r\n  three\r\nb: \"x\r\n  \xc3\xa9\"\r\nc: |\r\n  l\xc3\xa9\r\n  m\r\nd: y\r\n",
+    };
+    size_t t;
+    for (t = 0; t < sizeof texts / sizeof *texts; t++) {
+        toolgov__reader r;
+        toolgov__diag d;
+        size_t idx[32], off[32], n = 0, i;
+        toolgov__diag_init(&d, NULL, 0);
+        ck_assert_int_eq(toolgov__reader_open(&r, "p.yaml", (const unsigned char *)texts[t],
+                                              strlen(texts[t]), &d), 0);
+        while (toolgov__reader_next(&r) == 0 && r.ev.type != YAML_STREAM_END_EVENT) {
+            size_t o;
+            if (r.ev.type != YAML_SCALAR_EVENT)
+                continue;
+            o = toolgov__reader_offset(&r, r.ev.start_mark.index);
+            if (r.ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+                /* its first word, as written (later lines are folded) */
+                size_t w = strcspn((const char *)r.ev.data.scalar.value, " \n");
+                ck_assert_uint_le(o + w, strlen(texts[t]));
+                ck_assert_msg(memcmp(texts[t] + o, r.ev.data.scalar.value, w) == 0,
+                              "text %zu: '%s' at byte %zu", t, (const char *)r.ev.data.scalar.value, o);
+            } else {
+                ck_assert_int_eq(texts[t][o],
+                                 r.ev.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE   ? '\''
+                                 : r.ev.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE ? '"'
+                                                                                            : '|');
+            }
+            ck_assert_uint_lt(n, 32);
+            idx[n] = r.ev.start_mark.index;
+            off[n++] = o;
+        }
+        ck_assert_uint_eq(d.errors, 0);
+        ck_assert_uint_ge(n, 4);
+        for (i = n; i-- > 0;)
+            ck_assert_uint_eq(toolgov__reader_offset(&r, idx[i]), off[i]);
+        ck_assert_uint_eq(toolgov__reader_offset(&r, (size_t)-1), strlen(texts[t]));
+        toolgov__reader_close(&r);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("reader");
@@ -172,6 +225,7 @@ int main(void)
     tcase_add_test(tc, test_nested_walk);
     tcase_add_test(tc, test_scalars_and_errors);
     tcase_add_test(tc, test_syntax_error_stops);
+    tcase_add_test(tc, test_mark_offsets);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1208,6 +1208,44 @@ START_TEST(test_shared_params)
         free(text);
     }
 
+    /* Characters beyond ASCII before the tools (libyaml's marks count
+    ** characters, the reuse compares bytes): 171 two-byte characters put
+    ** a mark's index 171 bytes before its byte, one tool's length here.
+    ** The reuse still finds the same text, and a tool whose text has the
+    ** same length but another type gets its own tree; with a BOM too. */
+    {
+        static const char *const heads[] = {"", "\xEF\xBB\xBF"};
+        static const char pad[] = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
+        size_t h;
+        for (h = 0; h < 2; h++) {
+            toolgov__buf y;
+            int k;
+            toolgov__buf_init(&y);
+            toolgov__buf_printf(&y, "%sname: p\nprovides: [tool]\ntools:\n  first:\n"
+                                    "    effect: read\n    description: \"", heads[h]);
+            for (k = 0; k < 171; k++)
+                toolgov__buf_put(&y, "\xC3\xA9", 2);
+            toolgov__buf_printf(&y, "\"\n");
+            for (k = 0; k < 5; k++) /* the last one's text is not reused */
+                toolgov__buf_printf(&y, "  t%d:\n    effect: read\n    description: %s\n"
+                                        "    parameters:\n      type: object\n"
+                                        "      properties:\n        q: {type: %s}\n",
+                                    k, pad, k == 2 ? "number" : "string");
+            ck_assert(!y.oom);
+            m = tg_load(y.data, y.len, &text, &errors);
+            ck_assert_msg(m != NULL, "%s", text);
+            ck_assert_uint_eq(m->tool_count, 6);
+            ck_assert_ptr_eq(m->tools[2].params, m->tools[1].params);
+            ck_assert_ptr_eq(m->tools[4].params, m->tools[1].params);
+            ck_assert_ptr_ne(m->tools[3].params, m->tools[1].params);
+            ck_assert_int_eq(m->tools[3].params->props[0].schema->type, TOOLGOV_S_NUMBER);
+            ck_assert_int_eq(m->tools[4].params->props[0].schema->type, TOOLGOV_S_STRING);
+            toolgov__manifest_free(m);
+            free(text);
+            toolgov__buf_free(&y);
+        }
+    }
+
     /* A lone CR anywhere (a line break the reuse does not follow): every
     ** tool compiles its own tree. */
     {
