@@ -172,6 +172,7 @@ typedef struct loader {
     name_index provides_ix;
     int tool_block;      /* the tool being read is a block mapping */
     int no_memo;         /* the text has line breaks guess_end() does not know */
+    int skipping;        /* the reader leaves out texts found in the memo */
     struct params_memo *memo; /* parameters compiled once (see below) */
     toolgov__arena scratch;   /* one tool's parameters as a value tree, and
                               ** the temporaries of compiling it: reset
@@ -523,6 +524,35 @@ static void memo_add(loader *L, size_t ls, size_t end, unsigned line,
         pm->max_len = e->len;
 }
 
+/* The reader's skip hook (toolgov__reader_open_skipping): the line at ls
+** is `parameters:` after spaces; when its text up to the next line at its
+** column or less is one compiled before, libyaml need not read it again.
+** The walk claims the skip in parse_parameters, which also checks that
+** the line is a tool's `parameters` key; the tag is the entry's index + 1
+** (entries move when the memo grows). */
+static int skip_known(void *ctx, size_t ls, size_t *colon_end, size_t *resume, size_t *tag)
+{
+    loader *L = ctx;
+    const unsigned char *b = L->r.buf;
+    const memo_entry *e;
+    size_t kcol = 0, guess, rs;
+    if (L->no_memo || !L->memo || !L->memo->count)
+        return 0;
+    while (ls + kcol < L->r.len && b[ls + kcol] == ' ')
+        kcol++;
+    guess = guess_end(L, ls, kcol, L->memo->max_len);
+    if (guess <= ls || !(e = memo_find(L, ls, guess)))
+        return 0;
+    for (rs = guess; rs > ls && b[rs - 1] == ' ';)
+        rs--;
+    if (rs <= ls || b[rs - 1] != '\n')
+        return 0;
+    *colon_end = ls + kcol + sizeof "parameters:" - 1;
+    *resume = rs;
+    *tag = (size_t)(e - L->memo->v) + 1;
+    return 1;
+}
+
 /* The key `parameters` of tool t is current (at byte kidx, column kcol):
 ** read its value (a JSON Schema of the subset in schema.h) and compile it
 ** into t->params, or take an earlier identical text's tree (above).
@@ -538,7 +568,20 @@ static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat,
     int r, memo = L->tool_block && !L->no_memo && at_line_start(L, kidx, kcol, &ls);
 
     t->params_at = kat;
-    if (memo) {
+    if (L->skipping) {
+        /* A text left out by the reader: its stand-in {} is current. */
+        size_t tag;
+        if (next(L))
+            return -1;
+        if (memo && (tag = toolgov__reader_claim(&L->r, ls)) != 0) {
+            const memo_entry *e = &L->memo->v[tag - 1];
+            if (skip_node(L))
+                return -1;
+            t->params = e->params;
+            t->params_shift = kat.line - e->line;
+            return 0;
+        }
+    } else if (memo) {
         const memo_entry *e = NULL;
         if (L->memo && L->memo->count) {
             guess = guess_end(L, ls, kcol, L->memo->max_len);
@@ -561,7 +604,7 @@ static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat,
     }
     errors = L->r.d->errors;
     warnings = L->r.d->warnings;
-    if (next(L))
+    if (!L->skipping && next(L))
         return -1;
     if (!L->dec && toolgov_args_decoder_new(&L->dec, NULL) != 0) {
         out_of_memory(L);
@@ -1117,16 +1160,20 @@ static void parse_stream(loader *L)
 toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data,
                                               size_t len, toolgov__diag *d)
 {
-    return toolgov__manifest_load_mem_ex(path, data, len, d, 1);
+    return toolgov__manifest_load_mem_ex(path, data, len, d, TOOLGOV_MANIFEST_REUSE_ALL);
 }
 
-toolgov__manifest *toolgov__manifest_load_mem_ex(const char *path, const char *data,
-                                                 size_t len, toolgov__diag *d, int reuse)
+/* One reading of the manifest; `skipping`: with the reader leaving out
+** texts compiled before, which gives NULL (and reports nothing more than
+** d counts) when anything at all was reported or a skip was not claimed. */
+static toolgov__manifest *load(const char *path, const char *data, size_t len,
+                               toolgov__diag *d, int reuse, int skipping)
 {
     loader L;
     manifest_priv *pv;
     toolgov__manifest *m;
-    size_t errors_before = d->errors;
+    int skipped_badly = 0;
+    size_t errors_before = d->errors, warnings_before = d->warnings;
     toolgov__mark first = {1, 1};
 
     memset(&L, 0, sizeof L);
@@ -1169,10 +1216,15 @@ toolgov__manifest *toolgov__manifest_load_mem_ex(const char *path, const char *d
     toolgov__diag_source(d, path, data, len); /* source lines under messages */
     if (toolgov__text_check(d, path, (const unsigned char *)data, len))
         goto out;
-    if (toolgov__reader_open(&L.r, path, (const unsigned char *)data, len, d))
-        goto out;
     L.no_memo = !reuse || odd_breaks((const unsigned char *)data, len);
+    L.skipping = skipping && !L.no_memo;
+    if (L.skipping ? toolgov__reader_open_skipping(&L.r, path, (const unsigned char *)data,
+                                                   len, d, skip_known, &L)
+                   : toolgov__reader_open(&L.r, path, (const unsigned char *)data, len, d))
+        goto out;
     parse_stream(&L);
+    if (L.skipping && !toolgov__reader_skips_clean(&L.r))
+        skipped_badly = 1;
     toolgov__reader_close(&L.r);
     memo_free(L.memo);
     L.memo = NULL;
@@ -1182,11 +1234,32 @@ toolgov__manifest *toolgov__manifest_load_mem_ex(const char *path, const char *d
 out:
     toolgov__arena_free(&L.scratch);
     toolgov_args_decoder_free(L.dec);
-    if (d->errors != errors_before) {
+    if (d->errors != errors_before || skipped_badly ||
+        (skipping && d->warnings != warnings_before)) {
         toolgov__manifest_free(m);
         return NULL;
     }
     return m;
+}
+
+toolgov__manifest *toolgov__manifest_load_mem_ex(const char *path, const char *data,
+                                                 size_t len, toolgov__diag *d, int reuse)
+{
+    /* First quietly, leaving out texts read before; on any problem (or a
+    ** skip the walk did not claim) again, reporting, with the memo alone. */
+    if (reuse == TOOLGOV_MANIFEST_REUSE_ALL) {
+        toolgov__diag quiet;
+        toolgov__manifest *m;
+        toolgov__diag_init(&quiet, NULL, 0);
+        m = load(path, data, len, &quiet, 1, 1);
+        toolgov__diag_finish(&quiet);
+        if (m) {
+            /* later messages at its lines (the drift check's) show them */
+            toolgov__diag_source(d, path, data, len);
+            return m;
+        }
+    }
+    return load(path, data, len, d, reuse != TOOLGOV_MANIFEST_REUSE_NONE, 0);
 }
 
 toolgov__manifest *toolgov__manifest_load(const char *path, toolgov__diag *d)

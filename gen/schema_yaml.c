@@ -24,14 +24,6 @@
 ** of 8 levels takes about 2 YAML levels each, plus defaults). */
 #define YAML_DEPTH_MAX 48u
 
-static toolgov__mark mark_of(yaml_mark_t m)
-{
-    toolgov__mark r;
-    r.line = (unsigned)(m.line + 1);
-    r.col = (unsigned)(m.column + 1);
-    return r;
-}
-
 /* The walk reads the reader's current event in place. */
 #define CUR(src) (&(src)->ev)
 
@@ -85,11 +77,10 @@ static int yaml_number(const char *s, size_t n)
     return i == n;
 }
 
-static toolgov__jval *scalar(toolgov__schema_ctx *cx, const yaml_event_t *e)
+static toolgov__jval *scalar(toolgov__schema_ctx *cx, const yaml_event_t *e, toolgov__mark at)
 {
     const char *v = (const char *)e->data.scalar.value;
     size_t n = e->data.scalar.length;
-    toolgov__mark at = mark_of(e->start_mark);
     char q[TOOLGOV_SHOW_MAX];
 
     if (e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
@@ -141,7 +132,7 @@ static toolgov__jval *node(toolgov__schema_ctx *cx, toolgov__reader *src,
     toolgov__reader_check_props(src);
     switch (e->type) {
     case YAML_SCALAR_EVENT:
-        v = scalar(cx, e);
+        v = scalar(cx, e, at);
         if (!v && cx->oom)
             *stop = 1;
         return v;
@@ -204,7 +195,7 @@ static toolgov__jval *node(toolgov__schema_ctx *cx, toolgov__reader *src,
         k = CUR(src);
         if (k->type == YAML_MAPPING_END_EVENT)
             break;
-        kat = mark_of(k->start_mark);
+        kat = toolgov__reader_mark(src);
         toolgov__reader_check_props(src);
         key_ok = k->type == YAML_SCALAR_EVENT;
         if (k->type == YAML_SCALAR_EVENT) {

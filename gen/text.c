@@ -56,6 +56,20 @@ void toolgov__text_chars_init(toolgov__text_chars *c, const unsigned char *buf, 
     c->off = p.off;
 }
 
+/* Past eight ASCII bytes at the cursor, when there are: 1. */
+static int ascii8(toolgov__text_chars *c, const unsigned char *buf, size_t len)
+{
+    uint64_t w;
+    if (len - c->off < 8)
+        return 0;
+    memcpy(&w, buf + c->off, 8);
+    if (w & 0x8080808080808080u)
+        return 0;
+    c->ch += 8;
+    c->off += 8;
+    return 1;
+}
+
 size_t toolgov__text_chars_to(toolgov__text_chars *c, const unsigned char *buf, size_t len,
                               size_t index)
 {
@@ -67,21 +81,31 @@ size_t toolgov__text_chars_to(toolgov__text_chars *c, const unsigned char *buf, 
         c->ch--;
     }
     while (c->ch < index && c->off < len) {
-        if (index - c->ch >= 8 && len - c->off >= 8) {
-            uint64_t w;
-            memcpy(&w, buf + c->off, 8);
-            if (!(w & 0x8080808080808080u)) {
-                c->ch += 8;
-                c->off += 8;
-                continue;
-            }
-        }
+        if (index - c->ch >= 8 && ascii8(c, buf, len))
+            continue;
         do
             c->off++;
         while (c->off < len && (buf[c->off] & 0xC0) == 0x80);
         c->ch++;
     }
     return c->off;
+}
+
+size_t toolgov__text_chars_of(toolgov__text_chars *c, const unsigned char *buf, size_t len,
+                              size_t off)
+{
+    if (off > len)
+        off = len;
+    if (off < c->off)
+        toolgov__text_chars_init(c, buf, len);
+    while (c->off < off) {
+        if (off - c->off >= 8 && ascii8(c, buf, len))
+            continue;
+        if ((buf[c->off] & 0xC0) != 0x80)
+            c->ch++;
+        c->off++;
+    }
+    return c->ch;
 }
 
 /* 1: ASCII that needs no look (printable, tab, LF, CR). */

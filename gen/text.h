@@ -46,6 +46,11 @@ void toolgov__text_chars_init(toolgov__text_chars *c, const unsigned char *buf, 
 size_t toolgov__text_chars_to(toolgov__text_chars *c, const unsigned char *buf, size_t len,
                               size_t index);
 
+/* The other way: the character index of byte `off` (a character's first
+** byte, at most len), moving the same cursor. */
+size_t toolgov__text_chars_of(toolgov__text_chars *c, const unsigned char *buf, size_t len,
+                              size_t off);
+
 /* Report (as `path`:LINE:COL errors to d) every line holding a byte a
 ** manifest must not contain: invalid UTF-8, NUL, control characters other
 ** than tab, CR and LF (C1 controls included), U+FFFE/U+FFFF, or a UTF-16

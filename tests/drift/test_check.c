@@ -113,6 +113,24 @@ START_TEST(parse_error_shows_source_line_and_caret)
 }
 END_TEST
 
+/* With --caret=always, an error at a line of the manifest shows that line
+** too (the loader hands the manifest's text to the diagnostics). */
+START_TEST(manifest_error_shows_its_line_and_caret)
+{
+    char *err;
+    make_dir("-caret-manifest");
+    write_file(manifest, demo_ab_delta);
+    int rc = RUN(err, "check", "--manifest", manifest, "--caret=always", "--", INC_RUNTIME,
+                 INC_DATA, DATA "macro_handlers.c");
+    ck_assert_int_eq(rc, 1);
+    char want[512];
+    snprintf(want, sizeof want, "%s:10:3: error: tool 'delta' is declared but no source",
+             manifest);
+    ck_assert_msg(strstr(err, want) != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "\n  delta:\n  ^\n") != NULL, "%s", err);
+}
+END_TEST
+
 START_TEST(missing_header_fails_closed)
 {
     char *err;
@@ -241,6 +259,7 @@ Suite *check_suite(void)
     tcase_add_test(tc, parse_error_fails_closed_without_comparing);
     tcase_add_test(tc, parse_error_shows_source_line_and_caret);
     tcase_add_test(tc, missing_header_fails_closed);
+    tcase_add_test(tc, manifest_error_shows_its_line_and_caret);
     tcase_add_test(tc, gcc_warning_flags_are_dropped);
     tcase_add_test(tc, bad_manifest_fails);
     tcase_add_test(tc, misuse_is_exit_status_2);

@@ -21,6 +21,7 @@
 #include "diag.h"
 #include "fuzz_check.h"
 #include "manifest.h"
+#include "schema.h"
 
 static int is_name(const char *s)
 {
@@ -121,8 +122,16 @@ static void check_same(const toolgov__manifest *a, const toolgov__manifest *b)
     toolgov__buf h, c;
     size_t i;
     FUZZ_CHECK(a->tool_count == b->tool_count);
-    for (i = 0; i < a->tool_count; i++)
-        FUZZ_CHECK((a->tools[i].params == NULL) == (b->tools[i].params == NULL));
+    for (i = 0; i < a->tool_count; i++) {
+        const toolgov__tool_decl *x = &a->tools[i], *y = &b->tools[i];
+        FUZZ_CHECK((x->params == NULL) == (y->params == NULL));
+        FUZZ_CHECK(x->at.line == y->at.line && x->at.col == y->at.col);
+        FUZZ_CHECK(x->effect_at.line == y->effect_at.line && x->effect_at.col == y->effect_at.col);
+        FUZZ_CHECK(x->params_at.line == y->params_at.line && x->params_at.col == y->params_at.col);
+        if (x->params)
+            FUZZ_CHECK(x->params->at.line + x->params_shift == y->params->at.line + y->params_shift &&
+                       x->params->at.col == y->params->at.col);
+    }
     render_same(a, b, &h, &c);
     toolgov__buf_free(&h);
     toolgov__buf_free(&c);
@@ -130,25 +139,35 @@ static void check_same(const toolgov__manifest *a, const toolgov__manifest *b)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    toolgov__manifest *m, *plain;
-    char *text = NULL, *plain_text = NULL;
-    size_t len = 0, plain_len = 0, errors, plain_errors;
-    m = load(data, size, 1, &text, &len, &errors);
-    plain = load(data, size, 0, &plain_text, &plain_len, &plain_errors);
-    FUZZ_CHECK(errors == plain_errors);
-    FUZZ_CHECK(len == plain_len && memcmp(text, plain_text, len) == 0);
-    FUZZ_CHECK((m == NULL) == (plain == NULL));
+    /* The default (a quiet reading that leaves out texts read before, then
+    ** on any problem one with the memo alone), against no reuse and the
+    ** memo alone. */
+    static const int others[] = {TOOLGOV_MANIFEST_REUSE_NONE, TOOLGOV_MANIFEST_REUSE_MEMO};
+    toolgov__manifest *m;
+    char *text = NULL;
+    size_t len = 0, errors, k;
+    m = load(data, size, TOOLGOV_MANIFEST_REUSE_ALL, &text, &len, &errors);
     if (m == NULL) {
         FUZZ_CHECK(errors > 0);
     } else {
         FUZZ_CHECK(errors == 0);
         check_manifest(m);
         check_render(m);
-        check_same(m, plain);
-        toolgov__manifest_free(m);
-        toolgov__manifest_free(plain);
     }
+    for (k = 0; k < 2; k++) {
+        char *plain_text = NULL;
+        size_t plain_len = 0, plain_errors;
+        toolgov__manifest *plain = load(data, size, others[k], &plain_text, &plain_len,
+                                        &plain_errors);
+        FUZZ_CHECK(errors == plain_errors);
+        FUZZ_CHECK(len == plain_len && memcmp(text, plain_text, len) == 0);
+        FUZZ_CHECK((m == NULL) == (plain == NULL));
+        if (m)
+            check_same(m, plain);
+        toolgov__manifest_free(plain);
+        free(plain_text);
+    }
+    toolgov__manifest_free(m);
     free(text);
-    free(plain_text);
     return 0;
 }

@@ -216,6 +216,175 @@ START_TEST(test_mark_offsets)
 }
 END_TEST
 
+/* Skipping (toolgov__reader_open_skipping): the hook leaves out the value
+** of the second `parameters:`; the walk sees a stand-in {} there, claims
+** it, and every other event has the marks and offsets of a plain reading. */
+typedef struct skip_hook_ctx {
+    size_t asked, skip_at; /* skip the line start at skip_at, else read */
+    size_t resume;
+} skip_hook_ctx;
+
+static int skip_hook(void *ctx, size_t ls, size_t *colon_end, size_t *resume, size_t *tag)
+{
+    skip_hook_ctx *h = ctx;
+    h->asked++;
+    if (ls != h->skip_at)
+        return 0;
+    *colon_end = ls + 4 + sizeof "parameters:" - 1;
+    *resume = h->resume;
+    *tag = 7;
+    return 1;
+}
+
+typedef struct evrec {
+    int type;
+    toolgov__mark at;
+    size_t off;
+    char text[16];
+} evrec;
+
+static size_t read_events(toolgov__reader *r, evrec *out, size_t max, int claim, size_t ls,
+                          size_t *claimed_tag)
+{
+    size_t n = 0;
+    while (toolgov__reader_next(r) == 0 && r->ev.type != YAML_STREAM_END_EVENT) {
+        evrec *e;
+        if (claim && r->ev.type == YAML_MAPPING_START_EVENT) {
+            size_t tag = toolgov__reader_claim(r, ls);
+            if (tag) {
+                *claimed_tag = tag;
+                ck_assert_int_eq(toolgov__reader_next(r), 0);
+                ck_assert_int_eq(r->ev.type, YAML_MAPPING_END_EVENT);
+                continue;
+            }
+        }
+        ck_assert_uint_lt(n, max);
+        e = &out[n++];
+        e->type = r->ev.type;
+        e->at = toolgov__reader_mark(r);
+        e->off = toolgov__reader_offset(r, r->ev.start_mark.index);
+        e->text[0] = '\0';
+        if (r->ev.type == YAML_SCALAR_EVENT)
+            snprintf(e->text, sizeof e->text, "%.*s", (int)toolgov__reader_len(r),
+                     toolgov__reader_text(r));
+    }
+    return n;
+}
+
+START_TEST(test_skipping)
+{
+    /* The second tool's parameters (lines 9-12) are left out. */
+    static const char text[] =
+        "tools:\n"
+        "  a:\n"
+        "    d: \xc3\xa9\xc3\xa9\n"
+        "    parameters:\n"
+        "      type: object\n"
+        "      properties: {x: {type: string}}\n"
+        "  b:\n"
+        "    d: \xe2\x82\xac\n"
+        "    parameters:\n"
+        "      type: object\n"
+        "\n"
+        "      properties: {x: {type: string}}\n"
+        "  c:\n"
+        "    d: after \xf0\x9f\x8e\xaf\n"
+        "    parameters: {type: object}\n"
+        "  z: [1, 2]\n";
+    const char *second = strstr(strstr(text, "parameters:") + 1, "    parameters:");
+    const char *c_line = strstr(text, "  c:\n");
+    evrec plain[64], skipped[64];
+    size_t np, ns, i, j, tag = 0;
+    toolgov__reader r;
+    toolgov__diag d;
+    skip_hook_ctx h = {0, 0, 0};
+    int end_dropped = 0;
+
+    toolgov__diag_init(&d, NULL, 0);
+    ck_assert_int_eq(toolgov__reader_open(&r, "p.yaml", (const unsigned char *)text,
+                                          strlen(text), &d), 0);
+    np = read_events(&r, plain, 64, 0, 0, &tag);
+    toolgov__reader_close(&r);
+
+    h.skip_at = (size_t)(second - text);
+    h.resume = (size_t)(c_line - text);
+    ck_assert_int_eq(toolgov__reader_open_skipping(&r, "p.yaml", (const unsigned char *)text,
+                                                   strlen(text), &d, skip_hook, &h), 0);
+    ns = read_events(&r, skipped, 64, 1, h.skip_at, &tag);
+    ck_assert(toolgov__reader_skips_clean(&r));
+    toolgov__reader_close(&r);
+    ck_assert_uint_eq(h.asked, 3); /* each parameters: line once */
+    ck_assert_uint_eq(tag, 7);
+    ck_assert_uint_eq(d.errors, 0);
+
+    /* The plain reading has the skipped value's events (a mapping of
+    ** scalars and a nested flow mapping, ended where line 13 starts); the
+    ** rest is the same, marks and offsets included. */
+    for (i = j = 0; i < np; i++) {
+        if (plain[i].at.line >= 9 && plain[i].at.line <= 12 &&
+            !(plain[i].at.line == 9 && plain[i].type == YAML_SCALAR_EVENT))
+            continue;
+        /* the block mapping's end, where line 13 closes it */
+        if (plain[i].at.line == 13 && plain[i].type == YAML_MAPPING_END_EVENT && !end_dropped) {
+            end_dropped = 1;
+            continue;
+        }
+        ck_assert_uint_lt(j, ns);
+        ck_assert_int_eq(skipped[j].type, plain[i].type);
+        ck_assert_str_eq(skipped[j].text, plain[i].text);
+        ck_assert_msg(skipped[j].at.line == plain[i].at.line && skipped[j].at.col == plain[i].at.col,
+                      "event %zu '%s' at %u:%u, plainly %u:%u", j, plain[i].text,
+                      skipped[j].at.line, skipped[j].at.col, plain[i].at.line, plain[i].at.col);
+        ck_assert_uint_eq(skipped[j].off, plain[i].off);
+        j++;
+    }
+    ck_assert_uint_eq(j, ns);
+    ck_assert_uint_gt(ns, 10);
+
+    /* A skip the walk does not claim stops the stream. */
+    h.asked = 0;
+    ck_assert_int_eq(toolgov__reader_open_skipping(&r, "p.yaml", (const unsigned char *)text,
+                                                   strlen(text), &d, skip_hook, &h), 0);
+    (void)read_events(&r, skipped, 64, 0, 0, &tag);
+    ck_assert(!toolgov__reader_skips_clean(&r));
+    ck_assert_int_eq(r.skip_broken, 1);
+    toolgov__reader_close(&r);
+    ck_assert_uint_eq(d.errors, 0);
+}
+END_TEST
+
+/* A YAML error after a skip is reported at its line in the buffer. */
+START_TEST(test_skipping_error_mark)
+{
+    static const char text[] =
+        "tools:\n"
+        "  b:\n"
+        "    parameters:\n"
+        "      type: object\n"
+        "      x: y\n"
+        "  c: [1, 2\n";
+    char *buf = NULL;
+    size_t size = 0, tag = 0;
+    FILE *f = open_memstream(&buf, &size);
+    toolgov__reader r;
+    toolgov__diag d;
+    evrec ev[32];
+    skip_hook_ctx h = {0, 0, 0};
+    ck_assert_ptr_nonnull(f);
+    toolgov__diag_init(&d, f, 0);
+    h.skip_at = (size_t)(strstr(text, "    parameters:") - text);
+    h.resume = (size_t)(strstr(text, "  c:") - text);
+    ck_assert_int_eq(toolgov__reader_open_skipping(&r, "p.yaml", (const unsigned char *)text,
+                                                   strlen(text), &d, skip_hook, &h), 0);
+    (void)read_events(&r, ev, 32, 1, h.skip_at, &tag);
+    toolgov__reader_close(&r);
+    fclose(f);
+    ck_assert_uint_eq(tag, 7);
+    ck_assert_msg(strncmp(buf, "p.yaml:7:1: error: YAML syntax: ", 32) == 0, "%s", buf);
+    free(buf);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("reader");
@@ -226,6 +395,8 @@ int main(void)
     tcase_add_test(tc, test_scalars_and_errors);
     tcase_add_test(tc, test_syntax_error_stops);
     tcase_add_test(tc, test_mark_offsets);
+    tcase_add_test(tc, test_skipping);
+    tcase_add_test(tc, test_skipping_error_mark);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1246,6 +1246,57 @@ START_TEST(test_shared_params)
         }
     }
 
+    /* Text equal to an earlier tool's parameters inside a quoted scalar
+    ** and inside a flow mapping that span lines: a reading that leaves it
+    ** out would change the scalar or the mapping, so the loader reads again
+    ** without leaving anything out (tg_load checks every way agrees), and
+    ** CRLF line ends, a tool after the skipped text with an error, and
+    ** one with a C name clash report at their own lines. */
+    {
+        static const char *const texts[] = {
+            "name: p\nprovides: [tool]\ntools:\n" SHARED_TOOL("a", SHARED_PARAMS)
+            "  b:\n    effect: read\n    description: \"x\n    parameters:\n" SHARED_PARAMS
+            "  y\"\n" SHARED_TOOL("c", SHARED_PARAMS) SHARED_TOOL("d", SHARED_PARAMS),
+            "name: p\nprovides: [tool]\ntools:\n" SHARED_TOOL("a", SHARED_PARAMS)
+            "  b: {effect: read, description: x,\n    parameters:\n" SHARED_PARAMS
+            "  }\n" SHARED_TOOL("c", SHARED_PARAMS) SHARED_TOOL("d", SHARED_PARAMS),
+            "name: p\r\nprovides: [tool]\r\ntools:\r\n  a:\r\n    effect: read\r\n"
+            "    description: d\r\n    parameters:\r\n      type: object\r\n"
+            "  b:\r\n    effect: read\r\n    description: d\r\n    parameters:\r\n"
+            "      type: object\r\n  c:\r\n    effect: reed\r\n    description: d\r\n",
+            "name: p\nprovides: [tool]\ntools:\n" SHARED_TOOL("a", SHARED_PARAMS)
+            SHARED_TOOL("b", SHARED_PARAMS) SHARED_TOOL("c", "      type: objec\n")
+            SHARED_TOOL("d", SHARED_PARAMS),
+            "name: p\nprovides: [tool]\ntools:\n" SHARED_TOOL("a", SHARED_PARAMS)
+            SHARED_TOOL("b", SHARED_PARAMS) SHARED_TOOL("c", SHARED_PARAMS)
+            SHARED_TOOL("d", SHARED_PARAMS) "  c_y:\n    effect: read\n    description: d\n",
+        };
+        size_t k;
+        for (k = 0; k < sizeof texts / sizeof *texts; k++) {
+            m = tg_load(texts[k], strlen(texts[k]), &text, &errors);
+            if (k < 2) {
+                ck_assert_msg(m != NULL || errors > 0, "%s", text);
+            } else if (k == 2) {
+                ck_assert_ptr_null(m);
+                ck_assert_msg(strstr(text, "m.yaml:15:13: error:") != NULL, "%s", text);
+            } else if (k == 3) {
+                ck_assert_ptr_null(m);
+                ck_assert_msg(strstr(text, "m.yaml:22:13: error: unknown type 'objec'") != NULL,
+                              "%s", text);
+            } else {
+                ck_assert_ptr_null(m);
+                /* c's tree is a's (lines 8-10), shifted to c's own lines */
+                ck_assert_msg(strstr(text, "m.yaml:32:3: error: this gives the generated C name "
+                                           "'p_Args_c_y'") != NULL &&
+                                  strstr(text, "m.yaml:24:9: note: 'p_Args_c_y' also comes from "
+                                               "here") != NULL,
+                              "%s", text);
+            }
+            toolgov__manifest_free(m);
+            free(text);
+        }
+    }
+
     /* A lone CR anywhere (a line break the reuse does not follow): every
     ** tool compiles its own tree. */
     {
