@@ -158,8 +158,61 @@ static const char *source_line(const toolgov__diag *d, const char *file, unsigne
     return p;
 }
 
+/* How many terminal columns a code point takes, as wcwidth() says in a
+** UTF-8 locale (without asking the locale): 0 for combining marks, zero
+** width joiners and variation selectors, 2 for East Asian wide and
+** fullwidth characters and emoji, else 1. */
+static unsigned cp_width(unsigned long c)
+{
+    static const unsigned long zero[][2] = {
+        {0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD}, {0x0610, 0x061A},
+        {0x064B, 0x065F}, {0x0E31, 0x0E31}, {0x0E34, 0x0E3A}, {0x0E47, 0x0E4E},
+        {0x1AB0, 0x1AFF}, {0x1DC0, 0x1DFF}, {0x200B, 0x200F}, {0x20D0, 0x20FF},
+        {0xFE00, 0xFE0F}, {0xFE20, 0xFE2F}, {0xE0100, 0xE01EF}};
+    static const unsigned long wide[][2] = {
+        {0x1100, 0x115F},   {0x231A, 0x231B},   {0x2329, 0x232A},   {0x23E9, 0x23EC},
+        {0x23F0, 0x23F0},   {0x23F3, 0x23F3},   {0x25FD, 0x25FE},   {0x2614, 0x2615},
+        {0x2648, 0x2653},   {0x267F, 0x267F},   {0x2693, 0x2693},   {0x26A1, 0x26A1},
+        {0x26AA, 0x26AB},   {0x26BD, 0x26BE},   {0x26C4, 0x26C5},   {0x26CE, 0x26CE},
+        {0x26D4, 0x26D4},   {0x26EA, 0x26EA},   {0x26F2, 0x26F3},   {0x26F5, 0x26F5},
+        {0x26FA, 0x26FA},   {0x26FD, 0x26FD},   {0x2705, 0x2705},   {0x270A, 0x270B},
+        {0x2728, 0x2728},   {0x274C, 0x274C},   {0x274E, 0x274E},   {0x2753, 0x2755},
+        {0x2757, 0x2757},   {0x2795, 0x2797},   {0x27B0, 0x27B0},   {0x27BF, 0x27BF},
+        {0x2B1B, 0x2B1C},   {0x2B50, 0x2B50},   {0x2B55, 0x2B55},   {0x2E80, 0x303E},
+        {0x3041, 0x33FF},   {0x3400, 0x4DBF},   {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},
+        {0xA960, 0xA97F},   {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},   {0xFE10, 0xFE19},
+        {0xFE30, 0xFE6F},   {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},   {0x1F004, 0x1F004},
+        {0x1F0CF, 0x1F0CF}, {0x1F18E, 0x1F18E}, {0x1F191, 0x1F19A}, {0x1F200, 0x1F251},
+        {0x1F300, 0x1F64F}, {0x1F680, 0x1F6FF}, {0x1F7E0, 0x1F7EB}, {0x1F90C, 0x1F9FF},
+        {0x1FA70, 0x1FAFF}, {0x20000, 0x2FFFD}, {0x30000, 0x3FFFD}};
+    size_t i;
+    for (i = 0; i < sizeof zero / sizeof *zero; i++)
+        if (c >= zero[i][0] && c <= zero[i][1])
+            return 0;
+    for (i = 0; i < sizeof wide / sizeof *wide; i++)
+        if (c >= wide[i][0] && c <= wide[i][1])
+            return 2;
+    return 1;
+}
+
+/* The code point of the UTF-8 sequence at p[0..n) (the text was checked). */
+static unsigned long cp_at(const unsigned char *p, size_t n, size_t *len)
+{
+    unsigned long c = p[0];
+    size_t k = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1, i;
+    if (k > n)
+        k = n;
+    if (k > 1)
+        c &= 0x3Fu >> (k - 1);
+    for (i = 1; i < k; i++)
+        c = c << 6 | (p[i] & 0x3Fu);
+    *len = k;
+    return c;
+}
+
 /* The source line and a caret under column `col` (columns count
-** characters; a tab stays a tab so the caret lines up), as clang shows it. */
+** characters; a tab stays a tab, a wide character takes two spaces, so the
+** caret lines up), as clang shows it. */
 static void emit_source(toolgov__diag *d, const char *file, unsigned line, unsigned col)
 {
     size_t n, i;
@@ -169,12 +222,13 @@ static void emit_source(toolgov__diag *d, const char *file, unsigned line, unsig
         return;
     fwrite(p, 1, n, d->sink);
     fputc('\n', d->sink);
-    for (i = 0; i < n && c < col; i++) {
-        unsigned char b = (unsigned char)p[i];
-        if ((b & 0xC0) == 0x80)
-            continue;
-        fputc(b == '\t' ? '\t' : ' ', d->sink);
-        c++;
+    for (i = 0; i < n && c < col; c++) {
+        size_t k;
+        unsigned long cp = cp_at((const unsigned char *)p + i, n - i, &k);
+        unsigned w = cp == '\t' ? 1 : cp_width(cp);
+        i += k;
+        while (w--)
+            fputc(cp == '\t' ? '\t' : ' ', d->sink);
     }
     for (; c < col; c++)
         fputc(' ', d->sink);

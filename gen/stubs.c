@@ -11,7 +11,9 @@
 #include "names.h"
 
 /* The description's first line, cut before the character that would pass
-** 70 bytes, with every "*" followed by "/" broken so the comment holds. */
+** 70 bytes, with every "*" followed by "/" and every "/" followed by "*"
+** broken by a space, so the comment holds and no comment opens in it
+** (-Wcomment; file globs are common in descriptions). */
 static void summary(char out[80], const char *s, size_t n)
 {
     size_t i, o = 0;
@@ -23,7 +25,8 @@ static void summary(char out[80], const char *s, size_t n)
             break;
         }
         out[o++] = (char)c;
-        if (c == '*' && i + 1 < n && s[i + 1] == '/')
+        if ((c == '*' && i + 1 < n && s[i + 1] == '/') ||
+            (c == '/' && i + 1 < n && s[i + 1] == '*'))
             out[o++] = ' ';
     }
     out[o] = '\0';

@@ -171,6 +171,24 @@ START_TEST(test_caret)
     ck_assert_str_eq(buf, "m.yaml:2:6: error: bad\n\t\xc3\xa9 ab: wirte\n\t    ^\n"
                           "other.yaml:2:6: error: no source\n");
     free(buf);
+
+    /* Wide characters (CJK, emoji) take two columns on a terminal, a
+    ** combining mark none: column 8 is the 'r' of raed, 9 spaces in. */
+    {
+        toolgov__mark at2 = {1, 8};
+        const char src2[] = "\xe6\x97\xa5\xe6\x9c\xac\xf0\x9f\x8e\xaf" "e\xcc\x81: raed\n";
+        capture_begin(&f, &buf, &size);
+        toolgov__diag_init(&d, f, 0);
+        d.show_source = 1;
+        toolgov__diag_source(&d, "w.yaml", src2, sizeof src2 - 1);
+        toolgov__diag_error_at(&d, "w.yaml", at2, "bad");
+        toolgov__diag_finish(&d);
+        fclose(f);
+        ck_assert_str_eq(buf, "w.yaml:1:8: error: bad\n"
+                              "\xe6\x97\xa5\xe6\x9c\xac\xf0\x9f\x8e\xaf" "e\xcc\x81: raed\n"
+                              "         ^\n");
+        free(buf);
+    }
 }
 END_TEST
 

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "gen_test_util.h"
 
+#include "stubs.h"
 #include "text.h"
 
 #define T "name: p\nprovides: [tool]\ntools:\n"
@@ -707,12 +708,42 @@ START_TEST(test_show_excerpt)
 }
 END_TEST
 
+/* A handler stub's comment holds the description's first line: no
+** comment may close or open inside it (-Wcomment, a glob in a description). */
+START_TEST(test_stub_comment_holds)
+{
+    static const char yaml[] =
+        "name: files\nprovides: [tool]\ntools:\n"
+        "  a:\n    effect: read\n    description: \"Find files such as src/**/*.c\"\n"
+        "  b:\n    effect: read\n    description: \"x/*y*/z and a*/ and /*\"\n"
+        "  c:\n    effect: read\n    description: \"ends in a slash /\"\n";
+    char *text, out[1024];
+    size_t i;
+    toolgov__manifest *m = tg_load(yaml, sizeof yaml - 1, &text, NULL);
+    ck_assert_msg(m != NULL, "%s", text);
+    for (i = 0; i < m->tool_count; i++) {
+        const char *open, *close;
+        size_t n = toolgov__handler_stub(out, sizeof out, m, &m->tools[i]);
+        ck_assert_uint_lt(n, sizeof out);
+        open = strstr(out, "/* ");
+        ck_assert_ptr_nonnull(open);
+        close = strstr(open + 2, "*/");
+        ck_assert_ptr_nonnull(close);
+        ck_assert_msg(close[-1] == ' ' && close[2] == '\n', "%s", out);
+        ck_assert_msg(memmem(open + 2, (size_t)(close - open - 2), "/*", 2) == NULL, "%s", out);
+    }
+    toolgov__manifest_free(m);
+    free(text);
+}
+END_TEST
+
 static Suite *manifest_suite(void)
 {
     Suite *s = suite_create("manifest");
     TCase *tc = tcase_create("bad input");
     tcase_add_loop_test(tc, test_bad_input, 0, (int)(sizeof bad_cases / sizeof bad_cases[0]));
     tcase_add_test(tc, test_length_limits);
+    tcase_add_test(tc, test_stub_comment_holds);
     tcase_add_test(tc, test_every_keyword);
     tcase_add_test(tc, test_file_too_big);
     tcase_add_test(tc, test_deep_nesting);
