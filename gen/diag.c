@@ -466,6 +466,18 @@ static void write_json(const toolgov__diag *d, FILE *f)
         }
         fputs("]}", f);
     }
+    if (d->max_errors != 0 && d->errors > d->max_errors) {
+        /* what text mode prints last, as a note without a place */
+        char msg[96];
+        size_t rest = d->errors - d->max_errors;
+        snprintf(msg, sizeof msg, "%zu more error%s not shown (raise --max-errors to see them)",
+                 rest, rest == 1 ? "" : "s");
+        fputs(first ? "\n  {\"kind\": \"note\", \"message\": "
+                    : ",\n  {\"kind\": \"note\", \"message\": ", f);
+        put_json_string(f, msg);
+        fputs(", \"locations\": [], \"children\": []}", f);
+        first = 0;
+    }
     fputs(first ? "]\n" : "\n]\n", f);
 }
 
@@ -521,7 +533,19 @@ static void write_sarif(const toolgov__diag *d, FILE *f)
         }
         fputs(id ? "]}" : "}", f);
     }
-    fputs(first ? "]\n  }]\n}\n" : "\n    ]\n  }]\n}\n", f);
+    fputs(first ? "]" : "\n    ]", f);
+    if (d->max_errors != 0 && d->errors > d->max_errors) {
+        /* the count text mode prints last, as a notification of the run */
+        char msg[96];
+        size_t rest = d->errors - d->max_errors;
+        snprintf(msg, sizeof msg, "%zu more error%s not shown (raise --max-errors to see them)",
+                 rest, rest == 1 ? "" : "s");
+        fputs(",\n    \"invocations\": [{\"executionSuccessful\": false, "
+              "\"toolExecutionNotifications\": [{\"level\": \"note\", \"message\": {\"text\": ", f);
+        put_json_string(f, msg);
+        fputs("}}]}]", f);
+    }
+    fputs("\n  }]\n}\n", f);
 }
 
 size_t toolgov__diag_finish(toolgov__diag *d)

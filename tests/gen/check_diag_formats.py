@@ -148,6 +148,21 @@ def main():
     check(log["runs"][0]["tool"]["driver"]["name"] == "toolgov-gen-check",
           "check: driver name")
 
+    # Over --max-errors: the count of the errors left out is in the log.
+    log, _ = sarif_of([a.gen, "--max-errors", "1", "validate", "--diagnostics-format=sarif",
+                       bad], 1)
+    check(len(log["runs"][0]["results"]) == 1, "sarif capped: one result")
+    inv = log["runs"][0].get("invocations", [])
+    check(len(inv) == 1 and inv[0]["executionSuccessful"] is False and
+          inv[0]["toolExecutionNotifications"][0]["message"]["text"] ==
+          "1 more error not shown (raise --max-errors to see them)",
+          "sarif capped: the count of the rest, got %r" % inv)
+    rc, out, _ = run([a.gen, "--max-errors", "1", "validate", "--diagnostics-format=json", bad])
+    arr = json.loads(out)
+    check(rc == 1 and len(arr) == 2 and arr[1] == {
+        "kind": "note", "message": "1 more error not shown (raise --max-errors to see them)",
+        "locations": [], "children": []}, "json capped: the count of the rest, got %r" % arr)
+
     # json: GCC's shape.
     rc, out, _ = run([a.gen, "validate", "--diagnostics-format=json", bad])
     arr = json.loads(out)
