@@ -279,11 +279,14 @@ static int types_direct(toolgov__buf *b, const char *plugin, const char *tool,
     tctx t;
     tctx_init(&t, b, plugin, tool);
     if (!root) {
-        PUTS(b, "typedef toolgov_no_args ");
+        /* A macro, not a typedef: gcc keeps every typedef of one type in a
+        ** list it walks for the next one, so 10,000 tools without
+        ** parameters took seconds, and 20,000 four times as long. */
+        PUTS(b, "#define ");
         PUTS(b, plugin);
         PUTS(b, "_Args_");
         PUTS(b, tool);
-        PUTS(b, ";\n\n");
+        PUTS(b, " toolgov_no_args\n\n");
         return b->oom ? -1 : 0;
     }
     types_of(&t, root);
@@ -1153,7 +1156,10 @@ static void enum_checks(tctx *t, const toolgov__snode *n)
     switch (n->type) {
     case TOOLGOV_S_STRING:
         if (n->enum_vals) {
-            PUTS(t->b, "typedef char ");
+            /* An extern array, never defined, not a typedef: gcc keeps
+            ** every typedef of one type (here char[1]) in a list it walks
+            ** for the next one, which made 10,000 of them take seconds. */
+            PUTS(t->b, "extern char ");
             put_tname(t, "IntSized");
             PUTS(t->b, "[sizeof(");
             put_tname(t, "Enum");
@@ -1431,7 +1437,7 @@ int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t 
     for (i = 0; i < count; i++) {
         if (roots[i])
             collect(&s, plugin, tools[i], &p, roots[i], ats[i], shifts ? shifts[i] : 0);
-        else /* typedef toolgov_no_args <plugin>_Args_<tool> */
+        else /* #define <plugin>_Args_<tool> toolgov_no_args */
             add_name(&s, plugin, "Args", tools[i], "", "", ats[i]);
     }
     free(p.s);

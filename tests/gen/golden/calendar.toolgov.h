@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define CALENDAR_TOOLGOV_GENERATION 0xd789730dUL
+#define CALENDAR_TOOLGOV_GENERATION 0x6eda88c2UL
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,11 +25,11 @@ typedef enum calendar_ToolId {
 
 /* Each tool's decoded arguments: the tool's parameters as C (a tool
 ** without parameters takes a toolgov_no_args). */
-typedef toolgov_no_args calendar_Args_calendar_lookup;
+#define calendar_Args_calendar_lookup toolgov_no_args
 
-typedef toolgov_no_args calendar_Args_create_reminder;
+#define calendar_Args_create_reminder toolgov_no_args
 
-typedef toolgov_no_args calendar_Args_daily_plan;
+#define calendar_Args_daily_plan toolgov_no_args
 
 /* One handler per declared tool; define each with CALENDAR_TOOLGOV_HANDLER(). */
 int calendar_Handler_calendar_lookup(const toolgov_call *call, const calendar_Args_calendar_lookup *args,

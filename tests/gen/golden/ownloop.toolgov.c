@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#if !defined(OWNLOOP_TOOLGOV_GENERATION) || OWNLOOP_TOOLGOV_GENERATION != 0x0a136586UL
+#if !defined(OWNLOOP_TOOLGOV_GENERATION) || OWNLOOP_TOOLGOV_GENERATION != 0x765666c1UL
 #error "ownloop.toolgov.h and ownloop.toolgov.c come from different runs of toolgov-gen; generate them again (building the plugin's target does)"
 #endif
 

@@ -10,7 +10,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define OWNLOOP_TOOLGOV_GENERATION 0x0a136586UL
+#define OWNLOOP_TOOLGOV_GENERATION 0x765666c1UL
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,9 +28,9 @@ typedef enum ownloop_ToolId {
 
 /* Each tool's decoded arguments: the tool's parameters as C (a tool
 ** without parameters takes a toolgov_no_args). */
-typedef toolgov_no_args ownloop_Args_tidy;
+#define ownloop_Args_tidy toolgov_no_args
 
-typedef toolgov_no_args ownloop_Args_listing;
+#define ownloop_Args_listing toolgov_no_args
 
 typedef struct ownloop_Args_trash_one {
     int64_t id;
@@ -40,7 +40,7 @@ typedef struct ownloop_Args_purge_one {
     int64_t id;
 } ownloop_Args_purge_one;
 
-typedef toolgov_no_args ownloop_Args_archive_all;
+#define ownloop_Args_archive_all toolgov_no_args
 
 /* One handler per declared tool; define each with OWNLOOP_TOOLGOV_HANDLER(). */
 int ownloop_Handler_tidy(const toolgov_call *call, const ownloop_Args_tidy *args,

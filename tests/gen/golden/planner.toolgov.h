@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define PLANNER_TOOLGOV_GENERATION 0x24f21b5aUL
+#define PLANNER_TOOLGOV_GENERATION 0x94de31d0UL
 
 #ifdef __cplusplus
 extern "C" {
@@ -87,7 +87,7 @@ typedef struct planner_Args_create_reminder {
     } has; /* which optional properties the call gave */
 } planner_Args_create_reminder;
 
-typedef toolgov_no_args planner_Args_list_reminders;
+#define planner_Args_list_reminders toolgov_no_args
 
 typedef enum planner_Enum_snooze_reminder_priority {
     planner_Enum_snooze_reminder_priority_low = 0,

@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define STRINGS_TOOLGOV_GENERATION 0x5a52fe5aUL
+#define STRINGS_TOOLGOV_GENERATION 0x1cdcd296UL
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,13 +26,13 @@ typedef enum strings_ToolId {
 
 /* Each tool's decoded arguments: the tool's parameters as C (a tool
 ** without parameters takes a toolgov_no_args). */
-typedef toolgov_no_args strings_Args_quote_tool;
+#define strings_Args_quote_tool toolgov_no_args
 
-typedef toolgov_no_args strings_Args_write_never;
+#define strings_Args_write_never toolgov_no_args
 
-typedef toolgov_no_args strings_Args_shred;
+#define strings_Args_shred toolgov_no_args
 
-typedef toolgov_no_args strings_Args_long_guidance;
+#define strings_Args_long_guidance toolgov_no_args
 
 /* One handler per declared tool; define each with STRINGS_TOOLGOV_HANDLER(). */
 int strings_Handler_quote_tool(const toolgov_call *call, const strings_Args_quote_tool *args,
