@@ -248,8 +248,10 @@ static void record(toolgov__diag *d, const char *kind, const char *file, unsigne
     if (d->nrec_ == d->caprec_) {
         size_t ncap = d->caprec_ ? d->caprec_ * 2 : 16;
         toolgov__diag_record *nr = realloc(d->recs_, ncap * sizeof *nr);
-        if (!nr)
+        if (!nr) {
+            d->lost_ = 1;
             return;
+        }
         d->recs_ = nr;
         d->caprec_ = ncap;
     }
@@ -262,6 +264,7 @@ static void record(toolgov__diag *d, const char *kind, const char *file, unsigne
     if (!r->file || !r->msg) {
         free(r->file);
         free(r->msg);
+        d->lost_ = 1;
         return;
     }
     if (kind[0] == 'n') {
@@ -278,7 +281,7 @@ static void emit(toolgov__diag *d, const char *kind, const char *file,
 {
     char msg[TOOLGOV_DIAG_MSG_MAX];
     const char *kc = kind[0] == 'e' ? "\033[1;31m" : kind[0] == 'w' ? "\033[1;35m" : "\033[1;36m";
-    if (!d->sink)
+    if (!d->sink && d->format == TOOLGOV_DIAG_TEXT)
         return;
     format_msg(msg, fmt, ap);
     if (d->format != TOOLGOV_DIAG_TEXT) {
@@ -546,6 +549,39 @@ static void write_sarif(const toolgov__diag *d, FILE *f)
         fputs("}}]}]", f);
     }
     fputs("\n  }]\n}\n", f);
+}
+
+void toolgov__diag_hold(toolgov__diag *held, const toolgov__diag *d)
+{
+    toolgov__diag_init(held, NULL, d->max_errors);
+    held->format = TOOLGOV_DIAG_JSON; /* records, and no sink to write */
+    held->errors = d->errors;
+    held->warnings = d->warnings;
+    held->suppressing = d->suppressing;
+}
+
+int toolgov__diag_held_whole(const toolgov__diag *held)
+{
+    return !held->lost_;
+}
+
+void toolgov__diag_replay(toolgov__diag *d, toolgov__diag *held)
+{
+    size_t i;
+    for (i = 0; i < held->nrec_; i++) {
+        const toolgov__diag_record *r = &held->recs_[i];
+        if (r->kind[0] == 'e')
+            toolgov__diag_error(d, r->file, r->line, r->col, "%s", r->msg);
+        else if (r->kind[0] == 'w')
+            toolgov__diag_warning(d, r->file, r->line, r->col, "%s", r->msg);
+        else
+            toolgov__diag_note(d, r->file, r->line, r->col, "%s", r->msg);
+    }
+    /* the errors over the cap were counted, not kept */
+    d->errors = held->errors;
+    d->warnings = held->warnings;
+    d->suppressing = held->suppressing;
+    toolgov__diag_finish(held);
 }
 
 size_t toolgov__diag_finish(toolgov__diag *d)

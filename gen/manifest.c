@@ -1164,18 +1164,20 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
 }
 
 /* One reading of the manifest; `skipping`: with the reader leaving out
-** texts compiled before, which gives NULL (and reports nothing more than
-** d counts) when anything at all was reported or a skip was not claimed. */
+** texts compiled before, and *clean 0 when a skip was not claimed (the
+** reading and its reports do not stand then). */
 static toolgov__manifest *load(const char *path, const char *data, size_t len,
-                               toolgov__diag *d, int reuse, int skipping)
+                               toolgov__diag *d, int reuse, int skipping, int *clean)
 {
     loader L;
     manifest_priv *pv;
     toolgov__manifest *m;
     int skipped_badly = 0;
-    size_t errors_before = d->errors, warnings_before = d->warnings;
+    size_t errors_before = d->errors;
     toolgov__mark first = {1, 1};
 
+    if (clean)
+        *clean = 1; /* unless a skip goes unclaimed */
     memset(&L, 0, sizeof L);
     toolgov__arena_init(&L.scratch);
     /* Reports before the reader opens go through these two. */
@@ -1234,8 +1236,9 @@ static toolgov__manifest *load(const char *path, const char *data, size_t len,
 out:
     toolgov__arena_free(&L.scratch);
     toolgov_args_decoder_free(L.dec);
-    if (d->errors != errors_before || skipped_badly ||
-        (skipping && d->warnings != warnings_before)) {
+    if (clean)
+        *clean = !skipped_badly;
+    if (d->errors != errors_before || skipped_badly) {
         toolgov__manifest_free(m);
         return NULL;
     }
@@ -1245,21 +1248,27 @@ out:
 toolgov__manifest *toolgov__manifest_load_mem_ex(const char *path, const char *data,
                                                  size_t len, toolgov__diag *d, int reuse)
 {
-    /* First quietly, leaving out texts read before; on any problem (or a
-    ** skip the walk did not claim) again, reporting, with the memo alone. */
+    /* Leaving out texts read before, with the reports held back; they
+    ** stand unless a skip was not claimed (the same bytes somewhere else
+    ** than at a tool's parameters: key), and then the manifest is read
+    ** again with the memo alone, reporting. */
     if (reuse == TOOLGOV_MANIFEST_REUSE_ALL) {
-        toolgov__diag quiet;
+        toolgov__diag held;
         toolgov__manifest *m;
-        toolgov__diag_init(&quiet, NULL, 0);
-        m = load(path, data, len, &quiet, 1, 1);
-        toolgov__diag_finish(&quiet);
-        if (m) {
-            /* later messages at its lines (the drift check's) show them */
-            toolgov__diag_source(d, path, data, len);
+        int clean = 0;
+        toolgov__diag_hold(&held, d);
+        m = load(path, data, len, &held, 1, 1, &clean);
+        if (clean && toolgov__diag_held_whole(&held)) {
+            /* messages at its lines show them (and the drift check's later) */
+            if (len <= TOOLGOV_MANIFEST_MAX_BYTES)
+                toolgov__diag_source(d, path, data, len);
+            toolgov__diag_replay(d, &held);
             return m;
         }
+        toolgov__manifest_free(m);
+        toolgov__diag_finish(&held);
     }
-    return load(path, data, len, d, reuse != TOOLGOV_MANIFEST_REUSE_NONE, 0);
+    return load(path, data, len, d, reuse != TOOLGOV_MANIFEST_REUSE_NONE, 0, NULL);
 }
 
 toolgov__manifest *toolgov__manifest_load(const char *path, toolgov__diag *d)

@@ -79,10 +79,10 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
 /* toolgov__manifest_load_mem(), with the reuse of equal parameters texts
 ** (manifest.c) chosen: none; the memo alone (an equal text's events are
 ** still read, and checked to end where the text does); or all (the
-** default: first a quiet reading in which libyaml does not read an equal
-** text again, then, on any problem, the memo alone, reporting). The same
-** diagnostics and the same manifest every way, which the tests and the
-** fuzz target check. */
+** default: libyaml does not read an equal text again, the reports are held
+** back and stand unless a left-out text turned out not to be a tool's
+** parameters; then the memo alone, reporting). The same diagnostics and
+** the same manifest every way, which the tests and the fuzz target check. */
 enum {
     TOOLGOV_MANIFEST_REUSE_NONE = 0,
     TOOLGOV_MANIFEST_REUSE_ALL = 1,

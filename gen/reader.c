@@ -129,7 +129,7 @@ static void decide(toolgov__reader *r)
     size_t ls = r->pos;
 
     r->cand = next_candidate(r, ls + 1);
-    if (!r->skip_fn(r->skip_ctx, ls, &colon_end, &resume, &tag))
+    if (r->skips_closed || !r->skip_fn(r->skip_ctx, ls, &colon_end, &resume, &tag))
         return;
     if (!tag || !(ls < colon_end && colon_end < resume && resume <= r->len &&
                   r->buf[resume - 1] == '\n'))
@@ -417,12 +417,13 @@ int toolgov__reader_next(toolgov__reader *r)
 {
     if (r->failed)
         return -1;
-    if (r->skip_fn && (r->d->errors != r->errors0 || r->d->warnings != r->warnings0 ||
-                       r->skip_due)) {
-        r->skip_broken |= r->skip_due;
+    if (r->skip_fn && r->skip_due) { /* the stand-in was not claimed */
+        r->skip_broken = 1;
         r->failed = 1;
         return -1;
     }
+    if (r->skip_fn && (r->d->errors != r->errors0 || r->d->warnings != r->warnings0))
+        r->skips_closed = 1;
     if (r->have_ev) {
         yaml_event_delete(&r->ev);
         r->have_ev = 0;

@@ -90,6 +90,7 @@ typedef struct toolgov__reader {
     int skip_due;              /* the current event starts the next skip */
     int skip_broken;           /* the walk passed a skip without claiming it */
     size_t errors0, warnings0; /* the diag's counts when the reader opened */
+    int skips_closed;          /* something was reported: no more skips */
 } toolgov__reader;
 
 /* Set up a reader over buf[0..len). 0, or -1 after reporting out of memory. */
@@ -104,8 +105,9 @@ void toolgov__reader_close(toolgov__reader *r);
 ** claim each such mapping (toolgov__reader_claim) when its MAPPING_START
 ** is current; an event that passes a skip unclaimed stops the stream and
 ** sets skip_broken (the caller then reads the buffer again without a
-** hook). The stream also stops at the first error or warning reported, so
-** a caller can read quietly first and again, reporting, on any problem. */
+** hook, so it holds its reports back until it knows). Once anything is
+** reported, nothing more is skipped: a message may be formatted from
+** events read later, and those are then libyaml's own. */
 int toolgov__reader_open_skipping(toolgov__reader *r, const char *path,
                                   const unsigned char *buf, size_t len, toolgov__diag *d,
                                   toolgov__reader_skip_fn fn, void *ctx);

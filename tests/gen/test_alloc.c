@@ -110,22 +110,29 @@ START_TEST(test_load_oom)
         free(buf);
     }
     ck_assert_uint_ge(n, 5); /* the loop really went through the arena's growth */
-    /* The default: an allocation that fails in the quiet first reading is
-    ** only a reason to read again, reporting; that reading then has the
-    ** memory, so the manifest loads and nothing is said. */
+    /* The default reading (libyaml leaves out texts read before, reports
+    ** held back and replayed) fails the same way at every allocation. */
     {
-        size_t first_reading = n, k;
-        for (k = 0; k < first_reading; k++) {
+        size_t k;
+        for (k = 0;; k++) {
             char *buf = NULL;
             size_t errors;
             toolgov__manifest *m =
                 load_failing(y, len, k, TOOLGOV_MANIFEST_REUSE_ALL, &buf, &errors);
-            ck_assert_int_eq(failures_, 1);
-            ck_assert_msg(m != NULL && errors == 0 && buf[0] == '\0', "allocation %zu: %s", k, buf);
-            ck_assert_uint_eq(m->tool_count, 400);
-            toolgov__manifest_free(m);
+            if (failures_ == 0) {
+                ck_assert_ptr_nonnull(m);
+                ck_assert_uint_eq(m->tool_count, 400);
+                toolgov__manifest_free(m);
+                free(buf);
+                break;
+            }
+            ck_assert_msg(m == NULL, "allocation %zu failed but a manifest came back", k);
+            ck_assert_uint_eq(errors, 1);
+            ck_assert_msg(strstr(buf, "big.yaml: error: out of memory while loading the manifest\n") == buf,
+                          "allocation %zu: %s", k, buf);
             free(buf);
         }
+        ck_assert_uint_ge(k, 5);
     }
     free(y);
 }
