@@ -195,7 +195,9 @@ static unsigned cp_width(unsigned long c)
     return 1;
 }
 
-/* The code point of the UTF-8 sequence at p[0..n) (the text was checked). */
+/* The code point of the UTF-8 sequence at p[0..n), for the caret only: a
+** line need not be valid UTF-8 (a C source), so any bytes give some code
+** point, never reading past n. (text.c's checking decoder sits above diag.) */
 static unsigned long cp_at(const unsigned char *p, size_t n, size_t *len)
 {
     unsigned long c = p[0];
@@ -446,10 +448,25 @@ static void put_json_record(FILE *f, const toolgov__diag_record *r)
     fputs("]", f);
 }
 
+/* The line that says how many errors the cap left out, into msg: 1, or 0
+** when none were. */
+#define MORE_ERRORS_MAX 96
+static int more_errors(const toolgov__diag *d, char msg[MORE_ERRORS_MAX])
+{
+    size_t rest;
+    if (d->max_errors == 0 || d->errors <= d->max_errors)
+        return 0;
+    rest = d->errors - d->max_errors;
+    snprintf(msg, MORE_ERRORS_MAX, "%zu more error%s not shown (raise --max-errors to see them)",
+             rest, rest == 1 ? "" : "s");
+    return 1;
+}
+
 static void write_json(const toolgov__diag *d, FILE *f)
 {
     size_t i, j;
     int first = 1;
+    char msg[MORE_ERRORS_MAX];
     fputs("[", f);
     for (i = 0; i < d->nrec_; i++) {
         const toolgov__diag_record *r = &d->recs_[i];
@@ -469,12 +486,8 @@ static void write_json(const toolgov__diag *d, FILE *f)
         }
         fputs("]}", f);
     }
-    if (d->max_errors != 0 && d->errors > d->max_errors) {
+    if (more_errors(d, msg)) {
         /* what text mode prints last, as a note without a place */
-        char msg[96];
-        size_t rest = d->errors - d->max_errors;
-        snprintf(msg, sizeof msg, "%zu more error%s not shown (raise --max-errors to see them)",
-                 rest, rest == 1 ? "" : "s");
         fputs(first ? "\n  {\"kind\": \"note\", \"message\": "
                     : ",\n  {\"kind\": \"note\", \"message\": ", f);
         put_json_string(f, msg);
@@ -502,6 +515,7 @@ static void write_sarif(const toolgov__diag *d, FILE *f)
 {
     size_t i, j;
     int first = 1;
+    char msg[MORE_ERRORS_MAX];
     fputs("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
           "  \"version\": \"2.1.0\",\n  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": ", f);
     put_json_string(f, d->tool_name ? d->tool_name : "toolgov-gen");
@@ -537,12 +551,8 @@ static void write_sarif(const toolgov__diag *d, FILE *f)
         fputs(id ? "]}" : "}", f);
     }
     fputs(first ? "]" : "\n    ]", f);
-    if (d->max_errors != 0 && d->errors > d->max_errors) {
+    if (more_errors(d, msg)) {
         /* the count text mode prints last, as a notification of the run */
-        char msg[96];
-        size_t rest = d->errors - d->max_errors;
-        snprintf(msg, sizeof msg, "%zu more error%s not shown (raise --max-errors to see them)",
-                 rest, rest == 1 ? "" : "s");
         fputs(",\n    \"invocations\": [{\"executionSuccessful\": false, "
               "\"toolExecutionNotifications\": [{\"level\": \"note\", \"message\": {\"text\": ", f);
         put_json_string(f, msg);
@@ -588,11 +598,9 @@ size_t toolgov__diag_finish(toolgov__diag *d)
 {
     size_t i;
     if (d->format == TOOLGOV_DIAG_TEXT) {
-        if (d->max_errors != 0 && d->errors > d->max_errors && d->sink) {
-            size_t rest = d->errors - d->max_errors;
-            fprintf(d->sink, "%zu more error%s not shown (raise --max-errors to see them)\n",
-                    rest, rest == 1 ? "" : "s");
-        }
+        char msg[MORE_ERRORS_MAX];
+        if (d->sink && more_errors(d, msg))
+            fprintf(d->sink, "%s\n", msg);
     } else if (d->sink || d->machine_sink) {
         FILE *f = d->machine_sink ? d->machine_sink : d->sink;
         if (d->format == TOOLGOV_DIAG_JSON)

@@ -56,11 +56,6 @@ static toolgov__mark mark_of(const toolgov__reader *r, yaml_mark_t m)
     return at;
 }
 
-toolgov__mark toolgov__reader_mark_of(const toolgov__reader *r, yaml_mark_t m)
-{
-    return mark_of(r, m);
-}
-
 static int open_common(toolgov__reader *r, const char *path, const unsigned char *buf,
                        size_t len, toolgov__diag *d)
 {

@@ -143,9 +143,6 @@ int toolgov__reader_next(toolgov__reader *r);
 ** characters, not bytes: see toolgov__text_chars). */
 size_t toolgov__reader_offset(toolgov__reader *r, size_t index);
 
-/* A libyaml mark as a line:column of the buffer. */
-toolgov__mark toolgov__reader_mark_of(const toolgov__reader *r, yaml_mark_t m);
-
 /* Where the current event starts. */
 toolgov__mark toolgov__reader_mark(const toolgov__reader *r);
 

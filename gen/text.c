@@ -9,9 +9,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The length of a leading UTF-8 BOM: 3 or 0. */
+static size_t bom_len(const unsigned char *buf, size_t len)
+{
+    return (len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) ? 3 : 0;
+}
+
 void toolgov__text_pos_init(toolgov__text_pos *c, const unsigned char *buf, size_t len)
 {
-    c->off = (len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) ? 3 : 0;
+    c->off = bom_len(buf, len);
     c->line = 1;
     c->col = 1;
 }
@@ -50,10 +56,8 @@ toolgov__mark toolgov__text_pos_to(toolgov__text_pos *c, const unsigned char *bu
 
 void toolgov__text_chars_init(toolgov__text_chars *c, const unsigned char *buf, size_t len)
 {
-    toolgov__text_pos p;
-    toolgov__text_pos_init(&p, buf, len);
     c->ch = 0;
-    c->off = p.off;
+    c->off = bom_len(buf, len);
 }
 
 /* Past eight ASCII bytes at the cursor, when there are: 1. */
@@ -73,7 +77,7 @@ static int ascii8(toolgov__text_chars *c, const unsigned char *buf, size_t len)
 size_t toolgov__text_chars_to(toolgov__text_chars *c, const unsigned char *buf, size_t len,
                               size_t index)
 {
-    size_t bom = (len >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF) ? 3 : 0;
+    size_t bom = bom_len(buf, len);
     while (c->ch > index && c->off > bom) {
         do
             c->off--;
