@@ -5,7 +5,8 @@
 #   ./dev.sh demo [scenario...]   install what is missing, build, run toolgov-demo
 #   ./dev.sh test                 install what is missing, build, run every test
 #   ./dev.sh sanitize             the same tests under ASan+UBSan (clang)
-#   ./dev.sh tsan                 concurrent runs over one registry under TSan
+#   ./dev.sh tsan                 concurrent runs over one registry, and the
+#                                 generator's parameters pool, under TSan
 #
 # Packages come from Debian's apt-get, installed only when missing, without
 # questions. Builds go to build/ (and build-asan/); re-running is incremental.
@@ -75,11 +76,11 @@ case "$cmd" in
   tsan)
     deps
     cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-          -DTOOLGOV_WERROR=ON -DTOOLGOV_TSAN=ON -DTOOLGOV_BUILD_GEN=OFF \
+          -DTOOLGOV_WERROR=ON -DTOOLGOV_TSAN=ON \
           -DCMAKE_C_COMPILER=clang >/dev/null
-    cmake --build build-tsan -j "$(jobs)" --target runtime_threads_tsan
+    cmake --build build-tsan -j "$(jobs)" --target runtime_threads_tsan gen_pool_tsan
     TSAN_OPTIONS=halt_on_error=1 \
-      ctest --test-dir build-tsan --output-on-failure -R runtime_threads_tsan "$@"
+      ctest --test-dir build-tsan --output-on-failure -R '_tsan$' "$@"
     ;;
   *)
     sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'

@@ -58,6 +58,22 @@ void toolgov__arena_reset(toolgov__arena *a)
     a->used = 0;
 }
 
+void toolgov__arena_adopt(toolgov__arena *to, toolgov__arena *from)
+{
+    toolgov__arena_chunk *tail;
+    if (!from->head)
+        return;
+    if (!to->head) {
+        *to = *from;
+    } else {
+        for (tail = from->head; tail->next;)
+            tail = tail->next;
+        tail->next = to->head->next; /* after to's newest, which stays current */
+        to->head->next = from->head;
+    }
+    toolgov__arena_init(from);
+}
+
 void *toolgov__arena_alloc(toolgov__arena *a, size_t n)
 {
     size_t need, cap;

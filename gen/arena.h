@@ -31,6 +31,11 @@ void toolgov__arena_free(toolgov__arena *a);
 ** state with no allocation at all. */
 void toolgov__arena_reset(toolgov__arena *a);
 
+/* Move every block of `from` into `to`, which then owns and frees them
+** (blocks keep their addresses); `from` is left empty. `to` goes on
+** allocating from its own newest chunk. */
+void toolgov__arena_adopt(toolgov__arena *to, toolgov__arena *from);
+
 /* n bytes aligned for any object; NULL when out of memory (or n is absurd). */
 void *toolgov__arena_alloc(toolgov__arena *a, size_t n);
 

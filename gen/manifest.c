@@ -35,6 +35,7 @@
 #include "arena.h"
 #include "fileio.h"
 #include "names.h"
+#include "params_pool.h"
 #include "reader.h"
 #include "schema.h"
 #include "schema_c.h"
@@ -173,6 +174,7 @@ typedef struct loader {
     int tool_block;      /* the tool being read is a block mapping */
     int no_memo;         /* the text has line breaks guess_end() does not know */
     int skipping;        /* the reader leaves out texts found in the memo */
+    toolgov__ppool *pool; /* or, with a pool, the texts the pool compiles */
     struct params_memo *memo; /* parameters compiled once (see below) */
     toolgov__arena scratch;   /* one tool's parameters as a value tree, and
                               ** the temporaries of compiling it: reset
@@ -389,61 +391,14 @@ static int at_line_start(const loader *L, size_t kidx, size_t kcol, size_t *ls)
     return 1;
 }
 
-/* Where the value of the key on the line at ls (column kcol) ends, read
-** from the bytes: the first token of a later line indented kcol or less,
-** skipping blank and comment lines. Only a guess (flow collections are not
-** followed), used to look up an earlier identical text; 0 when there is
-** none within `limit` bytes. Lines end at \n here: a file with any other
-** line break (a lone CR, NEL, LS, PS) reuses nothing (odd_breaks). */
 static size_t guess_end(const loader *L, size_t ls, size_t kcol, size_t limit)
 {
-    const unsigned char *b = L->r.buf, *nl;
-    size_t n = L->r.len, end = limit < n - ls ? ls + limit + 1 : n, i;
-    nl = memchr(b + ls, '\n', end - ls); /* the key's line */
-    for (;;) {
-        size_t col = 0;
-        if (!nl)
-            return end == n ? n : 0;
-        i = (size_t)(nl - b) + 1;
-        while (i < end && b[i] == ' ')
-            i++, col++;
-        if (i >= n)
-            return n;
-        if (i >= end)
-            return 0;
-        if (col <= kcol && b[i] != '\n' && b[i] != '\r' && b[i] != '#')
-            return i;
-        nl = memchr(b + i, '\n', end - i);
-    }
+    return toolgov__text_value_end(L->r.buf, L->r.len, ls, kcol, limit);
 }
 
-/* Whether the text has a line break other than \n and \r\n. */
-static int odd_breaks(const unsigned char *b, size_t n)
-{
-    const unsigned char *p, *e = b + n;
-    for (p = b; (p = memchr(p, '\r', (size_t)(e - p))) != NULL; p++)
-        if (p + 1 >= e || p[1] != '\n')
-            return 1;
-    for (p = b; (p = memchr(p, 0xC2, (size_t)(e - p))) != NULL; p++)
-        if (p + 1 < e && p[1] == 0x85)
-            return 1; /* NEL */
-    for (p = b; (p = memchr(p, 0xE2, (size_t)(e - p))) != NULL; p++)
-        if (p + 2 < e && p[1] == 0x80 && (p[2] | 1) == 0xA9)
-            return 1; /* LS, PS */
-    return 0;
-}
-
-/* Whether a token starts at `end`: an ASCII byte that libyaml's scanner
-** does not skip (blanks, comments, line breaks). There the scanner closes
-** the value's collections whatever the token is, so the byte itself does
-** not count; the end of the file (only the last tool's) does not qualify. */
 static int token_after(const loader *L, size_t end)
 {
-    unsigned char c;
-    if (end >= L->r.len)
-        return 0;
-    c = L->r.buf[end];
-    return c > ' ' && c < 0x7F && c != '#';
+    return toolgov__text_token_at(L->r.buf, L->r.len, end);
 }
 
 /* The earlier entry whose text is buf[ls .. end) followed by the same byte. */
@@ -573,7 +528,15 @@ static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat,
         size_t tag;
         if (next(L))
             return -1;
-        if (memo && (tag = toolgov__reader_claim(&L->r, ls)) != 0) {
+        if (memo && L->pool && (tag = toolgov__reader_claim(&L->r, ls)) != 0) {
+            unsigned line = kat.line;
+            /* NULL: the text reported something, and this reading will
+            ** not stand (toolgov__ppool_finish says so) */
+            t->params = toolgov__ppool_take(L->pool, tag, &line);
+            t->params_shift = kat.line - line;
+            return skip_node(L) ? -1 : 0;
+        }
+        if (memo && !L->pool && (tag = toolgov__reader_claim(&L->r, ls)) != 0) {
             const memo_entry *e = &L->memo->v[tag - 1];
             if (skip_node(L))
                 return -1;
@@ -1164,10 +1127,11 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
 }
 
 /* One reading of the manifest; `skipping`: with the reader leaving out
-** texts compiled before, and *clean 0 when a skip was not claimed (the
-** reading and its reports do not stand then). */
+** texts compiled before, or with `pool` (1: when it pays, 2: always) the
+** texts a pool compiles, and *clean 0 when a skip was not claimed or a
+** pool's text reported (the reading and its reports do not stand then). */
 static toolgov__manifest *load(const char *path, const char *data, size_t len,
-                               toolgov__diag *d, int reuse, int skipping, int *clean)
+                               toolgov__diag *d, int reuse, int skipping, int pool, int *clean)
 {
     loader L;
     manifest_priv *pv;
@@ -1218,15 +1182,23 @@ static toolgov__manifest *load(const char *path, const char *data, size_t len,
     toolgov__diag_source(d, path, data, len); /* source lines under messages */
     if (toolgov__text_check(d, path, (const unsigned char *)data, len))
         goto out;
-    L.no_memo = !reuse || odd_breaks((const unsigned char *)data, len);
+    L.no_memo = !reuse || toolgov__text_odd_breaks((const unsigned char *)data, len);
     L.skipping = skipping && !L.no_memo;
+    if (L.skipping && pool)
+        L.pool = toolgov__ppool_start(path, (const unsigned char *)data, len,
+                                      pool == 2 ? 1 : TOOLGOV_MANIFEST_POOL_MIN, pool == 2);
     if (L.skipping ? toolgov__reader_open_skipping(&L.r, path, (const unsigned char *)data,
-                                                   len, d, skip_known, &L)
+                                                   len, d,
+                                                   L.pool ? toolgov__ppool_skip : skip_known,
+                                                   L.pool ? (void *)L.pool : (void *)&L)
                    : toolgov__reader_open(&L.r, path, (const unsigned char *)data, len, d))
         goto out;
     parse_stream(&L);
     if (L.skipping && !toolgov__reader_skips_clean(&L.r))
         skipped_badly = 1;
+    if (toolgov__ppool_finish(L.pool, &pv->arena))
+        skipped_badly = 1;
+    L.pool = NULL;
     toolgov__reader_close(&L.r);
     memo_free(L.memo);
     L.memo = NULL;
@@ -1234,6 +1206,8 @@ static toolgov__manifest *load(const char *path, const char *data, size_t len,
         check_c_names(&L);
 
 out:
+    if (toolgov__ppool_finish(L.pool, &pv->arena))
+        skipped_badly = 1;
     toolgov__arena_free(&L.scratch);
     toolgov_args_decoder_free(L.dec);
     if (clean)
@@ -1252,12 +1226,13 @@ toolgov__manifest *toolgov__manifest_load_mem_ex(const char *path, const char *d
     ** stand unless a skip was not claimed (the same bytes somewhere else
     ** than at a tool's parameters: key), and then the manifest is read
     ** again with the memo alone, reporting. */
-    if (reuse == TOOLGOV_MANIFEST_REUSE_ALL) {
+    if (reuse == TOOLGOV_MANIFEST_REUSE_ALL || reuse == TOOLGOV_MANIFEST_REUSE_PARALLEL) {
         toolgov__diag held;
         toolgov__manifest *m;
         int clean = 0;
         toolgov__diag_hold(&held, d);
-        m = load(path, data, len, &held, 1, 1, &clean);
+        m = load(path, data, len, &held, 1, 1, reuse == TOOLGOV_MANIFEST_REUSE_ALL ? 1 : 2,
+                 &clean);
         if (clean && toolgov__diag_held_whole(&held)) {
             /* messages at its lines show them (and the drift check's later) */
             if (len <= TOOLGOV_MANIFEST_MAX_BYTES)
@@ -1268,7 +1243,7 @@ toolgov__manifest *toolgov__manifest_load_mem_ex(const char *path, const char *d
         toolgov__manifest_free(m);
         toolgov__diag_finish(&held);
     }
-    return load(path, data, len, d, reuse != TOOLGOV_MANIFEST_REUSE_NONE, 0, NULL);
+    return load(path, data, len, d, reuse != TOOLGOV_MANIFEST_REUSE_NONE, 0, 0, NULL);
 }
 
 toolgov__manifest *toolgov__manifest_load(const char *path, toolgov__diag *d)

@@ -81,13 +81,21 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
 ** still read, and checked to end where the text does); or all (the
 ** default: libyaml does not read an equal text again, the reports are held
 ** back and stand unless a left-out text turned out not to be a tool's
-** parameters; then the memo alone, reporting). The same diagnostics and
-** the same manifest every way, which the tests and the fuzz target check. */
+** parameters; then the memo alone, reporting). With all, a manifest of
+** many tools' parameters texts on a machine of two CPUs or more also has
+** those texts compiled on a second thread (params_pool.h); parallel does
+** that whatever the size and the CPUs. The same diagnostics and the same
+** manifest every way, which the tests and the fuzz target check. */
 enum {
     TOOLGOV_MANIFEST_REUSE_NONE = 0,
     TOOLGOV_MANIFEST_REUSE_ALL = 1,
-    TOOLGOV_MANIFEST_REUSE_MEMO = 2
+    TOOLGOV_MANIFEST_REUSE_MEMO = 2,
+    TOOLGOV_MANIFEST_REUSE_PARALLEL = 3
 };
+
+/* The fewest parameters texts for which `all` starts a second thread:
+** below it the thread costs more than it saves. */
+#define TOOLGOV_MANIFEST_POOL_MIN 64u
 toolgov__manifest *toolgov__manifest_load_mem_ex(const char *path, const char *data,
                                                  size_t len, toolgov__diag *d, int reuse);
 

@@ -51,7 +51,7 @@ static toolgov__mark mark_of(const toolgov__reader *r, yaml_mark_t m)
 {
     toolgov__mark at;
     m = unskip(r, m);
-    at.line = (unsigned)(m.line + 1);
+    at.line = (unsigned)(m.line + 1) + r->line_base;
     at.col = (unsigned)(m.column + 1);
     return at;
 }
@@ -84,34 +84,19 @@ int toolgov__reader_open(toolgov__reader *r, const char *path, const unsigned ch
     return 0;
 }
 
+int toolgov__reader_open_slice(toolgov__reader *r, const char *path, const unsigned char *buf,
+                               size_t len, unsigned line_base, toolgov__diag *d)
+{
+    if (toolgov__reader_open(r, path, buf, len, d))
+        return -1;
+    r->line_base = line_base;
+    return 0;
+}
+
 /* ---- skipping text read before ------------------------------------------- */
 
 static const char stand_in[] = " {}\n";
 #define STAND_IN_LEN 4u
-
-/* The next line start at or after `from` whose line is spaces and then
-** `parameters:`, or len. */
-static size_t next_candidate(const toolgov__reader *r, size_t from)
-{
-    static const char key[] = "parameters:";
-    const unsigned char *b = r->buf;
-    size_t at = from;
-    while (at < r->len) {
-        const unsigned char *q = memchr(b + at, 'p', r->len - at);
-        size_t k, ls;
-        if (!q)
-            break;
-        k = (size_t)(q - b);
-        at = k + 1;
-        if (r->len - k < sizeof key - 1 || memcmp(q, key, sizeof key - 1) != 0)
-            continue;
-        for (ls = k; ls > 0 && b[ls - 1] == ' ';)
-            ls--;
-        if (ls < k && ls > 0 && b[ls - 1] == '\n' && ls >= from)
-            return ls;
-    }
-    return r->len;
-}
 
 /* Ask the hook about the candidate line at r->pos: either record a skip
 ** (the bytes up to its colon go next, then the stand-in, then the resume
@@ -123,7 +108,7 @@ static void decide(toolgov__reader *r)
     toolgov__reader_skip *s;
     size_t ls = r->pos;
 
-    r->cand = next_candidate(r, ls + 1);
+    r->cand = toolgov__text_params_line(r->buf, r->len, ls + 1);
     if (r->skips_closed || !r->skip_fn(r->skip_ctx, ls, &colon_end, &resume, &tag))
         return;
     if (!tag || !(ls < colon_end && colon_end < resume && resume <= r->len &&
@@ -173,7 +158,7 @@ static int feed(void *data, unsigned char *out, size_t size, size_t *size_read)
         r->stand_in -= n;
         if (!r->stand_in) {
             r->pos = r->resume;
-            r->cand = next_candidate(r, r->pos);
+            r->cand = toolgov__text_params_line(r->buf, r->len, r->pos);
         }
         *size_read = n;
         return 1;
@@ -200,7 +185,7 @@ int toolgov__reader_open_skipping(toolgov__reader *r, const char *path,
     r->errors0 = d->errors;
     r->warnings0 = d->warnings;
     toolgov__text_chars_init(&r->fed, buf, len);
-    r->cand = next_candidate(r, 0);
+    r->cand = toolgov__text_params_line(r->buf, r->len, 0);
     yaml_parser_set_input(&r->parser, feed, r);
     return 0;
 }
@@ -290,6 +275,7 @@ static int tab_indents(const toolgov__reader *r, toolgov__mark at)
     toolgov__text_pos_init(&pos, r->buf, r->len);
     for (size_t off = pos.off; off < r->len; off++) {
         toolgov__mark m = toolgov__text_pos_to(&pos, r->buf, r->len, off);
+        m.line += r->line_base;
         if (m.line > at.line)
             break;
         if (m.line < at.line)

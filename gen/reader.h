@@ -90,6 +90,7 @@ typedef struct toolgov__reader {
     int skip_due;              /* the current event starts the next skip */
     int skip_broken;           /* the walk passed a skip without claiming it */
     size_t errors0, warnings0; /* the diag's counts when the reader opened */
+    unsigned line_base;        /* lines before buf in its file (a slice) */
     int skips_closed;          /* something was reported: no more skips */
 } toolgov__reader;
 
@@ -97,6 +98,12 @@ typedef struct toolgov__reader {
 int toolgov__reader_open(toolgov__reader *r, const char *path, const unsigned char *buf,
                          size_t len, toolgov__diag *d);
 void toolgov__reader_close(toolgov__reader *r);
+
+/* A reader over a slice of a file that starts at a line start, after
+** line_base lines of it: marks are the file's lines (columns are the
+** same), byte offsets (toolgov__reader_offset) the slice's. */
+int toolgov__reader_open_slice(toolgov__reader *r, const char *path, const unsigned char *buf,
+                               size_t len, unsigned line_base, toolgov__diag *d);
 
 /* The same, and text the hook says was read before is not given to libyaml
 ** again: from the byte after `parameters:` to the hook's resume line,

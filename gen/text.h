@@ -58,6 +58,30 @@ size_t toolgov__text_chars_of(toolgov__text_chars *c, const unsigned char *buf, 
 size_t toolgov__text_check(toolgov__diag *d, const char *path, const unsigned char *buf,
                            size_t len);
 
+/* ---- a tool's parameters text, found by its bytes --------------------- */
+
+/* The next line start at or after `from` whose line is one or more spaces
+** and then `parameters:`, or len. */
+size_t toolgov__text_params_line(const unsigned char *buf, size_t len, size_t from);
+
+/* Where the value of the key on the line at ls (column kcol) ends, read
+** from the bytes: the first token of a later line indented kcol or less,
+** skipping blank and comment lines (len at the end of the buffer). Only a
+** guess (flow collections are not followed); 0 when there is none within
+** `limit` bytes. Lines end at \n here: a caller must not trust it on a
+** text with other line breaks (a lone CR, NEL, LS, PS). */
+size_t toolgov__text_value_end(const unsigned char *buf, size_t len, size_t ls, size_t kcol,
+                               size_t limit);
+
+/* Whether a token starts at `end`: an ASCII byte that libyaml's scanner
+** does not skip (blanks, comments, line breaks). There the scanner closes
+** the value's collections whatever the token is, so the byte itself does
+** not count; the end of the buffer does not qualify. */
+int toolgov__text_token_at(const unsigned char *buf, size_t len, size_t end);
+
+/* Whether the text has a line break other than \n and \r\n. */
+int toolgov__text_odd_breaks(const unsigned char *buf, size_t len);
+
 #define TOOLGOV_SHOW_MAX 96
 
 /* A printable excerpt of s[0..len) for a message: control bytes escaped as

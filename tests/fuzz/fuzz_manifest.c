@@ -140,9 +140,10 @@ static void check_same(const toolgov__manifest *a, const toolgov__manifest *b)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* The default (a quiet reading that leaves out texts read before, then
-    ** on any problem one with the memo alone), against no reuse and the
-    ** memo alone. */
-    static const int others[] = {TOOLGOV_MANIFEST_REUSE_NONE, TOOLGOV_MANIFEST_REUSE_MEMO};
+    ** on any problem one with the memo alone), against no reuse, the memo
+    ** alone, and the parameters texts compiled on a second thread. */
+    static const int others[] = {TOOLGOV_MANIFEST_REUSE_NONE, TOOLGOV_MANIFEST_REUSE_MEMO,
+                                 TOOLGOV_MANIFEST_REUSE_PARALLEL};
     toolgov__manifest *m;
     char *text = NULL;
     size_t len = 0, errors, k;
@@ -154,7 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_manifest(m);
         check_render(m);
     }
-    for (k = 0; k < 2; k++) {
+    for (k = 0; k < sizeof others / sizeof others[0]; k++) {
         char *plain_text = NULL;
         size_t plain_len = 0, plain_errors;
         toolgov__manifest *plain = load(data, size, others[k], &plain_text, &plain_len,

@@ -96,16 +96,18 @@ static inline void tg_same_manifest(const toolgov__manifest *a, const toolgov__m
     }
 }
 
-/* tg_load_reuse() with the default reuse, checked against the other two
-** ways of loading: the same diagnostics, the same errors and the same
-** manifest, for every text a suite loads. */
+/* tg_load_reuse() with the default reuse, checked against the other three
+** ways of loading (the memo alone, no reuse, and the parameters texts
+** compiled on a second thread whatever the size): the same diagnostics,
+** the same errors and the same manifest, for every text a suite loads. */
 static inline toolgov__manifest *tg_load(const char *yaml, size_t len, char **out_text,
                                          size_t *out_errors)
 {
-    static const int others[] = {TOOLGOV_MANIFEST_REUSE_MEMO, TOOLGOV_MANIFEST_REUSE_NONE};
+    static const int others[] = {TOOLGOV_MANIFEST_REUSE_MEMO, TOOLGOV_MANIFEST_REUSE_NONE,
+                                 TOOLGOV_MANIFEST_REUSE_PARALLEL};
     size_t errors, k;
     toolgov__manifest *m = tg_load_reuse(yaml, len, TOOLGOV_MANIFEST_REUSE_ALL, out_text, &errors);
-    for (k = 0; k < 2; k++) {
+    for (k = 0; k < sizeof others / sizeof others[0]; k++) {
         char *text;
         size_t e;
         toolgov__manifest *o = tg_load_reuse(yaml, len, others[k], &text, &e);

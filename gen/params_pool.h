@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** params_pool.h: the tools' parameters texts of a big manifest compiled on
+** a second thread while the loader reads everything else (manifest.c).
+**
+** Most of a big manifest's bytes are its tools' `parameters:` texts, and
+** each is read and compiled on its own. Before the loader's reading
+** starts, the pool finds every line `spaces parameters:` whose value ends
+** (toolgov__text_value_end) where a token starts, and a worker thread
+** reads each such text with its own libyaml parser, as a document of its
+** own (the key's line and the value's lines, cut where the value ends:
+** the same events libyaml gives for the value in the whole file, see
+** manifest.c "parameters compiled once per distinct text"), and compiles
+** it. The loader's reader leaves those texts out (the skipping reader of
+** reader.h) and the walk takes each tool's tree from the pool when it
+** claims the skip, compiling the text itself when the worker has not
+** started on it yet, so the two threads share the work. Texts equal to an
+** earlier one are compiled once and share its tree, as the memo does.
+**
+** Anything a text's reading or compile reports (an error, a warning, out
+** of memory), and anything the text does differently read alone, makes the
+** pool's result not stand: toolgov__ppool_finish() says so, and the loader
+** reads the manifest again the plain way, which reports at its own place
+** and in file order. So the pool changes how fast a clean manifest loads,
+** never what any manifest loads to or reports.
+**
+** Ownership: the pool borrows path and buf (the whole manifest, already
+** text-checked and without odd line breaks) until toolgov__ppool_finish(),
+** which frees it; the trees it hands out are moved into the arena given to
+** finish.
+*/
+#ifndef TOOLGOV_GEN_PARAMS_POOL_H
+#define TOOLGOV_GEN_PARAMS_POOL_H
+
+#include <stddef.h>
+
+#include "arena.h"
+#include "schema.h"
+
+typedef struct toolgov__ppool toolgov__ppool;
+
+/* Find the texts and start the worker. NULL (read as before) when there
+** are fewer than min_texts of them (nothing is allocated then), or no
+** thread or memory to be had: out of memory in the pool only means no
+** pool, or a reading that does not stand and is done again.
+** threads 0: a worker only when this process may run on 2 CPUs or more;
+** 1: a worker whatever the CPUs (the tests' way to run it everywhere). */
+toolgov__ppool *toolgov__ppool_start(const char *path, const unsigned char *buf, size_t len,
+                                     size_t min_texts, int threads);
+
+/* The reader's skip hook (toolgov__reader_skip_fn; ctx is the pool): skip
+** the line at ls when a text of the pool starts there. */
+int toolgov__ppool_skip(void *ctx, size_t ls, size_t *colon_end, size_t *resume,
+                        size_t *tag);
+
+/* The compiled tree of the text the reader's skip with this tag left out,
+** waiting for the worker or compiling it on this thread; *line: the line of
+** the `parameters:` key the tree's marks belong to. NULL when that text
+** reported anything (the pool's result then does not stand). */
+const toolgov__snode *toolgov__ppool_take(toolgov__ppool *p, size_t tag, unsigned *line);
+
+/* Stop the worker, move every tree into `keep` and free the pool. 0, or
+** -1 when a text the loader took reported anything or memory ran out (the
+** loader's reading does not stand). p may be NULL (0). */
+int toolgov__ppool_finish(toolgov__ppool *p, toolgov__arena *keep);
+
+#endif /* TOOLGOV_GEN_PARAMS_POOL_H */
