@@ -18,8 +18,10 @@
 #include "codegen.h"
 
 #include "contract.h"
+#include "cpus.h"
 #include "schema_c.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -673,6 +675,27 @@ static void stamp_generation(toolgov__buf *h, size_t h0, size_t h_mark, toolgov_
     }
 }
 
+/* The header of a big plugin renders on a thread of its own while the C
+** file renders on the caller's: the two share nothing that either writes
+** (each has its own toolgov__schema_share; the literal table is built
+** before the thread starts), so the text is the same either way. */
+#define HEADER_THREAD_MIN 256u
+
+typedef struct header_job {
+    toolgov__buf *h;
+    const toolgov__manifest *m;
+    const names *nm;
+    size_t *mark_at;
+    toolgov__schema_share *sh;
+} header_job;
+
+static void *header_thread(void *arg)
+{
+    header_job *j = arg;
+    render_header(j->h, j->m, j->nm, j->mark_at, j->sh);
+    return NULL;
+}
+
 int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__manifest *m)
 {
     /* Size both buffers once from the manifest: growing a multi-megabyte
@@ -705,25 +728,37 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         toolgov__arena arena;
         toolgov__diag d;
         toolgov__schema_ctx cx;
-        toolgov__schema_share sh;
+        toolgov__schema_share sh, sh_h;
         const char **schema = malloc(n * sizeof(const char *));
         const char **params = malloc(n * sizeof(const char *));
         int bad = names_build(&nm, m) || !schema || !params;
         toolgov__arena_init(&arena);
         toolgov__diag_init(&d, stderr, 0);
         toolgov__schema_share_init(&sh);
+        toolgov__schema_share_init(&sh_h);
         cx.arena = &arena;
         cx.d = &d;
         cx.path = m->path;
         cx.tool = NULL;
         cx.oom = 0;
         if (!bad) {
-            render_header(h, m, &nm, &h_mark, &sh);
+            header_job job = {h, m, &nm, &h_mark, &sh_h};
+            pthread_t th;
+            int threaded = 0;
+            if (!lit_ready)
+                init_lit();
+            if (m->tool_count >= HEADER_THREAD_MIN && toolgov__usable_cpus() >= 2)
+                threaded = pthread_create(&th, NULL, header_thread, &job) == 0;
+            if (!threaded)
+                render_header(h, m, &nm, &h_mark, &sh_h);
             render_source(c, m, &nm, &c_mark, &cx, &sh, params, schema);
+            if (threaded)
+                pthread_join(th, NULL);
             if (!h->oom && !c->oom)
                 stamp_generation(h, h0, h_mark, c, c_mark);
         }
         toolgov__schema_share_free(&sh);
+        toolgov__schema_share_free(&sh_h);
         names_free(&nm);
         free(schema);
         free(params);

@@ -9,18 +9,16 @@
 ** thread compiles into arenas and a decoder of its own (an executor), so
 ** compiling shares nothing but the read-only buffer.
 */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "params_pool.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <toolgov/args.h>
 
 #include "buf.h"
+#include "cpus.h"
 #include "reader.h"
 #include "text.h"
 
@@ -62,17 +60,6 @@ struct toolgov__ppool {
     int have_worker;
     executor ex[2];  /* 0: the loader's, 1: the worker's */
 };
-
-/* CPUs this process may run on. */
-static long usable_cpus(void)
-{
-#if defined(__linux__) && defined(CPU_COUNT)
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        return CPU_COUNT(&set);
-#endif
-    return sysconf(_SC_NPROCESSORS_ONLN);
-}
 
 static int push(toolgov__ppool *p, size_t *cap, const ptext *t)
 {
@@ -264,7 +251,7 @@ toolgov__ppool *toolgov__ppool_start(const char *path, const unsigned char *buf,
     toolgov__ppool *p;
     size_t ls, seen = 0;
     int e;
-    if (!threads && usable_cpus() < 2)
+    if (!threads && toolgov__usable_cpus() < 2)
         return NULL;
     /* Too few texts: leave before allocating anything. */
     if (!min_texts)

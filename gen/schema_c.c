@@ -325,6 +325,7 @@ struct toolgov__schema_share_root {
     const toolgov__snode *root; /* NULL: empty slot */
     int tables;                 /* params and schema are known */
     int uses;                   /* header types rendered for it so far */
+    int checks_uses;            /* enum checks rendered for it so far */
     const char *params, *schema;
     char *types, *checks;       /* the header's types and the C file's
                                 ** int-size checks with TOOL_MARK for the
@@ -489,7 +490,7 @@ static int templated(toolgov__buf *b, toolgov__schema_share *sh, int checks, ren
     size_t *len;
     /* A tree of one tool only (most trees of a plugin whose tools differ)
     ** is rendered directly: a template pays from the second tool on. */
-    if (!r || (!checks && r->uses++ == 0) || (checks && r->uses < 2))
+    if (!r || (!checks && r->uses++ == 0) || (checks && r->checks_uses++ == 0))
         return render(b, plugin, tool, root);
     tpl = checks ? &r->checks : &r->types;
     len = checks ? &r->checks_len : &r->types_len;

@@ -7,12 +7,18 @@
 ** ones where reading a text alone could differ from reading it in its
 ** file: problems at the front, the middle and the back, equal texts,
 ** warnings, texts that only look like a tool's parameters, flow texts
-** that run on below their key, anchors and aliases across texts. The
-** suite also runs under ThreadSanitizer (./dev.sh tsan).
+** that run on below their key, anchors and aliases across texts. And a
+** big plugin's header, rendered on a thread of its own beside the C file,
+** is the same text as on one CPU. The suite also runs under
+** ThreadSanitizer (./dev.sh tsan).
 */
+#define _GNU_SOURCE /* sched_setaffinity, CPU_SET: render_on() */
 #include "gen_test_util.h"
 
+#include <sched.h>
+
 #include "buf.h"
+#include "codegen.h"
 #include "params_pool.h"
 
 static void puts_(toolgov__buf *b, const char *s)
@@ -283,6 +289,63 @@ START_TEST(test_pool_failed_text)
 }
 END_TEST
 
+/* Render m with this thread allowed one CPU only (no header thread), or
+** as the machine allows; 0 when the affinity cannot be set here. */
+static int render_on(const toolgov__manifest *m, int one_cpu, toolgov__buf *h, toolgov__buf *c)
+{
+#if defined(__linux__) && defined(CPU_SET)
+    cpu_set_t was, one;
+    int i;
+    if (sched_getaffinity(0, sizeof was, &was) != 0)
+        return 0;
+    if (one_cpu) {
+        CPU_ZERO(&one);
+        for (i = 0; i < CPU_SETSIZE && !CPU_ISSET(i, &was); i++)
+            ;
+        CPU_SET(i, &one);
+        if (sched_setaffinity(0, sizeof one, &one) != 0)
+            return 0;
+    }
+    toolgov__buf_init(h);
+    toolgov__buf_init(c);
+    ck_assert_int_eq(toolgov__codegen_render(h, c, m), 0);
+    if (one_cpu)
+        ck_assert_int_eq(sched_setaffinity(0, sizeof was, &was), 0);
+    return 1;
+#else
+    (void)m, (void)one_cpu, (void)h, (void)c;
+    return 0;
+#endif
+}
+
+/* A plugin big enough for the header to render on a thread of its own
+** (codegen.c) renders to the same bytes as on one CPU. */
+START_TEST(test_render_threads_same)
+{
+    size_t len, errors;
+    char *y = many_tools(300, 300, NULL, &len);
+    toolgov__manifest *m;
+    toolgov__buf h1, c1, h2, c2;
+    char *text = load_all_ways(y, len, &errors, &m);
+    ck_assert_ptr_nonnull(m);
+    if (render_on(m, 1, &h1, &c1)) {
+        ck_assert(render_on(m, 0, &h2, &c2));
+        ck_assert_uint_eq(h1.len, h2.len);
+        ck_assert(memcmp(h1.data, h2.data, h1.len) == 0);
+        ck_assert_uint_eq(c1.len, c2.len);
+        ck_assert(memcmp(c1.data, c2.data, c1.len) == 0);
+        ck_assert_uint_gt(h1.len, 300 * 100);
+        toolgov__buf_free(&h2);
+        toolgov__buf_free(&c2);
+        toolgov__buf_free(&h1);
+        toolgov__buf_free(&c1);
+    }
+    toolgov__manifest_free(m);
+    free(text);
+    free(y);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pool");
@@ -299,6 +362,7 @@ int main(void)
     tcase_add_test(tc, test_texts_that_need_their_file);
     tcase_add_test(tc, test_pool_texts);
     tcase_add_test(tc, test_pool_failed_text);
+    tcase_add_test(tc, test_render_threads_same);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
