@@ -530,10 +530,15 @@ static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat,
             return -1;
         if (memo && L->pool && (tag = toolgov__reader_claim(&L->r, ls)) != 0) {
             unsigned line = kat.line;
-            /* NULL: the text reported something, and this reading will
-            ** not stand (toolgov__ppool_finish says so) */
             t->params = toolgov__ppool_take(L->pool, tag, &line);
             t->params_shift = kat.line - line;
+            if (!t->params) {
+                /* The text reported something: this reading will not
+                ** stand (toolgov__ppool_finish says so), so stop it and
+                ** let the plain one begin. */
+                L->r.failed = 1;
+                return -1;
+            }
             return skip_node(L) ? -1 : 0;
         }
         if (memo && !L->pool && (tag = toolgov__reader_claim(&L->r, ls)) != 0) {

@@ -53,6 +53,10 @@ struct toolgov__ppool {
                      ** from the front as its walk needs them; they meet
                      ** where the work is shared evenly */
     int stop;        /* under mu: the loader is done, take no more */
+    int doomed;      /* under mu: a text the worker compiled reported; the
+                     ** loader gives up at its next text (nearly always
+                     ** that text is a tool's, and the reading would not
+                     ** stand: the plain one had better start now) */
     int failed;      /* a text the loader took reported (loader thread only) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -221,6 +225,8 @@ static void *work(void *arg)
             pthread_mutex_lock(&p->mu);
             p->v[i].params = n;
             p->v[i].state = TEXT_DONE;
+            if (!n)
+                p->doomed = p->stop = 1;
             pthread_cond_broadcast(&p->cv);
             pthread_mutex_unlock(&p->mu);
         }
@@ -319,6 +325,11 @@ const toolgov__snode *toolgov__ppool_take(toolgov__ppool *p, size_t tag, unsigne
     if (t->same)
         t = &p->v[t->same - 1];
     pthread_mutex_lock(&p->mu);
+    if (p->doomed) {
+        pthread_mutex_unlock(&p->mu);
+        p->failed = 1;
+        return NULL;
+    }
     if (t->state == TEXT_WAITING) {
         t->state = TEXT_TAKEN;
         mine = 1;
@@ -335,8 +346,12 @@ const toolgov__snode *toolgov__ppool_take(toolgov__ppool *p, size_t tag, unsigne
         pthread_mutex_unlock(&p->mu);
     }
     /* Only this thread writes a text once it is done: no lock to read it. */
-    if (!t->params)
+    if (!t->params) {
         p->failed = 1;
+        pthread_mutex_lock(&p->mu);
+        p->doomed = p->stop = 1; /* the reading stops: the rest is not needed */
+        pthread_mutex_unlock(&p->mu);
+    }
     *line = t->line;
     return t->params;
 }

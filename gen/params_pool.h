@@ -55,8 +55,9 @@ int toolgov__ppool_skip(void *ctx, size_t ls, size_t *colon_end, size_t *resume,
 
 /* The compiled tree of the text the reader's skip with this tag left out,
 ** waiting for the worker or compiling it on this thread; *line: the line of
-** the `parameters:` key the tree's marks belong to. NULL when that text
-** reported anything (the pool's result then does not stand). */
+** the `parameters:` key the tree's marks belong to. NULL when that text,
+** or any text the worker compiled so far, reported anything: the pool's
+** result then does not stand, and the caller stops reading. */
 const toolgov__snode *toolgov__ppool_take(toolgov__ppool *p, size_t tag, unsigned *line);
 
 /* Stop the worker, move every tree into `keep` and free the pool. 0, or
