@@ -47,6 +47,7 @@ struct toolgov__ppool {
     size_t len;
     ptext *v;
     size_t n;
+    size_t distinct; /* texts with no equal earlier one */
     size_t cursor;   /* the skip hook's next text (loader thread only) */
     size_t next;     /* under mu: the worker takes texts from the back,
                      ** v[next - 1] first, while the loader takes them
@@ -79,40 +80,62 @@ static int push(toolgov__ppool *p, size_t *cap, const ptext *t)
     return 0;
 }
 
-/* Every text the pool can take, in file order. */
-static int find_texts(toolgov__ppool *p)
+/* Every text the pool can take, in file order, found in one walk over the
+** lines: a line of spaces and `parameters:` opens a text; the first later
+** line indented as much or less that starts a token closes it, as
+** toolgov__text_value_end() would (lines that open texts inside an open
+** one are left to the reader: it never asks about them while it skips the
+** outer one). A text the end of the file closes is read inline. 0; 1 when
+** the first 4 * min_texts texts change fewer than min_texts times from one
+** to the next (a manifest of runs of one text: the memo's work); -1 when
+** out of memory. */
+static int find_texts(toolgov__ppool *p, size_t min_texts)
 {
+    static const char key[] = "parameters:";
     const unsigned char *b = p->buf;
-    size_t cap = 0, ls, counted = 0;
-    unsigned line = 1;
-    for (ls = toolgov__text_params_line(b, p->len, 0); ls < p->len;
-         ls = toolgov__text_params_line(b, p->len, ls + 1)) {
-        ptext t;
-        size_t kcol = 0, end, rs;
+    size_t n = p->len, cap = 0, changes = 0, i = 0, open_ls = 0, open_kcol = 0;
+    unsigned line = 1, open_line = 0;
+    int open = 0;
+    while (i < n) {
         const unsigned char *nl;
-        while (b[ls + kcol] == ' ')
-            kcol++;
-        end = toolgov__text_value_end(b, p->len, ls, kcol, p->len);
-        if (end <= ls || !toolgov__text_token_at(b, p->len, end))
-            continue; /* the last tool's (the end of the file) is read inline */
-        for (rs = end; rs > ls && b[rs - 1] == ' ';)
-            rs--;
-        if (rs <= ls || b[rs - 1] != '\n')
-            continue;
-        while (counted < ls && (nl = memchr(b + counted, '\n', ls - counted)) != NULL) {
-            line++;
-            counted = (size_t)(nl - b) + 1;
+        size_t col = 0, j = i;
+        while (j < n && b[j] == ' ')
+            j++, col++;
+        if (open && j < n && col <= open_kcol && b[j] != '\n' && b[j] != '\r' && b[j] != '#') {
+            /* closes the open text: a token starts at j */
+            size_t rs = i;
+            open = 0;
+            if (b[j] > ' ' && b[j] < 0x7F) {
+                ptext t;
+                const ptext *last = p->n ? &p->v[p->n - 1] : NULL;
+                if (!last || last->resume - last->ls != rs - open_ls ||
+                    memcmp(b + last->ls, b + open_ls, rs - open_ls) != 0)
+                    changes++;
+                t.ls = open_ls;
+                t.colon_end = open_ls + open_kcol + sizeof key - 1;
+                t.resume = rs;
+                t.line = open_line;
+                t.same = 0;
+                t.state = TEXT_WAITING;
+                t.params = NULL;
+                if (push(p, &cap, &t))
+                    return -1;
+                if (p->n == 4 * min_texts && changes < min_texts)
+                    return 1;
+            }
         }
-        counted = ls;
-        t.ls = ls;
-        t.colon_end = ls + kcol + sizeof "parameters:" - 1;
-        t.resume = rs;
-        t.line = line;
-        t.same = 0;
-        t.state = TEXT_WAITING;
-        t.params = NULL;
-        if (push(p, &cap, &t))
-            return -1;
+        if (!open && col > 0 && i > 0 && n - j >= sizeof key - 1 &&
+            memcmp(b + j, key, sizeof key - 1) == 0) {
+            open = 1;
+            open_ls = i;
+            open_kcol = col;
+            open_line = line;
+        }
+        nl = memchr(b + j, '\n', n - j);
+        if (!nl)
+            break;
+        i = (size_t)(nl - b) + 1;
+        line++;
     }
     return 0;
 }
@@ -133,9 +156,21 @@ static int find_same(toolgov__ppool *p)
         return -1;
     }
     mask = cap - 1;
+    p->distinct = 0;
     for (i = 0; i < p->n; i++) {
         ptext *t = &p->v[i];
         size_t len = t->resume - t->ls, k;
+        if (i > 0) {
+            /* Runs of tools with one text: no hash. */
+            const ptext *e = &p->v[i - 1];
+            size_t o = e->same ? e->same - 1 : i - 1;
+            if (e->resume - e->ls == len && memcmp(p->buf + e->ls, p->buf + t->ls, len) == 0) {
+                t->same = o + 1;
+                t->state = TEXT_DONE;
+                hashes[i] = hashes[i - 1];
+                continue;
+            }
+        }
         hashes[i] = toolgov__hash_bytes(p->buf + t->ls, len);
         for (k = toolgov__hash_slot(hashes[i], mask); slots[k]; k = (k + 1) & mask) {
             const ptext *e = &p->v[slots[k] - 1];
@@ -148,6 +183,7 @@ static int find_same(toolgov__ppool *p)
             t->state = TEXT_DONE; /* nothing to compile: its tree is the other's */
         } else {
             slots[k] = (uint32_t)(i + 1);
+            p->distinct++;
         }
     }
     free(slots);
@@ -288,7 +324,12 @@ toolgov__ppool *toolgov__ppool_start(const char *path, const unsigned char *buf,
         free(p);
         return NULL;
     }
-    if (find_texts(p) || p->n < min_texts || find_same(p) ||
+    /* A manifest of one text repeated is the memo's work (manifest.c),
+    ** which leaves libyaml nothing to read; with min_texts distinct texts
+    ** or more the pool pays, repeats among them included (they cost it a
+    ** hash each, the memo a guess and a hash). */
+    if (find_texts(p, min_texts) || p->n < min_texts || find_same(p) ||
+        p->distinct < min_texts ||
         (p->next = p->n, 0) ||
         toolgov_args_decoder_new(&p->ex[0].dec, NULL) != 0 ||
         toolgov_args_decoder_new(&p->ex[1].dec, NULL) != 0 ||

@@ -40,7 +40,8 @@
 typedef struct toolgov__ppool toolgov__ppool;
 
 /* Find the texts and start the worker. NULL (read as before) when there
-** are fewer than min_texts of them (nothing is allocated then), or no
+** are fewer than min_texts of them (nothing is allocated then), or fewer
+** than min_texts distinct ones (repeats are the memo's work), or no
 ** thread or memory to be had: out of memory in the pool only means no
 ** pool, or a reading that does not stand and is done again.
 ** threads 0: a worker only when this process may run on 2 CPUs or more;

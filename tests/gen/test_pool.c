@@ -237,7 +237,7 @@ START_TEST(test_pool_texts)
         "  c:\n    parameters: {type: object}\n"       /* 9 */
         "  d:\n    parameters:\n      type: object\n"; /* the end: not taken */
     toolgov__ppool *p = toolgov__ppool_start("m.yaml", (const unsigned char *)y, sizeof y - 1,
-                                             3, 1);
+                                             2, 1);
     toolgov__arena keep;
     size_t colon_end, resume, tag;
     unsigned line = 0;
@@ -261,9 +261,11 @@ START_TEST(test_pool_texts)
     ck_assert_int_eq(toolgov__ppool_finish(p, &keep), 0);
     ck_assert_str_eq(a->text, "{\"type\":\"object\"}");
     toolgov__arena_free(&keep);
-    /* Fewer texts than asked for: no pool. */
+    /* Fewer texts, or fewer distinct ones, than asked for: no pool. */
     ck_assert_ptr_null(
         toolgov__ppool_start("m.yaml", (const unsigned char *)y, sizeof y - 1, 4, 1));
+    ck_assert_ptr_null(
+        toolgov__ppool_start("m.yaml", (const unsigned char *)y, sizeof y - 1, 3, 1));
     ck_assert_int_eq(toolgov__ppool_finish(NULL, &keep), 0);
 }
 END_TEST
