@@ -10,6 +10,8 @@
 */
 #include "gen_test_util.h"
 
+#include <stdatomic.h>
+
 #include "codegen.h"
 #include "generate.h"
 
@@ -20,17 +22,21 @@ void *__wrap_malloc(size_t n);
 void *__wrap_realloc(void *p, size_t n);
 void *__wrap_calloc(size_t k, size_t n);
 
-static long countdown_ = -1; /* allocations left before one fails; -1: never */
-static long failures_;
+/* Atomic: the parameters pool's worker thread allocates too. */
+static _Atomic long countdown_ = -1; /* allocations left before one fails; -1: never */
+static _Atomic long failures_;
 
 static int should_fail(void)
 {
-    if (countdown_ < 0)
-        return 0;
-    if (countdown_-- == 0) {
-        failures_++;
-        countdown_ = -1; /* fail once, as a real allocator under pressure might */
-        return 1;
+    long c = atomic_load(&countdown_);
+    while (c >= 0) {
+        /* fail once, as a real allocator under pressure might */
+        if (atomic_compare_exchange_weak(&countdown_, &c, c == 0 ? -1 : c - 1)) {
+            if (c != 0)
+                return 0;
+            atomic_fetch_add(&failures_, 1);
+            return 1;
+        }
     }
     return 0;
 }
@@ -189,6 +195,52 @@ static const char params_yaml[] =
     "        mode: {type: string, enum: [soft, hard], default: soft}\n"
     "      required: [id]\n";
 
+/* Load params_yaml with each allocation in turn failing: complete and
+** rendering as c0, or not at all with an out-of-memory error. Returns the
+** number of allocations the sweep went through. */
+static size_t load_sweep(int reuse, const toolgov__buf *c0)
+{
+    size_t n;
+    toolgov__diag d;
+    for (n = 0;; n++) {
+        char *buf = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&buf, &size);
+        toolgov__manifest *m;
+        ck_assert_ptr_nonnull(f);
+        toolgov__diag_init(&d, f, 0);
+        failures_ = 0;
+        countdown_ = (long)n;
+        m = toolgov__manifest_load_mem_ex("p.yaml", params_yaml, sizeof params_yaml - 1, &d,
+                                          reuse);
+        countdown_ = -1;
+        fclose(f);
+        if (failures_ == 0 || m) {
+            /* Complete, or not at all: an allocation the loader can do
+            ** without (the reuse's memo, the pool) may fail and still give
+            ** the whole manifest, which then renders the same. */
+            toolgov__buf h, c;
+            ck_assert_ptr_nonnull(m);
+            ck_assert_uint_eq(d.errors, 0);
+            toolgov__buf_init(&h);
+            toolgov__buf_init(&c);
+            ck_assert_int_eq(toolgov__codegen_render(&h, &c, m), 0);
+            ck_assert_uint_eq(c.len, c0->len);
+            ck_assert_int_eq(memcmp(c.data, c0->data, c.len), 0);
+            toolgov__buf_free(&h);
+            toolgov__buf_free(&c);
+            toolgov__manifest_free(m);
+            free(buf);
+            if (failures_ == 0)
+                return n;
+            continue;
+        }
+        ck_assert_uint_ge(d.errors, 1);
+        ck_assert_msg(strstr(buf, "out of memory") != NULL, "allocation %zu: %s", n, buf);
+        free(buf);
+    }
+}
+
 START_TEST(test_params_oom)
 {
     size_t n;
@@ -203,43 +255,7 @@ START_TEST(test_params_oom)
     toolgov__buf_init(&c0);
     ck_assert_int_eq(toolgov__codegen_render(&h0, &c0, m0), 0);
     /* Loading. */
-    for (n = 0;; n++) {
-        char *buf = NULL;
-        size_t size = 0;
-        FILE *f = open_memstream(&buf, &size);
-        toolgov__manifest *m;
-        ck_assert_ptr_nonnull(f);
-        toolgov__diag_init(&d, f, 0);
-        failures_ = 0;
-        countdown_ = (long)n;
-        m = toolgov__manifest_load_mem("p.yaml", params_yaml, sizeof params_yaml - 1, &d);
-        countdown_ = -1;
-        fclose(f);
-        if (failures_ == 0 || m) {
-            /* Complete, or not at all: an allocation the loader can do
-            ** without (the reuse's memo) may fail and still give the
-            ** whole manifest, which then renders the same. */
-            toolgov__buf h, c;
-            ck_assert_ptr_nonnull(m);
-            ck_assert_uint_eq(d.errors, 0);
-            toolgov__buf_init(&h);
-            toolgov__buf_init(&c);
-            ck_assert_int_eq(toolgov__codegen_render(&h, &c, m), 0);
-            ck_assert_uint_eq(c.len, c0.len);
-            ck_assert_int_eq(memcmp(c.data, c0.data, c.len), 0);
-            toolgov__buf_free(&h);
-            toolgov__buf_free(&c);
-            toolgov__manifest_free(m);
-            free(buf);
-            if (failures_ == 0)
-                break;
-            continue;
-        }
-        ck_assert_uint_ge(d.errors, 1);
-        ck_assert_msg(strstr(buf, "out of memory") != NULL, "allocation %zu: %s", n, buf);
-        free(buf);
-    }
-    ck_assert_uint_ge(n, 20);
+    ck_assert_uint_ge(load_sweep(TOOLGOV_MANIFEST_REUSE_ALL, &c0), 20);
     /* Rendering: the same files, or ENOMEM (an allocation the renderer
     ** can do without, such as a cache, may fail and still give them). */
     for (n = 0;; n++) {
@@ -273,6 +289,29 @@ START_TEST(test_params_oom)
 END_TEST
 
 /* generate: out of memory while rendering or writing leaves no output. */
+/* The parameters pool whatever the size: its worker allocates too, so
+** which call fails is the two threads' race; the outcome is still whole
+** or an out-of-memory error, and (under ASan) nothing leaks. */
+START_TEST(test_pool_oom)
+{
+    toolgov__diag d;
+    toolgov__manifest *m0;
+    toolgov__buf h0, c0;
+    toolgov__diag_init(&d, stderr, 0);
+    m0 = toolgov__manifest_load_mem_ex("p.yaml", params_yaml, sizeof params_yaml - 1, &d,
+                                       TOOLGOV_MANIFEST_REUSE_PARALLEL);
+    ck_assert_ptr_nonnull(m0);
+    ck_assert_ptr_eq(m0->tools[0].params, m0->tools[1].params); /* one tree */
+    toolgov__buf_init(&h0);
+    toolgov__buf_init(&c0);
+    ck_assert_int_eq(toolgov__codegen_render(&h0, &c0, m0), 0);
+    ck_assert_uint_ge(load_sweep(TOOLGOV_MANIFEST_REUSE_PARALLEL, &c0), 20);
+    toolgov__buf_free(&h0);
+    toolgov__buf_free(&c0);
+    toolgov__manifest_free(m0);
+}
+END_TEST
+
 START_TEST(test_generate_oom)
 {
     size_t n;
@@ -320,6 +359,7 @@ int main(void)
     tcase_add_test(tc, test_load_oom);
     tcase_add_test(tc, test_render_oom);
     tcase_add_test(tc, test_params_oom);
+    tcase_add_test(tc, test_pool_oom);
     tcase_add_test(tc, test_generate_oom);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
