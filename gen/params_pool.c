@@ -217,7 +217,7 @@ static const toolgov__snode *compile_text(const toolgov__ppool *p, executor *ex,
         toolgov__reader_plain(&r) && toolgov__reader_len(&r) == 10 &&
         memcmp(toolgov__reader_text(&r), "parameters", 10) == 0 &&
         toolgov__reader_next(&r) == 0) {
-        kat = toolgov__reader_mark(&r);
+        /* where the key is, as the loader's walk has it */
         kat.line = t->line;
         kat.col = (unsigned)(t->colon_end - t->ls - (sizeof "parameters:" - 1)) + 1;
         toolgov__arena_reset(&ex->scratch);
@@ -386,7 +386,7 @@ const toolgov__snode *toolgov__ppool_take(toolgov__ppool *p, size_t tag, unsigne
         t->state = TEXT_DONE;
         pthread_mutex_unlock(&p->mu);
     }
-    /* Only this thread writes a text once it is done: no lock to read it. */
+    /* A text once done is never written again: no lock to read it. */
     if (!t->params) {
         p->failed = 1;
         pthread_mutex_lock(&p->mu);
