@@ -1207,8 +1207,8 @@ static toolgov__manifest *load(const char *path, const char *data, size_t len,
     toolgov__reader_close(&L.r);
     memo_free(L.memo);
     L.memo = NULL;
-    if (d->errors == errors_before)
-        check_c_names(&L);
+    if (d->errors == errors_before && !skipped_badly)
+        check_c_names(&L); /* (a reading that will not stand is not checked) */
 
 out:
     if (toolgov__ppool_finish(L.pool, &pv->arena))
