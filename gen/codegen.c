@@ -407,9 +407,91 @@ static const char *effect_enum(toolgov_effect e)
     }
 }
 
+/* The in-memory descriptor tables of the tools' parameters, made ahead on
+** a thread of their own while the C file renders from them: a pure
+** function of each compiled tree, so the text is the same either way.
+** Slot i % AHEAD_SLOTS holds tool i's between made and used. */
+#define AHEAD_SLOTS 64u
+
+typedef struct ahead_slot {
+    toolgov__arena arena;
+    const toolgov_arg_schema *a; /* NULL: the renderer makes its own */
+} ahead_slot;
+
+typedef struct ahead {
+    const toolgov__manifest *m;
+    ahead_slot slot[AHEAD_SLOTS];
+    size_t made, used; /* under mu: tools made ahead; tools rendered */
+    int stop;          /* under mu: the renderer is done */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t thread;
+    toolgov__diag d;   /* counts what a make reports; never printed */
+} ahead;
+
+static void *ahead_thread(void *arg)
+{
+    ahead *h = arg;
+    size_t i;
+    for (i = 0; i < h->m->tool_count; i++) {
+        ahead_slot *s = &h->slot[i % AHEAD_SLOTS];
+        const toolgov__snode *root = h->m->tools[i].params;
+        pthread_mutex_lock(&h->mu);
+        while (!h->stop && i >= h->used + AHEAD_SLOTS)
+            pthread_cond_wait(&h->cv, &h->mu);
+        if (h->stop) {
+            pthread_mutex_unlock(&h->mu);
+            break;
+        }
+        pthread_mutex_unlock(&h->mu);
+        s->a = NULL;
+        if (root) {
+            toolgov__schema_ctx cx;
+            memset(&cx, 0, sizeof cx);
+            toolgov__arena_reset(&s->arena);
+            cx.arena = &s->arena;
+            cx.d = &h->d;
+            cx.path = h->m->path;
+            if (toolgov__schema_tables(&cx, root, &s->a) != 0 || cx.oom)
+                s->a = NULL;
+        }
+        pthread_mutex_lock(&h->mu);
+        h->made = i + 1;
+        pthread_cond_broadcast(&h->cv);
+        pthread_mutex_unlock(&h->mu);
+    }
+    return NULL;
+}
+
+/* Tool i's tables made ahead into sh (waiting for them), or nothing. */
+static void ahead_take(ahead *h, size_t i, toolgov__schema_share *sh)
+{
+    if (!h)
+        return;
+    pthread_mutex_lock(&h->mu);
+    while (h->made <= i)
+        pthread_cond_wait(&h->cv, &h->mu);
+    pthread_mutex_unlock(&h->mu);
+    sh->pre_root = h->m->tools[i].params;
+    sh->pre = h->slot[i % AHEAD_SLOTS].a;
+}
+
+/* Tool i is rendered: its slot may be made again. */
+static void ahead_done(ahead *h, size_t i, toolgov__schema_share *sh)
+{
+    if (!h)
+        return;
+    sh->pre_root = NULL;
+    sh->pre = NULL;
+    pthread_mutex_lock(&h->mu);
+    h->used = i + 1;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+}
+
 static void render_source(toolgov__buf *b, const toolgov__manifest *m, const names *nm,
                           size_t *mark_at, toolgov__schema_ctx *cx, toolgov__schema_share *sh,
-                          const char **params, const char **schema)
+                          ahead *ah, const char **params, const char **schema)
 {
     const char *n = m->name;
     size_t i;
@@ -461,7 +543,11 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
     ** distinct table and text written once (schema_c.c, "Sharing"). */
     for (i = 0; i < m->tool_count; i++) {
         const toolgov__tool_decl *t = &m->tools[i];
-        if (toolgov__schema_c_tables(b, sh, cx, n, t->name, t->params, &params[i], &schema[i])) {
+        int rc;
+        ahead_take(ah, i, sh);
+        rc = toolgov__schema_c_tables(b, sh, cx, n, t->name, t->params, &params[i], &schema[i]);
+        ahead_done(ah, i, sh);
+        if (rc) {
             b->oom = 1;
             return;
         }
@@ -696,6 +782,58 @@ static void *header_thread(void *arg)
     return NULL;
 }
 
+/* The thread that makes tables ahead, when some tool has parameters; NULL
+** (the renderer makes its own) otherwise or when it cannot start. */
+static ahead *ahead_start(const toolgov__manifest *m)
+{
+    ahead *h;
+    size_t i, with = 0;
+    for (i = 0; i < m->tool_count; i++)
+        with += m->tools[i].params != NULL;
+    if (!with || !(h = calloc(1, sizeof *h)))
+        return NULL;
+    h->m = m;
+    for (i = 0; i < AHEAD_SLOTS; i++)
+        toolgov__arena_init(&h->slot[i].arena);
+    toolgov__diag_init(&h->d, NULL, 1);
+    h->d.format = TOOLGOV_DIAG_JSON; /* records, no sink */
+    if (pthread_mutex_init(&h->mu, NULL) != 0) {
+        free(h);
+        return NULL;
+    }
+    if (pthread_cond_init(&h->cv, NULL) != 0) {
+        pthread_mutex_destroy(&h->mu);
+        free(h);
+        return NULL;
+    }
+    if (pthread_create(&h->thread, NULL, ahead_thread, h) != 0) {
+        pthread_cond_destroy(&h->cv);
+        pthread_mutex_destroy(&h->mu);
+        (void)toolgov__diag_finish(&h->d);
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+static void ahead_stop(ahead *h)
+{
+    size_t i;
+    if (!h)
+        return;
+    pthread_mutex_lock(&h->mu);
+    h->stop = 1;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+    pthread_join(h->thread, NULL);
+    for (i = 0; i < AHEAD_SLOTS; i++)
+        toolgov__arena_free(&h->slot[i].arena);
+    (void)toolgov__diag_finish(&h->d);
+    pthread_cond_destroy(&h->cv);
+    pthread_mutex_destroy(&h->mu);
+    free(h);
+}
+
 int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__manifest *m)
 {
     /* Size both buffers once from the manifest: growing a multi-megabyte
@@ -744,6 +882,7 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         if (!bad) {
             header_job job = {h, m, &nm, &h_mark, &sh_h};
             pthread_t th;
+            ahead *ah;
             int threaded = 0;
             if (!lit_ready)
                 init_lit();
@@ -751,7 +890,9 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
                 threaded = pthread_create(&th, NULL, header_thread, &job) == 0;
             if (!threaded)
                 render_header(h, m, &nm, &h_mark, &sh_h);
-            render_source(c, m, &nm, &c_mark, &cx, &sh, params, schema);
+            ah = threaded ? ahead_start(m) : NULL;
+            render_source(c, m, &nm, &c_mark, &cx, &sh, ah, params, schema);
+            ahead_stop(ah);
             if (threaded)
                 pthread_join(th, NULL);
             if (!h->oom && !c->oom)

@@ -68,7 +68,7 @@ struct toolgov__ppool {
 
 static int push(toolgov__ppool *p, size_t *cap, const ptext *t)
 {
-    if (p->n == *cap) {
+    if (!p->v || p->n == *cap) {
         size_t ncap = *cap ? *cap * 2 : 256;
         ptext *nv = ncap <= SIZE_MAX / sizeof *nv ? realloc(p->v, ncap * sizeof *nv) : NULL;
         if (!nv)

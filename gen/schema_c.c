@@ -349,6 +349,8 @@ void toolgov__schema_share_init(toolgov__schema_share *sh)
     sh->roots = NULL;
     sh->roots_cap = sh->roots_count = 0;
     toolgov__arena_init(&sh->scratch);
+    sh->pre_root = NULL;
+    sh->pre = NULL;
 }
 
 void toolgov__schema_share_free(toolgov__schema_share *sh)
@@ -1075,14 +1077,18 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
         goto out;
     }
     if (root) {
-        /* The tables only guide this render: in the scratch arena, which
-        ** the next tool reuses. The names rendered stay in cx->arena. */
-        toolgov__schema_ctx tcx = *cx;
-        toolgov__arena_reset(&sh->scratch);
-        tcx.arena = &sh->scratch;
-        if (toolgov__schema_tables(&tcx, root, &a)) {
-            g.oom = 1;
-            goto out;
+        if (sh->pre && sh->pre_root == root) {
+            a = sh->pre;
+        } else {
+            /* The tables only guide this render: in the scratch arena, which
+            ** the next tool reuses. The names rendered stay in cx->arena. */
+            toolgov__schema_ctx tcx = *cx;
+            toolgov__arena_reset(&sh->scratch);
+            tcx.arena = &sh->scratch;
+            if (toolgov__schema_tables(&tcx, root, &a)) {
+                g.oom = 1;
+                goto out;
+            }
         }
         plen = strlen(plugin) + strlen(tool) + 9;
         named = malloc(plen);

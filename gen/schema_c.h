@@ -33,6 +33,10 @@ typedef struct toolgov__schema_share {
     size_t roots_cap, roots_count;     /* cap: 0 or a power of two */
     toolgov__arena scratch;  /* one tool's in-memory tables while its
                              ** objects are rendered; reset per tool */
+    const toolgov__snode *pre_root;  /* NULL, or the root whose in-memory */
+    const toolgov_arg_schema *pre;   /* tables were made ahead (codegen.c):
+                                     ** toolgov__schema_c_tables takes them
+                                     ** instead of making its own */
 } toolgov__schema_share;
 
 void toolgov__schema_share_init(toolgov__schema_share *sh);

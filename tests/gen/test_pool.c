@@ -322,7 +322,8 @@ static int render_on(const toolgov__manifest *m, int one_cpu, toolgov__buf *h, t
 }
 
 /* A plugin big enough for the header to render on a thread of its own
-** (codegen.c) renders to the same bytes as on one CPU. */
+** and its tables to be made ahead on another (codegen.c) renders to the
+** same bytes as on one CPU. */
 START_TEST(test_render_threads_same)
 {
     size_t len, errors;
