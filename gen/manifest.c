@@ -523,6 +523,8 @@ static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat,
     int r, memo = L->tool_block && !L->no_memo && at_line_start(L, kidx, kcol, &ls);
 
     t->params_at = kat;
+    if (L->pool && L->r.skips_closed)
+        toolgov__ppool_stop(L->pool); /* the reader leaves nothing more out */
     if (L->skipping) {
         /* A text left out by the reader: its stand-in {} is current. */
         size_t tag;
@@ -533,9 +535,9 @@ static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat,
             t->params = toolgov__ppool_take(L->pool, tag, &line);
             t->params_shift = kat.line - line;
             if (!t->params) {
-                /* The text reported something: this reading will not
-                ** stand (toolgov__ppool_finish says so), so stop it and
-                ** let the plain one begin. */
+                /* Cannot happen (the hook skips only clean texts); the
+                ** reading will not stand (toolgov__ppool_finish says so),
+                ** so stop it and let the plain one begin. */
                 L->r.failed = 1;
                 return -1;
             }

@@ -5,7 +5,7 @@
 **
 ** One mutex guards the texts' states; a text is compiled by whichever
 ** thread takes it first, the worker from the back of the list, the
-** loader when its walk reaches a text the worker has not taken yet. Each
+** loader when its reader reaches a text the worker has not taken yet. Each
 ** thread compiles into arenas and a decoder of its own (an executor), so
 ** compiling shares nothing but the read-only buffer.
 */
@@ -54,11 +54,8 @@ struct toolgov__ppool {
                      ** from the front as its walk needs them; they meet
                      ** where the work is shared evenly */
     int stop;        /* under mu: the loader is done, take no more */
-    int doomed;      /* under mu: a text the worker compiled reported; the
-                     ** loader gives up at its next text (nearly always
-                     ** that text is a tool's, and the reading would not
-                     ** stand: the plain one had better start now) */
-    int failed;      /* a text the loader took reported (loader thread only) */
+    int failed;      /* the loader took a tag it was not given (loader
+                     ** thread only; cannot happen) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     pthread_t worker;
@@ -261,8 +258,6 @@ static void *work(void *arg)
             pthread_mutex_lock(&p->mu);
             p->v[i].params = n;
             p->v[i].state = TEXT_DONE;
-            if (!n)
-                p->doomed = p->stop = 1;
             pthread_cond_broadcast(&p->cv);
             pthread_mutex_unlock(&p->mu);
         }
@@ -341,36 +336,11 @@ toolgov__ppool *toolgov__ppool_start(const char *path, const unsigned char *buf,
     return p;
 }
 
-int toolgov__ppool_skip(void *ctx, size_t ls, size_t *colon_end, size_t *resume, size_t *tag)
+/* Text t compiled, by the worker (waiting for it) or on this thread. */
+static const toolgov__snode *compiled(toolgov__ppool *p, ptext *t)
 {
-    toolgov__ppool *p = ctx;
-    while (p->cursor < p->n && p->v[p->cursor].ls < ls)
-        p->cursor++;
-    if (p->cursor >= p->n || p->v[p->cursor].ls != ls)
-        return 0;
-    *colon_end = p->v[p->cursor].colon_end;
-    *resume = p->v[p->cursor].resume;
-    *tag = p->cursor + 1;
-    return 1;
-}
-
-const toolgov__snode *toolgov__ppool_take(toolgov__ppool *p, size_t tag, unsigned *line)
-{
-    ptext *t;
     int mine = 0;
-    if (!tag || tag > p->n) {
-        p->failed = 1;
-        return NULL;
-    }
-    t = &p->v[tag - 1];
-    if (t->same)
-        t = &p->v[t->same - 1];
     pthread_mutex_lock(&p->mu);
-    if (p->doomed) {
-        pthread_mutex_unlock(&p->mu);
-        p->failed = 1;
-        return NULL;
-    }
     if (t->state == TEXT_WAITING) {
         t->state = TEXT_TAKEN;
         mine = 1;
@@ -386,15 +356,53 @@ const toolgov__snode *toolgov__ppool_take(toolgov__ppool *p, size_t tag, unsigne
         t->state = TEXT_DONE;
         pthread_mutex_unlock(&p->mu);
     }
-    /* A text once done is never written again: no lock to read it. */
-    if (!t->params) {
+    return t->params; /* a text once done is never written again */
+}
+
+int toolgov__ppool_skip(void *ctx, size_t ls, size_t *colon_end, size_t *resume, size_t *tag)
+{
+    toolgov__ppool *p = ctx;
+    ptext *t;
+    while (p->cursor < p->n && p->v[p->cursor].ls < ls)
+        p->cursor++;
+    if (p->cursor >= p->n || p->v[p->cursor].ls != ls)
+        return 0;
+    t = &p->v[p->cursor];
+    /* A text that reported read alone is read in place, the plain way:
+    ** there it reports at its own place, or turns out not to be a tool's
+    ** parameters at all (a line of a block scalar, say). */
+    if (!compiled(p, t->same ? &p->v[t->same - 1] : t))
+        return 0;
+    *colon_end = t->colon_end;
+    *resume = t->resume;
+    *tag = p->cursor + 1;
+    return 1;
+}
+
+const toolgov__snode *toolgov__ppool_take(toolgov__ppool *p, size_t tag, unsigned *line)
+{
+    const ptext *t;
+    if (!tag || tag > p->n) {
         p->failed = 1;
-        pthread_mutex_lock(&p->mu);
-        p->doomed = p->stop = 1; /* the reading stops: the rest is not needed */
-        pthread_mutex_unlock(&p->mu);
+        return NULL;
+    }
+    t = &p->v[tag - 1];
+    if (t->same)
+        t = &p->v[t->same - 1];
+    /* The skip hook saw it compiled cleanly on this thread. */
+    if (t->state != TEXT_DONE || !t->params) {
+        p->failed = 1;
+        return NULL;
     }
     *line = t->line;
     return t->params;
+}
+
+void toolgov__ppool_stop(toolgov__ppool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->stop = 1;
+    pthread_mutex_unlock(&p->mu);
 }
 
 int toolgov__ppool_finish(toolgov__ppool *p, toolgov__arena *keep)
@@ -402,9 +410,7 @@ int toolgov__ppool_finish(toolgov__ppool *p, toolgov__arena *keep)
     int failed;
     if (!p)
         return 0;
-    pthread_mutex_lock(&p->mu);
-    p->stop = 1;
-    pthread_mutex_unlock(&p->mu);
+    toolgov__ppool_stop(p);
     if (p->have_worker)
         pthread_join(p->worker, NULL);
     failed = p->failed;

@@ -6,23 +6,25 @@
 ** Most of a big manifest's bytes are its tools' `parameters:` texts, and
 ** each is read and compiled on its own. Before the loader's reading
 ** starts, the pool finds every line `spaces parameters:` whose value ends
-** (toolgov__text_value_end) where a token starts, and a worker thread
-** reads each such text with its own libyaml parser, as a document of its
-** own (the key's line and the value's lines, cut where the value ends:
-** the same events libyaml gives for the value in the whole file, see
+** (as toolgov__text_value_end() says) where a token starts, and a worker
+** thread reads each such text with its own libyaml parser, as a document
+** of its own (the key's line and the value's lines, cut where the value
+** ends: the same events libyaml gives for the value in the whole file, see
 ** manifest.c "parameters compiled once per distinct text"), and compiles
-** it. The loader's reader leaves those texts out (the skipping reader of
-** reader.h) and the walk takes each tool's tree from the pool when it
-** claims the skip, compiling the text itself when the worker has not
-** started on it yet, so the two threads share the work. Texts equal to an
+** it, from the back of the list. When the loader's reader reaches such a
+** text (the skipping reader of reader.h) it asks the pool, which compiles
+** the text on the loader's thread if the worker has not started on it, so
+** the two threads share the work; a text that compiled cleanly is left out
+** and its tree taken when the walk claims the skip. Texts equal to an
 ** earlier one are compiled once and share its tree, as the memo does.
 **
-** Anything a text's reading or compile reports (an error, a warning, out
-** of memory), and anything the text does differently read alone, makes the
-** pool's result not stand: toolgov__ppool_finish() says so, and the loader
-** reads the manifest again the plain way, which reports at its own place
-** and in file order. So the pool changes how fast a clean manifest loads,
-** never what any manifest loads to or reports.
+** A text that reports anything read alone (an error, a warning, out of
+** memory) is not left out: the loader reads it in place the plain way,
+** where it reports at its own place in file order, or turns out not to be
+** a tool's parameters at all. A text left out that the walk does not claim
+** makes the reading not stand (reader.h), and the loader reads the
+** manifest again the plain way. So the pool changes how fast a manifest
+** loads, never what it loads to or reports.
 **
 ** Ownership: the pool borrows path and buf (the whole manifest, already
 ** text-checked and without odd line breaks) until toolgov__ppool_finish(),
@@ -50,19 +52,23 @@ toolgov__ppool *toolgov__ppool_start(const char *path, const unsigned char *buf,
                                      size_t min_texts, int threads);
 
 /* The reader's skip hook (toolgov__reader_skip_fn; ctx is the pool): skip
-** the line at ls when a text of the pool starts there. */
+** the line at ls when a text of the pool starts there and compiled
+** cleanly (waiting for the worker, or compiling it on this thread). */
 int toolgov__ppool_skip(void *ctx, size_t ls, size_t *colon_end, size_t *resume,
                         size_t *tag);
 
-/* The compiled tree of the text the reader's skip with this tag left out,
-** waiting for the worker or compiling it on this thread; *line: the line of
-** the `parameters:` key the tree's marks belong to. NULL when that text,
-** or any text the worker compiled so far, reported anything: the pool's
-** result then does not stand, and the caller stops reading. */
+/* The compiled tree of the text the reader's skip with this tag left out;
+** *line: the line of the `parameters:` key the tree's marks belong to.
+** NULL (and the pool's result does not stand) only for a tag the hook did
+** not hand out. */
 const toolgov__snode *toolgov__ppool_take(toolgov__ppool *p, size_t tag, unsigned *line);
 
+/* The worker takes no more texts (the reader will leave nothing more
+** out); the trees handed out, and the skips already granted, stay. */
+void toolgov__ppool_stop(toolgov__ppool *p);
+
 /* Stop the worker, move every tree into `keep` and free the pool. 0, or
-** -1 when a text the loader took reported anything or memory ran out (the
+** -1 when toolgov__ppool_take() was given a tag it did not hand out (the
 ** loader's reading does not stand). p may be NULL (0). */
 int toolgov__ppool_finish(toolgov__ppool *p, toolgov__arena *keep);
 

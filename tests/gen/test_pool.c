@@ -226,6 +226,19 @@ START_TEST(test_texts_that_need_their_file)
 }
 END_TEST
 
+/* The byte where the k-th line `    parameters:` of y starts. */
+static size_t params_line(const char *y, int k)
+{
+    const char *q = y;
+    for (;;) {
+        q = strstr(q, "\n    parameters:");
+        ck_assert_ptr_nonnull(q);
+        if (k-- == 0)
+            return (size_t)(q + 1 - y);
+        q++;
+    }
+}
+
 /* The pool itself: which lines it takes, in file order, and what a skip
 ** claims. */
 START_TEST(test_pool_texts)
@@ -244,6 +257,7 @@ START_TEST(test_pool_texts)
     const toolgov__snode *a, *b;
     ck_assert_ptr_nonnull(p);
     ck_assert_int_eq(toolgov__ppool_skip(p, 0, &colon_end, &resume, &tag), 0);
+    ck_assert_uint_eq(params_line(y, 0), 12);
     ck_assert_int_eq(toolgov__ppool_skip(p, 12, &colon_end, &resume, &tag), 1);
     ck_assert_uint_eq(colon_end, 12 + 4 + 11);
     ck_assert_uint_eq(tag, 1);
@@ -252,11 +266,16 @@ START_TEST(test_pool_texts)
     ck_assert_ptr_nonnull(a);
     ck_assert_uint_eq(line, 3);
     ck_assert_uint_eq(a->at.line, 4);
-    b = toolgov__ppool_take(p, 2, &line);
+    ck_assert_int_eq(toolgov__ppool_skip(p, params_line(y, 1), &colon_end, &resume, &tag), 1);
+    ck_assert_uint_eq(tag, 2);
+    b = toolgov__ppool_take(p, tag, &line);
     ck_assert_ptr_eq(a, b); /* the same text, one tree */
     ck_assert_uint_eq(line, 3);
-    ck_assert_ptr_nonnull(toolgov__ppool_take(p, 3, &line));
+    ck_assert_int_eq(toolgov__ppool_skip(p, params_line(y, 2), &colon_end, &resume, &tag), 1);
+    ck_assert_ptr_nonnull(toolgov__ppool_take(p, tag, &line));
     ck_assert_uint_eq(line, 9);
+    /* the last text ends the file: read in place */
+    ck_assert_int_eq(toolgov__ppool_skip(p, params_line(y, 3), &colon_end, &resume, &tag), 0);
     toolgov__arena_init(&keep);
     ck_assert_int_eq(toolgov__ppool_finish(p, &keep), 0);
     ck_assert_str_eq(a->text, "{\"type\":\"object\"}");
@@ -270,7 +289,9 @@ START_TEST(test_pool_texts)
 }
 END_TEST
 
-/* A text that does not compile: the pool's result does not stand. */
+/* A text that does not compile alone is not left out (the loader reads it
+** in place and reports it there); the others still are. A tag the hook
+** never handed out makes the pool's result not stand. */
 START_TEST(test_pool_failed_text)
 {
     static const char y[] =
@@ -281,11 +302,19 @@ START_TEST(test_pool_failed_text)
     toolgov__ppool *p = toolgov__ppool_start("m.yaml", (const unsigned char *)y, sizeof y - 1,
                                              1, 1);
     toolgov__arena keep;
+    size_t colon_end, resume, tag;
     unsigned line = 0;
     ck_assert_ptr_nonnull(p);
-    ck_assert_ptr_null(toolgov__ppool_take(p, 1, &line));
-    /* and once one failed, nothing more is handed out */
-    ck_assert_ptr_null(toolgov__ppool_take(p, 2, &line));
+    ck_assert_int_eq(toolgov__ppool_skip(p, params_line(y, 0), &colon_end, &resume, &tag), 0);
+    ck_assert_int_eq(toolgov__ppool_skip(p, params_line(y, 1), &colon_end, &resume, &tag), 1);
+    ck_assert_ptr_nonnull(toolgov__ppool_take(p, tag, &line));
+    toolgov__arena_init(&keep);
+    ck_assert_int_eq(toolgov__ppool_finish(p, &keep), 0);
+    toolgov__arena_free(&keep);
+
+    p = toolgov__ppool_start("m.yaml", (const unsigned char *)y, sizeof y - 1, 1, 1);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_ptr_null(toolgov__ppool_take(p, 1, &line)); /* never handed out */
     toolgov__arena_init(&keep);
     ck_assert_int_eq(toolgov__ppool_finish(p, &keep), -1);
     toolgov__arena_free(&keep);
