@@ -476,7 +476,9 @@ static void ahead_take(ahead *h, size_t i, toolgov__schema_share *sh)
     sh->pre = h->slot[i % AHEAD_SLOTS].a;
 }
 
-/* Tool i is rendered: its slot may be made again. */
+/* Tool i is rendered: its slot may be made again. The maker is woken once
+** a quarter of the slots is free, not for every one (a wake per tool is
+** a context switch per tool). */
 static void ahead_done(ahead *h, size_t i, toolgov__schema_share *sh)
 {
     if (!h)
@@ -485,7 +487,8 @@ static void ahead_done(ahead *h, size_t i, toolgov__schema_share *sh)
     sh->pre = NULL;
     pthread_mutex_lock(&h->mu);
     h->used = i + 1;
-    pthread_cond_broadcast(&h->cv);
+    if (h->used % (AHEAD_SLOTS / 4) == 0)
+        pthread_cond_broadcast(&h->cv);
     pthread_mutex_unlock(&h->mu);
 }
 
