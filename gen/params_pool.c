@@ -98,16 +98,13 @@ static int find_texts(toolgov__ppool *p, size_t min_texts)
         size_t col = 0, j = i;
         while (j < n && b[j] == ' ')
             j++, col++;
-        if (open && j < n && col <= open_kcol && b[j] != '\n' && b[j] != '\r' && b[j] != '#') {
-            /* closes the open text: a token starts at j */
+        if (open && toolgov__text_ends_value(b, n, j, col, open_kcol)) {
+            /* closes the open text, when a token starts at j */
             size_t rs = i;
             open = 0;
-            if (b[j] > ' ' && b[j] < 0x7F) {
+            if (toolgov__text_token_at(b, n, j)) {
                 ptext t;
                 const ptext *last = p->n ? &p->v[p->n - 1] : NULL;
-                if (!last || last->resume - last->ls != rs - open_ls ||
-                    memcmp(b + last->ls, b + open_ls, rs - open_ls) != 0)
-                    changes++;
                 t.ls = open_ls;
                 t.colon_end = open_ls + open_kcol + sizeof key - 1;
                 t.resume = rs;
@@ -115,6 +112,14 @@ static int find_texts(toolgov__ppool *p, size_t min_texts)
                 t.same = 0;
                 t.state = TEXT_WAITING;
                 t.params = NULL;
+                if (last && last->resume - last->ls == rs - open_ls &&
+                    memcmp(b + last->ls, b + open_ls, rs - open_ls) == 0) {
+                    /* a run of one text: the first of the run is compiled */
+                    t.same = last->same ? last->same : p->n;
+                    t.state = TEXT_DONE;
+                } else {
+                    changes++;
+                }
                 if (push(p, &cap, &t))
                     return -1;
                 if (p->n == 4 * min_texts && changes < min_texts)
@@ -137,7 +142,8 @@ static int find_texts(toolgov__ppool *p, size_t min_texts)
     return 0;
 }
 
-/* Mark every text equal to an earlier one. */
+/* Mark every text equal to an earlier one (those equal to the one before
+** them are marked already). */
 static int find_same(toolgov__ppool *p)
 {
     size_t cap = 64, mask, i;
@@ -157,17 +163,8 @@ static int find_same(toolgov__ppool *p)
     for (i = 0; i < p->n; i++) {
         ptext *t = &p->v[i];
         size_t len = t->resume - t->ls, k;
-        if (i > 0) {
-            /* Runs of tools with one text: no hash. */
-            const ptext *e = &p->v[i - 1];
-            size_t o = e->same ? e->same - 1 : i - 1;
-            if (e->resume - e->ls == len && memcmp(p->buf + e->ls, p->buf + t->ls, len) == 0) {
-                t->same = o + 1;
-                t->state = TEXT_DONE;
-                hashes[i] = hashes[i - 1];
-                continue;
-            }
-        }
+        if (t->same)
+            continue; /* in a run of one text (find_texts): no hash */
         hashes[i] = toolgov__hash_bytes(p->buf + t->ls, len);
         for (k = toolgov__hash_slot(hashes[i], mask); slots[k]; k = (k + 1) & mask) {
             const ptext *e = &p->v[slots[k] - 1];

@@ -306,7 +306,7 @@ size_t toolgov__text_value_end(const unsigned char *b, size_t n, size_t ls, size
             return n;
         if (i >= end)
             return 0;
-        if (col <= kcol && b[i] != '\n' && b[i] != '\r' && b[i] != '#')
+        if (toolgov__text_ends_value(b, n, i, col, kcol))
             return i;
         nl = memchr(b + i, '\n', end - i);
     }

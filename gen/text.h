@@ -64,6 +64,15 @@ size_t toolgov__text_check(toolgov__diag *d, const char *path, const unsigned ch
 ** and then `parameters:`, or len. */
 size_t toolgov__text_params_line(const unsigned char *buf, size_t len, size_t from);
 
+/* Whether the line whose first non-space byte is buf[j] (after col spaces)
+** ends the value of a key at column kcol: it is indented kcol or less and
+** is neither blank nor a comment. */
+static inline int toolgov__text_ends_value(const unsigned char *buf, size_t len, size_t j,
+                                           size_t col, size_t kcol)
+{
+    return j < len && col <= kcol && buf[j] != '\n' && buf[j] != '\r' && buf[j] != '#';
+}
+
 /* Where the value of the key on the line at ls (column kcol) ends, read
 ** from the bytes: the first token of a later line indented kcol or less,
 ** skipping blank and comment lines (len at the end of the buffer). Only a
