@@ -1193,7 +1193,9 @@ static toolgov__manifest *load(const char *path, const char *data, size_t len,
     L.skipping = skipping && !L.no_memo;
     if (L.skipping && pool)
         L.pool = toolgov__ppool_start(path, (const unsigned char *)data, len,
-                                      pool == 2 ? 1 : TOOLGOV_MANIFEST_POOL_MIN, pool == 2);
+                                      pool >= 2 ? 1 : TOOLGOV_MANIFEST_POOL_MIN,
+                                      (pool >= 2 ? TOOLGOV__PPOOL_FORCE : 0) |
+                                          (pool == 3 ? TOOLGOV__PPOOL_LIBYAML : 0));
     if (L.skipping ? toolgov__reader_open_skipping(&L.r, path, (const unsigned char *)data,
                                                    len, d,
                                                    L.pool ? toolgov__ppool_skip : skip_known,
@@ -1233,12 +1235,15 @@ toolgov__manifest *toolgov__manifest_load_mem_ex(const char *path, const char *d
     ** stand unless a skip was not claimed (the same bytes somewhere else
     ** than at a tool's parameters: key), and then the manifest is read
     ** again with the memo alone, reporting. */
-    if (reuse == TOOLGOV_MANIFEST_REUSE_ALL || reuse == TOOLGOV_MANIFEST_REUSE_PARALLEL) {
+    if (reuse == TOOLGOV_MANIFEST_REUSE_ALL || reuse == TOOLGOV_MANIFEST_REUSE_PARALLEL ||
+        reuse == TOOLGOV_MANIFEST_REUSE_PARALLEL_LIBYAML) {
         toolgov__diag held;
         toolgov__manifest *m;
         int clean = 0;
         toolgov__diag_hold(&held, d);
-        m = load(path, data, len, &held, 1, 1, reuse == TOOLGOV_MANIFEST_REUSE_ALL ? 1 : 2,
+        m = load(path, data, len, &held, 1, 1,
+                 reuse == TOOLGOV_MANIFEST_REUSE_ALL ? 1
+                 : reuse == TOOLGOV_MANIFEST_REUSE_PARALLEL ? 2 : 3,
                  &clean);
         if (clean && toolgov__diag_held_whole(&held)) {
             /* messages at its lines show them (and the drift check's later) */

@@ -84,13 +84,16 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
 ** parameters; then the memo alone, reporting). With all, a manifest of
 ** many tools' parameters texts on a machine of two CPUs or more also has
 ** those texts compiled on a second thread (params_pool.h); parallel does
-** that whatever the size and the CPUs. The same diagnostics and the same
-** manifest every way, which the tests and the fuzz target check. */
+** that whatever the size and the CPUs, and parallel_libyaml does it with
+** every text read by libyaml (not by the reader without it that the pool
+** tries first, params_fast.h). The same diagnostics and the same manifest
+** every way, which the tests and the fuzz target check. */
 enum {
     TOOLGOV_MANIFEST_REUSE_NONE = 0,
     TOOLGOV_MANIFEST_REUSE_ALL = 1,
     TOOLGOV_MANIFEST_REUSE_MEMO = 2,
-    TOOLGOV_MANIFEST_REUSE_PARALLEL = 3
+    TOOLGOV_MANIFEST_REUSE_PARALLEL = 3,
+    TOOLGOV_MANIFEST_REUSE_PARALLEL_LIBYAML = 4
 };
 
 /* The fewest parameters texts for which `all` starts a second thread:

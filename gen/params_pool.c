@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "cpus.h"
+#include "params_fast.h"
 #include "reader.h"
 #include "text.h"
 
@@ -56,6 +57,7 @@ struct toolgov__ppool {
     int stop;        /* under mu: the loader is done, take no more */
     int failed;      /* the loader took a tag it was not given (loader
                      ** thread only; cannot happen) */
+    int libyaml_only; /* every text read with libyaml (the tests' other way) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     pthread_t worker;
@@ -203,6 +205,33 @@ static const toolgov__snode *compile_text(const toolgov__ppool *p, executor *ex,
     toolgov__mark kat;
     int ok = 0;
 
+    kat.line = t->line;
+    kat.col = (unsigned)(t->colon_end - t->ls - (sizeof "parameters:" - 1)) + 1;
+    if (!p->libyaml_only) {
+        /* Most texts are in the subset the reader without libyaml knows. */
+        int got;
+        toolgov__arena_reset(&ex->scratch);
+        memset(&cx, 0, sizeof cx);
+        cx.arena = &ex->scratch;
+        cx.d = &ex->d;
+        cx.path = p->path;
+        got = toolgov__params_fast_read(&cx, p->buf + t->ls, t->resume - t->ls, t->line,
+                                        kat.col - 1, &v);
+        if (got < 0)
+            return NULL;
+        if (got > 0) {
+            cx.arena = &ex->arena;
+            cx.scratch = &ex->scratch;
+            cx.dec = ex->dec;
+            if (v->kind != TOOLGOV_J_NULL && toolgov__schema_compile(&cx, v, kat, &n) == 0 &&
+                !cx.oom && n && ex->d.errors == errors && ex->d.warnings == warnings)
+                return n;
+            return NULL;
+        }
+        if (ex->d.errors != errors || ex->d.warnings != warnings)
+            return NULL;
+        v = NULL;
+    }
     if (toolgov__reader_open_slice(&r, p->path, p->buf + t->ls, t->resume - t->ls, t->line - 1,
                                    &ex->d))
         return NULL;
@@ -211,9 +240,6 @@ static const toolgov__snode *compile_text(const toolgov__ppool *p, executor *ex,
         toolgov__reader_plain(&r) && toolgov__reader_len(&r) == 10 &&
         memcmp(toolgov__reader_text(&r), "parameters", 10) == 0 &&
         toolgov__reader_next(&r) == 0) {
-        /* where the key is, as the loader's walk has it */
-        kat.line = t->line;
-        kat.col = (unsigned)(t->colon_end - t->ls - (sizeof "parameters:" - 1)) + 1;
         toolgov__arena_reset(&ex->scratch);
         memset(&cx, 0, sizeof cx);
         cx.arena = &ex->scratch;
@@ -280,12 +306,12 @@ static void pool_free(toolgov__ppool *p)
 }
 
 toolgov__ppool *toolgov__ppool_start(const char *path, const unsigned char *buf, size_t len,
-                                     size_t min_texts, int threads)
+                                     size_t min_texts, int flags)
 {
     toolgov__ppool *p;
     size_t ls, seen = 0;
     int e;
-    if (!threads && toolgov__usable_cpus() < 2)
+    if (!(flags & TOOLGOV__PPOOL_FORCE) && toolgov__usable_cpus() < 2)
         return NULL;
     /* Too few texts: leave before allocating anything. */
     if (!min_texts)
@@ -301,6 +327,7 @@ toolgov__ppool *toolgov__ppool_start(const char *path, const unsigned char *buf,
     p->path = path;
     p->buf = buf;
     p->len = len;
+    p->libyaml_only = (flags & TOOLGOV__PPOOL_LIBYAML) != 0;
     for (e = 0; e < 2; e++) {
         toolgov__arena_init(&p->ex[e].arena);
         toolgov__arena_init(&p->ex[e].scratch);

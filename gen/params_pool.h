@@ -46,10 +46,15 @@ typedef struct toolgov__ppool toolgov__ppool;
 ** than min_texts distinct ones (repeats are the memo's work), or no
 ** thread or memory to be had: out of memory in the pool only means no
 ** pool, or a reading that does not stand and is done again.
-** threads 0: a worker only when this process may run on 2 CPUs or more;
-** 1: a worker whatever the CPUs (the tests' way to run it everywhere). */
+** flags 0: a worker only when this process may run on 2 CPUs or more,
+** each text read by the reader without libyaml when it can (params_fast.h),
+** else by libyaml; TOOLGOV__PPOOL_FORCE: a worker whatever the CPUs (the
+** tests' way to run it everywhere); TOOLGOV__PPOOL_LIBYAML: every text read
+** by libyaml (the tests' way to compare the two readers). */
+#define TOOLGOV__PPOOL_FORCE 1
+#define TOOLGOV__PPOOL_LIBYAML 2
 toolgov__ppool *toolgov__ppool_start(const char *path, const unsigned char *buf, size_t len,
-                                     size_t min_texts, int threads);
+                                     size_t min_texts, int flags);
 
 /* The reader's skip hook (toolgov__reader_skip_fn; ctx is the pool): skip
 ** the line at ls when a text of the pool starts there and compiled

@@ -290,6 +290,14 @@ struct toolgov__reader;
 int toolgov__schema_read_yaml(toolgov__schema_ctx *cx, struct toolgov__reader *src,
                               toolgov__jval **out);
 
+/* One scalar of a parameters text as a value, typed as the walk above
+** types it: v[0..n), written plain (1) or quoted (0), at `at`. NULL after
+** reporting (a YAML number JSON cannot hold, a NUL) or when out of memory
+** (cx->oom). Shared with the reader that does without libyaml
+** (params_fast.h), so both type every scalar alike. */
+toolgov__jval *toolgov__schema_yaml_scalar(toolgov__schema_ctx *cx, const char *v, size_t n,
+                                          int plain, toolgov__mark at);
+
 /* ---- tables and canonical values (schema_tables.c) ------------------------ */
 
 /* The canonical JSON text of v, valid under n (SPEC section 9): declared

@@ -77,13 +77,12 @@ static int yaml_number(const char *s, size_t n)
     return i == n;
 }
 
-static toolgov__jval *scalar(toolgov__schema_ctx *cx, const yaml_event_t *e, toolgov__mark at)
+toolgov__jval *toolgov__schema_yaml_scalar(toolgov__schema_ctx *cx, const char *v, size_t n,
+                                          int plain, toolgov__mark at)
 {
-    const char *v = (const char *)e->data.scalar.value;
-    size_t n = e->data.scalar.length;
     char q[TOOLGOV_SHOW_MAX];
 
-    if (e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+    if (plain) {
         toolgov__jval *b;
         if (n == 0 || (n == 1 && v[0] == '~') ||
             (n == 4 && (!memcmp(v, "null", 4) || !memcmp(v, "Null", 4) || !memcmp(v, "NULL", 4))))
@@ -132,7 +131,9 @@ static toolgov__jval *node(toolgov__schema_ctx *cx, toolgov__reader *src,
     toolgov__reader_check_props(src);
     switch (e->type) {
     case YAML_SCALAR_EVENT:
-        v = scalar(cx, e, at);
+        v = toolgov__schema_yaml_scalar(cx, (const char *)e->data.scalar.value,
+                                        e->data.scalar.length,
+                                        e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE, at);
         if (!v && cx->oom)
             *stop = 1;
         return v;

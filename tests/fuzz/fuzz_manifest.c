@@ -141,9 +141,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* The default (a quiet reading that leaves out texts read before, then
     ** on any problem one with the memo alone), against no reuse, the memo
-    ** alone, and the parameters texts compiled on a second thread. */
+    ** alone, and the parameters texts compiled on a second thread (read
+    ** without libyaml where they can be, and with libyaml alone). */
     static const int others[] = {TOOLGOV_MANIFEST_REUSE_NONE, TOOLGOV_MANIFEST_REUSE_MEMO,
-                                 TOOLGOV_MANIFEST_REUSE_PARALLEL};
+                                 TOOLGOV_MANIFEST_REUSE_PARALLEL,
+                                 TOOLGOV_MANIFEST_REUSE_PARALLEL_LIBYAML};
     toolgov__manifest *m;
     char *text = NULL;
     size_t len = 0, errors, k;

@@ -96,15 +96,17 @@ static inline void tg_same_manifest(const toolgov__manifest *a, const toolgov__m
     }
 }
 
-/* tg_load_reuse() with the default reuse, checked against the other three
+/* tg_load_reuse() with the default reuse, checked against the other four
 ** ways of loading (the memo alone, no reuse, and the parameters texts
-** compiled on a second thread whatever the size): the same diagnostics,
+** compiled on a second thread whatever the size, read without libyaml
+** where they can be and with it alone): the same diagnostics,
 ** the same errors and the same manifest, for every text a suite loads. */
 static inline toolgov__manifest *tg_load(const char *yaml, size_t len, char **out_text,
                                          size_t *out_errors)
 {
     static const int others[] = {TOOLGOV_MANIFEST_REUSE_MEMO, TOOLGOV_MANIFEST_REUSE_NONE,
-                                 TOOLGOV_MANIFEST_REUSE_PARALLEL};
+                                 TOOLGOV_MANIFEST_REUSE_PARALLEL,
+                                 TOOLGOV_MANIFEST_REUSE_PARALLEL_LIBYAML};
     size_t errors, k;
     toolgov__manifest *m = tg_load_reuse(yaml, len, TOOLGOV_MANIFEST_REUSE_ALL, out_text, &errors);
     for (k = 0; k < sizeof others / sizeof others[0]; k++) {

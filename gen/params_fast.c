@@ -1,0 +1,700 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** params_fast.c: a parameters text read without libyaml (params_fast.h has
+** the contract and the subset).
+**
+** The reader follows libyaml's scanner where the subset needs it:
+** - a block collection's indentation is the column of its first key or
+**   '-'; a line indented less ends it, one indented more after a whole
+**   value is a continuation or an error (declined), and a mapping's value
+**   may be a sequence at the mapping's own column (indentless);
+** - a plain scalar ends at ': ' or ':' at the line's end, at a '#' after a
+**   blank (a comment), and in flow also at , [ ] { }; its trailing blanks
+**   are not part of it;
+** - marks: a block mapping starts at its first key, a block sequence at
+**   its first '-', a flow collection at its bracket, a scalar at its first
+**   character or quote; lines are the file's, columns count characters.
+** Where libyaml would report, or where its rules get subtle, the reader
+** declines: it never has to be right about an error.
+*/
+#include "params_fast.h"
+
+#include <string.h>
+
+/* Collections deeper than this are left to libyaml (which refuses at 48). */
+#define FAST_DEPTH_MAX 40u
+/* libyaml looks for a simple key's ':' within 1024 characters. */
+#define FAST_KEY_MAX 1000u
+
+typedef struct fr {
+    toolgov__schema_ctx *cx;
+    const unsigned char *b;
+    size_t n;
+    size_t p;      /* the cursor */
+    size_t ls, le; /* the cursor's line: its start, and its end (its '\r\n',
+                   ** '\n', or n) */
+    unsigned line; /* the cursor's line in the file */
+    int ascii;     /* the cursor's line has no byte above 0x7F */
+    size_t ind;    /* the current content line's indentation */
+    int end;       /* no content line is left */
+    int no;        /* declined (or out of memory: cx->oom) */
+    unsigned depth;
+} fr;
+
+static void set_line(fr *f, size_t ls)
+{
+    const unsigned char *nl = memchr(f->b + ls, '\n', f->n - ls);
+    size_t le = nl ? (size_t)(nl - f->b) : f->n, i;
+    if (le > ls && f->b[le - 1] == '\r')
+        le--;
+    f->ls = ls;
+    f->le = le;
+    f->p = ls;
+    f->ascii = 1;
+    for (i = ls; i < le; i++)
+        if (f->b[i] & 0x80) {
+            f->ascii = 0;
+            break;
+        }
+}
+
+/* On to the line after the cursor's: 0, or 1 (and f->end) when there is
+** none. */
+static int next_line(fr *f)
+{
+    size_t next = f->le < f->n && f->b[f->le] == '\r' ? f->le + 2 : f->le + 1;
+    if (f->le >= f->n || next >= f->n) {
+        f->end = 1;
+        f->p = f->n;
+        return 1;
+    }
+    set_line(f, next);
+    f->line++;
+    return 0;
+}
+
+/* From the start of a line, on to the first line from there that holds a
+** token (not blank, not only a comment): its indentation in f->ind and
+** the cursor at its first token, or f->end. */
+static void content(fr *f)
+{
+    do {
+        size_t j = f->ls;
+        while (j < f->le && f->b[j] == ' ')
+            j++;
+        if (j < f->le && f->b[j] != '#') {
+            f->p = j;
+            f->ind = j - f->ls;
+            return;
+        }
+    } while (!next_line(f));
+}
+
+static void next_content(fr *f)
+{
+    if (!next_line(f))
+        content(f);
+}
+
+static toolgov__mark mark(const fr *f, size_t at)
+{
+    toolgov__mark m;
+    m.line = f->line;
+    if (f->ascii) {
+        m.col = (unsigned)(at - f->ls) + 1;
+    } else {
+        size_t i;
+        unsigned c = 1;
+        for (i = f->ls; i < at; i++)
+            c += (f->b[i] & 0xC0) != 0x80;
+        m.col = c;
+    }
+    return m;
+}
+
+static void *decline(fr *f)
+{
+    f->no = 1;
+    return NULL;
+}
+
+/* The first byte from i on that is not a blank (or the line's end). */
+static size_t after_blanks(const fr *f, size_t i)
+{
+    while (i < f->le && f->b[i] == ' ')
+        i++;
+    return i;
+}
+
+static void skip_spaces(fr *f)
+{
+    f->p = after_blanks(f, f->p);
+}
+
+/* Whether the byte at i is a '-' that starts a block sequence entry. */
+static int dash_at(const fr *f, size_t i)
+{
+    return f->b[i] == '-' && (i + 1 == f->le || f->b[i + 1] == ' ');
+}
+
+/* Whether a plain scalar may start at i: not an indicator, or a '-' before
+** a letter, a digit or a '.' (-1, -.5). */
+static int plain_start(const fr *f, size_t i)
+{
+    unsigned char c = f->b[i];
+    if (c == '-') {
+        unsigned char d = i + 1 < f->le ? f->b[i + 1] : 0;
+        return (d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z') ||
+               d == '.';
+    }
+    return !strchr("?:,[]{}#&*!|>'\"%@`", c) && c != ' ';
+}
+
+/* A plain scalar in block context from the cursor: its end (trailing
+** blanks left out) in *e; the cursor at the ':' of a key (returns 1), or
+** at the line's end or a comment (returns 0). */
+static int plain_block(fr *f, size_t *e)
+{
+    size_t i = f->p, last = f->p;
+    while (i < f->le) {
+        unsigned char c = f->b[i];
+        if (c == ' ') {
+            size_t j = after_blanks(f, i);
+            if (j == f->le || f->b[j] == '#')
+                break;
+            i = j;
+            continue;
+        }
+        if (c == ':' && (i + 1 == f->le || f->b[i + 1] == ' ')) {
+            *e = last;
+            f->p = i;
+            return 1;
+        }
+        i++;
+        last = i;
+    }
+    *e = last;
+    f->p = i;
+    return 0;
+}
+
+/* A plain scalar in flow context from the cursor: its end in *e, the
+** cursor after its trailing blanks (at , ] } or the ':' of a key). Declines
+** a ':' that is not a key's, a comment, a line end and a '[' or '{'. */
+static void plain_flow(fr *f, size_t *e)
+{
+    size_t i = f->p, last = f->p;
+    while (i < f->le) {
+        unsigned char c = f->b[i];
+        if (c == ' ') {
+            size_t j = after_blanks(f, i);
+            if (j < f->le && f->b[j] == '#') {
+                decline(f);
+                return;
+            }
+            i = j;
+            continue;
+        }
+        if (c == ',' || c == ']' || c == '}')
+            break;
+        if (c == ':') {
+            if (i + 1 < f->le && f->b[i + 1] == ' ')
+                break;
+            decline(f);
+            return;
+        }
+        if (c == '[' || c == '{') {
+            decline(f);
+            return;
+        }
+        i++;
+        last = i;
+    }
+    if (i == f->le) {
+        decline(f);
+        return;
+    }
+    *e = last;
+    f->p = i;
+}
+
+static unsigned hexval(unsigned char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10u;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10u;
+    return 16;
+}
+
+/* A quoted scalar on one line from the cursor (at its quote): its text in
+** *s (the buffer's bytes, or the arena's when it had escapes), the cursor
+** after the closing quote. */
+static int quoted(fr *f, const char **s, size_t *len)
+{
+    unsigned char q = f->b[f->p];
+    size_t i = f->p + 1, esc = 0;
+    char *o;
+    size_t k = 0;
+    for (;; i++) {
+        if (i >= f->le) {
+            decline(f);
+            return -1;
+        }
+        if (f->b[i] == q) {
+            if (q == '\'' && i + 1 < f->le && f->b[i + 1] == '\'') {
+                esc++;
+                i++;
+                continue;
+            }
+            break;
+        }
+        if (q == '"' && f->b[i] == '\\') {
+            esc++;
+            i++;
+            if (i >= f->le) {
+                decline(f);
+                return -1;
+            }
+        }
+    }
+    if (!esc) {
+        *s = (const char *)f->b + f->p + 1;
+        *len = i - f->p - 1;
+        f->p = i + 1;
+        return 0;
+    }
+    o = toolgov__arena_alloc(f->cx->arena, i - f->p);
+    if (!o) {
+        f->cx->oom = 1;
+        decline(f);
+        return -1;
+    }
+    for (i = f->p + 1;; i++) {
+        unsigned char c = f->b[i];
+        if (c == q) {
+            if (q == '\'' && i + 1 < f->le && f->b[i + 1] == '\'') {
+                o[k++] = '\'';
+                i++;
+                continue;
+            }
+            break;
+        }
+        if (q == '"' && c == '\\') {
+            unsigned char x = f->b[++i];
+            switch (x) {
+            case '"': o[k++] = '"'; break;
+            case '\\': o[k++] = '\\'; break;
+            case '/': o[k++] = '/'; break;
+            case 'b': o[k++] = '\b'; break;
+            case 'f': o[k++] = '\f'; break;
+            case 'n': o[k++] = '\n'; break;
+            case 'r': o[k++] = '\r'; break;
+            case 't': o[k++] = '\t'; break;
+            case 'u': {
+                unsigned v = 0, d, j;
+                if (i + 4 >= f->le) {
+                    decline(f);
+                    return -1;
+                }
+                for (j = 1; j <= 4; j++) {
+                    d = hexval(f->b[i + j]);
+                    if (d > 15) {
+                        decline(f);
+                        return -1;
+                    }
+                    v = v * 16 + d;
+                }
+                /* NUL, controls (the text check's business), surrogates:
+                ** libyaml's own messages */
+                if (v < 0x20 || (v >= 0x7F && v < 0xA0) || (v >= 0xD800 && v < 0xE000) ||
+                    v >= 0xFFFE) {
+                    decline(f);
+                    return -1;
+                }
+                i += 4;
+                if (v < 0x80) {
+                    o[k++] = (char)v;
+                } else if (v < 0x800) {
+                    o[k++] = (char)(0xC0 | (v >> 6));
+                    o[k++] = (char)(0x80 | (v & 0x3F));
+                } else {
+                    o[k++] = (char)(0xE0 | (v >> 12));
+                    o[k++] = (char)(0x80 | ((v >> 6) & 0x3F));
+                    o[k++] = (char)(0x80 | (v & 0x3F));
+                }
+                break;
+            }
+            default:
+                decline(f);
+                return -1;
+            }
+            continue;
+        }
+        o[k++] = (char)c;
+    }
+    *s = o;
+    *len = k;
+    f->p = i + 1;
+    return 0;
+}
+
+static toolgov__jval *scalar(fr *f, const char *s, size_t n, int plain, toolgov__mark at)
+{
+    toolgov__jval *v = toolgov__schema_yaml_scalar(f->cx, s, n, plain, at);
+    return v ? v : decline(f);
+}
+
+/* After a value that ends the line: only blanks and a comment before the
+** line's end, then on to the next content line. */
+static void rest_blank(fr *f)
+{
+    size_t at = f->p;
+    skip_spaces(f);
+    if (f->p < f->le && !(f->b[f->p] == '#' && f->p > at)) {
+        decline(f);
+        return;
+    }
+    next_content(f);
+}
+
+/* Add key[0..klen) (at kat) = val to the object; a duplicate declines. */
+static void put(fr *f, toolgov__jval *obj, const char *key, size_t klen, toolgov__mark kat,
+                toolgov__jval *val)
+{
+    if (klen > FAST_KEY_MAX || toolgov__jv_find(obj, key, klen)) {
+        decline(f);
+        return;
+    }
+    if (toolgov__jv_put(f->cx, obj, key, klen, kat, val))
+        decline(f);
+}
+
+static toolgov__jval *flow_node(fr *f);
+
+/* A flow scalar or collection from the cursor, on one line. */
+static toolgov__jval *flow_value(fr *f)
+{
+    size_t s = f->p, e;
+    if (f->p >= f->le)
+        return decline(f);
+    if (f->b[s] == '{' || f->b[s] == '[')
+        return flow_node(f);
+    if (f->b[s] == '"' || f->b[s] == '\'') {
+        const char *t;
+        size_t n;
+        if (quoted(f, &t, &n))
+            return NULL;
+        return scalar(f, t, n, 0, mark(f, s));
+    }
+    if (!plain_start(f, s))
+        return decline(f);
+    plain_flow(f, &e);
+    if (f->no || f->b[f->p] == ':')
+        return decline(f);
+    return scalar(f, (const char *)f->b + s, e - s, 1, mark(f, s));
+}
+
+static toolgov__jval *flow_node(fr *f)
+{
+    int map = f->b[f->p] == '{';
+    unsigned char close = map ? '}' : ']';
+    toolgov__jval *v;
+    if (++f->depth > FAST_DEPTH_MAX)
+        return decline(f);
+    v = toolgov__jv_new(f->cx, map ? TOOLGOV_J_OBJECT : TOOLGOV_J_ARRAY, mark(f, f->p));
+    if (!v)
+        return decline(f);
+    f->p++;
+    skip_spaces(f);
+    if (f->p < f->le && f->b[f->p] == close) {
+        f->p++;
+        f->depth--;
+        return v;
+    }
+    for (;;) {
+        toolgov__jval *item;
+        if (map) {
+            size_t ks = f->p, ke;
+            const char *key;
+            size_t klen;
+            toolgov__mark kat;
+            if (ks >= f->le)
+                return decline(f);
+            kat = mark(f, ks);
+            if (f->b[ks] == '"' || f->b[ks] == '\'') {
+                if (quoted(f, &key, &klen))
+                    return NULL;
+                skip_spaces(f);
+                if (f->p >= f->le || f->b[f->p] != ':')
+                    return decline(f);
+            } else {
+                if (!plain_start(f, ks))
+                    return decline(f);
+                plain_flow(f, &ke);
+                if (f->no || f->b[f->p] != ':')
+                    return decline(f);
+                key = (const char *)f->b + ks;
+                klen = ke - ks;
+            }
+            f->p++; /* the ':' */
+            skip_spaces(f);
+            item = flow_value(f);
+            if (!item)
+                return NULL;
+            put(f, v, key, klen, kat, item);
+            if (f->no)
+                return NULL;
+        } else {
+            item = flow_value(f);
+            if (!item)
+                return NULL;
+            if (toolgov__jv_push(f->cx, v, item))
+                return decline(f);
+        }
+        skip_spaces(f);
+        if (f->p >= f->le)
+            return decline(f);
+        if (f->b[f->p] == close) {
+            f->p++;
+            break;
+        }
+        if (f->b[f->p] != ',')
+            return decline(f);
+        f->p++;
+        skip_spaces(f);
+        if (f->p >= f->le || f->b[f->p] == close)
+            return decline(f); /* a trailing ',' */
+    }
+    f->depth--;
+    return v;
+}
+
+static toolgov__jval *block_map(fr *f, size_t c);
+static toolgov__jval *block_seq(fr *f, size_t c);
+
+/* The block node whose first token is the cursor's, at column c. */
+static toolgov__jval *block_node(fr *f, size_t c)
+{
+    return dash_at(f, f->p) ? block_seq(f, c) : block_map(f, c);
+}
+
+/* A scalar or a flow collection that starts at the cursor and ends its
+** line, inside a block collection at column c; on to the next content
+** line, which must not continue it. */
+static toolgov__jval *inline_value(fr *f, size_t c)
+{
+    size_t s = f->p, e;
+    toolgov__jval *v;
+    unsigned char ch = f->b[s];
+    if (ch == '{' || ch == '[') {
+        v = flow_node(f);
+        if (v)
+            rest_blank(f);
+    } else if (ch == '"' || ch == '\'') {
+        const char *t;
+        size_t n;
+        if (quoted(f, &t, &n))
+            return NULL;
+        v = scalar(f, t, n, 0, mark(f, s));
+        if (v)
+            rest_blank(f);
+    } else if (plain_start(f, s)) {
+        toolgov__mark at = mark(f, s);
+        if (plain_block(f, &e))
+            return decline(f); /* `a: b: c` */
+        v = scalar(f, (const char *)f->b + s, e - s, 1, at);
+        if (v)
+            next_content(f);
+    } else {
+        return decline(f);
+    }
+    if (f->no)
+        return NULL;
+    if (!f->end && f->ind > c)
+        return decline(f); /* a continuation line, or an error */
+    return v;
+}
+
+/* The value of a key of the block mapping at column c, from the cursor
+** after the ':' and its blanks. */
+static toolgov__jval *block_value(fr *f, size_t c)
+{
+    if (f->p == f->le || f->b[f->p] == '#') {
+        next_content(f);
+        if (f->end)
+            return decline(f); /* an empty value */
+        if (f->ind > c)
+            return block_node(f, f->ind);
+        if (f->ind == c && dash_at(f, f->p))
+            return block_seq(f, c); /* indentless */
+        return decline(f);
+    }
+    if (dash_at(f, f->p))
+        return decline(f);
+    return inline_value(f, c);
+}
+
+/* A block mapping at column c whose first key is at the cursor (at a
+** line's first token, or after a sequence entry's '- '). */
+static toolgov__jval *block_map(fr *f, size_t c)
+{
+    toolgov__jval *v;
+    if (++f->depth > FAST_DEPTH_MAX)
+        return decline(f);
+    v = toolgov__jv_new(f->cx, TOOLGOV_J_OBJECT, mark(f, f->p));
+    if (!v)
+        return decline(f);
+    for (;;) {
+        size_t ks = f->p, ke;
+        const char *key;
+        size_t klen;
+        toolgov__mark kat = mark(f, ks);
+        toolgov__jval *val;
+        if (f->b[ks] == '"' || f->b[ks] == '\'') {
+            if (quoted(f, &key, &klen))
+                return NULL;
+            skip_spaces(f);
+            if (f->p >= f->le || f->b[f->p] != ':' || (f->p + 1 < f->le && f->b[f->p + 1] != ' '))
+                return decline(f);
+        } else {
+            if (!plain_start(f, ks) || !plain_block(f, &ke))
+                return decline(f);
+            key = (const char *)f->b + ks;
+            klen = ke - ks;
+        }
+        f->p++; /* the ':' */
+        skip_spaces(f);
+        val = block_value(f, c);
+        if (!val)
+            return NULL;
+        put(f, v, key, klen, kat, val);
+        if (f->no)
+            return NULL;
+        if (f->end || f->ind < c)
+            break;
+        if (f->ind > c || dash_at(f, f->p))
+            return decline(f);
+    }
+    f->depth--;
+    return v;
+}
+
+/* A block sequence at column c whose first '-' is at the cursor. It ends
+** at a line indented less, or at one of its own column that is not an
+** entry (the next key of the mapping an indentless sequence is the value
+** of; anything else the caller declines). */
+static toolgov__jval *block_seq(fr *f, size_t c)
+{
+    toolgov__jval *v;
+    if (++f->depth > FAST_DEPTH_MAX)
+        return decline(f);
+    v = toolgov__jv_new(f->cx, TOOLGOV_J_ARRAY, mark(f, f->p));
+    if (!v)
+        return decline(f);
+    for (;;) {
+        toolgov__jval *item;
+        size_t s;
+        f->p++; /* the '-' */
+        skip_spaces(f);
+        s = f->p;
+        if (s == f->le || f->b[s] == '#' || dash_at(f, s))
+            return decline(f); /* the item on later lines, or `- - x` */
+        if (f->b[s] == '"' || f->b[s] == '\'') {
+            const char *t;
+            size_t n;
+            int key;
+            if (quoted(f, &t, &n))
+                return NULL;
+            skip_spaces(f);
+            key = f->p < f->le && f->b[f->p] == ':' &&
+                  (f->p + 1 == f->le || f->b[f->p + 1] == ' ');
+            f->p = s;
+            item = key ? block_map(f, s - f->ls) : inline_value(f, c); /* `- "k": v` */
+        } else if (plain_start(f, s)) {
+            size_t e;
+            int key = plain_block(f, &e);
+            f->p = s;
+            item = key ? block_map(f, s - f->ls) : inline_value(f, c);
+        } else {
+            item = inline_value(f, c);
+        }
+        if (!item)
+            return NULL;
+        if (toolgov__jv_push(f->cx, v, item))
+            return decline(f);
+        if (f->end || f->ind < c || (f->ind == c && !dash_at(f, f->p)))
+            break;
+        if (f->ind > c)
+            return decline(f);
+    }
+    f->depth--;
+    return v;
+}
+
+/* The bytes the subset leaves to libyaml wherever they are: a tab, a CR
+** that is not part of a CRLF, NEL, LS, PS and the BOM (libyaml reads the
+** first three as line breaks and skips the last). */
+static int odd_bytes(const unsigned char *b, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        unsigned char c = b[i];
+        if (c < 0x80) {
+            if (c == '\t' || (c == '\r' && (i + 1 == n || b[i + 1] != '\n')))
+                return 1;
+            continue;
+        }
+        if (c == 0xC2 && i + 1 < n && b[i + 1] == 0x85)
+            return 1;
+        if (c == 0xE2 && i + 2 < n && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9))
+            return 1;
+        if (c == 0xEF && i + 2 < n && b[i + 1] == 0xBB && b[i + 2] == 0xBF)
+            return 1;
+    }
+    return 0;
+}
+
+int toolgov__params_fast_read(toolgov__schema_ctx *cx, const unsigned char *buf, size_t len,
+                              unsigned line, size_t kcol, toolgov__jval **out)
+{
+    static const char key[] = "parameters:";
+    fr f;
+    toolgov__jval *v = NULL;
+    size_t i;
+    *out = NULL;
+    if (kcol == 0 || len < kcol + sizeof key - 1 || odd_bytes(buf, len))
+        return 0;
+    for (i = 0; i < kcol; i++)
+        if (buf[i] != ' ')
+            return 0;
+    if (memcmp(buf + kcol, key, sizeof key - 1) != 0)
+        return 0;
+    memset(&f, 0, sizeof f);
+    f.cx = cx;
+    f.b = buf;
+    f.n = len;
+    f.line = line;
+    set_line(&f, 0);
+    f.p = kcol + sizeof key - 1;
+    if (f.p < f.le && f.b[f.p] != ' ')
+        return 0;
+    skip_spaces(&f);
+    if (f.p == f.le || f.b[f.p] == '#') {
+        next_content(&f);
+        if (!f.end && f.ind > kcol)
+            v = block_node(&f, f.ind);
+    } else if (f.b[f.p] == '{') {
+        v = flow_node(&f);
+        if (v)
+            rest_blank(&f);
+    }
+    if (cx->oom)
+        return -1;
+    if (!v || f.no || !f.end)
+        return 0;
+    *out = v;
+    return 1;
+}
