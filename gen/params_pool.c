@@ -21,6 +21,7 @@
 #include "cpus.h"
 #include "params_fast.h"
 #include "reader.h"
+#include "schema_c.h"
 #include "text.h"
 
 enum { TEXT_WAITING, TEXT_TAKEN, TEXT_DONE };
@@ -224,8 +225,11 @@ static const toolgov__snode *compile_text(const toolgov__ppool *p, executor *ex,
             cx.scratch = &ex->scratch;
             cx.dec = ex->dec;
             if (v->kind != TOOLGOV_J_NULL && toolgov__schema_compile(&cx, v, kat, &n) == 0 &&
-                !cx.oom && n && ex->d.errors == errors && ex->d.warnings == warnings)
+                !cx.oom && n && ex->d.errors == errors && ex->d.warnings == warnings) {
+                /* the loader's C-name check need not walk this tree again */
+                n->names_distinct = toolgov__schema_c_tree_distinct(n) == 1;
                 return n;
+            }
             return NULL;
         }
         if (ex->d.errors != errors || ex->d.warnings != warnings)
@@ -257,7 +261,10 @@ static const toolgov__snode *compile_text(const toolgov__ppool *p, executor *ex,
         }
     }
     toolgov__reader_close(&r);
-    return ok && n && ex->d.errors == errors && ex->d.warnings == warnings ? n : NULL;
+    if (!ok || !n || ex->d.errors != errors || ex->d.warnings != warnings)
+        return NULL;
+    n->names_distinct = toolgov__schema_c_tree_distinct(n) == 1;
+    return n;
 }
 
 static void *work(void *arg)

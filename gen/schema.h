@@ -219,6 +219,9 @@ struct toolgov__snode {
     unsigned types;           /* TOOLGOV_T_* bits as written; 0: no type */
     toolgov__mark at;         /* the schema's mapping */
     unsigned depth;           /* 1 for the root */
+    int names_distinct;       /* root only: 1 when its generated C names
+                              ** were found all different
+                              ** (toolgov__schema_c_tree_distinct) */
     int synth;                /* 1: made by the compiler, not written (the
                               ** items of an array without items:) */
     toolgov__sformat format;

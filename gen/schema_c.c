@@ -1396,30 +1396,52 @@ static int tools_may_meet(size_t count, const char *const *tools)
 ** kind and path), so each tree is asked once, however many tools share
 ** it. 1 when some tree gives a name twice, 0 when none, -1 when out of
 ** memory. */
+/* 1 when two names of the tree are the same, 0 when not, -1 when out of
+** memory; s and p are buffers reused from tree to tree. */
+static int tree_twice(cnames *s, path *p, const toolgov__snode *root)
+{
+    size_t k;
+    /* The names without the plugin's and the tool's (the same in all of
+    ** one tree's). */
+    s->count = s->blen = 0;
+    collect(s, "", "", p, root, root->at, 0);
+    for (k = 0; k < s->count && !s->oom; k++)
+        s->v[k].name = s->blk + s->v[k].off;
+    return s->oom ? -1 : s->count > 1 ? any_twice(s) : 0;
+}
+
+int toolgov__schema_c_tree_distinct(const toolgov__snode *root)
+{
+    cnames s;
+    path p;
+    int r;
+    memset(&s, 0, sizeof s);
+    memset(&p, 0, sizeof p);
+    r = tree_twice(&s, &p, root);
+    free(p.s);
+    free(s.v);
+    free(s.blk);
+    return r < 0 ? -1 : !r;
+}
+
 static int trees_clash(size_t count, const toolgov__snode *const *roots)
 {
     toolgov__schema_share seen;
     cnames s;
     path p;
-    size_t i, k;
+    size_t i;
     int r = 0;
     toolgov__schema_share_init(&seen);
     memset(&s, 0, sizeof s);
     memset(&p, 0, sizeof p);
     for (i = 0; i < count && r == 0; i++) {
-        if (!roots[i] || root_find(&seen, roots[i]))
+        if (!roots[i] || roots[i]->names_distinct || root_find(&seen, roots[i]))
             continue;
         if (!root_add(&seen, roots[i])) {
             r = -1;
             break;
         }
-        /* The names without the plugin's and the tool's (the same in all of
-        ** one tree's), in buffers reused from tree to tree. */
-        s.count = s.blen = 0;
-        collect(&s, "", "", &p, roots[i], roots[i]->at, 0);
-        for (k = 0; k < s.count && !s.oom; k++)
-            s.v[k].name = s.blk + s.v[k].off;
-        r = s.oom ? -1 : s.count > 1 ? any_twice(&s) : 0;
+        r = tree_twice(&s, &p, roots[i]);
     }
     free(p.s);
     free(s.v);

@@ -76,4 +76,12 @@ int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t 
                             const char *const *tools, const toolgov__snode *const *roots,
                             const toolgov__mark *ats, const unsigned *shifts);
 
+/* Whether the generated names of one tree are all different (which does
+** not depend on the tool's or the plugin's name): 1 when they are, 0 when
+** two are the same, -1 when out of memory. A root found distinct here can
+** be marked so (toolgov__snode.names_distinct), and toolgov__schema_c_names
+** then does not look at it again: the parameters pool asks on its worker
+** thread, beside the compile. */
+int toolgov__schema_c_tree_distinct(const toolgov__snode *root);
+
 #endif /* TOOLGOV_GEN_SCHEMA_C_H */
