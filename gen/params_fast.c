@@ -21,6 +21,8 @@
 
 #include <string.h>
 
+#include "buf.h"
+
 /* Collections deeper than this are left to libyaml (which refuses at 48). */
 #define FAST_DEPTH_MAX 40u
 /* libyaml looks for a simple key's ':' within 1024 characters. */
@@ -39,6 +41,7 @@ typedef struct fr {
     int end;       /* no content line is left */
     int no;        /* declined (or out of memory: cx->oom) */
     unsigned depth;
+    toolgov__buf tmp; /* a quoted or folded scalar's value being built */
 } fr;
 
 static void set_line(fr *f, size_t ls)
@@ -229,115 +232,163 @@ static unsigned hexval(unsigned char c)
     return 16;
 }
 
-/* A quoted scalar on one line from the cursor (at its quote): its text in
-** *s (the buffer's bytes, or the arena's when it had escapes), the cursor
-** after the closing quote. */
-static int quoted(fr *f, const char **s, size_t *len)
+/* Append to the scalar being built. */
+static void emit(fr *f, const char *s, size_t n)
+{
+    toolgov__buf_put(&f->tmp, s, n);
+}
+
+/* A JSON escape (or '\ ', an escaped space) of a double-quoted scalar at
+** f->b[i] (its '\'), written out: the bytes it takes, or 0 (declined) for
+** any other escape, a NUL, a control character or a surrogate (libyaml's
+** own messages). */
+static size_t escape(fr *f, size_t i)
+{
+    static const char from[] = "\"\\/bfnrt ", to[] = "\"\\/\b\f\n\r\t ";
+    const char *k;
+    unsigned v = 0, d, j;
+    char u[3];
+    if (i + 1 >= f->le)
+        return 0; /* an escaped line break */
+    k = strchr(from, f->b[i + 1]);
+    if (k && *k) {
+        emit(f, to + (k - from), 1);
+        return 2;
+    }
+    if (f->b[i + 1] != 'u' || i + 5 >= f->le)
+        return 0;
+    for (j = 2; j <= 5; j++) {
+        if ((d = hexval(f->b[i + j])) > 15)
+            return 0;
+        v = v * 16 + d;
+    }
+    if (v < 0x20 || (v >= 0x7F && v < 0xA0) || (v >= 0xD800 && v < 0xE000) || v >= 0xFFFE)
+        return 0;
+    if (v < 0x80) {
+        u[0] = (char)v;
+        emit(f, u, 1);
+    } else if (v < 0x800) {
+        u[0] = (char)(0xC0 | (v >> 6));
+        u[1] = (char)(0x80 | (v & 0x3F));
+        emit(f, u, 2);
+    } else {
+        u[0] = (char)(0xE0 | (v >> 12));
+        u[1] = (char)(0x80 | ((v >> 6) & 0x3F));
+        u[2] = (char)(0x80 | (v & 0x3F));
+        emit(f, u, 3);
+    }
+    return 6;
+}
+
+/* Past the line break(s) of a scalar that goes on below, folding them as
+** YAML does (one break is a space, each further one, of a blank line, a
+** '\n'): 0 with the cursor at the next line's first non-blank, which a
+** scalar of a block collection at column c must be indented past; -1 at
+** the end of the text or a line indented c or less (declined: libyaml
+** reads it, or refuses it). */
+static int fold(fr *f, size_t c)
+{
+    size_t breaks = 0, j;
+    do {
+        breaks++;
+        if (next_line(f))
+            return -1;
+        j = after_blanks(f, f->ls);
+    } while (j == f->le);
+    if (j - f->ls <= c)
+        return -1;
+    if (breaks == 1)
+        emit(f, " ", 1);
+    while (--breaks)
+        emit(f, "\n", 1);
+    f->p = j;
+    return 0;
+}
+
+/* A quoted scalar from the cursor (at its quote), its value built in
+** f->tmp, the cursor after the closing quote. It may go on over lines
+** (folded) only as a value of a block collection at column c (c >= 0):
+** keys and flow values stay on their line (c < 0). 0, or -1 declined. */
+static int quoted(fr *f, long c, const char **s, size_t *len)
 {
     unsigned char q = f->b[f->p];
-    size_t i = f->p + 1, esc = 0;
-    char *o;
-    size_t k = 0;
-    for (;; i++) {
+    size_t i = f->p + 1, keep = 0;
+    f->tmp.len = 0;
+    for (;;) {
+        unsigned char ch;
         if (i >= f->le) {
-            decline(f);
-            return -1;
+            /* The line ends inside: its trailing blanks are dropped. */
+            f->tmp.len = keep;
+            if (c < 0 || fold(f, (size_t)c)) {
+                decline(f);
+                return -1;
+            }
+            i = f->p;
+            keep = f->tmp.len;
+            continue;
         }
-        if (f->b[i] == q) {
+        ch = f->b[i];
+        if (ch == q) {
             if (q == '\'' && i + 1 < f->le && f->b[i + 1] == '\'') {
-                esc++;
-                i++;
+                emit(f, "'", 1);
+                keep = f->tmp.len;
+                i += 2;
                 continue;
             }
             break;
         }
-        if (q == '"' && f->b[i] == '\\') {
-            esc++;
-            i++;
-            if (i >= f->le) {
+        if (q == '"' && ch == '\\' && i + 1 == f->le) {
+            /* An escaped line break: the next line's text follows at once
+            ** (what PyYAML writes to wrap a double-quoted scalar). */
+            size_t j;
+            if (c < 0 || next_line(f) || (j = after_blanks(f, f->ls)) == f->le ||
+                j - f->ls <= (size_t)c) {
                 decline(f);
                 return -1;
             }
+            i = j;
+            keep = f->tmp.len;
+            continue;
         }
+        if (q == '"' && ch == '\\') {
+            size_t used = escape(f, i);
+            if (!used) {
+                decline(f);
+                return -1;
+            }
+            keep = f->tmp.len;
+            i += used;
+            continue;
+        }
+        emit(f, (const char *)f->b + i, 1);
+        if (ch != ' ')
+            keep = f->tmp.len;
+        i++;
     }
-    if (!esc) {
-        *s = (const char *)f->b + f->p + 1;
-        *len = i - f->p - 1;
-        f->p = i + 1;
-        return 0;
-    }
-    o = toolgov__arena_alloc(f->cx->arena, i - f->p);
-    if (!o) {
+    if (f->tmp.oom) {
         f->cx->oom = 1;
         decline(f);
         return -1;
     }
-    for (i = f->p + 1;; i++) {
-        unsigned char c = f->b[i];
-        if (c == q) {
-            if (q == '\'' && i + 1 < f->le && f->b[i + 1] == '\'') {
-                o[k++] = '\'';
-                i++;
-                continue;
-            }
-            break;
-        }
-        if (q == '"' && c == '\\') {
-            unsigned char x = f->b[++i];
-            switch (x) {
-            case '"': o[k++] = '"'; break;
-            case '\\': o[k++] = '\\'; break;
-            case '/': o[k++] = '/'; break;
-            case 'b': o[k++] = '\b'; break;
-            case 'f': o[k++] = '\f'; break;
-            case 'n': o[k++] = '\n'; break;
-            case 'r': o[k++] = '\r'; break;
-            case 't': o[k++] = '\t'; break;
-            case 'u': {
-                unsigned v = 0, d, j;
-                if (i + 4 >= f->le) {
-                    decline(f);
-                    return -1;
-                }
-                for (j = 1; j <= 4; j++) {
-                    d = hexval(f->b[i + j]);
-                    if (d > 15) {
-                        decline(f);
-                        return -1;
-                    }
-                    v = v * 16 + d;
-                }
-                /* NUL, controls (the text check's business), surrogates:
-                ** libyaml's own messages */
-                if (v < 0x20 || (v >= 0x7F && v < 0xA0) || (v >= 0xD800 && v < 0xE000) ||
-                    v >= 0xFFFE) {
-                    decline(f);
-                    return -1;
-                }
-                i += 4;
-                if (v < 0x80) {
-                    o[k++] = (char)v;
-                } else if (v < 0x800) {
-                    o[k++] = (char)(0xC0 | (v >> 6));
-                    o[k++] = (char)(0x80 | (v & 0x3F));
-                } else {
-                    o[k++] = (char)(0xE0 | (v >> 12));
-                    o[k++] = (char)(0x80 | ((v >> 6) & 0x3F));
-                    o[k++] = (char)(0x80 | (v & 0x3F));
-                }
-                break;
-            }
-            default:
-                decline(f);
-                return -1;
-            }
-            continue;
-        }
-        o[k++] = (char)c;
-    }
-    *s = o;
-    *len = k;
     f->p = i + 1;
+    *s = f->tmp.data ? f->tmp.data : "";
+    *len = f->tmp.len;
+    return 0;
+}
+
+/* A quoted key: quoted(), with the text kept in the arena (f->tmp is
+** reused by the value). */
+static int quoted_key(fr *f, const char **s, size_t *len)
+{
+    char *k;
+    if (quoted(f, -1, s, len))
+        return -1;
+    if (!(k = toolgov__arena_strndup(f->cx->arena, *s, *len))) {
+        f->cx->oom = 1;
+        decline(f);
+        return -1;
+    }
+    *s = k;
     return 0;
 }
 
@@ -385,9 +436,10 @@ static toolgov__jval *flow_value(fr *f)
     if (f->b[s] == '"' || f->b[s] == '\'') {
         const char *t;
         size_t n;
-        if (quoted(f, &t, &n))
+        toolgov__mark at = mark(f, s);
+        if (quoted(f, -1, &t, &n))
             return NULL;
-        return scalar(f, t, n, 0, mark(f, s));
+        return scalar(f, t, n, 0, at);
     }
     if (!plain_start(f, s))
         return decline(f);
@@ -425,7 +477,7 @@ static toolgov__jval *flow_node(fr *f)
                 return decline(f);
             kat = mark(f, ks);
             if (f->b[ks] == '"' || f->b[ks] == '\'') {
-                if (quoted(f, &key, &klen))
+                if (quoted_key(f, &key, &klen))
                     return NULL;
                 skip_spaces(f);
                 if (f->p >= f->le || f->b[f->p] != ':')
@@ -481,6 +533,71 @@ static toolgov__jval *block_node(fr *f, size_t c)
     return dash_at(f, f->p) ? block_seq(f, c) : block_map(f, c);
 }
 
+/* A plain scalar s[0..e) that reached its line's end, inside a block
+** collection at column c: the lines below indented past c go on with it
+** (folded), up to a line indented c or less, a comment or the text's end.
+** On to the next content line. */
+static toolgov__jval *plain_lines(fr *f, size_t c, size_t s, size_t e, toolgov__mark at)
+{
+    toolgov__jval *v;
+    f->tmp.len = 0;
+    emit(f, (const char *)f->b + s, e - s);
+    for (;;) {
+        size_t len0 = f->tmp.len, j;
+        if (fold(f, c)) {
+            /* the text's end, or a line indented c or less */
+            f->tmp.len = len0;
+            if (!f->end)
+                content(f);
+            break;
+        }
+        j = f->p;
+        if (f->b[j] == '#') {
+            f->tmp.len = len0; /* a comment line ends it */
+            content(f);
+            break;
+        }
+        /* An indicator is text here ('- ', quotes, brackets...): libyaml's
+        ** scanner only ends a plain scalar at ': ' and ' #'. */
+        if (plain_block(f, &e))
+            return decline(f); /* a key below: libyaml refuses it */
+        emit(f, (const char *)f->b + j, e - j);
+        if (f->p < f->le) {
+            next_content(f); /* a comment after it ends it */
+            break;
+        }
+    }
+    if (f->tmp.oom) {
+        f->cx->oom = 1;
+        return decline(f);
+    }
+    v = scalar(f, f->tmp.data, f->tmp.len, 1, at);
+    if (v && !f->end && f->ind > c)
+        return decline(f);
+    return v;
+}
+
+/* Whether the quoted scalar at s is a key: it closes on its line and a ':'
+** and a blank (or the line's end) follow. */
+static int quoted_is_key(const fr *f, size_t s)
+{
+    unsigned char q = f->b[s];
+    size_t i;
+    for (i = s + 1; i < f->le; i++) {
+        if (f->b[i] == q) {
+            if (q == '\'' && i + 1 < f->le && f->b[i + 1] == '\'') {
+                i++;
+                continue;
+            }
+            i = after_blanks(f, i + 1);
+            return i < f->le && f->b[i] == ':' && (i + 1 == f->le || f->b[i + 1] == ' ');
+        }
+        if (q == '"' && f->b[i] == '\\')
+            i++;
+    }
+    return 0;
+}
+
 /* A scalar or a flow collection that starts at the cursor and ends its
 ** line, inside a block collection at column c; on to the next content
 ** line, which must not continue it. */
@@ -496,18 +613,21 @@ static toolgov__jval *inline_value(fr *f, size_t c)
     } else if (ch == '"' || ch == '\'') {
         const char *t;
         size_t n;
-        if (quoted(f, &t, &n))
+        toolgov__mark at = mark(f, s);
+        if (quoted(f, (long)c, &t, &n))
             return NULL;
-        v = scalar(f, t, n, 0, mark(f, s));
+        v = scalar(f, t, n, 0, at);
         if (v)
             rest_blank(f);
     } else if (plain_start(f, s)) {
         toolgov__mark at = mark(f, s);
         if (plain_block(f, &e))
             return decline(f); /* `a: b: c` */
+        if (f->p == f->le)
+            return plain_lines(f, c, s, e, at);
         v = scalar(f, (const char *)f->b + s, e - s, 1, at);
         if (v)
-            next_content(f);
+            next_content(f); /* after a comment: it ends the scalar */
     } else {
         return decline(f);
     }
@@ -554,7 +674,7 @@ static toolgov__jval *block_map(fr *f, size_t c)
         toolgov__mark kat = mark(f, ks);
         toolgov__jval *val;
         if (f->b[ks] == '"' || f->b[ks] == '\'') {
-            if (quoted(f, &key, &klen))
+            if (quoted_key(f, &key, &klen))
                 return NULL;
             skip_spaces(f);
             if (f->p >= f->le || f->b[f->p] != ':' || (f->p + 1 < f->le && f->b[f->p + 1] != ' '))
@@ -603,16 +723,8 @@ static toolgov__jval *block_seq(fr *f, size_t c)
         if (s == f->le || f->b[s] == '#' || dash_at(f, s))
             return decline(f); /* the item on later lines, or `- - x` */
         if (f->b[s] == '"' || f->b[s] == '\'') {
-            const char *t;
-            size_t n;
-            int key;
-            if (quoted(f, &t, &n))
-                return NULL;
-            skip_spaces(f);
-            key = f->p < f->le && f->b[f->p] == ':' &&
-                  (f->p + 1 == f->le || f->b[f->p + 1] == ' ');
-            f->p = s;
-            item = key ? block_map(f, s - f->ls) : inline_value(f, c); /* `- "k": v` */
+            item = quoted_is_key(f, s) ? block_map(f, s - f->ls) /* `- "k": v` */
+                                       : inline_value(f, c);
         } else if (plain_start(f, s)) {
             size_t e;
             int key = plain_block(f, &e);
@@ -691,6 +803,7 @@ int toolgov__params_fast_read(toolgov__schema_ctx *cx, const unsigned char *buf,
         if (v)
             rest_blank(&f);
     }
+    toolgov__buf_free(&f.tmp);
     if (cx->oom)
         return -1;
     if (!v || f.no || !f.end)

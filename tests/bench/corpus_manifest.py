@@ -5,7 +5,10 @@ tool schemas of tests/data/mcp-servers/ that toolgov-gen accepts one by one,
 written in PyYAML's block style, to time `generate` on real schemas that
 repeat (docs/testing.md, "Not reading a repeated text at all").
 
-    tests/bench/corpus_manifest.py TOOLGOV_GEN OUT.yaml [N]
+    tests/bench/corpus_manifest.py [--distinct] TOOLGOV_GEN OUT.yaml [N]
+
+With --distinct each tool's schema gets a root `title` naming the tool, so
+no two parameters texts are alike (every one is read and compiled).
 """
 import glob
 import json
@@ -18,8 +21,12 @@ import yaml
 
 
 def main():
-    gen, out = sys.argv[1], sys.argv[2]
-    count = int(sys.argv[3]) if len(sys.argv) > 3 else 10000
+    args = sys.argv[1:]
+    distinct = bool(args) and args[0] == "--distinct"
+    if distinct:
+        args = args[1:]
+    gen, out = args[0], args[1]
+    count = int(args[2]) if len(args) > 2 else 10000
     here = os.path.dirname(os.path.abspath(__file__))
     accepted = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -42,6 +49,8 @@ def main():
                        "description": (t.get("description") or "x")[:300] or "x",
                        # a copy each time: PyYAML writes a shared object as an anchor
                        "parameters": json.loads(json.dumps(t["inputSchema"]))}
+        if distinct:
+            tools[name]["parameters"]["title"] = "Arguments of tool %d" % i
     with open(out, "w", encoding="utf-8") as f:
         f.write(yaml.safe_dump({"name": "big", "provides": ["tool"], "tools": tools},
                                sort_keys=False, allow_unicode=True, width=100))

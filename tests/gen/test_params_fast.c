@@ -213,6 +213,16 @@ static const char *const read_cases[] = {
     "  parameters:\n    type: object\n    properties:\n      n:\n        type: number\n"
     "        minimum: -1.5\n        default: 0.25\n        examples: [1, -2, 3.0e2, true, null, "
     "~]\n        description: see http://example.com/a?b=c for C# and  two  blanks\n",
+    /* scalars over several lines (PyYAML wraps long ones), folded */
+    "  parameters:\n    type: object\n    description: a plain\n      continued line\n\n"
+    "      after a blank line  \n    title: 'single\n      quoted ''x''\n\n\n      three'\n"
+    "    properties:\n      a:\n        type: string\n        description: \"double \\\"q\\\"   \n"
+    "          folded\\t  \"\n        examples:\n        - wrapped item\n          text  # end\n"
+    "        - 'quoted\n          item'\n      b: {type: string}\n",
+    /* PyYAML's wrapping: an escaped line break, an escaped space; text
+    ** lines that start with an indicator inside a plain scalar */
+    "    parameters:\n      type: object\n      description: \"Be\\\n        \\ clear, \\\"x\\\"\\n\\\n"
+    "        \\ ok.\"\n      title: a plain\n        - dash 'q' \"d\" `b` [x] {y} ? z ! & * | > % @\n",
     /* empty collections, single quotes with '' */
     "  parameters:\n    type: object\n    properties: {}\n    required: []\n"
     "    description: 'it''s here'\n",
@@ -222,14 +232,15 @@ static const char *const read_cases[] = {
 static const char *const declined_cases[] = {
     "  parameters:\n    type: object\n    description: |\n      block\n",
     "  parameters:\n    type: object\n    description: >-\n      folded\n",
-    "  parameters:\n    type: object\n    description: a plain\n      continued line\n",
+    "  parameters:\n    type: object\n    description: a plain\n      continued: line\n",
+    "  parameters:\n    type: object\n    description: \"ends \\\n\n      escaped\"\n",
+    "  parameters:\n    type: object\n    description: 'goes\n    below'\n",
     "  parameters:\n    type: &a object\n",
     "  parameters:\n    type: !!str object\n",
     "  parameters:\n    type:\tobject\n",
     "  parameters: {type: object,\n    properties: {}}\n",
     "  parameters:\n    type: object\n    type: object\n",
     "  parameters:\n    type: object\n    default:\n",
-    "  parameters:\n    type: object\n    title: \"two\n      lines\"\n",
     "  parameters:\n    type: object\n    title: \"\\x41\"\n",
     "  parameters:\n    type: object\n    required:\n      -\n        a\n",
     "  parameters:\n    type: object\n    required: [a, ]\n",
@@ -423,6 +434,7 @@ static void line_end(rng *r, toolgov__buf *b, int crlf)
 
 static void block_value(rng *r, toolgov__buf *b, size_t ind, unsigned depth, int crlf,
                         int in_seq);
+static void wrapped(rng *r, toolgov__buf *b, size_t ind, int crlf);
 
 /* Entries of a block mapping at column ind; the first one's indentation
 ** is already written when `first_inline`. */
@@ -452,11 +464,49 @@ static void block_seq(rng *r, toolgov__buf *b, size_t ind, unsigned depth, int c
         } else if (rnd(r, 3) == 0) {
             flow_value(r, b, depth + 1);
             line_end(r, b, crlf);
+        } else if (rnd(r, 4) == 0) {
+            wrapped(r, b, ind, crlf);
         } else {
             scalar_text(r, b, 0);
             line_end(r, b, crlf);
         }
     }
+}
+
+/* A scalar of a block collection at column ind over several lines, as
+** PyYAML wraps long ones: plain, single- or double-quoted, its lines
+** indented past ind (or not, now and then), blank lines between. */
+static void wrapped(rng *r, toolgov__buf *b, size_t ind, int crlf)
+{
+    static const char *const q[] = {"", "'", "\""};
+    const char *o = q[rnd(r, 3)];
+    size_t lines = 2 + rnd(r, 3), i;
+    put(b, o);
+    for (i = 0; i < lines; i++) {
+        if (i) {
+            size_t blank = rnd(r, 4) == 0 ? 1 + rnd(r, 2) : 0;
+            if (rnd(r, 5) == 0)
+                put(b, "  "); /* trailing blanks */
+            while (blank--) {
+                put(b, crlf ? "\r\n" : "\n");
+                if (rnd(r, 3) == 0)
+                    spaces(b, rnd(r, 6));
+            }
+            if (*o == '"' && rnd(r, 3) == 0)
+                put(b, "\\"); /* an escaped line break */
+            put(b, crlf ? "\r\n" : "\n");
+            spaces(b, rnd(r, 12) ? ind + 1 + rnd(r, 4) : ind);
+            if (*o == '"' && rnd(r, 4) == 0)
+                put(b, "\\ ");
+        }
+        put(b, words[rnd(r, rnd(r, 2) ? 20 : NWORDS)]);
+        if (rnd(r, 2)) {
+            put(b, " ");
+            put(b, words[rnd(r, 20)]);
+        }
+    }
+    put(b, o);
+    line_end(r, b, crlf);
 }
 
 /* After `key:` in a block mapping at column ind. */
@@ -465,7 +515,10 @@ static void block_value(rng *r, toolgov__buf *b, size_t ind, unsigned depth, int
 {
     unsigned k = depth > 5 ? rnd(r, 2) : rnd(r, 6);
     (void)in_seq;
-    if (k == 0) {
+    if (k == 0 && rnd(r, 4) == 0) {
+        put(b, " ");
+        wrapped(r, b, ind, crlf);
+    } else if (k == 0) {
         put(b, " ");
         scalar_text(r, b, 0);
         line_end(r, b, crlf);
