@@ -492,9 +492,11 @@ static void ahead_done(ahead *h, size_t i, toolgov__schema_share *sh)
     pthread_mutex_unlock(&h->mu);
 }
 
-static void render_source(toolgov__buf *b, const toolgov__manifest *m, const names *nm,
-                          size_t *mark_at, toolgov__schema_ctx *cx, toolgov__schema_share *sh,
-                          ahead *ah, const char **params, const char **schema)
+/* The C file up to its tables (each tool's argument descriptors and
+** schema text, whose names go in params[i] and schema[i]). */
+static void render_source(toolgov__buf *b, const toolgov__manifest *m, size_t *mark_at,
+                          toolgov__schema_ctx *cx, toolgov__schema_share *sh, ahead *ah,
+                          const char **params, const char **schema)
 {
     const char *n = m->name;
     size_t i;
@@ -555,18 +557,30 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
             return;
         }
     }
-    /* Every generated string enum is int-sized (one line per enum). */
-    {
-        size_t before = b->len;
-        for (i = 0; i < m->tool_count; i++)
-            if (toolgov__schema_c_enum_checks(b, sh, n, m->tools[i].name, m->tools[i].params)) {
-                b->oom = 1;
-                return;
-            }
-        if (b->len != before)
-            puts_(b, "\n");
-    }
+}
 
+/* Every generated string enum is int-sized (one line per enum): the part
+** of the C file after the tables; sh is any share table of this render
+** (the text is the same with any). */
+static void render_enum_checks(toolgov__buf *b, const toolgov__manifest *m,
+                               toolgov__schema_share *sh)
+{
+    size_t before = b->len, i;
+    for (i = 0; i < m->tool_count; i++)
+        if (toolgov__schema_c_enum_checks(b, sh, m->name, m->tools[i].name, m->tools[i].params)) {
+            b->oom = 1;
+            return;
+        }
+    if (b->len != before)
+        puts_(b, "\n");
+}
+
+/* The ToolSpec table, which names each tool's tables and schema text. */
+static void render_specs(toolgov__buf *b, const toolgov__manifest *m, const names *nm,
+                         const char *const *params, const char *const *schema)
+{
+    const char *n = m->name;
+    size_t i;
     if (m->tool_count) {
         putf(b, "static const toolgov_tool_spec %s_Tools[%s_ToolCount] = {\n", n, n);
         for (i = 0; i < m->tool_count; i++) {
@@ -609,6 +623,15 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, const nam
         }
         puts_(b, "};\n\n");
     }
+
+}
+
+/* Everything after the ToolSpec table: it depends on the tools' names and
+** loops alone, so a big plugin's header thread renders it too. */
+static void render_tail(toolgov__buf *b, const toolgov__manifest *m, const names *nm)
+{
+    const char *n = m->name;
+    size_t i;
 
     /* The wrappers the registry calls: of the runtime's handler type, each
     ** hands the decoded arguments to its handler with their declared type,
@@ -776,13 +799,30 @@ typedef struct header_job {
     const names *nm;
     size_t *mark_at;
     toolgov__schema_share *sh;
+    toolgov__buf checks, tail; /* the C file's parts it renders too */
 } header_job;
 
+/* The header, then the two parts of the C file that do not wait for the
+** tables (the enum checks, with the header's share table, and everything
+** after the ToolSpec table), while the caller's thread renders the
+** tables. */
 static void *header_thread(void *arg)
 {
     header_job *j = arg;
     render_header(j->h, j->m, j->nm, j->mark_at, j->sh);
+    render_enum_checks(&j->checks, j->m, j->sh);
+    render_tail(&j->tail, j->m, j->nm);
     return NULL;
+}
+
+/* Append part (rendered by another thread) to b and free it. */
+static void put_part(toolgov__buf *b, toolgov__buf *part)
+{
+    if (part->oom)
+        b->oom = 1;
+    else if (part->len)
+        put(b, part->data, part->len);
+    toolgov__buf_free(part);
 }
 
 /* The thread that makes tables ahead, when some tool has parameters; NULL
@@ -883,10 +923,17 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         cx.tool = NULL;
         cx.oom = 0;
         if (!bad) {
-            header_job job = {h, m, &nm, &h_mark, &sh_h};
+            header_job job;
             pthread_t th;
             ahead *ah;
             int threaded = 0;
+            job.h = h;
+            job.m = m;
+            job.nm = &nm;
+            job.mark_at = &h_mark;
+            job.sh = &sh_h;
+            toolgov__buf_init(&job.checks);
+            toolgov__buf_init(&job.tail);
             if (!lit_ready)
                 init_lit();
             if (m->tool_count >= HEADER_THREAD_MIN && toolgov__usable_cpus() >= 2)
@@ -894,10 +941,24 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
             if (!threaded)
                 render_header(h, m, &nm, &h_mark, &sh_h);
             ah = threaded ? ahead_start(m) : NULL;
-            render_source(c, m, &nm, &c_mark, &cx, &sh, ah, params, schema);
+            render_source(c, m, &c_mark, &cx, &sh, ah, params, schema);
             ahead_stop(ah);
             if (threaded)
                 pthread_join(th, NULL);
+            /* After a failed render the tables' names are not all there. */
+            if (!c->oom) {
+                if (threaded)
+                    put_part(c, &job.checks);
+                else
+                    render_enum_checks(c, m, &sh);
+                render_specs(c, m, &nm, params, schema);
+                if (threaded)
+                    put_part(c, &job.tail);
+                else
+                    render_tail(c, m, &nm);
+            }
+            toolgov__buf_free(&job.checks);
+            toolgov__buf_free(&job.tail);
             if (!h->oom && !c->oom)
                 stamp_generation(h, h0, h_mark, c, c_mark);
         }
