@@ -7,11 +7,13 @@
 ** each is read and compiled on its own. Before the loader's reading
 ** starts, the pool finds every line `spaces parameters:` whose value ends
 ** (as toolgov__text_value_end() says) where a token starts, and a worker
-** thread reads each such text with its own libyaml parser, as a document
-** of its own (the key's line and the value's lines, cut where the value
-** ends: the same events libyaml gives for the value in the whole file, see
-** manifest.c "parameters compiled once per distinct text"), and compiles
-** it, from the back of the list. When the loader's reader reaches such a
+** thread reads each such text alone, as a document of its own (the key's
+** line and the value's lines, cut where the value ends: the same events
+** libyaml gives for the value in the whole file, see manifest.c
+** "parameters compiled once per distinct text"), without libyaml when
+** params_fast.h can, else with a libyaml parser of its own, and compiles
+** it, from the back of the list (and checks its generated C names,
+** toolgov__schema_c_tree_distinct). When the loader's reader reaches such a
 ** text (the skipping reader of reader.h) it asks the pool, which compiles
 ** the text on the loader's thread if the worker has not started on it, so
 ** the two threads share the work; a text that compiled cleanly is left out
