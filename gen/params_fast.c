@@ -25,7 +25,8 @@
 
 /* Collections deeper than this are left to libyaml (which refuses at 48). */
 #define FAST_DEPTH_MAX 40u
-/* libyaml looks for a simple key's ':' within 1024 characters. */
+/* libyaml looks for a simple key's ':' within 1024 characters of the
+** key's start: a key's bytes to its ':' are held to less. */
 #define FAST_KEY_MAX 1000u
 
 typedef struct fr {
@@ -415,7 +416,7 @@ static void rest_blank(fr *f)
 static void put(fr *f, toolgov__jval *obj, const char *key, size_t klen, toolgov__mark kat,
                 toolgov__jval *val)
 {
-    if (klen > FAST_KEY_MAX || toolgov__jv_find(obj, key, klen)) {
+    if (toolgov__jv_find(obj, key, klen)) {
         decline(f);
         return;
     }
@@ -491,6 +492,8 @@ static toolgov__jval *flow_node(fr *f)
                 key = (const char *)f->b + ks;
                 klen = ke - ks;
             }
+            if (f->p - ks > FAST_KEY_MAX)
+                return decline(f); /* libyaml's simple key ends before */
             f->p++; /* the ':' */
             skip_spaces(f);
             item = flow_value(f);
@@ -685,6 +688,8 @@ static toolgov__jval *block_map(fr *f, size_t c)
             key = (const char *)f->b + ks;
             klen = ke - ks;
         }
+        if (f->p - ks > FAST_KEY_MAX)
+            return decline(f); /* libyaml's simple key ends before */
         f->p++; /* the ':' */
         skip_spaces(f);
         val = block_value(f, c);

@@ -274,6 +274,31 @@ START_TEST(test_declined)
 }
 END_TEST
 
+/* Keys near libyaml's simple-key limit (1024 characters from the key's
+** start to its ':'): escapes and blanks before the ':' count. */
+START_TEST(test_long_keys)
+{
+    static const char *const forms[] = {"    %s: 1\n", "    \"%s\": 1\n", "    %s   : 1\n",
+                                        "    x: {%s: 1}\n", "    x: {\"%s\" : 1}\n"};
+    both t;
+    size_t f, n;
+    both_init(&t);
+    for (f = 0; f < sizeof forms / sizeof forms[0]; f++)
+        for (n = 990; n <= 1030; n += 4) {
+            char key[1100], text[1300];
+            memset(key, 'k', n);
+            key[n] = 0;
+            if (f == 1)
+                memcpy(key + n - 12, "\\u0041\\u0042", 12);
+            snprintf(text, sizeof text, "  parameters:\n    type: object\n");
+            snprintf(text + strlen(text), sizeof text - strlen(text), forms[f], key);
+            (void)compare_str(&t, text);
+        }
+    ck_assert_uint_gt(t.accepted, 0);
+    both_free(&t);
+}
+END_TEST
+
 /* Marks of the tree in one case, against numbers worked out by hand (so
 ** the comparison above does not only compare libyaml with itself). */
 START_TEST(test_marks_by_hand)
@@ -864,6 +889,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_layouts_read);
     tcase_add_test(tc, test_declined);
+    tcase_add_test(tc, test_long_keys);
     tcase_add_test(tc, test_marks_by_hand);
     tcase_add_loop_test(tc, test_random, 0, 4);
     tcase_add_test(tc, test_repository_texts);
