@@ -936,8 +936,15 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
             toolgov__buf_init(&job.tail);
             if (!lit_ready)
                 init_lit();
-            if (m->tool_count >= HEADER_THREAD_MIN && toolgov__usable_cpus() >= 2)
+            if (m->tool_count >= HEADER_THREAD_MIN && toolgov__usable_cpus() >= 2) {
+                /* The tail sized once (a wrapper and a table entry a tool),
+                ** as the two files are above. */
+                size_t ts = 4096;
+                for (i = 0; i < m->tool_count; i++)
+                    ts += 4 * nm.len[i] + 5 * nl + 200;
+                (void)reserve(&job.tail, ts);
                 threaded = pthread_create(&th, NULL, header_thread, &job) == 0;
+            }
             if (!threaded)
                 render_header(h, m, &nm, &h_mark, &sh_h);
             ah = threaded ? ahead_start(m) : NULL;

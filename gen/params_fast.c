@@ -19,6 +19,7 @@
 */
 #include "params_fast.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "buf.h"
@@ -45,21 +46,53 @@ typedef struct fr {
     toolgov__buf tmp; /* a quoted or folded scalar's value being built */
 } fr;
 
+/* Whether the byte at i (above 0x7F) starts a character the subset leaves
+** to libyaml: NEL, LS or PS (libyaml's line breaks) or the BOM (which it
+** skips). */
+static int odd_char(const fr *f, size_t i, size_t le)
+{
+    const unsigned char *b = f->b;
+    return (b[i] == 0xC2 && i + 1 < le && b[i + 1] == 0x85) ||
+           (b[i] == 0xE2 && i + 2 < le && b[i + 1] == 0x80 &&
+            (b[i + 2] == 0xA8 || b[i + 2] == 0xA9)) ||
+           (b[i] == 0xEF && i + 2 < le && b[i + 1] == 0xBB && b[i + 2] == 0xBF);
+}
+
+/* Make the line at ls the cursor's. Its bytes are looked at once, eight at
+** a time where they are printable ASCII: a tab, a CR that does not end it,
+** or an odd character (odd_char) declines the text. */
 static void set_line(fr *f, size_t ls)
 {
     const unsigned char *nl = memchr(f->b + ls, '\n', f->n - ls);
-    size_t le = nl ? (size_t)(nl - f->b) : f->n, i;
+    size_t le = nl ? (size_t)(nl - f->b) : f->n, i = ls;
+    const uint64_t high = 0x8080808080808080u;
     if (le > ls && f->b[le - 1] == '\r')
         le--;
     f->ls = ls;
     f->le = le;
     f->p = ls;
     f->ascii = 1;
-    for (i = ls; i < le; i++)
-        if (f->b[i] & 0x80) {
-            f->ascii = 0;
-            break;
+    while (i < le) {
+        unsigned char c;
+        if (le - i >= 8) {
+            uint64_t w;
+            memcpy(&w, f->b + i, 8);
+            /* no byte below 0x20 and none above 0x7F: all printable */
+            if (!(((w - 0x2020202020202020u) | w) & high)) {
+                i += 8;
+                continue;
+            }
         }
+        c = f->b[i];
+        if (c & 0x80) {
+            f->ascii = 0;
+            if (odd_char(f, i, le))
+                f->no = 1;
+        } else if (c < 0x20) {
+            f->no = 1; /* a tab, or a CR inside the line */
+        }
+        i++;
+    }
 }
 
 /* On to the line after the cursor's: 0, or 1 (and f->end) when there is
@@ -751,29 +784,6 @@ static toolgov__jval *block_seq(fr *f, size_t c)
     return v;
 }
 
-/* The bytes the subset leaves to libyaml wherever they are: a tab, a CR
-** that is not part of a CRLF, NEL, LS, PS and the BOM (libyaml reads the
-** first three as line breaks and skips the last). */
-static int odd_bytes(const unsigned char *b, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n; i++) {
-        unsigned char c = b[i];
-        if (c < 0x80) {
-            if (c == '\t' || (c == '\r' && (i + 1 == n || b[i + 1] != '\n')))
-                return 1;
-            continue;
-        }
-        if (c == 0xC2 && i + 1 < n && b[i + 1] == 0x85)
-            return 1;
-        if (c == 0xE2 && i + 2 < n && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9))
-            return 1;
-        if (c == 0xEF && i + 2 < n && b[i + 1] == 0xBB && b[i + 2] == 0xBF)
-            return 1;
-    }
-    return 0;
-}
-
 int toolgov__params_fast_read(toolgov__schema_ctx *cx, const unsigned char *buf, size_t len,
                               unsigned line, size_t kcol, toolgov__jval **out)
 {
@@ -782,7 +792,7 @@ int toolgov__params_fast_read(toolgov__schema_ctx *cx, const unsigned char *buf,
     toolgov__jval *v = NULL;
     size_t i;
     *out = NULL;
-    if (kcol == 0 || len < kcol + sizeof key - 1 || odd_bytes(buf, len))
+    if (kcol == 0 || len < kcol + sizeof key - 1)
         return 0;
     for (i = 0; i < kcol; i++)
         if (buf[i] != ' ')

@@ -342,12 +342,15 @@ struct toolgov__schema_share_key {
 void toolgov__schema_share_init(toolgov__schema_share *sh)
 {
     sh->seen = NULL;
-    sh->seen_cap = sh->seen_count = 0;
+    sh->seen_slots = NULL;
+    sh->seen_cap = sh->seen_count = sh->seen_alloc = 0;
     sh->next_id = 0;
     toolgov__buf_init(&sh->body);
     sh->none_schema = NULL;
     sh->roots = NULL;
-    sh->roots_cap = sh->roots_count = 0;
+    sh->roots_count = sh->roots_alloc = 0;
+    sh->root_slots = NULL;
+    sh->roots_cap = 0;
     toolgov__arena_init(&sh->scratch);
     sh->pre_root = NULL;
     sh->pre = NULL;
@@ -357,35 +360,49 @@ void toolgov__schema_share_free(toolgov__schema_share *sh)
 {
     size_t i;
     free(sh->seen);
+    free(sh->seen_slots);
     sh->seen = NULL;
-    sh->seen_cap = sh->seen_count = 0;
+    sh->seen_slots = NULL;
+    sh->seen_cap = sh->seen_count = sh->seen_alloc = 0;
     toolgov__buf_free(&sh->body);
-    for (i = 0; i < sh->roots_cap; i++) {
+    for (i = 0; i < sh->roots_count; i++) {
         free(sh->roots[i].types);
         free(sh->roots[i].checks);
     }
     free(sh->roots);
+    free(sh->root_slots);
     sh->roots = NULL;
-    sh->roots_cap = sh->roots_count = 0;
+    sh->roots_count = sh->roots_alloc = 0;
+    sh->root_slots = NULL;
+    sh->roots_cap = 0;
     toolgov__arena_free(&sh->scratch);
 }
 
-static size_t key_slot(const toolgov__schema_share_key *v, size_t cap, const char *key,
-                       size_t klen, uint64_t h)
+/* The slot of the key key[0..klen) (hash h), or of the empty slot where it
+** goes: slots hold indexes into the dense array of keys (as root_slot). */
+static size_t key_slot(const toolgov__schema_share *sh, const uint32_t *slots, size_t cap,
+                       const char *key, size_t klen, uint64_t h)
 {
     size_t mask = cap - 1, i = toolgov__hash_slot(h, mask);
-    while (v[i].rec && !(v[i].hash == h && v[i].klen == klen && memcmp(v[i].rec, key, klen) == 0))
-        i = (i + 1) & mask;
-    return i;
+    for (;; i = (i + 1) & mask) {
+        const toolgov__schema_share_key *k;
+        if (!slots[i])
+            return i;
+        k = &sh->seen[slots[i] - 1];
+        if (k->hash == h && k->klen == klen && memcmp(k->rec, key, klen) == 0)
+            return i;
+    }
 }
 
 /* The record whose key is key[0..klen) (hash h), or NULL. */
 static const char *key_find(const toolgov__schema_share *sh, const char *key, size_t klen,
                             uint64_t h)
 {
+    uint32_t k;
     if (!sh->seen_cap)
         return NULL;
-    return sh->seen[key_slot(sh->seen, sh->seen_cap, key, klen, h)].rec;
+    k = sh->seen_slots[key_slot(sh, sh->seen_slots, sh->seen_cap, key, klen, h)];
+    return k ? sh->seen[k - 1].rec : NULL;
 }
 
 /* Add a record whose key (klen bytes, hash h) is not there. 0, or -1 when
@@ -395,31 +412,43 @@ static int key_add(toolgov__schema_share *sh, const char *rec, size_t klen, uint
     toolgov__schema_share_key *k;
     if ((sh->seen_count + 1) * 2 > sh->seen_cap) {
         size_t ncap = sh->seen_cap ? sh->seen_cap * 2 : 256, i;
-        toolgov__schema_share_key *nv = calloc(ncap, sizeof *nv);
-        if (!nv)
+        uint32_t *nv;
+        if (ncap > UINT32_MAX || !(nv = calloc(ncap, sizeof *nv)))
             return -1;
-        for (i = 0; i < sh->seen_cap; i++) {
+        for (i = 0; i < sh->seen_count; i++) {
             const toolgov__schema_share_key *o = &sh->seen[i];
-            if (o->rec)
-                nv[key_slot(nv, ncap, o->rec, o->klen, o->hash)] = *o;
+            nv[key_slot(sh, nv, ncap, o->rec, o->klen, o->hash)] = (uint32_t)(i + 1);
         }
-        free(sh->seen);
-        sh->seen = nv;
+        free(sh->seen_slots);
+        sh->seen_slots = nv;
         sh->seen_cap = ncap;
     }
-    k = &sh->seen[key_slot(sh->seen, sh->seen_cap, rec, klen, h)];
+    if (sh->seen_count == sh->seen_alloc) {
+        size_t nalloc = sh->seen_alloc ? sh->seen_alloc * 2 : 128;
+        toolgov__schema_share_key *nk = realloc(sh->seen, nalloc * sizeof *nk);
+        if (!nk)
+            return -1;
+        sh->seen = nk;
+        sh->seen_alloc = nalloc;
+    }
+    k = &sh->seen[sh->seen_count];
     k->hash = h;
     k->klen = klen;
     k->rec = rec;
-    sh->seen_count++;
+    sh->seen_slots[key_slot(sh, sh->seen_slots, sh->seen_cap, rec, klen, h)] =
+        (uint32_t)++sh->seen_count;
     return 0;
 }
 
-static size_t root_slot(const toolgov__schema_share_root *v, size_t cap,
+/* The slot of a tree, or of the empty slot where it goes. The slots hold
+** indexes into the dense array of records, so the table a plugin of
+** 10,000 trees probes is 4 bytes a slot (fresh pages cost more than the
+** probing). */
+static size_t root_slot(const toolgov__schema_share *sh, const uint32_t *slots, size_t cap,
                         const toolgov__snode *root)
 {
     size_t mask = cap - 1, i = (size_t)(((uintptr_t)root >> 4) * 0x9e3779b97f4a7c15u >> 20) & mask;
-    while (v[i].root && v[i].root != root)
+    while (slots[i] && sh->roots[slots[i] - 1].root != root)
         i = (i + 1) & mask;
     return i;
 }
@@ -428,11 +457,11 @@ static size_t root_slot(const toolgov__schema_share_root *v, size_t cap,
 static toolgov__schema_share_root *root_find(const toolgov__schema_share *sh,
                                              const toolgov__snode *root)
 {
-    toolgov__schema_share_root *r;
+    uint32_t k;
     if (!sh->roots_cap)
         return NULL;
-    r = &sh->roots[root_slot(sh->roots, sh->roots_cap, root)];
-    return r->root ? r : NULL;
+    k = sh->root_slots[root_slot(sh, sh->root_slots, sh->roots_cap, root)];
+    return k ? &sh->roots[k - 1] : NULL;
 }
 
 /* The record of a tree, added empty when new; valid until the next call.
@@ -440,25 +469,33 @@ static toolgov__schema_share_root *root_find(const toolgov__schema_share *sh,
 static toolgov__schema_share_root *root_add(toolgov__schema_share *sh,
                                             const toolgov__snode *root)
 {
-    toolgov__schema_share_root *r;
+    size_t at;
     if ((sh->roots_count + 1) * 2 > sh->roots_cap) {
         size_t ncap = sh->roots_cap ? sh->roots_cap * 2 : 64, i;
-        toolgov__schema_share_root *nv = calloc(ncap, sizeof *nv);
-        if (!nv)
+        uint32_t *nv;
+        if (ncap > UINT32_MAX || !(nv = calloc(ncap, sizeof *nv)))
             return NULL;
-        for (i = 0; i < sh->roots_cap; i++)
-            if (sh->roots[i].root)
-                nv[root_slot(nv, ncap, sh->roots[i].root)] = sh->roots[i];
-        free(sh->roots);
-        sh->roots = nv;
+        for (i = 0; i < sh->roots_count; i++)
+            nv[root_slot(sh, nv, ncap, sh->roots[i].root)] = (uint32_t)(i + 1);
+        free(sh->root_slots);
+        sh->root_slots = nv;
         sh->roots_cap = ncap;
     }
-    r = &sh->roots[root_slot(sh->roots, sh->roots_cap, root)];
-    if (!r->root) {
-        r->root = root;
-        sh->roots_count++;
+    at = root_slot(sh, sh->root_slots, sh->roots_cap, root);
+    if (!sh->root_slots[at]) {
+        if (sh->roots_count == sh->roots_alloc) {
+            size_t nalloc = sh->roots_alloc ? sh->roots_alloc * 2 : 32;
+            toolgov__schema_share_root *nr = realloc(sh->roots, nalloc * sizeof *nr);
+            if (!nr)
+                return NULL;
+            sh->roots = nr;
+            sh->roots_alloc = nalloc;
+        }
+        memset(&sh->roots[sh->roots_count], 0, sizeof *sh->roots);
+        sh->roots[sh->roots_count].root = root;
+        sh->root_slots[at] = (uint32_t)++sh->roots_count;
     }
-    return r;
+    return &sh->roots[sh->root_slots[at] - 1];
 }
 
 /* Per-tree text rendered once with TOOL_MARK where the tool's name goes,

@@ -10,6 +10,8 @@
 #ifndef TOOLGOV_GEN_SCHEMA_C_H
 #define TOOLGOV_GEN_SCHEMA_C_H
 
+#include <stdint.h>
+
 #include "codegen.h"
 #include "schema.h"
 
@@ -22,15 +24,21 @@ typedef struct toolgov__schema_share_root toolgov__schema_share_root;
 typedef struct toolgov__schema_share_key toolgov__schema_share_key;
 
 typedef struct toolgov__schema_share {
-    toolgov__schema_share_key *seen; /* the keys written, by content */
-    size_t seen_cap, seen_count;     /* cap: 0 or a power of two */
+    toolgov__schema_share_key *seen; /* the keys written, in order */
+    size_t seen_count, seen_alloc;
+    uint32_t *seen_slots;            /* index + 1 into seen by content; 0:
+                                     ** empty */
+    size_t seen_cap;                 /* slots: 0 or a power of two */
     unsigned next_id;
     toolgov__buf body;       /* the key being rendered, reused */
     const char *none_schema; /* the no-arguments text's name, once written */
-    toolgov__schema_share_root *roots; /* compiled trees already written, by
-                                       ** address (the loader shares one tree
-                                       ** among tools with equal text) */
-    size_t roots_cap, roots_count;     /* cap: 0 or a power of two */
+    toolgov__schema_share_root *roots; /* compiled trees already written (the
+                                       ** loader shares one tree among tools
+                                       ** with equal text), in the order met */
+    size_t roots_count, roots_alloc;
+    uint32_t *root_slots;              /* index + 1 into roots by the tree's
+                                       ** address; 0: empty */
+    size_t roots_cap;                  /* slots: 0 or a power of two */
     toolgov__arena scratch;  /* one tool's in-memory tables while its
                              ** objects are rendered; reset per tool */
     const toolgov__snode *pre_root;  /* NULL, or the root whose in-memory */
