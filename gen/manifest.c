@@ -1194,8 +1194,9 @@ static toolgov__manifest *load(const char *path, const char *data, size_t len,
     if (L.skipping && pool)
         L.pool = toolgov__ppool_start(path, (const unsigned char *)data, len,
                                       pool >= 2 ? 1 : TOOLGOV_MANIFEST_POOL_MIN,
-                                      (pool >= 2 ? TOOLGOV__PPOOL_FORCE : 0) |
-                                          (pool == 3 ? TOOLGOV__PPOOL_LIBYAML : 0));
+                                      pool == 2   ? TOOLGOV__PPOOL_FORCE
+                                      : pool == 3 ? TOOLGOV__PPOOL_LIBYAML | TOOLGOV__PPOOL_ALONE
+                                                  : 0);
     if (L.skipping ? toolgov__reader_open_skipping(&L.r, path, (const unsigned char *)data,
                                                    len, d,
                                                    L.pool ? toolgov__ppool_skip : skip_known,

@@ -84,9 +84,10 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
 ** parameters; then the memo alone, reporting). With all, a manifest of
 ** many tools' parameters texts on a machine of two CPUs or more also has
 ** those texts compiled on a second thread (params_pool.h); parallel does
-** that whatever the size and the CPUs, and parallel_libyaml does it with
-** every text read by libyaml (not by the reader without it that the pool
-** tries first, params_fast.h). The same diagnostics and the same manifest
+** that whatever the size and the CPUs, and parallel_libyaml has the
+** loader's thread alone compile them, every text read by libyaml (not by
+** the reader without it that the pool tries first, params_fast.h). On one
+** CPU, `all` has the loader's thread compile the texts itself. The same diagnostics and the same manifest
 ** every way, which the tests and the fuzz target check. */
 enum {
     TOOLGOV_MANIFEST_REUSE_NONE = 0,

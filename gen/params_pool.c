@@ -317,9 +317,8 @@ toolgov__ppool *toolgov__ppool_start(const char *path, const unsigned char *buf,
 {
     toolgov__ppool *p;
     size_t ls, seen = 0;
-    int e;
-    if (!(flags & TOOLGOV__PPOOL_FORCE) && toolgov__usable_cpus() < 2)
-        return NULL;
+    int e, worker = (flags & TOOLGOV__PPOOL_FORCE) ||
+                    (!(flags & TOOLGOV__PPOOL_ALONE) && toolgov__usable_cpus() >= 2);
     /* Too few texts: leave before allocating anything. */
     if (!min_texts)
         min_texts = 1;
@@ -359,11 +358,14 @@ toolgov__ppool *toolgov__ppool_start(const char *path, const unsigned char *buf,
         (p->next = p->n, 0) ||
         toolgov_args_decoder_new(&p->ex[0].dec, NULL) != 0 ||
         toolgov_args_decoder_new(&p->ex[1].dec, NULL) != 0 ||
-        pthread_create(&p->worker, NULL, work, p) != 0) {
+        (worker && pthread_create(&p->worker, NULL, work, p) != 0)) {
         pool_free(p);
         return NULL;
     }
-    p->have_worker = 1;
+    /* Without a worker (one CPU) the loader compiles every text itself,
+    ** as its walk reaches it: still without libyaml where params_fast can,
+    ** and left out of libyaml's input. */
+    p->have_worker = worker;
     return p;
 }
 

@@ -43,18 +43,22 @@
 
 typedef struct toolgov__ppool toolgov__ppool;
 
-/* Find the texts and start the worker. NULL (read as before) when there
-** are fewer than min_texts of them (nothing is allocated then), or fewer
-** than min_texts distinct ones (repeats are the memo's work), or no
-** thread or memory to be had: out of memory in the pool only means no
-** pool, or a reading that does not stand and is done again.
-** flags 0: a worker only when this process may run on 2 CPUs or more,
+/* Find the texts and start the worker (when there is one). NULL (read as
+** before) when there are fewer than min_texts of them (nothing is
+** allocated then), or fewer than min_texts distinct ones (repeats are the
+** memo's work), or no thread or memory to be had: out of memory in the
+** pool only means no pool, or a reading that does not stand and is done
+** again.
+** flags 0: a worker when this process may run on 2 CPUs or more, else
+** none (the loader's thread compiles every text as its walk reaches it),
 ** each text read by the reader without libyaml when it can (params_fast.h),
 ** else by libyaml; TOOLGOV__PPOOL_FORCE: a worker whatever the CPUs (the
-** tests' way to run it everywhere); TOOLGOV__PPOOL_LIBYAML: every text read
-** by libyaml (the tests' way to compare the two readers). */
+** tests' way to run it everywhere); TOOLGOV__PPOOL_ALONE: no worker
+** whatever the CPUs; TOOLGOV__PPOOL_LIBYAML: every text read by libyaml
+** (the tests' way to compare the two readers). */
 #define TOOLGOV__PPOOL_FORCE 1
 #define TOOLGOV__PPOOL_LIBYAML 2
+#define TOOLGOV__PPOOL_ALONE 4
 toolgov__ppool *toolgov__ppool_start(const char *path, const unsigned char *buf, size_t len,
                                      size_t min_texts, int flags);
 

@@ -353,6 +353,43 @@ static int render_on(const toolgov__manifest *m, int one_cpu, toolgov__buf *h, t
 #endif
 }
 
+/* On one CPU the pool starts without a worker: the loader compiles each
+** text as its walk reaches it (still without libyaml where it can) and
+** leaves it out of libyaml's input. Loaded every way there too (the
+** worker forced, and the loader alone with libyaml), clean and with a
+** problem in the middle. */
+START_TEST(test_one_cpu_pool)
+{
+#if defined(__linux__) && defined(CPU_SET)
+    static const char *const bad[] = {NULL, "note: {type: string, minLenght: 1}"};
+    cpu_set_t was, one;
+    size_t k;
+    int i;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof was, &was), 0);
+    CPU_ZERO(&one);
+    for (i = 0; i < CPU_SETSIZE && !CPU_ISSET(i, &was); i++)
+        ;
+    CPU_SET(i, &one);
+    ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        size_t len, errors;
+        char *y = many_tools(120, bad[k] ? 60 : 120, bad[k], &len);
+        toolgov__manifest *m;
+        char *text = load_all_ways(y, len, &errors, &m);
+        ck_assert_int_eq(m == NULL, bad[k] != NULL);
+        if (bad[k])
+            ck_assert_msg(strstr(text, "m.yaml:") && strstr(text, "minLength"), "%s", text);
+        else
+            ck_assert_str_eq(text, "");
+        toolgov__manifest_free(m);
+        free(text);
+        free(y);
+    }
+    ck_assert_int_eq(sched_setaffinity(0, sizeof was, &was), 0);
+#endif
+}
+END_TEST
+
 /* A plugin big enough for the header to render on a thread of its own
 ** and its tables to be made ahead on another (codegen.c) renders to the
 ** same bytes as on one CPU. */
@@ -399,6 +436,7 @@ int main(void)
     tcase_add_test(tc, test_pool_texts);
     tcase_add_test(tc, test_pool_failed_text);
     tcase_add_test(tc, test_render_threads_same);
+    tcase_add_test(tc, test_one_cpu_pool);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
