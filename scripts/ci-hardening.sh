@@ -207,7 +207,8 @@ stage_fuzz() {
   cmake -S . -B "$FUZZ_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
         -DTOOLGOV_FUZZ=ON -DTOOLGOV_BUILD_EXAMPLES=OFF >/dev/null
-  cmake --build "$FUZZ_DIR" -j "$JOBS" --target fuzz_manifest fuzz_state fuzz_override fuzz_args fuzz_mcp
+  cmake --build "$FUZZ_DIR" -j "$JOBS" --target fuzz_manifest fuzz_state fuzz_override fuzz_args fuzz_mcp \
+    fuzz_params
   local work="$FUZZ_DIR/fuzz-run" seeds="$ROOT/tests/fuzz/corpus" y
   rm -rf "$work"
   mkdir -p "$work/artifacts" "$work/yaml"
@@ -241,7 +242,12 @@ stage_fuzz() {
   done
   for name in "${pids[@]}"; do wait "$name" || rc=1; done
   pids=()
-  for name in override args mcp; do
+  for name in override args; do
+    run_one "$name" & pids+=($!)
+  done
+  for name in "${pids[@]}"; do wait "$name" || rc=1; done
+  pids=()
+  for name in mcp params; do
     run_one "$name" & pids+=($!)
   done
   for name in "${pids[@]}"; do wait "$name" || rc=1; done
