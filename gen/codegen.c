@@ -575,39 +575,61 @@ static void render_enum_checks(toolgov__buf *b, const toolgov__manifest *m,
         puts_(b, "\n");
 }
 
-/* The ToolSpec table, which names each tool's tables and schema text. */
-static void render_specs(toolgov__buf *b, const toolgov__manifest *m, const names *nm,
-                         const char *const *params, const char *const *schema)
+/* The ToolSpec table in two steps, so that the longer one runs beside the
+** tables: each entry up to its tables (the tool's name, its description
+** and guidance as literals, its effect and flags, its place), into heads
+** with entry i ending at head_end[i]; then the table itself, each head
+** followed by the names of its tables, which the tables' render gave. */
+static void render_spec_heads(toolgov__buf *heads, size_t *head_end, const toolgov__manifest *m,
+                              const names *nm)
 {
     const char *n = m->name;
     size_t i;
+    for (i = 0; i < m->tool_count; i++) {
+        const toolgov__tool_decl *t = &m->tools[i];
+        toolgov__buf *b = heads;
+        PUTL(b, "    { sizeof(toolgov_tool_spec),\n      \"");
+        put(b, t->name, nm->len[i]); /* an identifier: nothing to escape */
+        PUTL(b, "\",\n      ");
+        if (t->description_len > LITERAL_MAX)
+            putf(b, "%s_Description_%s", n, t->name);
+        else
+            put_literal(b, t->description, t->description_len, "      ");
+        PUTL(b, ",\n      ");
+        puts_(b, effect_enum(t->effect));
+        if (t->effect == TOOLGOV_EFFECT_WRITE && t->confirm == TOOLGOV_CONFIRM_ONCE)
+            PUTL(b, ", TOOLGOV_CONFIRM_ONCE,\n      ");
+        else
+            PUTL(b, ", TOOLGOV_CONFIRM_NEVER,\n      ");
+        if (t->guidance_len > LITERAL_MAX)
+            putf(b, "%s_Guidance_%s", n, t->name);
+        else
+            put_literal(b, t->guidance, t->guidance_len, "      ");
+        PUTL(b, ",\n      ");
+        put(b, t->pinned ? "1, " : "0, ", 3);
+        put(b, t->answers_directly ? "1, " : "0, ", 3);
+        put_size(b, t->at.line);
+        PUTL(b, ", ");
+        put_size(b, t->at.col);
+        head_end[i] = b->len;
+    }
+}
+
+static void render_specs(toolgov__buf *b, const toolgov__manifest *m, const toolgov__buf *heads,
+                         const size_t *head_end, const char *const *params,
+                         const char *const *schema)
+{
+    const char *n = m->name;
+    size_t i;
+    if (heads->oom) {
+        b->oom = 1;
+        return;
+    }
     if (m->tool_count) {
         putf(b, "static const toolgov_tool_spec %s_Tools[%s_ToolCount] = {\n", n, n);
         for (i = 0; i < m->tool_count; i++) {
-            const toolgov__tool_decl *t = &m->tools[i];
-            PUTL(b, "    { sizeof(toolgov_tool_spec),\n      \"");
-            put(b, t->name, nm->len[i]); /* an identifier: nothing to escape */
-            PUTL(b, "\",\n      ");
-            if (t->description_len > LITERAL_MAX)
-                putf(b, "%s_Description_%s", n, t->name);
-            else
-                put_literal(b, t->description, t->description_len, "      ");
-            PUTL(b, ",\n      ");
-            puts_(b, effect_enum(t->effect));
-            if (t->effect == TOOLGOV_EFFECT_WRITE && t->confirm == TOOLGOV_CONFIRM_ONCE)
-                PUTL(b, ", TOOLGOV_CONFIRM_ONCE,\n      ");
-            else
-                PUTL(b, ", TOOLGOV_CONFIRM_NEVER,\n      ");
-            if (t->guidance_len > LITERAL_MAX)
-                putf(b, "%s_Guidance_%s", n, t->name);
-            else
-                put_literal(b, t->guidance, t->guidance_len, "      ");
-            PUTL(b, ",\n      ");
-            put(b, t->pinned ? "1, " : "0, ", 3);
-            put(b, t->answers_directly ? "1, " : "0, ", 3);
-            put_size(b, t->at.line);
-            PUTL(b, ", ");
-            put_size(b, t->at.col);
+            size_t from = i ? head_end[i - 1] : 0;
+            put(b, heads->data + from, head_end[i] - from);
             if (params[i]) {
                 PUTL(b, ",\n      &");
                 puts_(b, params[i]);
@@ -623,7 +645,6 @@ static void render_specs(toolgov__buf *b, const toolgov__manifest *m, const name
         }
         puts_(b, "};\n\n");
     }
-
 }
 
 /* Everything after the ToolSpec table: it depends on the tools' names and
@@ -800,6 +821,8 @@ typedef struct header_job {
     size_t *mark_at;
     toolgov__schema_share *sh;
     toolgov__buf checks, tail; /* the C file's parts it renders too */
+    toolgov__buf heads;        /* and the ToolSpec entries' heads */
+    size_t *head_end;
 } header_job;
 
 /* The header, then the two parts of the C file that do not wait for the
@@ -811,6 +834,7 @@ static void *header_thread(void *arg)
     header_job *j = arg;
     render_header(j->h, j->m, j->nm, j->mark_at, j->sh);
     render_enum_checks(&j->checks, j->m, j->sh);
+    render_spec_heads(&j->heads, j->head_end, j->m, j->nm);
     render_tail(&j->tail, j->m, j->nm);
     return NULL;
 }
@@ -912,7 +936,8 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         toolgov__schema_share sh, sh_h;
         const char **schema = malloc(n * sizeof(const char *));
         const char **params = malloc(n * sizeof(const char *));
-        int bad = names_build(&nm, m) || !schema || !params;
+        size_t *head_end = malloc(n * sizeof *head_end);
+        int bad = names_build(&nm, m) || !schema || !params || !head_end;
         toolgov__arena_init(&arena);
         toolgov__diag_init(&d, stderr, 0);
         toolgov__schema_share_init(&sh);
@@ -932,17 +957,25 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
             job.nm = &nm;
             job.mark_at = &h_mark;
             job.sh = &sh_h;
+            job.head_end = head_end;
             toolgov__buf_init(&job.checks);
             toolgov__buf_init(&job.tail);
+            toolgov__buf_init(&job.heads);
             if (!lit_ready)
                 init_lit();
             if (m->tool_count >= HEADER_THREAD_MIN && toolgov__usable_cpus() >= 2) {
                 /* The tail sized once (a wrapper and a table entry a tool),
                 ** as the two files are above. */
                 size_t ts = 4096;
-                for (i = 0; i < m->tool_count; i++)
+                size_t hds = 4096;
+                for (i = 0; i < m->tool_count; i++) {
+                    const toolgov__tool_decl *t = &m->tools[i];
                     ts += 4 * nm.len[i] + 5 * nl + 200;
+                    hds += nm.len[i] + 2 * nl + 160 + t->description_len +
+                           t->description_len / 4 + t->guidance_len + t->guidance_len / 4;
+                }
                 (void)reserve(&job.tail, ts);
+                (void)reserve(&job.heads, hds);
                 threaded = pthread_create(&th, NULL, header_thread, &job) == 0;
             }
             if (!threaded)
@@ -954,11 +987,13 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
                 pthread_join(th, NULL);
             /* After a failed render the tables' names are not all there. */
             if (!c->oom) {
-                if (threaded)
+                if (threaded) {
                     put_part(c, &job.checks);
-                else
+                } else {
                     render_enum_checks(c, m, &sh);
-                render_specs(c, m, &nm, params, schema);
+                    render_spec_heads(&job.heads, head_end, m, &nm);
+                }
+                render_specs(c, m, &job.heads, head_end, params, schema);
                 if (threaded)
                     put_part(c, &job.tail);
                 else
@@ -966,6 +1001,7 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
             }
             toolgov__buf_free(&job.checks);
             toolgov__buf_free(&job.tail);
+            toolgov__buf_free(&job.heads);
             if (!h->oom && !c->oom)
                 stamp_generation(h, h0, h_mark, c, c_mark);
         }
@@ -974,6 +1010,7 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         names_free(&nm);
         free(schema);
         free(params);
+        free(head_end);
         toolgov__arena_free(&arena);
         if (bad)
             return TOOLGOV_ENOMEM;
