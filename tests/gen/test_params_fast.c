@@ -263,6 +263,57 @@ START_TEST(test_layouts_read)
 }
 END_TEST
 
+/* Forms either reader may meet in a hand-written manifest: compared
+** wherever the reader without libyaml reads them, declined or not. */
+static const char *const odd_cases[] = {
+    "  parameters:\n    type: object\n    x:\n    - {type: string}\n    - [a, {b: c}]\n",
+    "  parameters:\n    type: object\n    x: [\"a\": 1]\n",
+    "  parameters:\n    type: object\n    x: {a: 1, a: 2}\n",
+    "  parameters:\n    type: object\n    : x\n",
+    "  parameters:\n    type: object\n    default: -\n",
+    "  parameters:\n    type: object\n    default: - x\n",
+    "  parameters:\n    type: object\n    x: .5\n    y: 50%\n    z: a@b\n",
+    "  parameters:\n    type: object\n    x: {a: b}# c\n",
+    "  parameters:\n    type: object\n    x: 'a'#c\n",
+    "  parameters:\n    type: object\n    x: a#b\n",
+    "  parameters:\n    type: object\n    \"x y\" : 1\n    'z' :   2\n",
+    "  parameters:\n    type: object\n    x: \"\"\n    y: ''\n",
+    "  parameters:\n    type: object\n    x: [ ]\n    y: { }\n    z: [ a , b ]\n",
+    "  parameters:\n    type: object\n    x:\n      - a\n     - b\n",
+    "  parameters:\n    type: object\n    x:\n      a: 1\n     b: 2\n",
+    "  parameters:\n    type: object\n    x: a\n   # comment\n    y: b\n",
+    "  parameters:\n    type: object\n    x: a\n      # comment\n    y: b\n",
+    "  parameters:\n    type: object\n    x: a\n      # comment\n      b\n",
+    "  parameters:\n    type: object\n    x: a\n\n\n      b\n",
+    "  parameters:\n    type: object\n    x: 'a\n\n      b'\n",
+    "  parameters:\n    type: object\n    x: \"a\\\n      \\ b\"\n",
+    "  parameters:\n    type: object\n    x: \"\\u00e9\\u20ac\\u0041\"\n",
+    "  parameters:\n    type: object\n    x: \"\\ud83c\\udfaf\"\n",
+    "  parameters:\n    type: object\n    x: !!str 1\n",
+    "  parameters:\n    type: object\n    x: &a 1\n    y: *a\n",
+    "  parameters:\n    type: object\n    x: |-\n      a\n",
+    "  parameters:\n    type: object\n    x: 0x1F\n",
+    "  parameters:\n    type: object\n    x: ~\n    y: null\n    z: True\n",
+    "  parameters:\n    type: object\n    x: 'a''b''''c'\n",
+    "  parameters:\n    type: object\n    - x\n",
+    "  parameters:\n    - type\n",
+    "  parameters: [a]\n",
+    "  parameters: {}\n",
+    "  parameters: {type: object}  # trailing\n\n  # more\n",
+    NULL};
+
+START_TEST(test_odd_forms)
+{
+    both t;
+    size_t i;
+    both_init(&t);
+    for (i = 0; odd_cases[i]; i++)
+        (void)compare_str(&t, odd_cases[i]);
+    ck_assert_uint_gt(t.accepted, 5);
+    both_free(&t);
+}
+END_TEST
+
 START_TEST(test_declined)
 {
     both t;
@@ -889,6 +940,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_layouts_read);
     tcase_add_test(tc, test_declined);
+    tcase_add_test(tc, test_odd_forms);
     tcase_add_test(tc, test_long_keys);
     tcase_add_test(tc, test_marks_by_hand);
     tcase_add_loop_test(tc, test_random, 0, 4);
