@@ -575,61 +575,73 @@ static void render_enum_checks(toolgov__buf *b, const toolgov__manifest *m,
         puts_(b, "\n");
 }
 
-/* The ToolSpec table in two steps, so that the longer one runs beside the
-** tables: each entry up to its tables (the tool's name, its description
-** and guidance as literals, its effect and flags, its place), into heads
-** with entry i ending at head_end[i]; then the table itself, each head
-** followed by the names of its tables, which the tables' render gave. */
+/* The ToolSpec table. Each entry up to its tables (the tool's name, its
+** description and guidance as literals, its effect and flags, its place)
+** is a head; the head and then the names of its tables, which the tables'
+** render gave, make the entry. */
+static void render_spec_head(toolgov__buf *b, const toolgov__manifest *m, const names *nm,
+                             size_t i)
+{
+    const char *n = m->name;
+    const toolgov__tool_decl *t = &m->tools[i];
+    PUTL(b, "    { sizeof(toolgov_tool_spec),\n      \"");
+    put(b, t->name, nm->len[i]); /* an identifier: nothing to escape */
+    PUTL(b, "\",\n      ");
+    if (t->description_len > LITERAL_MAX)
+        putf(b, "%s_Description_%s", n, t->name);
+    else
+        put_literal(b, t->description, t->description_len, "      ");
+    PUTL(b, ",\n      ");
+    puts_(b, effect_enum(t->effect));
+    if (t->effect == TOOLGOV_EFFECT_WRITE && t->confirm == TOOLGOV_CONFIRM_ONCE)
+        PUTL(b, ", TOOLGOV_CONFIRM_ONCE,\n      ");
+    else
+        PUTL(b, ", TOOLGOV_CONFIRM_NEVER,\n      ");
+    if (t->guidance_len > LITERAL_MAX)
+        putf(b, "%s_Guidance_%s", n, t->name);
+    else
+        put_literal(b, t->guidance, t->guidance_len, "      ");
+    PUTL(b, ",\n      ");
+    put(b, t->pinned ? "1, " : "0, ", 3);
+    put(b, t->answers_directly ? "1, " : "0, ", 3);
+    put_size(b, t->at.line);
+    PUTL(b, ", ");
+    put_size(b, t->at.col);
+}
+
+/* Every head into heads, entry i ending at head_end[i]: a big plugin's
+** header thread renders them beside the tables. */
 static void render_spec_heads(toolgov__buf *heads, size_t *head_end, const toolgov__manifest *m,
                               const names *nm)
 {
-    const char *n = m->name;
     size_t i;
     for (i = 0; i < m->tool_count; i++) {
-        const toolgov__tool_decl *t = &m->tools[i];
-        toolgov__buf *b = heads;
-        PUTL(b, "    { sizeof(toolgov_tool_spec),\n      \"");
-        put(b, t->name, nm->len[i]); /* an identifier: nothing to escape */
-        PUTL(b, "\",\n      ");
-        if (t->description_len > LITERAL_MAX)
-            putf(b, "%s_Description_%s", n, t->name);
-        else
-            put_literal(b, t->description, t->description_len, "      ");
-        PUTL(b, ",\n      ");
-        puts_(b, effect_enum(t->effect));
-        if (t->effect == TOOLGOV_EFFECT_WRITE && t->confirm == TOOLGOV_CONFIRM_ONCE)
-            PUTL(b, ", TOOLGOV_CONFIRM_ONCE,\n      ");
-        else
-            PUTL(b, ", TOOLGOV_CONFIRM_NEVER,\n      ");
-        if (t->guidance_len > LITERAL_MAX)
-            putf(b, "%s_Guidance_%s", n, t->name);
-        else
-            put_literal(b, t->guidance, t->guidance_len, "      ");
-        PUTL(b, ",\n      ");
-        put(b, t->pinned ? "1, " : "0, ", 3);
-        put(b, t->answers_directly ? "1, " : "0, ", 3);
-        put_size(b, t->at.line);
-        PUTL(b, ", ");
-        put_size(b, t->at.col);
-        head_end[i] = b->len;
+        render_spec_head(heads, m, nm, i);
+        head_end[i] = heads->len;
     }
 }
 
-static void render_specs(toolgov__buf *b, const toolgov__manifest *m, const toolgov__buf *heads,
-                         const size_t *head_end, const char *const *params,
-                         const char *const *schema)
+/* The table, its heads from heads (rendered ahead), or made here when
+** heads is NULL. */
+static void render_specs(toolgov__buf *b, const toolgov__manifest *m, const names *nm,
+                         const toolgov__buf *heads, const size_t *head_end,
+                         const char *const *params, const char *const *schema)
 {
     const char *n = m->name;
     size_t i;
-    if (heads->oom) {
+    if (heads && heads->oom) {
         b->oom = 1;
         return;
     }
     if (m->tool_count) {
         putf(b, "static const toolgov_tool_spec %s_Tools[%s_ToolCount] = {\n", n, n);
         for (i = 0; i < m->tool_count; i++) {
-            size_t from = i ? head_end[i - 1] : 0;
-            put(b, heads->data + from, head_end[i] - from);
+            if (heads) {
+                size_t from = i ? head_end[i - 1] : 0;
+                put(b, heads->data + from, head_end[i] - from);
+            } else {
+                render_spec_head(b, m, nm, i);
+            }
             if (params[i]) {
                 PUTL(b, ",\n      &");
                 puts_(b, params[i]);
@@ -823,6 +835,8 @@ typedef struct header_job {
     toolgov__buf checks, tail; /* the C file's parts it renders too */
     toolgov__buf heads;        /* and the ToolSpec entries' heads */
     size_t *head_end;
+    int parts;                 /* render those parts (else the caller's
+                               ** thread renders them in place) */
 } header_job;
 
 /* The header, then the two parts of the C file that do not wait for the
@@ -833,9 +847,11 @@ static void *header_thread(void *arg)
 {
     header_job *j = arg;
     render_header(j->h, j->m, j->nm, j->mark_at, j->sh);
-    render_enum_checks(&j->checks, j->m, j->sh);
-    render_spec_heads(&j->heads, j->head_end, j->m, j->nm);
-    render_tail(&j->tail, j->m, j->nm);
+    if (j->parts) {
+        render_enum_checks(&j->checks, j->m, j->sh);
+        render_spec_heads(&j->heads, j->head_end, j->m, j->nm);
+        render_tail(&j->tail, j->m, j->nm);
+    }
     return NULL;
 }
 
@@ -963,19 +979,26 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
             toolgov__buf_init(&job.heads);
             if (!lit_ready)
                 init_lit();
+            job.parts = 0;
             if (m->tool_count >= HEADER_THREAD_MIN && toolgov__usable_cpus() >= 2) {
-                /* The tail sized once (a wrapper and a table entry a tool),
-                ** as the two files are above. */
-                size_t ts = 4096;
-                size_t hds = 4096;
+                /* The parts of the C file that do not wait for the tables
+                ** go to the header thread when the tables are most of the
+                ** C file's work (half the tools or more have parameters):
+                ** else they cost more in their own buffers, fresh pages
+                ** and a copy, than they save. Each part sized once. */
+                size_t ts = 4096, hds = 4096, with = 0;
                 for (i = 0; i < m->tool_count; i++) {
                     const toolgov__tool_decl *t = &m->tools[i];
                     ts += 4 * nm.len[i] + 5 * nl + 200;
                     hds += nm.len[i] + 2 * nl + 160 + t->description_len +
                            t->description_len / 4 + t->guidance_len + t->guidance_len / 4;
+                    with += t->params != NULL;
                 }
-                (void)reserve(&job.tail, ts);
-                (void)reserve(&job.heads, hds);
+                job.parts = with * 2 >= m->tool_count;
+                if (job.parts) {
+                    (void)reserve(&job.tail, ts);
+                    (void)reserve(&job.heads, hds);
+                }
                 threaded = pthread_create(&th, NULL, header_thread, &job) == 0;
             }
             if (!threaded)
@@ -987,14 +1010,13 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
                 pthread_join(th, NULL);
             /* After a failed render the tables' names are not all there. */
             if (!c->oom) {
-                if (threaded) {
+                int parts = threaded && job.parts;
+                if (parts)
                     put_part(c, &job.checks);
-                } else {
+                else
                     render_enum_checks(c, m, &sh);
-                    render_spec_heads(&job.heads, head_end, m, &nm);
-                }
-                render_specs(c, m, &job.heads, head_end, params, schema);
-                if (threaded)
+                render_specs(c, m, &nm, parts ? &job.heads : NULL, head_end, params, schema);
+                if (parts)
                     put_part(c, &job.tail);
                 else
                     render_tail(c, m, &nm);

@@ -353,6 +353,49 @@ static int render_on(const toolgov__manifest *m, int one_cpu, toolgov__buf *h, t
 #endif
 }
 
+/* The same where few tools have parameters: the header thread then leaves
+** the C file's parts after the tables to the caller's thread. */
+START_TEST(test_render_threads_same_few_params)
+{
+    toolgov__buf y, h1, c1, h2, c2;
+    size_t i, errors;
+    toolgov__manifest *m;
+    char *text;
+    toolgov__buf_init(&y);
+    puts_(&y, "name: few\nprovides: [tool]\ntools:\n");
+    for (i = 0; i < 300; i++) {
+        char line[256];
+        snprintf(line, sizeof line,
+                 "  tool_%03zu:\n    effect: %s\n    description: Tool %zu \"acts\".\n", i,
+                 i % 3 ? "read" : "write", i);
+        puts_(&y, line);
+        if (i % 4 == 0) {
+            snprintf(line, sizeof line,
+                     "    parameters: {type: object, properties: {n: {type: integer, maximum: "
+                     "%zu}, e: {type: string, enum: [a, b]}}}\n", i + 1);
+            puts_(&y, line);
+        }
+    }
+    ck_assert(!y.oom);
+    text = load_all_ways(y.data, y.len, &errors, &m);
+    ck_assert_ptr_nonnull(m);
+    if (render_on(m, 1, &h1, &c1)) {
+        ck_assert(render_on(m, 0, &h2, &c2));
+        ck_assert_uint_eq(h1.len, h2.len);
+        ck_assert(memcmp(h1.data, h2.data, h1.len) == 0);
+        ck_assert_uint_eq(c1.len, c2.len);
+        ck_assert(memcmp(c1.data, c2.data, c1.len) == 0);
+        toolgov__buf_free(&h2);
+        toolgov__buf_free(&c2);
+        toolgov__buf_free(&h1);
+        toolgov__buf_free(&c1);
+    }
+    toolgov__manifest_free(m);
+    free(text);
+    toolgov__buf_free(&y);
+}
+END_TEST
+
 /* On one CPU the pool starts without a worker: the loader compiles each
 ** text as its walk reaches it (still without libyaml where it can) and
 ** leaves it out of libyaml's input. Loaded every way there too (the
@@ -437,6 +480,7 @@ int main(void)
     tcase_add_test(tc, test_pool_failed_text);
     tcase_add_test(tc, test_render_threads_same);
     tcase_add_test(tc, test_one_cpu_pool);
+    tcase_add_test(tc, test_render_threads_same_few_params);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
