@@ -415,6 +415,7 @@ int toolgov__ppool_skip(void *ctx, size_t ls, size_t *colon_end, size_t *resume,
 const toolgov__snode *toolgov__ppool_take(toolgov__ppool *p, size_t tag, unsigned *line)
 {
     const ptext *t;
+    int ok;
     if (!tag || tag > p->n) {
         p->failed = 1;
         return NULL;
@@ -422,8 +423,12 @@ const toolgov__snode *toolgov__ppool_take(toolgov__ppool *p, size_t tag, unsigne
     t = &p->v[tag - 1];
     if (t->same)
         t = &p->v[t->same - 1];
-    /* The skip hook saw it compiled cleanly on this thread. */
-    if (t->state != TEXT_DONE || !t->params) {
+    /* The skip hook saw it compiled cleanly on this thread; a tag it did
+    ** not hand out may name a text the worker is on: looked at under mu. */
+    pthread_mutex_lock(&p->mu);
+    ok = t->state == TEXT_DONE && t->params;
+    pthread_mutex_unlock(&p->mu);
+    if (!ok) {
         p->failed = 1;
         return NULL;
     }
