@@ -575,6 +575,17 @@ static void render_enum_checks(toolgov__buf *b, const toolgov__manifest *m,
         puts_(b, "\n");
 }
 
+/* A tool's description or guidance in its ToolSpec entry: a literal, or
+** the name of the array render_source wrote for a text too long for one. */
+static void put_text(toolgov__buf *b, const char *plugin, const char *what, const char *tool,
+                     const char *s, size_t len)
+{
+    if (len > LITERAL_MAX)
+        putf(b, "%s_%s_%s", plugin, what, tool);
+    else
+        put_literal(b, s, len, "      ");
+}
+
 /* The ToolSpec table. Each entry up to its tables (the tool's name, its
 ** description and guidance as literals, its effect and flags, its place)
 ** is a head; the head and then the names of its tables, which the tables'
@@ -587,20 +598,14 @@ static void render_spec_head(toolgov__buf *b, const toolgov__manifest *m, const 
     PUTL(b, "    { sizeof(toolgov_tool_spec),\n      \"");
     put(b, t->name, nm->len[i]); /* an identifier: nothing to escape */
     PUTL(b, "\",\n      ");
-    if (t->description_len > LITERAL_MAX)
-        putf(b, "%s_Description_%s", n, t->name);
-    else
-        put_literal(b, t->description, t->description_len, "      ");
+    put_text(b, n, "Description", t->name, t->description, t->description_len);
     PUTL(b, ",\n      ");
     puts_(b, effect_enum(t->effect));
     if (t->effect == TOOLGOV_EFFECT_WRITE && t->confirm == TOOLGOV_CONFIRM_ONCE)
         PUTL(b, ", TOOLGOV_CONFIRM_ONCE,\n      ");
     else
         PUTL(b, ", TOOLGOV_CONFIRM_NEVER,\n      ");
-    if (t->guidance_len > LITERAL_MAX)
-        putf(b, "%s_Guidance_%s", n, t->name);
-    else
-        put_literal(b, t->guidance, t->guidance_len, "      ");
+    put_text(b, n, "Guidance", t->name, t->guidance, t->guidance_len);
     PUTL(b, ",\n      ");
     put(b, t->pinned ? "1, " : "0, ", 3);
     put(b, t->answers_directly ? "1, " : "0, ", 3);

@@ -457,6 +457,17 @@ static void put(fr *f, toolgov__jval *obj, const char *key, size_t klen, toolgov
         decline(f);
 }
 
+/* A new collection of `kind` whose start is the cursor, one level deeper
+** (declined past FAST_DEPTH_MAX). */
+static toolgov__jval *collection(fr *f, toolgov__jkind kind)
+{
+    toolgov__jval *v;
+    if (++f->depth > FAST_DEPTH_MAX)
+        return decline(f);
+    v = toolgov__jv_new(f->cx, kind, mark(f, f->p));
+    return v ? v : decline(f);
+}
+
 static toolgov__jval *flow_node(fr *f);
 
 /* A flow scalar or collection from the cursor, on one line. */
@@ -488,11 +499,8 @@ static toolgov__jval *flow_node(fr *f)
     int map = f->b[f->p] == '{';
     unsigned char close = map ? '}' : ']';
     toolgov__jval *v;
-    if (++f->depth > FAST_DEPTH_MAX)
-        return decline(f);
-    v = toolgov__jv_new(f->cx, map ? TOOLGOV_J_OBJECT : TOOLGOV_J_ARRAY, mark(f, f->p));
-    if (!v)
-        return decline(f);
+    if (!(v = collection(f, map ? TOOLGOV_J_OBJECT : TOOLGOV_J_ARRAY)))
+        return NULL;
     f->p++;
     skip_spaces(f);
     if (f->p < f->le && f->b[f->p] == close) {
@@ -698,11 +706,8 @@ static toolgov__jval *block_value(fr *f, size_t c)
 static toolgov__jval *block_map(fr *f, size_t c)
 {
     toolgov__jval *v;
-    if (++f->depth > FAST_DEPTH_MAX)
-        return decline(f);
-    v = toolgov__jv_new(f->cx, TOOLGOV_J_OBJECT, mark(f, f->p));
-    if (!v)
-        return decline(f);
+    if (!(v = collection(f, TOOLGOV_J_OBJECT)))
+        return NULL;
     for (;;) {
         size_t ks = f->p, ke;
         const char *key;
@@ -747,11 +752,8 @@ static toolgov__jval *block_map(fr *f, size_t c)
 static toolgov__jval *block_seq(fr *f, size_t c)
 {
     toolgov__jval *v;
-    if (++f->depth > FAST_DEPTH_MAX)
-        return decline(f);
-    v = toolgov__jv_new(f->cx, TOOLGOV_J_ARRAY, mark(f, f->p));
-    if (!v)
-        return decline(f);
+    if (!(v = collection(f, TOOLGOV_J_ARRAY)))
+        return NULL;
     for (;;) {
         toolgov__jval *item;
         size_t s;
