@@ -27,7 +27,7 @@ static size_t index_of(const toolgov_registry *reg, const char *name)
     return (size_t)toolgov__registry_index(reg, name, strlen(name));
 }
 
-static void tool_line(toolgov__out *o, const toolgov_tool_spec *s, int once)
+static void tool_line(toolgov__out *o, const toolgov_tool_spec *s, int once, int schemas)
 {
     toolgov__out_put(o, "- ", 2);
     toolgov__out_str(o, s->name);
@@ -41,7 +41,7 @@ static void tool_line(toolgov__out *o, const toolgov_tool_spec *s, int once)
     toolgov__out_str(o, s->description);
     /* The arguments, as the manifest declares them: descriptions carry no
     ** argument prose, so a model reading only this text learns them here. */
-    if (s->params && s->schema_json && s->schema_json[0]) {
+    if (schemas && s->params && s->schema_json && s->schema_json[0]) {
         toolgov__out_str(o, " Arguments (JSON Schema): ");
         toolgov__out_str(o, s->schema_json);
     }
@@ -146,9 +146,31 @@ static void guidance_slow(toolgov__out *o, const toolgov_registry *reg,
     }
 }
 
+static const char loop_rule[] =
+    "Tools marked \"asks once\" change the user's things: propose every such call your "
+    "plan needs together, as tool calls in one reply, and do not ask the user about them "
+    "in your own words; the user is asked once, for the whole list, before any of them "
+    "runs.\n";
+
+const char *toolgov_prompt_rule_text(toolgov_prompt_rule rule)
+{
+    return rule == TOOLGOV_PROMPT_RULE_MODEL_ASKS  ? toolgov_prompt_confirm_rule
+           : rule == TOOLGOV_PROMPT_RULE_LOOP_ASKS ? loop_rule
+                                                   : "";
+}
+
 int toolgov_prompt_render(char *out, size_t size, size_t *needed,
                           const toolgov_policy *pol, const char *const *tools, size_t n)
 {
+    return toolgov_prompt_render_with(out, size, needed, pol, tools, n, NULL);
+}
+
+int toolgov_prompt_render_with(char *out, size_t size, size_t *needed,
+                               const toolgov_policy *pol, const char *const *tools, size_t n,
+                               const toolgov_prompt_options *opt)
+{
+    int schemas = opt ? !opt->omit_schemas : 1;
+    toolgov_prompt_rule rule = opt ? opt->rule : TOOLGOV_PROMPT_RULE_MODEL_ASKS;
     const toolgov_registry *reg;
     /* Short loops: key = pool index << 8 | position, sorted, gives both the
     ** registration order and the repeated names; pos/dup by position. */
@@ -167,7 +189,7 @@ int toolgov_prompt_render(char *out, size_t size, size_t *needed,
     /* Every failure leaves an empty string, never the caller's old bytes. */
     if (size)
         out[0] = '\0';
-    if (!pol || (n && !tools))
+    if (!pol || (n && !tools) || (unsigned)rule > TOOLGOV_PROMPT_RULE_NONE)
         return TOOLGOV_EINVAL;
     reg = pol->reg;
     for (i = 0; i < n; i++) {
@@ -217,12 +239,16 @@ int toolgov_prompt_render(char *out, size_t size, size_t *needed,
         if (first)
             toolgov__out_str(&o, "Tools:\n");
         first = 0;
-        tool_line(&o, t->spec, once);
+        tool_line(&o, t->spec, once, schemas);
         any_once |= once && t->effect != TOOLGOV_EFFECT_DESTRUCTIVE;
     }
-    if (any_once) {
+    if (any_once && rule != TOOLGOV_PROMPT_RULE_NONE) {
         toolgov__out_put(&o, "\n", 1);
-        toolgov__out_put(&o, toolgov_prompt_confirm_rule, sizeof toolgov_prompt_confirm_rule - 1);
+        if (rule == TOOLGOV_PROMPT_RULE_LOOP_ASKS)
+            toolgov__out_put(&o, loop_rule, sizeof loop_rule - 1);
+        else
+            toolgov__out_put(&o, toolgov_prompt_confirm_rule,
+                             sizeof toolgov_prompt_confirm_rule - 1);
     }
     if (fast)
         guidance_fast(&o, reg, idx, distinct);

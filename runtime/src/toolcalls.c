@@ -357,6 +357,35 @@ static int walk(toolgov_model_calls *mc, const toolgov__json_doc *d, long arr,
     return rc;
 }
 
+/* An object given as an OpenAI answer without "choices" must be an
+** assistant message: an error body, a Responses API body or an object of
+** neither kind (`{}`) is refused with what it is, never read as "no
+** calls". */
+static int openai_not_message(toolgov_model_calls *mc, const toolgov__json_doc *d)
+{
+    long err = get(d, 0, "error");
+    if (err >= 0 && !is(d, err, TOOLGOV__JSON_NULL)) {
+        long m = is(d, err, TOOLGOV__JSON_STRING) ? err : get(d, err, "message");
+        snprintf(mc->error, sizeof mc->error, "the answer is an OpenAI API error: %.200s",
+                 is(d, m, TOOLGOV__JSON_STRING) ? nd(d, m)->u.str : "(no message)");
+        return TOOLGOV_EINVAL;
+    }
+    if (is(d, get(d, 0, "output"), TOOLGOV__JSON_ARRAY) ||
+        (is(d, get(d, 0, "object"), TOOLGOV__JSON_STRING) &&
+         toolgov__json_str_eq(nd(d, get(d, 0, "object")), "response", 8))) {
+        snprintf(mc->error, sizeof mc->error,
+                 "the answer is an OpenAI Responses API body, not a chat completion or message");
+        return TOOLGOV_EINVAL;
+    }
+    if (get(d, 0, "tool_calls") < 0 && get(d, 0, "role") < 0 && get(d, 0, "content") < 0) {
+        snprintf(mc->error, sizeof mc->error,
+                 "the answer is not an OpenAI chat completion, message or tool_calls array "
+                 "(no \"choices\", \"role\", \"content\" or \"tool_calls\")");
+        return TOOLGOV_EINVAL;
+    }
+    return 0;
+}
+
 static void reset(toolgov_model_calls *mc)
 {
     mc->count = 0;
@@ -403,6 +432,9 @@ int toolgov_model_calls_parse(toolgov_model_calls *mc, toolgov_tools_format fmt,
                 return TOOLGOV_EINVAL;
             }
         }
+        if (msg == root && is(&d, root, TOOLGOV__JSON_OBJECT) &&
+            (rc = openai_not_message(mc, &d)) != 0)
+            return rc;
         if (is(&d, msg, TOOLGOV__JSON_ARRAY))
             arr = msg;
         else if (is(&d, msg, TOOLGOV__JSON_OBJECT)) {

@@ -382,6 +382,24 @@ START_TEST(test_parse_whole_answer_refused)
         {TOOLGOV_TOOLS_ANTHROPIC, "{\"content\":[1,}", "not JSON"},
         {TOOLGOV_TOOLS_ANTHROPIC, "{\"a\":1,\"a\":2}", "duplicate key"},
         {TOOLGOV_TOOLS_MCP, "[]", "invalid argument"},
+        /* Issue 29 item 8: an error body, {} and a Responses API body are
+        ** not "no calls" (each returned 0 with no entries before). The
+        ** error body's shape: platform.openai.com/docs/guides/error-codes. */
+        {TOOLGOV_TOOLS_OPENAI,
+         "{\"error\":{\"message\":\"Incorrect API key provided\",\"type\":"
+         "\"invalid_request_error\",\"param\":null,\"code\":\"invalid_api_key\"}}",
+         "OpenAI API error: Incorrect API key provided"},
+        {TOOLGOV_TOOLS_OPENAI, "{\"error\":\"model 'x' not found\"}", "model 'x' not found"},
+        {TOOLGOV_TOOLS_OPENAI, "{}", "not an OpenAI chat completion"},
+        {TOOLGOV_TOOLS_OPENAI,
+         "{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"completed\",\"output\":"
+         "[{\"type\":\"function_call\",\"call_id\":\"call_1\",\"name\":\"tidy\","
+         "\"arguments\":\"{}\"}]}",
+         "Responses API"},
+        {TOOLGOV_TOOLS_ANTHROPIC,
+         "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":"
+         "\"Overloaded\"}}",
+         "not an Anthropic message"},
     };
     size_t i;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** wire_read.c: one whole response body of a model API, read (wire.h).
+**
+** The shapes, from each vendor's API reference:
+**   OpenAI Chat Completions (platform.openai.com/docs/api-reference/chat/
+**     object): {"id", "object": "chat.completion", "choices": [{"index",
+**     "message": {"role": "assistant", "content": string|null, "refusal":
+**     string|null, "tool_calls": [{"id", "type": "function", "function":
+**     {"name", "arguments": string}}]}, "finish_reason"}], "usage"}; an
+**     error is {"error": {"message", "type", "param", "code"}} (servers
+**     that speak the API also send {"error": "message"}).
+**   OpenAI Responses (platform.openai.com/docs/api-reference/responses/
+**     object): {"id", "object": "response", "status", "error",
+**     "incomplete_details", "output": [{"type": "message", "content":
+**     [{"type": "output_text", "text"} | {"type": "refusal", "refusal"}]} |
+**     {"type": "function_call", "call_id", "name", "arguments": string}]};
+**     errors as above, or "status": "failed" with "error": {"code",
+**     "message"}.
+**   Anthropic Messages (docs.anthropic.com/en/api/messages): {"id",
+**     "type": "message", "role": "assistant", "content": [{"type": "text",
+**     "text"} | {"type": "tool_use", "id", "name", "input": object}],
+**     "stop_reason", "usage"}; an error is {"type": "error", "error":
+**     {"type", "message"}} (docs.anthropic.com/en/api/errors).
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "wire.h"
+
+void toolgov__wire_init(toolgov__wire *w, const toolgov_allocator *alloc)
+{
+    memset(w, 0, sizeof *w);
+    w->alloc = *alloc;
+    toolgov__scratch_init(&w->arena, &w->alloc);
+    toolgov__jbuf_init(&w->text, &w->alloc);
+    toolgov__jbuf_init(&w->refusal, &w->alloc);
+    toolgov__jbuf_init(&w->objs, &w->alloc);
+}
+
+void toolgov__wire_free(toolgov__wire *w)
+{
+    toolgov__scratch_free(&w->arena);
+    toolgov__jbuf_free(&w->text);
+    toolgov__jbuf_free(&w->refusal);
+    toolgov__jbuf_free(&w->objs);
+    toolgov__free(&w->alloc, w->calls, w->cap * sizeof *w->calls);
+    toolgov__free(&w->alloc, w->obj_at, w->obj_cap * sizeof *w->obj_at);
+    w->calls = NULL;
+    w->obj_at = NULL;
+    w->cap = w->obj_cap = w->n_calls = 0;
+}
+
+static long get(const toolgov__json_doc *d, long obj, const char *key)
+{
+    if (obj < 0 || d->nodes[obj].type != TOOLGOV__JSON_OBJECT)
+        return -1;
+    return toolgov__json_get(d, (size_t)obj, key, strlen(key));
+}
+
+static int is(const toolgov__json_doc *d, long i, int type)
+{
+    return i >= 0 && d->nodes[i].type == type;
+}
+
+static int str_is(const toolgov__json_doc *d, long i, const char *s)
+{
+    return is(d, i, TOOLGOV__JSON_STRING) && toolgov__json_str_eq(&d->nodes[i], s, strlen(s));
+}
+
+static const char *str_of(const toolgov__json_doc *d, long i)
+{
+    return is(d, i, TOOLGOV__JSON_STRING) ? d->nodes[i].u.str : NULL;
+}
+
+/* The message an error object (or string) carries. */
+static void api_error(toolgov__wire *w, const toolgov__json_doc *d, long err, const char *api)
+{
+    const char *msg = str_of(d, err);
+    const char *type = NULL;
+
+    if (!msg) {
+        msg = str_of(d, get(d, err, "message"));
+        type = str_of(d, get(d, err, "type"));
+        if (!type)
+            type = str_of(d, get(d, err, "code"));
+    }
+    w->api_error = 1;
+    if (type && msg)
+        snprintf(w->error, sizeof w->error, "%s error (%.100s): %.400s", api, type, msg);
+    else
+        snprintf(w->error, sizeof w->error, "%s error: %.400s", api,
+                 msg ? msg : "(the error body has no message)");
+}
+
+static int add_call(toolgov__wire *w, long id, long name, const toolgov__json_doc *d)
+{
+    void *p;
+    toolgov__wire_call *c;
+
+    if (w->n_calls >= TOOLGOV__WIRE_MAX_CALLS) {
+        snprintf(w->error, sizeof w->error,
+                 "the response holds more than %u tool calls; the loop reads at most %u",
+                 TOOLGOV__WIRE_MAX_CALLS, TOOLGOV__WIRE_MAX_CALLS);
+        return TOOLGOV_EINVAL;
+    }
+    p = w->calls;
+    if (toolgov__reserve(&w->alloc, &p, &w->cap, w->n_calls + 1, sizeof *w->calls))
+        return TOOLGOV_ENOMEM;
+    w->calls = p;
+    p = w->obj_at;
+    if (toolgov__reserve(&w->alloc, &p, &w->obj_cap, w->n_calls + 1, sizeof *w->obj_at))
+        return TOOLGOV_ENOMEM;
+    w->obj_at = p;
+    c = &w->calls[w->n_calls];
+    memset(c, 0, sizeof *c);
+    w->obj_at[w->n_calls] = (size_t)-1;
+    if (is(d, id, TOOLGOV__JSON_STRING)) {
+        c->id = d->nodes[id].u.str;
+        c->id_len = d->nodes[id].len;
+    }
+    if (is(d, name, TOOLGOV__JSON_STRING)) {
+        c->name = d->nodes[name].u.str;
+        c->name_len = d->nodes[name].len;
+    }
+    w->n_calls++;
+    return 0;
+}
+
+/* A call whose arguments are a JSON string (both OpenAI APIs). */
+static int string_args_call(toolgov__wire *w, const toolgov__json_doc *d, long id, long name,
+                            long args)
+{
+    int rc = add_call(w, id, name, d);
+    toolgov__wire_call *c;
+
+    if (rc)
+        return rc;
+    c = &w->calls[w->n_calls - 1];
+    if (is(d, args, TOOLGOV__JSON_STRING)) {
+        c->args = d->nodes[args].u.str;
+        c->args_len = d->nodes[args].len;
+    } else {
+        c->malformed = "\"arguments\" must be a JSON string holding the arguments object";
+    }
+    return 0;
+}
+
+/* Text parts: a string, or an array of {"type": "text"|"output_text",
+** "text"} parts (refusal parts go to the refusal). */
+static void text_of(toolgov__wire *w, const toolgov__json_doc *d, long content)
+{
+    size_t i, k;
+
+    if (is(d, content, TOOLGOV__JSON_STRING)) {
+        toolgov__jbuf_put(&w->text, d->nodes[content].u.str, d->nodes[content].len);
+        return;
+    }
+    if (!is(d, content, TOOLGOV__JSON_ARRAY))
+        return;
+    for (k = 0, i = (size_t)content + 1; k < d->nodes[content].len; k++, i = d->nodes[i].end) {
+        long type = get(d, (long)i, "type");
+        long t = get(d, (long)i, "text");
+        if ((str_is(d, type, "text") || str_is(d, type, "output_text")) &&
+            is(d, t, TOOLGOV__JSON_STRING))
+            toolgov__jbuf_put(&w->text, d->nodes[t].u.str, d->nodes[t].len);
+        else if (str_is(d, type, "refusal") && is(d, get(d, (long)i, "refusal"),
+                                                    TOOLGOV__JSON_STRING)) {
+            long r = get(d, (long)i, "refusal");
+            toolgov__jbuf_put(&w->refusal, d->nodes[r].u.str, d->nodes[r].len);
+        }
+    }
+}
+
+static int not_this_api(toolgov__wire *w, const toolgov__json_doc *d, toolgov_loop_api api)
+{
+    const char *what = "not";
+    static const char *const names[] = {"an OpenAI chat completion", "an OpenAI Responses API response",
+                                        "an Anthropic Messages response"};
+
+    if (is(d, get(d, 0, "choices"), TOOLGOV__JSON_ARRAY))
+        what = "an OpenAI chat completion (--api openai), not";
+    else if (str_is(d, get(d, 0, "object"), "response") ||
+             is(d, get(d, 0, "output"), TOOLGOV__JSON_ARRAY))
+        what = "an OpenAI Responses API response (--api openai-responses), not";
+    else if (str_is(d, get(d, 0, "type"), "message"))
+        what = "an Anthropic Messages response (--api anthropic), not";
+    if (d->nodes[0].type != TOOLGOV__JSON_OBJECT)
+        snprintf(w->error, sizeof w->error, "the model's response is not a JSON object, so not %s",
+                 names[api]);
+    else if (!strcmp(what, "not") && d->nodes[0].len == 0)
+        snprintf(w->error, sizeof w->error, "the model's response is an empty object, not %s",
+                 names[api]);
+    else
+        snprintf(w->error, sizeof w->error, "the model's response is %s %s", what, names[api]);
+    return TOOLGOV_EINVAL;
+}
+
+static int read_chat(toolgov__wire *w, const toolgov__json_doc *d)
+{
+    long choices = get(d, 0, "choices"), msg, calls, fin, refusal;
+    size_t i, k;
+    int rc;
+
+    if (get(d, 0, "error") >= 0 && !is(d, get(d, 0, "error"), TOOLGOV__JSON_NULL)) {
+        api_error(w, d, get(d, 0, "error"), "OpenAI API");
+        return TOOLGOV_EINVAL;
+    }
+    if (!is(d, choices, TOOLGOV__JSON_ARRAY))
+        return not_this_api(w, d, TOOLGOV_LOOP_OPENAI_CHAT);
+    if (d->nodes[choices].len == 0 || !is(d, (msg = get(d, choices + 1, "message")),
+                                          TOOLGOV__JSON_OBJECT)) {
+        snprintf(w->error, sizeof w->error,
+                 "the chat completion has no message in choices[0]");
+        return TOOLGOV_EINVAL;
+    }
+    fin = get(d, choices + 1, "finish_reason");
+    if (str_is(d, fin, "tool_calls") || str_is(d, fin, "function_call"))
+        w->finish = TOOLGOV__WIRE_TOOLS;
+    else if (str_is(d, fin, "length"))
+        w->finish = TOOLGOV__WIRE_LENGTH;
+    else if (str_is(d, fin, "content_filter"))
+        w->finish = TOOLGOV__WIRE_REFUSAL;
+    text_of(w, d, get(d, msg, "content"));
+    refusal = get(d, msg, "refusal");
+    if (is(d, refusal, TOOLGOV__JSON_STRING) && d->nodes[refusal].len)
+        toolgov__jbuf_put(&w->refusal, d->nodes[refusal].u.str, d->nodes[refusal].len);
+    calls = get(d, msg, "tool_calls");
+    if (calls < 0 || is(d, calls, TOOLGOV__JSON_NULL))
+        return 0;
+    if (!is(d, calls, TOOLGOV__JSON_ARRAY)) {
+        snprintf(w->error, sizeof w->error, "the message's \"tool_calls\" is not an array");
+        return TOOLGOV_EINVAL;
+    }
+    for (k = 0, i = (size_t)calls + 1; k < d->nodes[calls].len; k++, i = d->nodes[i].end) {
+        long c = (long)i, fn = get(d, c, "function"), type = get(d, c, "type");
+        rc = string_args_call(w, d, get(d, c, "id"), get(d, fn, "name"),
+                              get(d, fn, "arguments"));
+        if (rc)
+            return rc;
+        if (!is(d, c, TOOLGOV__JSON_OBJECT))
+            w->calls[w->n_calls - 1].malformed = "a tool call must be an object";
+        else if (type >= 0 && !str_is(d, type, "function"))
+            w->calls[w->n_calls - 1].malformed = "a tool call of a type other than \"function\"";
+        else if (!is(d, fn, TOOLGOV__JSON_OBJECT))
+            w->calls[w->n_calls - 1].malformed = "a tool call without its \"function\" object";
+    }
+    return 0;
+}
+
+static int read_responses(toolgov__wire *w, const toolgov__json_doc *d)
+{
+    long err = get(d, 0, "error"), out = get(d, 0, "output"), st = get(d, 0, "status");
+    size_t i, k;
+    int rc;
+
+    if ((err >= 0 && !is(d, err, TOOLGOV__JSON_NULL)) || str_is(d, st, "failed")) {
+        api_error(w, d, err, "OpenAI API");
+        return TOOLGOV_EINVAL;
+    }
+    if (!is(d, out, TOOLGOV__JSON_ARRAY) || is(d, get(d, 0, "choices"), TOOLGOV__JSON_ARRAY))
+        return not_this_api(w, d, TOOLGOV_LOOP_OPENAI_RESPONSES);
+    if (str_is(d, st, "incomplete")) {
+        long why = get(d, get(d, 0, "incomplete_details"), "reason");
+        w->finish = str_is(d, why, "content_filter") ? TOOLGOV__WIRE_REFUSAL
+                                                     : TOOLGOV__WIRE_LENGTH;
+    }
+    for (k = 0, i = (size_t)out + 1; k < d->nodes[out].len; k++, i = d->nodes[i].end) {
+        long it = (long)i, type = get(d, it, "type");
+        if (str_is(d, type, "message")) {
+            text_of(w, d, get(d, it, "content"));
+        } else if (str_is(d, type, "function_call")) {
+            rc = string_args_call(w, d, get(d, it, "call_id"), get(d, it, "name"),
+                                  get(d, it, "arguments"));
+            if (rc)
+                return rc;
+            if (w->finish == TOOLGOV__WIRE_STOP)
+                w->finish = TOOLGOV__WIRE_TOOLS;
+        }
+    }
+    return 0;
+}
+
+static int read_anthropic(toolgov__wire *w, const toolgov__json_doc *d)
+{
+    long type = get(d, 0, "type"), content = get(d, 0, "content"), stop;
+    size_t i, k;
+    int rc;
+
+    if (str_is(d, type, "error")) {
+        api_error(w, d, get(d, 0, "error"), "Anthropic API");
+        return TOOLGOV_EINVAL;
+    }
+    if (!is(d, content, TOOLGOV__JSON_ARRAY) || is(d, get(d, 0, "choices"), TOOLGOV__JSON_ARRAY) ||
+        (type >= 0 && !str_is(d, type, "message")))
+        return not_this_api(w, d, TOOLGOV_LOOP_ANTHROPIC);
+    stop = get(d, 0, "stop_reason");
+    if (str_is(d, stop, "tool_use"))
+        w->finish = TOOLGOV__WIRE_TOOLS;
+    else if (str_is(d, stop, "max_tokens") || str_is(d, stop, "model_context_window_exceeded"))
+        w->finish = TOOLGOV__WIRE_LENGTH;
+    else if (str_is(d, stop, "refusal"))
+        w->finish = TOOLGOV__WIRE_REFUSAL;
+    for (k = 0, i = (size_t)content + 1; k < d->nodes[content].len; k++, i = d->nodes[i].end) {
+        long b = (long)i, bt = get(d, b, "type"), input;
+        if (str_is(d, bt, "text") && is(d, get(d, b, "text"), TOOLGOV__JSON_STRING)) {
+            long t = get(d, b, "text");
+            toolgov__jbuf_put(&w->text, d->nodes[t].u.str, d->nodes[t].len);
+            continue;
+        }
+        if (!str_is(d, bt, "tool_use"))
+            continue;
+        if ((rc = add_call(w, get(d, b, "id"), get(d, b, "name"), d)))
+            return rc;
+        input = get(d, b, "input");
+        if (!is(d, input, TOOLGOV__JSON_OBJECT)) {
+            w->calls[w->n_calls - 1].malformed = "\"input\" must be an object holding the arguments";
+            continue;
+        }
+        /* The input object as text for the decoder and the history: the
+        ** canonical writer keeps every value (numbers as sent). */
+        w->obj_at[w->n_calls - 1] = w->objs.len;
+        toolgov__json_put_value(&w->objs, d, (size_t)input);
+        w->calls[w->n_calls - 1].args_len = w->objs.len - w->obj_at[w->n_calls - 1];
+        toolgov__jbuf_putc(&w->objs, '\0');
+    }
+    if (w->objs.failed)
+        return TOOLGOV_ENOMEM;
+    for (k = 0; k < w->n_calls; k++)
+        if (w->obj_at[k] != (size_t)-1)
+            w->calls[k].args = w->objs.ptr + w->obj_at[k];
+    return 0;
+}
+
+int toolgov__wire_read(toolgov__wire *w, toolgov_loop_api api, const char *body, size_t len,
+                       size_t max_len)
+{
+    toolgov__json_doc d;
+    toolgov__json_error jerr;
+    int rc;
+
+    w->n_calls = 0;
+    w->finish = TOOLGOV__WIRE_STOP;
+    w->api_error = 0;
+    w->error[0] = '\0';
+    toolgov__jbuf_clear(&w->text);
+    toolgov__jbuf_clear(&w->refusal);
+    toolgov__jbuf_clear(&w->objs);
+    toolgov__scratch_reset(&w->arena);
+    if (max_len > TOOLGOV__JSON_MAX_LEN)
+        max_len = TOOLGOV__JSON_MAX_LEN;
+    if (!body)
+        body = "";
+    rc = toolgov__json_parse(&d, &jerr, &w->arena, body, len, TOOLGOV__JSON_MAX_DEPTH, max_len, 0);
+    if (rc == TOOLGOV_ENOMEM)
+        return rc;
+    if (rc) {
+        if (jerr.limit_unit)
+            snprintf(w->error, sizeof w->error,
+                     "the model's response is not JSON the loop reads: %s (the limit is %zu %s)",
+                     jerr.msg, jerr.limit, jerr.limit_unit);
+        else
+            snprintf(w->error, sizeof w->error,
+                     "the model's response is not JSON: %s at byte %zu", jerr.msg, jerr.pos);
+        return TOOLGOV_EINVAL;
+    }
+    if (d.nodes[0].type != TOOLGOV__JSON_OBJECT)
+        return not_this_api(w, &d, api);
+    switch (api) {
+    case TOOLGOV_LOOP_OPENAI_CHAT: rc = read_chat(w, &d); break;
+    case TOOLGOV_LOOP_OPENAI_RESPONSES: rc = read_responses(w, &d); break;
+    case TOOLGOV_LOOP_ANTHROPIC: rc = read_anthropic(w, &d); break;
+    default: rc = TOOLGOV_EINVAL; break;
+    }
+    if (rc == 0 && (toolgov__jbuf_finish(&w->text) || toolgov__jbuf_finish(&w->refusal)))
+        rc = TOOLGOV_ENOMEM;
+    if (rc)
+        w->n_calls = 0;
+    return rc;
+}

@@ -1,0 +1,941 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** test_loop.c: the agent loop (loop.h) driven with recorded responses in
+** the shapes the vendors document (tests/data/loop/README.md says where
+** each shape comes from), over the seven example plugins.
+**
+** The seed's scenarios: dues asks once for four reminders; the digest ends
+** the turn on one call; empty-trash asks for its approval, refused and
+** then granted; promos replays a repeated call. Every request the loop
+** writes is read back with the strict JSON reader and checked: each tool
+** call answered by exactly one result with its id, the question restated
+** with the scratchpad after the first step, the tools in the API's format,
+** no schema twice. And the edges: bad calls from the model, error bodies,
+** refusals, the step and size limits, too many calls.
+*/
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <toolgov/loop.h>
+#include <toolgov/prompt.h>
+#include <toolgov/run.h>
+#include <toolgov/shortlist.h>
+
+#include "json.h"
+#include "loop_world.h"
+
+static const char *const api_dir[] = {"openai-chat", "openai-responses", "anthropic"};
+
+static loop_world W;
+static toolgov_loop *lp;
+static toolgov_run *run;
+static toolgov_allocator heap = {NULL, NULL};
+static toolgov__scratch arena;
+static toolgov__json_doc doc;
+
+static char *slurp(const char *api, const char *name, size_t *len)
+{
+    char path[1024];
+    FILE *f;
+    long n;
+    char *buf;
+
+    snprintf(path, sizeof path, "%s/loop/%s/%s.json", TOOLGOV_TESTDATA_DIR, api, name);
+    f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = malloc((size_t)n + 1);
+    ck_assert_ptr_nonnull(buf);
+    ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static void setup(void)
+{
+    ck_assert_int_eq(loop_world_open(&W, NULL), 0);
+    toolgov__scratch_init(&arena, &heap);
+    lp = NULL;
+    run = NULL;
+}
+
+static void teardown(void)
+{
+    toolgov_loop_free(lp);
+    toolgov_run_free(run);
+    toolgov__scratch_free(&arena);
+    loop_world_close(&W);
+}
+
+static void open_loop(toolgov_loop_api api, const toolgov_loop_options *o)
+{
+    toolgov_loop_options opt;
+    if (o)
+        opt = *o;
+    else
+        memset(&opt, 0, sizeof opt);
+    opt.api = api;
+    if (!opt.model)
+        opt.model = "test-model";
+    toolgov_loop_free(lp);
+    lp = NULL;
+    ck_assert_int_eq(toolgov_loop_new(&lp, W.pol, &opt), 0);
+}
+
+static void start(const char *user, const char *const *tools, size_t n)
+{
+    toolgov_run_free(run);
+    run = NULL;
+    ck_assert_int_eq(toolgov_run_new(&run, W.pol, NULL), 0);
+    ck_assert_int_eq(toolgov_loop_start(lp, run, user, tools, n), 0);
+}
+
+static toolgov_loop_action next(toolgov_loop_what want)
+{
+    toolgov_loop_action a;
+    ck_assert_int_eq(toolgov_loop_next(lp, &a), 0);
+    ck_assert_msg(a.what == want, "wanted action %d, got %d (end %s: %s)", (int)want,
+                  (int)a.what, toolgov_loop_end_name(a.end), a.error);
+    ck_assert_uint_eq(strlen(a.text), a.len);
+    return a;
+}
+
+static int respond(toolgov_loop_api api, const char *name)
+{
+    size_t len;
+    char *body = slurp(api_dir[api], name, &len);
+    int rc = toolgov_loop_response(lp, body, len);
+    free(body);
+    return rc;
+}
+
+/* ---- reading requests back ------------------------------------------------ */
+
+static long J(long node, const char *key)
+{
+    if (node < 0 || doc.nodes[node].type != TOOLGOV__JSON_OBJECT)
+        return -1;
+    return toolgov__json_get(&doc, (size_t)node, key, strlen(key));
+}
+
+static long AT(long arr, size_t i)
+{
+    size_t k, at;
+    if (arr < 0 || doc.nodes[arr].type != TOOLGOV__JSON_ARRAY || i >= doc.nodes[arr].len)
+        return -1;
+    for (k = 0, at = (size_t)arr + 1; k < i; k++)
+        at = doc.nodes[at].end;
+    return (long)at;
+}
+
+static size_t LEN(long n)
+{
+    return n < 0 ? 0 : doc.nodes[n].len;
+}
+
+static const char *STR(long n)
+{
+    return n >= 0 && doc.nodes[n].type == TOOLGOV__JSON_STRING ? doc.nodes[n].u.str : NULL;
+}
+
+static int str_is(long n, const char *s)
+{
+    return STR(n) && strcmp(STR(n), s) == 0;
+}
+
+static void parse_request(const char *text, size_t len)
+{
+    toolgov__json_error err;
+    toolgov__scratch_reset(&arena);
+    ck_assert_msg(toolgov__json_parse(&doc, &err, &arena, text, len, 64, TOOLGOV__JSON_MAX_LEN,
+                                      0) == 0,
+                  "request is not JSON (%s at %zu): %s", err.msg, err.pos, text);
+}
+
+/* The ids of a request's tool calls and its results, each answered once. */
+#define MAX_IDS 256
+typedef struct ids {
+    const char *id[MAX_IDS];
+    int answered[MAX_IDS];
+    size_t n;
+} ids;
+
+static void call_id(ids *s, const char *id)
+{
+    size_t i;
+    ck_assert_ptr_nonnull(id);
+    for (i = 0; i < s->n; i++)
+        ck_assert_msg(strcmp(s->id[i], id) != 0, "tool call id %s used twice", id);
+    ck_assert_uint_lt(s->n, MAX_IDS);
+    s->id[s->n] = id;
+    s->answered[s->n++] = 0;
+}
+
+static void result_id(ids *s, const char *id)
+{
+    size_t i;
+    ck_assert_ptr_nonnull(id);
+    for (i = 0; i < s->n; i++)
+        if (strcmp(s->id[i], id) == 0) {
+            ck_assert_msg(!s->answered[i], "tool call %s answered twice", id);
+            s->answered[i] = 1;
+            return;
+        }
+    ck_abort_msg("a result for %s, which is no call", id);
+}
+
+static void all_answered(const ids *s)
+{
+    size_t i;
+    for (i = 0; i < s->n; i++)
+        ck_assert_msg(s->answered[i], "tool call %s has no result", s->id[i]);
+}
+
+/* Check a request of `api`: its shape, every call paired with one result,
+** the tools, the system text; return the last user text (the scratchpad
+** after the first step) or NULL. *n_calls gets the number of calls. */
+static const char *check_request(toolgov_loop_api api, const char *text, size_t len,
+                                 size_t *n_calls)
+{
+    ids s;
+    long msgs, tools, sys = -1, m;
+    const char *last_user = NULL;
+    size_t i, j;
+
+    memset(&s, 0, sizeof s);
+    parse_request(text, len);
+    ck_assert(str_is(J(0, "model"), "test-model"));
+    tools = J(0, "tools");
+    if (api == TOOLGOV_LOOP_OPENAI_CHAT) {
+        msgs = J(0, "messages");
+        ck_assert(str_is(J(AT(msgs, 0), "role"), "system"));
+        sys = J(AT(msgs, 0), "content");
+        for (i = 1; i < LEN(msgs); i++) {
+            m = AT(msgs, i);
+            if (str_is(J(m, "role"), "assistant")) {
+                long tc = J(m, "tool_calls");
+                all_answered(&s);
+                for (j = 0; j < LEN(tc); j++) {
+                    long c = AT(tc, j);
+                    ck_assert(str_is(J(c, "type"), "function"));
+                    ck_assert_ptr_nonnull(STR(J(J(c, "function"), "arguments")));
+                    call_id(&s, STR(J(c, "id")));
+                }
+            } else if (str_is(J(m, "role"), "tool")) {
+                result_id(&s, STR(J(m, "tool_call_id")));
+                ck_assert_ptr_nonnull(STR(J(m, "content")));
+            } else {
+                ck_assert(str_is(J(m, "role"), "user"));
+                all_answered(&s);
+                last_user = STR(J(m, "content"));
+            }
+        }
+        for (i = 0; i < LEN(tools); i++) {
+            ck_assert(str_is(J(AT(tools, i), "type"), "function"));
+            ck_assert_ptr_nonnull(STR(J(J(AT(tools, i), "function"), "name")));
+        }
+    } else if (api == TOOLGOV_LOOP_OPENAI_RESPONSES) {
+        msgs = J(0, "input");
+        sys = J(0, "instructions");
+        for (i = 0; i < LEN(msgs); i++) {
+            m = AT(msgs, i);
+            if (str_is(J(m, "type"), "function_call"))
+                call_id(&s, STR(J(m, "call_id")));
+            else if (str_is(J(m, "type"), "function_call_output"))
+                result_id(&s, STR(J(m, "call_id")));
+            else if (str_is(J(m, "role"), "user")) {
+                all_answered(&s);
+                last_user = STR(J(m, "content"));
+            }
+        }
+        for (i = 0; i < LEN(tools); i++) {
+            ck_assert(str_is(J(AT(tools, i), "type"), "function"));
+            ck_assert_ptr_nonnull(STR(J(AT(tools, i), "name")));
+            ck_assert_int_eq(doc.nodes[J(AT(tools, i), "parameters")].type, TOOLGOV__JSON_OBJECT);
+        }
+    } else {
+        msgs = J(0, "messages");
+        sys = J(0, "system");
+        ck_assert_int_eq(doc.nodes[J(0, "max_tokens")].type, TOOLGOV__JSON_NUMBER);
+        for (i = 0; i < LEN(msgs); i++) {
+            long content;
+            m = AT(msgs, i);
+            content = J(m, "content");
+            ck_assert(str_is(J(m, "role"), i % 2 ? "assistant" : "user"));
+            if (i % 2 == 1)
+                all_answered(&s);
+            if (STR(content)) {
+                last_user = STR(content);
+                continue;
+            }
+            for (j = 0; j < LEN(content); j++) {
+                long b = AT(content, j);
+                if (str_is(J(b, "type"), "tool_use")) {
+                    ck_assert_int_eq(doc.nodes[J(b, "input")].type, TOOLGOV__JSON_OBJECT);
+                    call_id(&s, STR(J(b, "id")));
+                } else if (str_is(J(b, "type"), "tool_result")) {
+                    result_id(&s, STR(J(b, "tool_use_id")));
+                } else if (i % 2 == 0 && str_is(J(b, "type"), "text")) {
+                    last_user = STR(J(b, "text"));
+                }
+            }
+        }
+        for (i = 0; i < LEN(tools); i++)
+            ck_assert_int_eq(doc.nodes[J(AT(tools, i), "input_schema")].type,
+                             TOOLGOV__JSON_OBJECT);
+    }
+    all_answered(&s);
+    /* The tools go natively: the system text does not repeat the schemas. */
+    ck_assert_ptr_nonnull(STR(sys));
+    ck_assert_ptr_null(strstr(STR(sys), "Arguments (JSON Schema)"));
+    if (n_calls)
+        *n_calls = s.n;
+    return last_user;
+}
+
+/* ---- the seed's scenarios --------------------------------------------------- */
+
+static const char *const dues_tools[] = {"memory_search", "upcoming_dues", "create_reminder",
+                                         "finance_lookup", "calendar_lookup"};
+#define DUES_USER "Find my bills due in the next two weeks and set a reminder for each."
+
+/* dues: the dues and the memory run at once, then one question lists the
+** four reminders; after the yes all four run; the model answers. */
+START_TEST(test_dues)
+{
+    toolgov_loop_api api = (toolgov_loop_api)_i;
+    toolgov_loop_action a;
+    const char *pad;
+    size_t n;
+
+    open_loop(api, NULL);
+    start(DUES_USER, dues_tools, 5);
+    a = next(TOOLGOV_LOOP_SEND);
+    ck_assert_uint_eq(a.step, 1);
+    pad = check_request(api, a.text, a.len, &n);
+    ck_assert_uint_eq(n, 0);
+    ck_assert_uint_eq(LEN(J(0, "tools")), 5);
+    /* The loop asks, so the rule says so (and not "ask the user" in chat). */
+    ck_assert_ptr_nonnull(strstr(a.text, "propose every such call your plan needs together"));
+    ck_assert_ptr_null(strstr(a.text, "before calling them, ask the user one question"));
+    ck_assert_int_eq(respond(api, "dues-1"), 0);
+
+    a = next(TOOLGOV_LOOP_SEND);
+    ck_assert_uint_eq(a.step, 2);
+    pad = check_request(api, a.text, a.len, &n);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_ptr_nonnull(pad);
+    ck_assert_ptr_nonnull(strstr(pad, "The user's request, restated: " DUES_USER));
+    ck_assert_ptr_nonnull(strstr(pad, "1. upcoming_dues {\"days\":14}: ran\n"));
+    ck_assert_ptr_nonnull(strstr(pad, "2. memory_search {\"query\":\"reminders\"}: ran\n"));
+    ck_assert_ptr_nonnull(strstr(pad, "Do not repeat a call that ran"));
+    ck_assert_ptr_nonnull(strstr(a.text, "Electricity | City Power"));
+    ck_assert_int_eq(respond(api, "dues-2"), 0);
+
+    a = next(TOOLGOV_LOOP_ASK);
+    ck_assert_int_eq(a.question, TOOLGOV_LOOP_CONFIRM);
+    ck_assert_uint_eq(a.n_calls, 4);
+    ck_assert_str_eq(a.calls[0].tool, "create_reminder");
+    ck_assert_str_eq(a.calls[3].args, "{\"title\":\"Pay Car insurance (412.75 EUR)\",\"date\":"
+                                      "\"2026-12-12\",\"time\":\"08:30\",\"note\":\"Safe Drive\"}");
+    ck_assert_ptr_nonnull(strstr(a.text, "Make these 4 changes?\n  1. create_reminder {"));
+    ck_assert_uint_eq(W.calendar.reminder_count, 0);
+    /* Asked again, the same question. */
+    a = next(TOOLGOV_LOOP_ASK);
+    ck_assert_uint_eq(a.n_calls, 4);
+    ck_assert_int_eq(toolgov_loop_response(lp, "{}", 2), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_loop_answer(lp, 1), 0);
+
+    a = next(TOOLGOV_LOOP_SEND);
+    pad = check_request(api, a.text, a.len, &n);
+    ck_assert_uint_eq(n, 6);
+    ck_assert_uint_eq(W.calendar.reminder_count, 4);
+    ck_assert_ptr_nonnull(strstr(pad, "6. create_reminder {\"title\":\"Pay Car insurance"));
+    ck_assert_ptr_nonnull(strstr(a.text, "Created reminder \\\"Pay Rent (1250.00 EUR)\\\""));
+    ck_assert_int_eq(respond(api, "dues-3"), 0);
+
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_ANSWERED);
+    ck_assert_str_eq(a.text, "Done: I created 4 reminders, one for each due, at 08:30 on the day "
+                             "it is due.");
+    ck_assert_uint_eq(a.step, 3);
+    ck_assert_int_eq(toolgov_run_end_reason(run), TOOLGOV_END_HOST);
+    /* Done is done. */
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(toolgov_loop_answer(lp, 1), TOOLGOV_EINVAL);
+}
+END_TEST
+
+/* dues, answered no: nothing is created, and the model is told so. */
+START_TEST(test_dues_declined)
+{
+    toolgov_loop_action a;
+    const char *pad;
+
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, NULL);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(TOOLGOV_LOOP_OPENAI_CHAT, "dues-1"), 0);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(TOOLGOV_LOOP_OPENAI_CHAT, "dues-2"), 0);
+    next(TOOLGOV_LOOP_ASK);
+    ck_assert_int_eq(toolgov_loop_answer(lp, 0), 0);
+    a = next(TOOLGOV_LOOP_SEND);
+    pad = check_request(TOOLGOV_LOOP_OPENAI_CHAT, a.text, a.len, NULL);
+    ck_assert_uint_eq(W.calendar.reminder_count, 0);
+    ck_assert_ptr_nonnull(strstr(pad, "3. create_reminder"));
+    ck_assert_ptr_nonnull(strstr(pad, "not run: the user said no"));
+    ck_assert_ptr_nonnull(strstr(a.text, toolgov_not_run_text(TOOLGOV_NOT_RUN_DECLINED)));
+}
+END_TEST
+
+/* The same under the listed scope: one question, a yes runs exactly the
+** four listed calls. */
+START_TEST(test_dues_listed_scope)
+{
+    toolgov_loop_action a;
+
+    ck_assert_int_eq(toolgov_policy_set_confirm_scope(W.pol, TOOLGOV_CONFIRM_SCOPE_LISTED), 0);
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, NULL);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(TOOLGOV_LOOP_OPENAI_CHAT, "dues-1"), 0);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(TOOLGOV_LOOP_OPENAI_CHAT, "dues-2"), 0);
+    a = next(TOOLGOV_LOOP_ASK);
+    ck_assert_uint_eq(a.n_calls, 4);
+    ck_assert_int_eq(toolgov_loop_answer(lp, 1), 0);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_uint_eq(W.calendar.reminder_count, 4);
+}
+END_TEST
+
+/* digest: an answers-directly first tool: one call and the turn ends on
+** its output, with one request sent. */
+START_TEST(test_digest)
+{
+    static const char *const tools[] = {"inbox_digest", "read_email", "list_by_category"};
+    toolgov_loop_api api = (toolgov_loop_api)_i;
+    toolgov_loop_action a;
+
+    open_loop(api, NULL);
+    start("Summarize my latest emails.", tools, 3);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(api, "digest-1"), 0);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_ANSWERED_DIRECTLY);
+    ck_assert_uint_eq(a.step, 1);
+    ck_assert_uint_gt(a.len, 20);
+    ck_assert_int_eq(toolgov_run_end_reason(run), TOOLGOV_END_ANSWERED_DIRECTLY);
+}
+END_TEST
+
+/* promos: the repeat of a completed answers-directly call replays; the
+** Trash gets the promotions once. */
+START_TEST(test_promos_repeat)
+{
+    static const char *const tools[] = {"list_by_category", "trash_category", "read_email"};
+    toolgov_loop_action a;
+    const char *pad;
+    size_t moved;
+
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, NULL);
+    start("What promotions do I have? Trash them.", tools, 3);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(TOOLGOV_LOOP_OPENAI_CHAT, "promos-1"), 0);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(TOOLGOV_LOOP_OPENAI_CHAT, "promos-2"), 0);
+    a = next(TOOLGOV_LOOP_SEND);
+    ck_assert_uint_eq(W.email.trash_calls, 1);
+    moved = W.email.trashed_total;
+    ck_assert_uint_gt(moved, 0);
+    ck_assert_int_eq(respond(TOOLGOV_LOOP_OPENAI_CHAT, "promos-3"), 0);
+    a = next(TOOLGOV_LOOP_SEND);
+    pad = check_request(TOOLGOV_LOOP_OPENAI_CHAT, a.text, a.len, NULL);
+    ck_assert_uint_eq(W.email.trash_calls, 1);
+    ck_assert_uint_eq(W.email.trashed_total, moved);
+    ck_assert_msg(strstr(pad, "3. trash_category {\"category\":\"promotions\",\"limit\":10}: replayed") != NULL,
+                  "%s", pad);
+    /* The assistant's text beside its calls is echoed. */
+    ck_assert_ptr_nonnull(strstr(a.text, "Trashing them again to be sure."));
+    ck_assert_int_eq(respond(TOOLGOV_LOOP_OPENAI_CHAT, "promos-4"), 0);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_ANSWERED);
+}
+END_TEST
+
+/* empty-trash: turn one trashes the promotions; turn two's destructive call
+** asks on its own: refused (nothing deleted, the model told why), then in a
+** later turn granted (deleted once). */
+START_TEST(test_empty_trash)
+{
+    static const char *const tools[] = {"empty_trash", "trash_category", "list_by_category"};
+    toolgov_loop_api api = _i ? TOOLGOV_LOOP_ANTHROPIC : TOOLGOV_LOOP_OPENAI_CHAT;
+    toolgov_loop_action a;
+
+    open_loop(api, NULL);
+    if (api == TOOLGOV_LOOP_OPENAI_CHAT) {
+        start("Trash my promotions.", tools, 3);
+        next(TOOLGOV_LOOP_SEND);
+        ck_assert_int_eq(respond(api, "trash-1"), 0);
+        a = next(TOOLGOV_LOOP_DONE);
+        ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_ANSWERED_DIRECTLY);
+        ck_assert_uint_gt(W.email.trashed_total, 0);
+    }
+    start("Now empty the trash.", tools, 3);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(api, "empty-1"), 0);
+    a = next(TOOLGOV_LOOP_ASK);
+    ck_assert_int_eq(a.question, TOOLGOV_LOOP_APPROVAL);
+    ck_assert_uint_eq(a.n_calls, 1);
+    ck_assert_str_eq(a.text, "Approve this call? It cannot be undone.\n  empty_trash {}");
+    ck_assert_int_eq(toolgov_loop_answer(lp, 0), 0);
+    a = next(TOOLGOV_LOOP_SEND);
+    ck_assert_uint_eq(W.email.empty_calls, 0);
+    ck_assert_ptr_nonnull(strstr(check_request(api, a.text, a.len, NULL),
+                                 "1. empty_trash {}: not run: the user did not approve it"));
+    ck_assert_ptr_nonnull(strstr(a.text, "not run: the user did not approve this call"));
+    if (api == TOOLGOV_LOOP_ANTHROPIC)
+        ck_assert_ptr_nonnull(strstr(a.text, "\"is_error\":true"));
+    ck_assert_int_eq(respond(api, "empty-2"), 0);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_ANSWERED);
+
+    if (api != TOOLGOV_LOOP_OPENAI_CHAT)
+        return;
+    start("Empty the trash, I am sure.", tools, 3);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(api, "empty-3"), 0);
+    a = next(TOOLGOV_LOOP_ASK);
+    ck_assert_int_eq(a.question, TOOLGOV_LOOP_APPROVAL);
+    ck_assert_int_eq(toolgov_loop_answer(lp, 1), 0);
+    a = next(TOOLGOV_LOOP_SEND);
+    ck_assert_uint_eq(W.email.empty_calls, 1);
+    ck_assert_ptr_nonnull(strstr(check_request(api, a.text, a.len, NULL),
+                                 "1. empty_trash {}: ran"));
+    ck_assert_int_eq(respond(api, "empty-4"), 0);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_str_eq(a.text, "The Trash is empty.");
+}
+END_TEST
+
+/* ---- what the model gets wrong ---------------------------------------------- */
+
+/* A tool not offered, arguments that are not JSON, arguments of the wrong
+** type, an id used twice: each is answered with what was wrong, nothing of
+** it runs, every call keeps exactly one result with a unique id. */
+START_TEST(test_bad_calls)
+{
+    toolgov_loop_action a;
+    const char *pad;
+    size_t n;
+
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, NULL);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(TOOLGOV_LOOP_OPENAI_CHAT, "bad-calls"), 0);
+    a = next(TOOLGOV_LOOP_SEND);
+    pad = check_request(TOOLGOV_LOOP_OPENAI_CHAT, a.text, a.len, &n);
+    ck_assert_uint_eq(n, 4);
+    ck_assert_ptr_nonnull(strstr(a.text, "there is no tool 'send_money' here"));
+    ck_assert_ptr_nonnull(strstr(pad, "1. send_money {\"to\":\"me\"}: not run: no such tool"));
+    ck_assert_ptr_nonnull(strstr(pad, "2. upcoming_dues {\"days\": fourteen}: not run: arguments"));
+    ck_assert_ptr_nonnull(strstr(pad, "3. upcoming_dues {\"days\":\"14\"}: not run: arguments"));
+    ck_assert_ptr_nonnull(strstr(a.text, "/days"));
+    /* The fourth reused the first one's id: it got a fresh one, and ran. */
+    ck_assert_ptr_nonnull(strstr(a.text, "\"tool_call_id\":\"toolgov_call_4\""));
+    ck_assert_ptr_nonnull(strstr(pad, "4. calendar_lookup {\"date\":\"2026-12-03\"}: ran"));
+}
+END_TEST
+
+static char *calls_body(size_t n, const char *tool, const char *args)
+{
+    size_t cap = 256 + n * (96 + strlen(tool) + strlen(args)), at = 0, i;
+    char *b = malloc(cap);
+    ck_assert_ptr_nonnull(b);
+    at += (size_t)snprintf(b + at, cap - at,
+                           "{\"choices\":[{\"index\":0,\"finish_reason\":\"tool_calls\","
+                           "\"message\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[");
+    for (i = 0; i < n; i++)
+        at += (size_t)snprintf(b + at, cap - at,
+                               "%s{\"id\":\"c%zu\",\"type\":\"function\",\"function\":{\"name\":"
+                               "\"%s\",\"arguments\":\"%s\"}}",
+                               i ? "," : "", i, tool, args);
+    snprintf(b + at, cap - at, "]}}]}");
+    return b;
+}
+
+/* Ten parallel calls all run; past max_calls each is answered "too many";
+** past the reader's bound the response is refused whole. */
+START_TEST(test_many_calls)
+{
+    toolgov_loop_options o;
+    toolgov_loop_action a;
+    char *body;
+    size_t n;
+
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, NULL);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    body = calls_body(10, "calendar_lookup", "{\\\"date\\\":\\\"2026-12-03\\\"}");
+    ck_assert_int_eq(toolgov_loop_response(lp, body, strlen(body)), 0);
+    free(body);
+    a = next(TOOLGOV_LOOP_SEND);
+    check_request(TOOLGOV_LOOP_OPENAI_CHAT, a.text, a.len, &n);
+    ck_assert_uint_eq(n, 10);
+    ck_assert_ptr_null(strstr(a.text, "not run"));
+
+    memset(&o, 0, sizeof o);
+    o.max_calls = 3;
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, &o);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    body = calls_body(5, "calendar_lookup", "{}");
+    ck_assert_int_eq(toolgov_loop_response(lp, body, strlen(body)), 0);
+    free(body);
+    a = next(TOOLGOV_LOOP_SEND);
+    check_request(TOOLGOV_LOOP_OPENAI_CHAT, a.text, a.len, &n);
+    ck_assert_uint_eq(n, 5);
+    ck_assert_ptr_nonnull(strstr(a.text, "5. calendar_lookup {}: not run: too many calls"));
+
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    body = calls_body(10000, "x", "{}");
+    ck_assert_int_eq(toolgov_loop_response(lp, body, strlen(body)), TOOLGOV_EINVAL);
+    free(body);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_BAD_RESPONSE);
+    ck_assert_ptr_nonnull(strstr(a.error, "more than 1024 tool calls"));
+}
+END_TEST
+
+/* Error bodies are errors the host sees, with the API's message; a body of
+** another API, {} or not JSON is a bad response; nothing runs after. */
+START_TEST(test_error_bodies)
+{
+    static const struct {
+        toolgov_loop_api api;
+        const char *body;
+        toolgov_loop_end end;
+        const char *words;
+    } cases[] = {
+        {TOOLGOV_LOOP_OPENAI_CHAT, NULL, TOOLGOV_LOOP_END_API_ERROR, "Incorrect API key provided"},
+        {TOOLGOV_LOOP_OPENAI_RESPONSES, NULL, TOOLGOV_LOOP_END_API_ERROR, "`gpt-9` does not exist"},
+        {TOOLGOV_LOOP_ANTHROPIC, NULL, TOOLGOV_LOOP_END_API_ERROR, "(overloaded_error): Overloaded"},
+        {TOOLGOV_LOOP_OPENAI_CHAT, "{\"error\":\"model 'llama' not found\"}",
+         TOOLGOV_LOOP_END_API_ERROR, "model 'llama' not found"},
+        {TOOLGOV_LOOP_OPENAI_CHAT, "{}", TOOLGOV_LOOP_END_BAD_RESPONSE, "an empty object"},
+        {TOOLGOV_LOOP_OPENAI_CHAT, "{\"object\":\"response\",\"output\":[]}",
+         TOOLGOV_LOOP_END_BAD_RESPONSE, "Responses API response (--api openai-responses)"},
+        {TOOLGOV_LOOP_ANTHROPIC, "{\"choices\":[]}", TOOLGOV_LOOP_END_BAD_RESPONSE,
+         "chat completion (--api openai)"},
+        {TOOLGOV_LOOP_OPENAI_RESPONSES, "{\"status\":\"failed\",\"output\":[],\"error\":{\"code\":"
+         "\"server_error\",\"message\":\"The model failed.\"}}",
+         TOOLGOV_LOOP_END_API_ERROR, "The model failed."},
+        {TOOLGOV_LOOP_OPENAI_CHAT, "{\"choices\":[{\"message\":{\"tool_calls\":[", 
+         TOOLGOV_LOOP_END_BAD_RESPONSE, "not JSON"},
+        {TOOLGOV_LOOP_OPENAI_CHAT, "<html>502 Bad Gateway</html>", TOOLGOV_LOOP_END_BAD_RESPONSE,
+         "not JSON"},
+        {TOOLGOV_LOOP_OPENAI_CHAT, "{\"choices\":[{\"message\":{\"content\":\"\xff\"}}]}",
+         TOOLGOV_LOOP_END_BAD_RESPONSE, "UTF-8"},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        toolgov_loop_action a;
+        int rc;
+        open_loop(cases[i].api, NULL);
+        start(DUES_USER, dues_tools, 5);
+        next(TOOLGOV_LOOP_SEND);
+        if (cases[i].body)
+            rc = toolgov_loop_response(lp, cases[i].body, strlen(cases[i].body));
+        else
+            rc = respond(cases[i].api, "error");
+        ck_assert_int_eq(rc, TOOLGOV_EINVAL);
+        a = next(TOOLGOV_LOOP_DONE);
+        ck_assert_msg(a.end == cases[i].end, "case %zu: %s", i, toolgov_loop_end_name(a.end));
+        ck_assert_msg(strstr(a.error, cases[i].words) != NULL, "case %zu: %s", i, a.error);
+        ck_assert_str_eq(toolgov_loop_error(lp), a.error);
+        ck_assert_uint_eq(a.len, 0);
+    }
+}
+END_TEST
+
+START_TEST(test_refusal_and_length)
+{
+    toolgov_loop_action a;
+    toolgov_loop_api api = (toolgov_loop_api)_i;
+
+    open_loop(api, NULL);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(api, "refusal"), 0);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_REFUSAL);
+    if (api != TOOLGOV_LOOP_ANTHROPIC)
+        ck_assert_ptr_nonnull(strstr(a.text, "can't help with that"));
+    if (api != TOOLGOV_LOOP_OPENAI_CHAT)
+        return;
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(api, "length"), 0);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_TRUNCATED);
+    ck_assert_str_eq(a.text, "The first of your bills is");
+}
+END_TEST
+
+/* ---- limits ------------------------------------------------------------------- */
+
+START_TEST(test_step_limit)
+{
+    toolgov_loop_options o;
+    toolgov_loop_action a;
+
+    memset(&o, 0, sizeof o);
+    o.max_steps = 2;
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, &o);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(TOOLGOV_LOOP_OPENAI_CHAT, "dues-1"), 0);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(TOOLGOV_LOOP_OPENAI_CHAT, "dues-1"), 0);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_STEP_LIMIT);
+    ck_assert_uint_eq(a.step, 2);
+}
+END_TEST
+
+START_TEST(test_size_limit)
+{
+    toolgov_loop_options o;
+    toolgov_loop_action a;
+
+    memset(&o, 0, sizeof o);
+    o.max_request = 100;
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, &o);
+    start(DUES_USER, dues_tools, 5);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_SIZE_LIMIT);
+    ck_assert_ptr_nonnull(strstr(a.error, "over the limit of 100"));
+    ck_assert_uint_eq(a.step, 0);
+}
+END_TEST
+
+/* The rule matches who asks; schemas go in the system text only when
+** asked for. */
+START_TEST(test_rule_and_schemas)
+{
+    toolgov_loop_options o;
+    toolgov_loop_action a;
+    long sys;
+
+    memset(&o, 0, sizeof o);
+    o.model_asks = 1;
+    o.schemas_in_prompt = 1;
+    o.preamble = "You are a careful assistant.";
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, &o);
+    start(DUES_USER, dues_tools, 5);
+    a = next(TOOLGOV_LOOP_SEND);
+    parse_request(a.text, a.len);
+    sys = J(AT(J(0, "messages"), 0), "content");
+    ck_assert_ptr_nonnull(strstr(STR(sys), "You are a careful assistant.\n\nTools:\n"));
+    ck_assert_ptr_nonnull(strstr(STR(sys), toolgov_prompt_rule_text(TOOLGOV_PROMPT_RULE_MODEL_ASKS)));
+    ck_assert_ptr_nonnull(strstr(STR(sys), "Arguments (JSON Schema)"));
+    ck_assert_ptr_null(strstr(STR(sys), toolgov_prompt_rule_text(TOOLGOV_PROMPT_RULE_LOOP_ASKS)));
+}
+END_TEST
+
+/* ---- the blocking convenience ------------------------------------------------- */
+
+typedef struct script {
+    toolgov_loop_api api;
+    const char *const *bodies;
+    size_t at;
+    int answer;
+    unsigned asks;
+} script;
+
+static int script_send(void *ud, toolgov_loop *l, const char *req, size_t len)
+{
+    script *s = ud;
+    size_t n;
+    char *body;
+    int rc;
+    (void)req;
+    (void)len;
+    if (!s->bodies[s->at])
+        return -1;
+    body = slurp(api_dir[s->api], s->bodies[s->at++], &n);
+    rc = toolgov_loop_response(l, body, n);
+    free(body);
+    return rc == TOOLGOV_ENOMEM ? -1 : 0;
+}
+
+static int script_ask(void *ud, const toolgov_loop_action *q)
+{
+    script *s = ud;
+    s->asks++;
+    ck_assert_int_eq(q->what, TOOLGOV_LOOP_ASK);
+    return s->answer;
+}
+
+START_TEST(test_drive)
+{
+    static const char *const bodies[] = {"dues-1", "dues-2", "dues-3", NULL};
+    script s = {TOOLGOV_LOOP_ANTHROPIC, bodies, 0, 1, 0};
+    toolgov_loop_io io = {script_send, script_ask, &s};
+    toolgov_loop_action done;
+
+    open_loop(TOOLGOV_LOOP_ANTHROPIC, NULL);
+    start(DUES_USER, dues_tools, 5);
+    ck_assert_int_eq(toolgov_loop_drive(lp, &io, &done), 0);
+    ck_assert_int_eq(done.end, TOOLGOV_LOOP_END_ANSWERED);
+    ck_assert_uint_eq(s.asks, 1);
+    ck_assert_uint_eq(W.calendar.reminder_count, 4);
+
+    /* A transport that fails ends the turn, nothing more runs. */
+    s.at = 3;
+    start(DUES_USER, dues_tools, 5);
+    ck_assert_int_eq(toolgov_loop_drive(lp, &io, &done), 0);
+    ck_assert_int_eq(done.end, TOOLGOV_LOOP_END_ABORTED);
+    ck_assert_str_eq(done.error, "the host's transport failed");
+}
+END_TEST
+
+/* ---- texts ---------------------------------------------------------------------- */
+
+START_TEST(test_texts)
+{
+    char buf[256];
+    size_t need;
+    int i;
+
+    for (i = TOOLGOV_NOT_RUN_WAITS_CONFIRM; i <= TOOLGOV_NOT_RUN_TOO_MANY; i++)
+        ck_assert_int_eq(strncmp(toolgov_not_run_text((toolgov_not_run)i), "not run: ", 9), 0);
+    ck_assert_str_eq(toolgov_not_run_text((toolgov_not_run)99), "not run");
+    ck_assert_str_eq(toolgov_loop_end_name(TOOLGOV_LOOP_END_API_ERROR), "api_error");
+    ck_assert_str_eq(toolgov_loop_end_name((toolgov_loop_end)99), "unknown");
+
+    ck_assert_int_eq(toolgov_loop_tool_result_render(buf, sizeof buf, &need,
+                                                     TOOLGOV_LOOP_OPENAI_CHAT, "call_1",
+                                                     "a \"b\"\n", 6, 0), 0);
+    ck_assert_str_eq(buf, "{\"role\":\"tool\",\"tool_call_id\":\"call_1\",\"content\":\"a \\\"b\\\"\\n\"}");
+    ck_assert_uint_eq(need, strlen(buf));
+    ck_assert_int_eq(toolgov_loop_tool_result_render(buf, sizeof buf, NULL,
+                                                     TOOLGOV_LOOP_OPENAI_RESPONSES, "call_1", "ok",
+                                                     2, 0), 0);
+    ck_assert_str_eq(buf, "{\"type\":\"function_call_output\",\"call_id\":\"call_1\",\"output\":\"ok\"}");
+    /* Invalid UTF-8 from a handler never makes the JSON invalid. */
+    ck_assert_int_eq(toolgov_loop_tool_result_render(buf, sizeof buf, NULL, TOOLGOV_LOOP_ANTHROPIC,
+                                                     "toolu_1", "x\xff", 2, 1), 0);
+    ck_assert_str_eq(buf, "{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_1\",\"content\":"
+                          "\"x\xef\xbf\xbd\",\"is_error\":true}");
+    ck_assert_int_eq(toolgov_loop_tool_result_render(buf, 5, &need, TOOLGOV_LOOP_ANTHROPIC, "t",
+                                                     "x", 1, 0), TOOLGOV_ENOSPC);
+    ck_assert_uint_eq(strlen(buf), 4);
+    ck_assert_int_eq(toolgov_loop_tool_result_render(NULL, 0, &need, TOOLGOV_LOOP_ANTHROPIC, "t",
+                                                     "x", 1, 0), 0);
+    ck_assert_uint_eq(need, strlen("{\"type\":\"tool_result\",\"tool_use_id\":\"t\",\"content\":\"x\"}"));
+    ck_assert_int_eq(toolgov_loop_tool_result_render(buf, sizeof buf, NULL,
+                                                     (toolgov_loop_api)7, "t", "x", 1, 0),
+                     TOOLGOV_EINVAL);
+}
+END_TEST
+
+/* What the user is asked shows hidden characters, so what they read is what
+** runs. */
+START_TEST(test_question_shows_hidden)
+{
+    static const char body[] =
+        "{\"choices\":[{\"index\":0,\"finish_reason\":\"tool_calls\",\"message\":{\"role\":"
+        "\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\","
+        "\"function\":{\"name\":\"create_reminder\",\"arguments\":\"{\\\"title\\\":\\\"Pay "
+        "\\u202eRENT\\u200b\\\",\\\"date\\\":\\\"2026-12-03\\\",\\\"time\\\":\\\"08:30\\\"}\"}}]}}]}";
+    toolgov_loop_action a;
+
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, NULL);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(toolgov_loop_response(lp, body, strlen(body)), 0);
+    a = next(TOOLGOV_LOOP_ASK);
+    ck_assert_ptr_nonnull(strstr(a.text, "Pay \\u202eRENT\\u200b"));
+    ck_assert_ptr_null(strstr(a.text, "\xe2\x80\xae"));
+}
+END_TEST
+
+START_TEST(test_misuse)
+{
+    toolgov_loop_action a;
+    static const char *const bogus[] = {"no_such_tool"};
+    toolgov_loop_options o;
+
+    memset(&o, 0, sizeof o);
+    o.api = (toolgov_loop_api)9;
+    ck_assert_int_eq(toolgov_loop_new(&lp, W.pol, &o), TOOLGOV_EINVAL);
+    ck_assert_ptr_null(lp);
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, NULL);
+    ck_assert_int_eq(toolgov_loop_next(lp, &a), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_loop_response(lp, "{}", 2), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_loop_answer(lp, 1), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_run_new(&run, W.pol, NULL), 0);
+    ck_assert_int_eq(toolgov_loop_start(lp, run, "hi", bogus, 1), TOOLGOV_ENOENT);
+    ck_assert_int_eq(toolgov_loop_start(lp, NULL, "hi", NULL, 0), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_loop_start(lp, run, "hi", NULL, 0), 0);
+    a = next(TOOLGOV_LOOP_SEND);
+    parse_request(a.text, a.len);
+    ck_assert_int_lt(J(0, "tools"), 0);
+    ck_assert_int_eq(toolgov_loop_abort(lp, "the user left"), 0);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_ABORTED);
+    ck_assert_str_eq(a.error, "the user left");
+    toolgov_loop_free(NULL);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("loop");
+    TCase *t = tcase_create("scenarios");
+    TCase *e = tcase_create("edges");
+
+    tcase_add_checked_fixture(t, setup, teardown);
+    tcase_add_loop_test(t, test_dues, 0, 3);
+    tcase_add_test(t, test_dues_declined);
+    tcase_add_test(t, test_dues_listed_scope);
+    tcase_add_loop_test(t, test_digest, 0, 3);
+    tcase_add_test(t, test_promos_repeat);
+    tcase_add_loop_test(t, test_empty_trash, 0, 2);
+    tcase_add_test(t, test_drive);
+    suite_add_tcase(s, t);
+
+    tcase_add_checked_fixture(e, setup, teardown);
+    tcase_add_test(e, test_bad_calls);
+    tcase_add_test(e, test_many_calls);
+    tcase_add_test(e, test_error_bodies);
+    tcase_add_loop_test(e, test_refusal_and_length, 0, 3);
+    tcase_add_test(e, test_step_limit);
+    tcase_add_test(e, test_size_limit);
+    tcase_add_test(e, test_rule_and_schemas);
+    tcase_add_test(e, test_texts);
+    tcase_add_test(e, test_question_shows_hidden);
+    tcase_add_test(e, test_misuse);
+    suite_add_tcase(s, e);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    int failed;
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
