@@ -31,7 +31,6 @@ struct toolgov__audit {
     int keyed;
     unsigned char key[TOOLGOV_AUDIT_DIGEST_KEY_BYTES];
     unsigned long long seq; /* the last event's number */
-    char id[TOOLGOV_AUDIT_RUN_ID_MAX + 1];
     char digest[sizeof DIGEST_PREFIX - 1 + 2 * DIGEST_BYTES + 1];
 };
 
@@ -102,20 +101,6 @@ static const char *confirmation_name(toolgov_confirmation c)
 
 /* ---- setting the observer ---- */
 
-static int crypto_ready(void)
-{
-    return sodium_init() >= 0;
-}
-
-/* A random run id: 16 bytes from the system's secure source, as hex. */
-static void random_id(char id[TOOLGOV_AUDIT_RUN_ID_MAX + 1])
-{
-    unsigned char raw[16];
-
-    randombytes_buf(raw, sizeof raw);
-    sodium_bin2hex(id, 2 * sizeof raw + 1, raw, sizeof raw);
-}
-
 int toolgov_run_set_audit(toolgov_run *run, const toolgov_audit_options *opt)
 {
     struct toolgov__audit *au;
@@ -133,7 +118,7 @@ int toolgov_run_set_audit(toolgov_run *run, const toolgov_audit_options *opt)
         }
         return 0;
     }
-    if (!crypto_ready())
+    if (!toolgov__crypto_ready())
         return TOOLGOV_EFAIL;
     au = run->audit;
     if (!au) {
@@ -141,14 +126,11 @@ int toolgov_run_set_audit(toolgov_run *run, const toolgov_audit_options *opt)
         if (!au)
             return TOOLGOV_ENOMEM;
         memset(au, 0, sizeof *au);
-        random_id(au->id);
         au->seq = run->st.audit_seq; /* a restored run goes on numbering */
         run->audit = au;
     }
-    if (id_len) {
-        memcpy(au->id, opt->run_id, id_len);
-        au->id[id_len] = '\0';
-    }
+    if (id_len)
+        (void)toolgov_run_set_id(run, opt->run_id); /* checked above */
     au->fn = opt->observer;
     au->ud = opt->ud;
     au->flags = opt->flags;
@@ -162,7 +144,7 @@ int toolgov_run_set_audit(toolgov_run *run, const toolgov_audit_options *opt)
 
 const char *toolgov_run_audit_id(const toolgov_run *run)
 {
-    return run && run->audit ? run->audit->id : NULL;
+    return run && run->audit ? toolgov_run_id(run) : NULL;
 }
 
 size_t toolgov__audit_seq(const toolgov_run *run)
@@ -257,7 +239,7 @@ int toolgov__audit_emit(const toolgov_run *run, toolgov_audit_event *ev)
 
     if (!au || !au->fn)
         return 0;
-    ev->run_id = au->id;
+    ev->run_id = toolgov_run_id(run);
     ev->child = run->parent != NULL;
     ev->seq = ++au->seq;
     if (timespec_get(&ts, TIME_UTC) == TIME_UTC) {

@@ -142,6 +142,14 @@ void toolgov__out_line_str(toolgov__out *o, const char *s);
 ** TOOLGOV_ENOSPC (size > 0 and the text was cut short). */
 int toolgov__out_finish(toolgov__out *o, size_t *needed);
 
+/* ---- crypto (seal.c; seal.h has the sealed texts) ---- */
+/* libsodium's own initialisation (idempotent, thread-safe): 1 when ready. */
+int toolgov__crypto_ready(void);
+/* A random identity: 16 bytes from the system's secure source as 32 hex
+** digits and a NUL into id (at least 33 bytes); *len = 32. Only after
+** toolgov__crypto_ready(). */
+void toolgov__random_id(char *id, size_t *len);
+
 /* ---- registry (registry.c) ---- */
 /* A pooled tool. The fields the gate and lookup read (name, length, hash,
 ** effect bits) sit together here so a decision touches this entry and the
@@ -371,7 +379,19 @@ struct toolgov_run {
     toolgov_run *parent;    /* a child run's parent; NULL for a run of the host */
     toolgov_handler_fn bound; /* the handler of the declared tool being invoked */
     size_t nchildren;       /* children not yet freed */
+    /* The run's identity (toolgov_run_id): the host's, or 32 random hex
+    ** digits made with the run. A child's is its root's, not this one. */
+    size_t id_len;
+    char id[TOOLGOV_RUN_ID_MAX + 1];
 };
+
+/* The root of a run's family (itself for a run of the host). */
+static inline const toolgov_run *toolgov__root(const toolgov_run *run)
+{
+    while (run->parent)
+        run = run->parent;
+    return run;
+}
 
 /* The state a run shares with its whole family: its root's. */
 static inline toolgov__run_state *toolgov__shared(toolgov_run *run)

@@ -47,6 +47,8 @@ int toolgov_run_new(toolgov_run **out, const toolgov_policy *pol, void *run_ctx)
 
     if (!out || !pol)
         return TOOLGOV_EINVAL;
+    if (!toolgov__crypto_ready())
+        return TOOLGOV_EFAIL;
     run = toolgov__alloc(&pol->reg->alloc, sizeof *run);
     if (!run)
         return TOOLGOV_ENOMEM;
@@ -56,6 +58,7 @@ int toolgov_run_new(toolgov_run **out, const toolgov_policy *pol, void *run_ctx)
     run->run_ctx = run_ctx;
     run->st.answer = -1;
     run->cur_idx = -1;
+    toolgov__random_id(run->id, &run->id_len);
     toolgov__result_init(&run->result, &pol->reg->alloc);
     if (toolgov_args_decoder_new(&run->dec, &pol->reg->alloc) != 0) {
         toolgov__free(&pol->reg->alloc, run, sizeof *run);
@@ -90,6 +93,27 @@ int toolgov_run_child_new(toolgov_run **out, toolgov_run *parent, void *run_ctx)
 toolgov_run *toolgov_run_parent(const toolgov_run *run)
 {
     return run ? run->parent : NULL;
+}
+
+const char *toolgov_run_id(const toolgov_run *run)
+{
+    return run ? toolgov__root(run)->id : NULL;
+}
+
+int toolgov_run_set_id(toolgov_run *run, const char *id)
+{
+    size_t n;
+
+    /* A child is its root's: the family has one identity. */
+    if (!run || !id || run->parent || run->busy)
+        return TOOLGOV_EINVAL;
+    n = strlen(id);
+    if (n == 0 || n > TOOLGOV_RUN_ID_MAX)
+        return TOOLGOV_EINVAL;
+    memcpy(run->id, id, n);
+    run->id[n] = '\0';
+    run->id_len = n;
+    return 0;
 }
 
 static void calls_free(const toolgov_allocator *a, toolgov__approval *v, size_t n, size_t cap)

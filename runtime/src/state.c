@@ -8,7 +8,8 @@
 ** named by its plugin and its name (the plugin is empty for the core's
 ** built-ins):
 **
-**   toolgov-run 2
+**   toolgov-run 3
+**   bound <n>:<the run's identity>   (run.h: toolgov_run_id)
 **   policy <16 hex digits: the policy fingerprint>
 **   confirm pending|given|refused
 **   first 0|1
@@ -23,55 +24,23 @@
 ** confirmed and declined are the calls a yes or a no listed under the
 ** confirmation scope `listed` (policy.h; that scope is part of the policy
 ** fingerprint). A tool may be one a plugin declared for its own loop.
-**   mac <64 hex digits>
+**   mac <64 lowercase hex digits>
 **
-** The mac is keyed BLAKE2b-256 (libsodium's crypto_generichash) of every
-** byte before its line, under the host's toolgov_state_key: only a holder
-** of the key can make a text restore accepts. Restoring checks the mac
-** first, in constant time, over the whole text, before reading any field;
-** then parses the whole text into a scratch state, checks it against the
+** The text is sealed (seal.h): keyed BLAKE2b-256 of every byte before the
+** mac line, under the host's toolgov_state_key, so only a holder of the key
+** can make a text restore accepts; and bound to the run's identity, so a
+** text saved from one run is refused by a run of another identity (its
+** confirmation and approvals are that run's alone). Restoring checks the
+** mac first, in constant time, over the whole text, before reading any
+** field, then the identity; then parses the whole text into a scratch state, checks it against the
 ** run's policy, and only then swaps it in: a failure at any point frees the
 ** scratch state and leaves the run as it was.
 */
 #include <string.h>
 
-#include <sodium.h>
+#include "seal.h"
 
-#include "internal.h"
-
-#define STATE_MAGIC "toolgov-run 2\n"
-#define MAC_BYTES crypto_generichash_BYTES           /* 32 */
-#define MAC_LINE_LEN (4 + 2 * MAC_BYTES + 1)         /* "mac " + 64 hex + "\n" */
-
-#if TOOLGOV_STATE_KEY_BYTES < crypto_generichash_KEYBYTES_MIN ||                     \
-    TOOLGOV_STATE_KEY_BYTES > crypto_generichash_KEYBYTES_MAX
-#error "TOOLGOV_STATE_KEY_BYTES is not a BLAKE2b key length"
-#endif
-
-/* libsodium's own initialisation: idempotent and thread-safe, and needed
-** before its first use. */
-static int crypto_ready(void)
-{
-    return sodium_init() >= 0;
-}
-
-int toolgov_state_key_generate(toolgov_state_key *out)
-{
-    if (!out)
-        return TOOLGOV_EINVAL;
-    if (!crypto_ready())
-        return TOOLGOV_EFAIL;
-    randombytes_buf(out->bytes, sizeof out->bytes);
-    return 0;
-}
-
-/* The state's mac over text[0, len). */
-static void state_mac(unsigned char mac[MAC_BYTES], const toolgov_state_key *key,
-                      const char *text, size_t len)
-{
-    crypto_generichash(mac, MAC_BYTES, (const unsigned char *)text, len, key->bytes,
-                       sizeof key->bytes);
-}
+#define STATE_MAGIC "toolgov-run 3\n"
 
 static const char *confirm_word(toolgov_confirmation c)
 {
@@ -83,83 +52,36 @@ static const char *confirm_word(toolgov_confirmation c)
     return "pending";
 }
 
-/* The mac covers bytes that may not fit in the caller's buffer, so every
-** byte goes both to the buffer and into the running mac. */
-typedef struct sink {
-    toolgov__out *o;
-    crypto_generichash_state h;
-} sink;
-
-static void emit(sink *k, const char *s, size_t n)
-{
-    toolgov__out_put(k->o, s, n);
-    crypto_generichash_update(&k->h, (const unsigned char *)s, n);
-}
-
-static void emit_str(sink *k, const char *s)
-{
-    emit(k, s, strlen(s));
-}
-
-static void emit_num(sink *k, unsigned long long v)
-{
-    char tmp[24];
-    toolgov__out o;
-
-    toolgov__out_init(&o, tmp, sizeof tmp);
-    toolgov__out_u64(&o, v);
-    emit(k, tmp, o.len);
-}
-
-static void emit_hex(sink *k, unsigned long long v)
-{
-    char tmp[17];
-    toolgov__out o;
-
-    toolgov__out_init(&o, tmp, sizeof tmp);
-    toolgov__out_hex64(&o, v);
-    emit(k, tmp, 16);
-}
-
-static void emit_bytes(sink *k, const char *s, size_t n)
-{
-    emit_num(k, n);
-    emit(k, ":", 1);
-    emit(k, s, n);
-}
-
 /* A pooled tool as "<n>:<plugin> <n>:<tool>". */
-static void emit_tool(sink *k, const toolgov_registry *reg, size_t idx)
+static void emit_tool(toolgov__sealer *k, const toolgov_registry *reg, size_t idx)
 {
     const toolgov__tool *t = toolgov__tool_at(reg, (long)idx);
     const char *plugin = t->plugin ? t->plugin->name : "";
 
-    emit_bytes(k, plugin, strlen(plugin));
-    emit(k, " ", 1);
-    emit_bytes(k, t->name, t->name_len);
+    toolgov__seal_bytes(k, plugin, strlen(plugin));
+    toolgov__seal_put(k, " ", 1);
+    toolgov__seal_bytes(k, t->name, t->name_len);
 }
 
-static void emit_calls(sink *k, const toolgov_registry *reg, const char *word,
+static void emit_calls(toolgov__sealer *k, const toolgov_registry *reg, const char *word,
                        const toolgov__approval *v, size_t n)
 {
     size_t i;
 
     for (i = 0; i < n; i++) {
-        emit_str(k, word);
+        toolgov__seal_str(k, word);
         emit_tool(k, reg, v[i].idx);
-        emit_str(k, " ");
-        emit_bytes(k, v[i].args, v[i].args_len);
-        emit_str(k, "\n");
+        toolgov__seal_str(k, " ");
+        toolgov__seal_bytes(k, v[i].args, v[i].args_len);
+        toolgov__seal_str(k, "\n");
     }
 }
 
 int toolgov_run_save(char *out, size_t size, size_t *needed, const toolgov_run *run,
                      const toolgov_state_key *key)
 {
-    unsigned char mac[MAC_BYTES];
-    char hex[2 * MAC_BYTES + 1];
     toolgov__out o;
-    sink k;
+    toolgov__sealer k;
     size_t i;
 
     if (needed)
@@ -169,56 +91,51 @@ int toolgov_run_save(char *out, size_t size, size_t *needed, const toolgov_run *
     /* A child's shared answers are its parent's: the parent is saved. */
     if (!run || !key || (!out && size) || run->parent)
         return TOOLGOV_EINVAL;
-    if (!crypto_ready())
+    if (!toolgov__crypto_ready())
         return TOOLGOV_EFAIL;
     toolgov__out_init(&o, out, size);
-    k.o = &o;
-    crypto_generichash_init(&k.h, key->bytes, sizeof key->bytes, MAC_BYTES);
-    emit_str(&k, STATE_MAGIC "policy ");
-    emit_hex(&k, run->pol->fingerprint);
-    emit_str(&k, "\nconfirm ");
-    emit_str(&k, confirm_word(run->st.conf));
-    emit_str(&k, run->st.first_done ? "\nfirst 1\nend " : "\nfirst 0\nend ");
-    emit_str(&k, toolgov_end_reason_name(run->st.end));
-    emit_str(&k, "\nanswer ");
+    /* Bound to the run's identity: restored only into a run of that id. */
+    toolgov__seal_begin(&k, &o, key, STATE_MAGIC, run->id, run->id_len);
+    toolgov__seal_str(&k, "policy ");
+    toolgov__seal_hex64(&k, run->pol->fingerprint);
+    toolgov__seal_str(&k, "\nconfirm ");
+    toolgov__seal_str(&k, confirm_word(run->st.conf));
+    toolgov__seal_str(&k, run->st.first_done ? "\nfirst 1\nend " : "\nfirst 0\nend ");
+    toolgov__seal_str(&k, toolgov_end_reason_name(run->st.end));
+    toolgov__seal_str(&k, "\nanswer ");
     if (run->st.answer < 0)
-        emit_str(&k, "-");
+        toolgov__seal_str(&k, "-");
     else
-        emit_num(&k, (unsigned long long)run->st.answer);
-    emit_str(&k, "\n");
+        toolgov__seal_num(&k, (unsigned long long)run->st.answer);
+    toolgov__seal_str(&k, "\n");
     if (toolgov__audit_seq(run)) {
-        emit_str(&k, "audit ");
-        emit_num(&k, (unsigned long long)toolgov__audit_seq(run));
-        emit_str(&k, "\n");
+        toolgov__seal_str(&k, "audit ");
+        toolgov__seal_num(&k, (unsigned long long)toolgov__audit_seq(run));
+        toolgov__seal_str(&k, "\n");
     }
     for (i = 0; i < run->st.napprovals; i++) {
         const toolgov__approval *p = &run->st.approvals[i];
 
-        emit_str(&k, "approval ");
+        toolgov__seal_str(&k, "approval ");
         emit_tool(&k, run->reg, p->idx);
-        emit_str(&k, " ");
-        emit_bytes(&k, p->args, p->args_len);
-        emit_str(&k, "\n");
+        toolgov__seal_str(&k, " ");
+        toolgov__seal_bytes(&k, p->args, p->args_len);
+        toolgov__seal_str(&k, "\n");
     }
     emit_calls(&k, run->reg, "confirmed ", run->st.confirmed, run->st.nconfirmed);
     emit_calls(&k, run->reg, "declined ", run->st.declined, run->st.ndeclined);
     for (i = 0; i < run->st.nheld; i++) {
         const toolgov__held *h = &run->st.held[i];
 
-        emit_str(&k, "held ");
+        toolgov__seal_str(&k, "held ");
         emit_tool(&k, run->reg, h->idx);
-        emit_str(&k, " ");
-        emit_bytes(&k, h->args, h->args_len);
-        emit_str(&k, " ");
-        emit_bytes(&k, h->out ? h->out : "", h->out_len);
-        emit_str(&k, "\n");
+        toolgov__seal_str(&k, " ");
+        toolgov__seal_bytes(&k, h->args, h->args_len);
+        toolgov__seal_str(&k, " ");
+        toolgov__seal_bytes(&k, h->out ? h->out : "", h->out_len);
+        toolgov__seal_str(&k, "\n");
     }
-    crypto_generichash_final(&k.h, mac, MAC_BYTES);
-    sodium_bin2hex(hex, sizeof hex, mac, MAC_BYTES);
-    toolgov__out_str(&o, "mac ");
-    toolgov__out_put(&o, hex, 2 * MAC_BYTES);
-    toolgov__out_put(&o, "\n", 1);
-    sodium_memzero(&k.h, sizeof k.h);
+    toolgov__seal_end(&k);
     return toolgov__out_finish(&o, needed);
 }
 
@@ -378,7 +295,7 @@ static int parse(toolgov__run_state *st, cursor *c, const toolgov_run *run)
     size_t answer = 0;
     int v, has_answer = 0, rc;
 
-    if (!lit(c, STATE_MAGIC) || !lit(c, "policy ") || !hex64(c, &fp) || !lit(c, "\n"))
+    if (!lit(c, "policy ") || !hex64(c, &fp) || !lit(c, "\n"))
         return TOOLGOV_ESTATE;
     if (fp != run->pol->fingerprint)
         return TOOLGOV_ESTATE;
@@ -471,46 +388,31 @@ static int parse(toolgov__run_state *st, cursor *c, const toolgov_run *run)
     return 0;
 }
 
-/* Is the last line of text a mac of everything before it under key?
-** Compared in constant time; a malformed line is simply not a match. */
-static int mac_matches(const char *text, size_t len, const toolgov_state_key *key)
-{
-    unsigned char want[MAC_BYTES], got[MAC_BYTES];
-    const char *line = text + len - MAC_LINE_LEN;
-    size_t n = 0;
-    int ok;
-
-    if (memcmp(line, "mac ", 4) != 0 || line[MAC_LINE_LEN - 1] != '\n')
-        return 0;
-    if (sodium_hex2bin(got, sizeof got, line + 4, 2 * MAC_BYTES, NULL, &n, NULL) != 0 ||
-        n != MAC_BYTES)
-        return 0;
-    state_mac(want, key, text, len - MAC_LINE_LEN);
-    ok = crypto_verify_32(want, got) == 0;
-    sodium_memzero(want, sizeof want);
-    return ok;
-}
-
 int toolgov_run_restore(toolgov_run *run, const char *text, size_t len,
                         const toolgov_state_key *key)
 {
     const toolgov_allocator *a;
     toolgov__run_state st;
+    const char *body;
+    size_t body_len;
     cursor c;
     int rc;
 
     if (!run || !key || (!text && len) || run->busy || run->parent)
         return TOOLGOV_EINVAL;
-    if (!crypto_ready())
+    if (!toolgov__crypto_ready())
         return TOOLGOV_EFAIL;
-    if (len < sizeof STATE_MAGIC - 1 + MAC_LINE_LEN || !mac_matches(text, len, key))
-        return TOOLGOV_ESTATE;
+    /* The mac first, then that the text is this run's. */
+    rc = toolgov__seal_open(&body, &body_len, text, len, key, STATE_MAGIC, run->id,
+                            run->id_len);
+    if (rc < 0)
+        return rc;
 
     a = &run->reg->alloc;
     memset(&st, 0, sizeof st);
     st.answer = -1;
-    c.p = text;
-    c.end = text + len - MAC_LINE_LEN;
+    c.p = body;
+    c.end = body + body_len;
     rc = parse(&st, &c, run);
     if (rc < 0) {
         toolgov__run_state_free(a, &st);

@@ -97,6 +97,7 @@ static int scenario(void)
     STEP(0, toolgov_run_invoke(NULL, run, "purge", "{\"all\":true}"));
     STEP(0, toolgov_run_save(saved, sizeof saved, &len, run, &state_key));
     STEP(0, toolgov_run_new(&run2, pol, NULL));
+    STEP(0, toolgov_run_set_id(run2, toolgov_run_id(run)));
     STEP(0, toolgov_run_approve(run2, "purge", "{\"x\":2}"));
     UNCHANGED(toolgov_run_pending_approvals(run2), toolgov_run_pending_approvals(run2),
               toolgov_run_restore(run2, saved, len, &state_key), 0);

@@ -99,6 +99,7 @@ static int scenario(const toolgov_allocator *alloc)
     STEP(0, toolgov_run_invoke(&oc, run, "digest", "{\"d\":1}"));
     STEP(0, toolgov_run_save(buf, sizeof buf, &len, run, &state_key));
     STEP(0, toolgov_run_new(&run2, pol, NULL));
+    STEP(0, toolgov_run_set_id(run2, toolgov_run_id(run)));
     STEP(0, toolgov_run_restore(run2, buf, len, &state_key));
     STEP(0, toolgov_run_invoke(&oc, run2, "wipe", "{}"));
     STEP(0, toolgov_shortlist_new(&sl, reg, 3));

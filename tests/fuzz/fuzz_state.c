@@ -6,7 +6,8 @@
 ** Each input is tried twice: as is (so the mac and fingerprint checks
 ** themselves are fuzzed; a mutated text essentially never carries a valid
 ** mac), and "fixed up": the policy line's fingerprint set to the fixture's
-** and the text sealed with the test key (fuzz_test_key), so the parser behind
+** and the text sealed with the test key (fuzz_test_key) for the run identity
+** every run here has (FUZZ_RUN_ID), so the parser behind
 ** those checks sees mutated text instead of stopping at the mac.
 ** Invariants: a refused restore leaves the run exactly as it was (its saved
 ** text is unchanged); an accepted one saves to a text that restores into a
@@ -26,6 +27,10 @@ static const toolgov_state_key fuzz_test_key = {{
     0x74, 0x6f, 0x6f, 0x6c, 0x67, 0x6f, 0x76, 0x2d, 0x66, 0x75, 0x7a, 0x7a,
     0x2d, 0x6b, 0x65, 0x79, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
     0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f}};
+
+/* The identity of every run here, which the corpus texts are bound to
+** ("bound 8:fuzz-run"). */
+#define FUZZ_RUN_ID "fuzz-run"
 
 /* Append "mac <hex>\n" sealing fixed[0, body) with the test key, the way
 ** toolgov_run_save does (keyed BLAKE2b-256); returns the new length. */
@@ -94,6 +99,7 @@ static void try_restore(const char *text, size_t len)
     int rc;
 
     FUZZ_CHECK(toolgov_run_new(&run, fixture_pol, NULL) == 0);
+    FUZZ_CHECK(toolgov_run_set_id(run, FUZZ_RUN_ID) == 0);
     before = save(run, &before_len);
     rc = toolgov_run_restore(run, text, len, &fuzz_test_key);
     FUZZ_CHECK(rc == 0 || rc == TOOLGOV_ESTATE || rc == TOOLGOV_ENOMEM);
@@ -104,6 +110,7 @@ static void try_restore(const char *text, size_t len)
         char *third;
         size_t third_len;
         FUZZ_CHECK(toolgov_run_new(&again, fixture_pol, NULL) == 0);
+        FUZZ_CHECK(toolgov_run_set_id(again, FUZZ_RUN_ID) == 0);
         FUZZ_CHECK(toolgov_run_restore(again, after, after_len, &fuzz_test_key) == 0);
         third = save(again, &third_len);
         FUZZ_CHECK(third_len == after_len && memcmp(third, after, after_len) == 0);

@@ -523,6 +523,7 @@ START_TEST(restore_is_an_event)
     env_open(&a, NULL);
     ck_assert_int_eq(toolgov_run_confirm(a.run, 1), 0);
     ck_assert_int_eq(toolgov_run_approve(a.run, "purge", "{}"), 0);
+    ck_assert_int_eq(toolgov_run_set_id(a.run, "resumed"), 0);
     ck_assert_int_eq(toolgov_run_save(NULL, 0, &need, a.run, &key), 0);
     text = malloc(need + 1);
     ck_assert_int_eq(toolgov_run_save(text, need + 1, &len, a.run, &key), 0);
@@ -578,6 +579,7 @@ START_TEST(numbering_goes_on_after_restore)
 
     /* restore first: the next event is 3 */
     env_open(&c, NULL);
+    ck_assert_int_eq(toolgov_run_set_id(c.run, "resumable"), 0);
     ck_assert_int_eq(toolgov_run_restore(c.run, text, len, &key), 0);
     observe(&c, &rc, "resumable", 0, NULL);
     ck_assert_int_eq(toolgov_run_end(c.run), 0);

@@ -427,6 +427,7 @@ START_TEST(scope_listed_state_round_trip)
     ck_assert_int_eq(toolgov_run_save(text, sizeof text, &need, a.run, &key), 0);
     ck_assert_ptr_nonnull(strstr(text, "confirmed 4:desk 8:note_add 8:{\"id\":1}\n"));
     ck_assert_ptr_nonnull(strstr(text, "declined 4:desk 8:note_add 8:{\"id\":2}\n"));
+    ck_assert_int_eq(toolgov_run_set_id(b.run, toolgov_run_id(a.run)), 0);
     ck_assert_int_eq(toolgov_run_restore(b.run, text, need, &key), 0);
     ck_assert_int_eq(toolgov_run_gate(b.run, "note_add", "{\"id\":1}"), TOOLGOV_GATE_ALLOW);
     ck_assert_int_eq(toolgov_run_gate(b.run, "note_add", "{\"id\":2}"), TOOLGOV_GATE_REFUSE);
@@ -434,6 +435,7 @@ START_TEST(scope_listed_state_round_trip)
     /* not under scope run */
     ck_assert_int_eq(toolgov_policy_new(&pol_run, b.reg), 0);
     ck_assert_int_eq(toolgov_run_new(&other, pol_run, NULL), 0);
+    ck_assert_int_eq(toolgov_run_set_id(other, toolgov_run_id(a.run)), 0);
     ck_assert_int_eq(toolgov_run_restore(other, text, need, &key), TOOLGOV_ESTATE);
     toolgov_run_free(other);
     toolgov_policy_free(pol_run);

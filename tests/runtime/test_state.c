@@ -19,6 +19,17 @@ static const toolgov_state_key other_key = {{
 
 #define MAC_LINE_LEN 69 /* "mac " + 64 hex digits + "\n" */
 
+/* The identity of the run these tests pause and resume: a fresh run that
+** resumes it is given the same one (run.h, toolgov_run_set_id). */
+#define RUN_ID "conversation-7"
+#define HEAD "toolgov-run 3\nbound 14:" RUN_ID "\n"
+
+static void env_open_as(env *e, const char *override, const char *id)
+{
+    env_open(e, override);
+    ck_assert_int_eq(toolgov_run_set_id(e->run, id), 0);
+}
+
 static char *save(const toolgov_run *run, size_t *len)
 {
     size_t need = 0;
@@ -50,13 +61,13 @@ START_TEST(round_trip_in_a_fresh_run)
     size_t len, len2;
     toolgov_outcome oc;
 
-    env_open(&a, NULL);
+    env_open_as(&a, NULL, RUN_ID);
     busy_run(&a);
     text = save(a.run, &len);
-    ck_assert_int_eq(strncmp(text, "toolgov-run 2\n", 14), 0);
+    ck_assert_int_eq(strncmp(text, HEAD, strlen(HEAD)), 0);
 
     /* "Another process": a registry and policy built anew. */
-    env_open(&b, NULL);
+    env_open_as(&b, NULL, RUN_ID);
     ck_assert_int_eq(toolgov_run_restore(b.run, text, len, &test_key), 0);
     ck_assert_int_eq(toolgov_run_confirmation(b.run), TOOLGOV_CONFIRMATION_GIVEN);
     ck_assert_uint_eq(toolgov_run_pending_approvals(b.run), 2);
@@ -89,21 +100,21 @@ START_TEST(round_trip_refused_and_ended)
     char *text;
     size_t len, alen = 0;
 
-    env_open(&a, NULL);
+    env_open_as(&a, NULL, RUN_ID);
     ck_assert_int_eq(toolgov_run_confirm(a.run, 0), 0);
     text = save(a.run, &len);
-    env_open(&b, NULL);
+    env_open_as(&b, NULL, RUN_ID);
     ck_assert_int_eq(toolgov_run_restore(b.run, text, len, &test_key), 0);
     ck_assert_int_eq(toolgov_run_gate(b.run, "make_note", "{}"), TOOLGOV_GATE_REFUSE);
     free(text);
     env_close(&a);
     env_close(&b);
 
-    env_open(&a, NULL);
+    env_open_as(&a, NULL, RUN_ID);
     ck_assert_int_eq(toolgov_run_invoke(NULL, a.run, "digest", "{}"), 0);
     ck_assert_int_eq(toolgov_run_end_reason(a.run), TOOLGOV_END_ANSWERED_DIRECTLY);
     text = save(a.run, &len);
-    env_open(&b, NULL);
+    env_open_as(&b, NULL, RUN_ID);
     ck_assert_int_eq(toolgov_run_restore(b.run, text, len, &test_key), 0);
     ck_assert_int_eq(toolgov_run_end_reason(b.run), TOOLGOV_END_ANSWERED_DIRECTLY);
     ck_assert_str_eq(toolgov_run_answer(b.run, &alen), "digest {}");
@@ -134,11 +145,11 @@ START_TEST(truncated_and_altered_text_rejected)
     char *text, *before, *copy;
     size_t len, before_len, i;
 
-    env_open(&a, NULL);
+    env_open_as(&a, NULL, RUN_ID);
     busy_run(&a);
     text = save(a.run, &len);
     /* The target run has its own state, which must survive every failure. */
-    env_open(&b, NULL);
+    env_open_as(&b, NULL, RUN_ID);
     ck_assert_int_eq(toolgov_run_approve(b.run, "purge", "{\"mine\":1}"), 0);
     before = save(b.run, &before_len);
 
@@ -213,51 +224,51 @@ START_TEST(foreign_and_inconsistent_text_rejected)
     unsigned k;
     const char *bad_bodies[] = {
         "toolgov-run 1\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\n",
-        "toolgov-run 2\npolicy %s\nconfirm maybe\nfirst 0\nend none\nanswer -\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 2\nend none\nanswer -\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend answered_directly\nanswer -\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 1\nend none\nanswer 0\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 1\nend answered_directly\nanswer 0\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 5:alpha 6:lookup 2:{}\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 5:alpha 4:nope 2:{}\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 5:alpha 5:purge 9:{}\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 5:alpha 05:purge 2:{}\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 5:alpha 6:lookup 2:{} 1:x\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 5:alpha 6:digest 2:{}\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nextra\n",
+        HEAD "policy %s\nconfirm maybe\nfirst 0\nend none\nanswer -\n",
+        HEAD "policy %s\nconfirm given\nfirst 2\nend none\nanswer -\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend answered_directly\nanswer -\n",
+        HEAD "policy %s\nconfirm given\nfirst 1\nend none\nanswer 0\n",
+        HEAD "policy %s\nconfirm given\nfirst 1\nend answered_directly\nanswer 0\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 5:alpha 6:lookup 2:{}\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 5:alpha 4:nope 2:{}\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 5:alpha 5:purge 9:{}\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 5:alpha 05:purge 2:{}\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 5:alpha 6:lookup 2:{} 1:x\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 5:alpha 6:digest 2:{}\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\nextra\n",
         /* the audit count: a positive decimal, once, in its place */
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\naudit 0\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\naudit 07\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\naudit -1\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\naudit 3\naudit 4\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\naudit 3\nanswer -\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -",
-        ("toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\n"
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\naudit 0\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\naudit 07\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\naudit -1\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\naudit 3\naudit 4\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\naudit 3\nanswer -\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -",
+        (HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\n"
          "held 5:alpha 6:digest 2:{} 99999999999999999999:x\n"),
         /* a tool named under a plugin that does not own it */
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 4:beta 5:purge 2:{}\n",
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 0: 5:purge 2:{}\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 4:beta 5:purge 2:{}\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\napproval 0: 5:purge 2:{}\n",
         /* a result in hand means a tool ran: the first tool cannot still be ahead */
-        "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 5:alpha 6:digest 2:{} 1:x\n",
+        HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\nheld 5:alpha 6:digest 2:{} 1:x\n",
     };
 
-    env_open(&a, NULL);
+    env_open_as(&a, NULL, RUN_ID);
     busy_run(&a);
     text = save(a.run, &len);
 
     /* A policy with another confirm-once set is another run's world. */
-    env_open(&other, "none");
+    env_open_as(&other, "none", RUN_ID);
     before = save(other.run, &before_len);
     assert_rejected(&other, text, len, before, before_len);
     free(before);
 
-    env_open(&b, NULL);
+    env_open_as(&b, NULL, RUN_ID);
     before = save(b.run, &before_len);
     snprintf(fp, sizeof fp, "%016llx", toolgov_policy_fingerprint(b.pol));
     /* The good skeleton is accepted, so the rejections below are about
     ** what each body changes. */
     snprintf(body, sizeof body,
-             "toolgov-run 2\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\n", fp);
+             HEAD "policy %s\nconfirm given\nfirst 0\nend none\nanswer -\n", fp);
     s = sealed(body, &slen);
     ck_assert_int_eq(toolgov_run_restore(other.run, s, slen, &test_key), TOOLGOV_ESTATE);
     ck_assert_int_eq(toolgov_run_restore(b.run, s, slen, &test_key), 0);
@@ -265,7 +276,7 @@ START_TEST(foreign_and_inconsistent_text_rejected)
     free(s);
     free(before);
     env_close(&b);
-    env_open(&b, NULL);
+    env_open_as(&b, NULL, RUN_ID);
     before = save(b.run, &before_len);
     for (k = 0; k < sizeof bad_bodies / sizeof bad_bodies[0]; k++) {
         snprintf(body, sizeof body, bad_bodies[k], fp);
@@ -292,10 +303,10 @@ START_TEST(forged_text_rejected)
     size_t len, before_len, body_len, slen;
     char sum[32];
 
-    env_open(&a, NULL);
+    env_open_as(&a, NULL, RUN_ID);
     text = save(a.run, &len);
     ck_assert_ptr_nonnull(strstr(text, "confirm pending\n"));
-    env_open(&b, NULL);
+    env_open_as(&b, NULL, RUN_ID);
     before = save(b.run, &before_len);
 
     /* The body with the user's answer forged and an approval planted. */
@@ -341,6 +352,137 @@ START_TEST(forged_text_rejected)
 }
 END_TEST
 
+/* Issue 29 item 2: a text saved from one run (its confirmation given, an
+** approval) must not open the gate of another run under the same key: the
+** text is bound to the run's identity. */
+START_TEST(text_of_another_run_refused)
+{
+    env a, b;
+    char *text, *before, *s, body[512];
+    size_t len, before_len, slen;
+    const char *const others[] = {"conversation-8", "conversation-", "conversation-77",
+                                  "Conversation-7", "x"};
+    char fp[17];
+    unsigned k;
+
+    env_open_as(&a, NULL, RUN_ID);
+    busy_run(&a);
+    text = save(a.run, &len);
+
+    /* A fresh run keeps its random identity: not the saved run's. */
+    env_open(&b, NULL);
+    ck_assert_str_ne(toolgov_run_id(b.run), RUN_ID);
+    ck_assert_uint_eq(strlen(toolgov_run_id(b.run)), 32);
+    before = save(b.run, &before_len);
+    assert_rejected(&b, text, len, before, before_len);
+    ck_assert_int_eq(toolgov_run_gate(b.run, "make_note", "{}"), TOOLGOV_GATE_ASK_FIRST);
+    ck_assert_int_eq(toolgov_run_gate(b.run, "purge", "{\"a\":1}"),
+                     TOOLGOV_GATE_NEEDS_APPROVAL);
+    free(before);
+    /* Nor does any identity but exactly the saved one, byte for byte. */
+    for (k = 0; k < sizeof others / sizeof others[0]; k++) {
+        ck_assert_int_eq(toolgov_run_set_id(b.run, others[k]), 0);
+        before = save(b.run, &before_len);
+        assert_rejected(&b, text, len, before, before_len);
+        free(before);
+    }
+    ck_assert_int_eq(toolgov_run_set_id(b.run, RUN_ID), 0);
+    ck_assert_int_eq(toolgov_run_restore(b.run, text, len, &test_key), 0);
+    ck_assert_int_eq(toolgov_run_gate(b.run, "make_note", "{}"), TOOLGOV_GATE_ALLOW);
+
+    /* The binding is under the mac: a text rebound to another run by
+    ** someone without the key is an altered text. */
+    snprintf(fp, sizeof fp, "%016llx", toolgov_policy_fingerprint(b.pol));
+    snprintf(body, sizeof body,
+             "toolgov-run 3\nbound 14:conversation-8\npolicy %s\nconfirm given\n"
+             "first 0\nend none\nanswer -\n", fp);
+    s = sealed_with(body, strlen(body), &other_key, &slen);
+    ck_assert_int_eq(toolgov_run_set_id(b.run, "conversation-8"), 0);
+    ck_assert_int_eq(toolgov_run_restore(b.run, s, slen, &test_key), TOOLGOV_ESTATE);
+    free(s);
+    /* A text with no binding at all (the old layout) is refused. */
+    snprintf(body, sizeof body,
+             "toolgov-run 3\npolicy %s\nconfirm given\nfirst 0\nend none\nanswer -\n", fp);
+    s = sealed(body, &slen);
+    ck_assert_int_eq(toolgov_run_restore(b.run, s, slen, &test_key), TOOLGOV_ESTATE);
+    free(s);
+    free(text);
+    env_close(&a);
+    env_close(&b);
+}
+END_TEST
+
+/* The identity API: random by default, the host's when given, a child's
+** is its root's. */
+START_TEST(run_identity)
+{
+    env a, b;
+    toolgov_run *child = NULL;
+    char id[TOOLGOV_RUN_ID_MAX + 2];
+
+    env_open(&a, NULL);
+    env_open(&b, NULL);
+    ck_assert_uint_eq(strspn(toolgov_run_id(a.run), "0123456789abcdef"), 32);
+    ck_assert_str_ne(toolgov_run_id(a.run), toolgov_run_id(b.run));
+    ck_assert_ptr_null(toolgov_run_id(NULL));
+    ck_assert_int_eq(toolgov_run_set_id(NULL, "x"), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_run_set_id(a.run, NULL), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_run_set_id(a.run, ""), TOOLGOV_EINVAL);
+    memset(id, 'r', sizeof id - 1);
+    id[sizeof id - 1] = '\0';
+    ck_assert_int_eq(toolgov_run_set_id(a.run, id), TOOLGOV_EINVAL);
+    id[TOOLGOV_RUN_ID_MAX] = '\0';
+    ck_assert_int_eq(toolgov_run_set_id(a.run, id), 0);
+    ck_assert_str_eq(toolgov_run_id(a.run), id);
+    ck_assert_int_eq(toolgov_run_set_id(a.run, "user-1/chat-9"), 0);
+    ck_assert_str_eq(toolgov_run_id(a.run), "user-1/chat-9");
+    ck_assert_int_eq(toolgov_run_child_new(&child, a.run, NULL), 0);
+    ck_assert_str_eq(toolgov_run_id(child), "user-1/chat-9");
+    ck_assert_int_eq(toolgov_run_set_id(child, "mine"), TOOLGOV_EINVAL);
+    toolgov_run_free(child);
+    env_close(&a);
+    env_close(&b);
+}
+END_TEST
+
+/* Issue 29 item 16: the mac line is compared byte for byte, so a hex
+** letter turned to upper case is a change like any other. */
+START_TEST(mac_compared_case_sensitively)
+{
+    env a, b;
+    char *text, *before, *copy;
+    size_t len, before_len, i, changed = 0;
+
+    env_open_as(&a, NULL, RUN_ID);
+    busy_run(&a);
+    text = save(a.run, &len);
+    env_open_as(&b, NULL, RUN_ID);
+    before = save(b.run, &before_len);
+    copy = malloc(len);
+    for (i = len - MAC_LINE_LEN + 4; i < len - 1; i++) {
+        if (text[i] < 'a' || text[i] > 'f')
+            continue;
+        memcpy(copy, text, len);
+        copy[i] = (char)(text[i] - 'a' + 'A');
+        assert_rejected(&b, copy, len, before, before_len);
+        changed++;
+    }
+    ck_assert_uint_gt(changed, 0);
+    /* Every letter at once, too. */
+    memcpy(copy, text, len);
+    for (i = len - MAC_LINE_LEN + 4; i < len - 1; i++)
+        if (copy[i] >= 'a' && copy[i] <= 'f')
+            copy[i] = (char)(copy[i] - 'a' + 'A');
+    assert_rejected(&b, copy, len, before, before_len);
+    ck_assert_int_eq(toolgov_run_restore(b.run, text, len, &test_key), 0);
+    free(copy);
+    free(before);
+    free(text);
+    env_close(&a);
+    env_close(&b);
+}
+END_TEST
+
 START_TEST(keys_are_generated_at_random)
 {
     toolgov_state_key k1, k2;
@@ -370,6 +512,7 @@ static int save_to_file(const char *path)
     bad |= !reg;
     bad |= reg && toolgov_policy_new(&pol, reg) != 0;
     bad |= pol && toolgov_run_new(&run, pol, &counts) != 0;
+    bad |= run && toolgov_run_set_id(run, RUN_ID) != 0;
     if (bad)
         return 1;
     bad |= toolgov_run_confirm(run, 1) != 0;
@@ -401,7 +544,7 @@ START_TEST(save_sizing_call)
     size_t need = 1, len = 0;
     char *text;
 
-    env_open(&a, NULL);
+    env_open_as(&a, NULL, RUN_ID);
     ck_assert_int_eq(toolgov_run_save(NULL, 0, &need, a.run, &test_key), 0);
     ck_assert_int_eq(toolgov_run_save(buf, 0, &len, a.run, &test_key), 0);
     ck_assert_str_eq(buf, "#######");
@@ -446,7 +589,7 @@ START_TEST(restore_in_another_process)
     unlink(path);
     ck_assert_uint_gt(len, 0);
 
-    env_open(&b, NULL);
+    env_open_as(&b, NULL, RUN_ID);
     ck_assert_int_eq(toolgov_run_restore(b.run, text, len, &test_key), 0);
     ck_assert_int_eq(toolgov_run_confirmation(b.run), TOOLGOV_CONFIRMATION_GIVEN);
     ck_assert_int_eq(toolgov_run_invoke(&oc, b.run, "purge", "{\"a\":1}"), 0);
@@ -463,7 +606,7 @@ START_TEST(save_buffer_contract)
     char small[10];
     size_t need = 0, need2 = 0;
 
-    env_open(&a, NULL);
+    env_open_as(&a, NULL, RUN_ID);
     ck_assert_int_eq(toolgov_run_save(small, sizeof small, &need, a.run, &test_key), TOOLGOV_ENOSPC);
     ck_assert_uint_eq(strlen(small), sizeof small - 1);
     ck_assert_int_eq(strncmp(small, "toolgov-r", 9), 0);
@@ -494,6 +637,9 @@ int main(int argc, char **argv)
     tcase_add_test(tc, truncated_and_altered_text_rejected);
     tcase_add_test(tc, foreign_and_inconsistent_text_rejected);
     tcase_add_test(tc, forged_text_rejected);
+    tcase_add_test(tc, text_of_another_run_refused);
+    tcase_add_test(tc, run_identity);
+    tcase_add_test(tc, mac_compared_case_sensitively);
     tcase_add_test(tc, keys_are_generated_at_random);
     tcase_add_test(tc, save_buffer_contract);
     tcase_add_test(tc, save_sizing_call);

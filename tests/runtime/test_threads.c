@@ -60,6 +60,7 @@ static void *work(void *arg)
         EXPECT(toolgov_run_invoke(NULL, run, "digest", args) == 0);
         EXPECT(toolgov_run_save(state, sizeof state, &len, run, &key) == 0);
         EXPECT(toolgov_run_new(&resumed, pol, &w->counts) == 0);
+        EXPECT(toolgov_run_set_id(resumed, toolgov_run_id(run)) == 0);
         EXPECT(toolgov_run_restore(resumed, state, len, &key) == 0);
         EXPECT(toolgov_run_invoke(&oc, resumed, "digest", args) == 0 &&
                oc.gate == TOOLGOV_GATE_REPLAY);

@@ -151,14 +151,16 @@ typedef int (*toolgov_audit_fn)(void *ud, const toolgov_audit_event *ev);
 /* Option flags. */
 #define TOOLGOV_AUDIT_DIGEST_ARGS 0x1u /* args as a digest, never the text */
 
-#define TOOLGOV_AUDIT_RUN_ID_MAX 128 /* bytes of a host's run id, at most */
+#define TOOLGOV_AUDIT_RUN_ID_MAX TOOLGOV_RUN_ID_MAX /* bytes of a host's run id */
 #define TOOLGOV_AUDIT_DIGEST_KEY_BYTES 32
 
 typedef struct toolgov_audit_options {
     toolgov_audit_fn observer;   /* NULL: stop auditing the run */
     void *ud;                    /* passed to the observer */
-    const char *run_id;          /* copied; NULL or "": keep the run's id, or make
-                                 ** a random one (32 hex digits) the first time */
+    const char *run_id;          /* copied; NULL or "": keep the run's identity
+                                 ** (toolgov_run_id: the host's, or random);
+                                 ** else the run's identity becomes this
+                                 ** (toolgov_run_set_id) */
     unsigned flags;              /* TOOLGOV_AUDIT_DIGEST_ARGS */
     const unsigned char *digest_key; /* NULL, or TOOLGOV_AUDIT_DIGEST_KEY_BYTES bytes
                                  ** (copied) that key the digest, so that nobody
@@ -176,8 +178,9 @@ typedef struct toolgov_audit_options {
 ** observer. */
 TOOLGOV_EXTERN int toolgov_run_set_audit(toolgov_run *run, const toolgov_audit_options *opt);
 
-/* The run's audit id, NUL-terminated; NULL when no observer was ever set.
-** Borrowed from the run. */
+/* The run's audit id, which is its identity (toolgov_run_id),
+** NUL-terminated; NULL when no observer was ever set. Borrowed from the
+** run. */
 TOOLGOV_EXTERN const char *toolgov_run_audit_id(const toolgov_run *run);
 
 /* Static names: the "event", "reason" and "args_form" values of the JSON

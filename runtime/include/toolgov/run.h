@@ -71,9 +71,18 @@
 ** as compact text tagged with a format
 ** version and the policy's fingerprint, authenticated with a keyed mac
 ** under a key only the host holds; toolgov_run_restore() reads it into a
-** fresh run of an equivalent policy, possibly in another process. Bad,
-** truncated, altered, forged or foreign text is refused whole with
-** TOOLGOV_ESTATE and the run is left exactly as it was.
+** fresh run of an equivalent policy and the same identity
+** (toolgov_run_set_id), possibly in another process. Bad, truncated,
+** altered, forged or foreign text (another key, another run) is refused
+** whole with TOOLGOV_ESTATE and the run is left exactly as it was.
+**
+** What the seal does not stop: a holder of the key can write any state for
+** any run (the key is the host's trust: keep it apart from where the texts
+** live); and a text is not fresh, so an older text of the same run restores
+** as well as its newest (an approval used since is there again): a host
+** that keeps texts where others can write keeps only the newest, or
+** remembers which one is (the number of the last audit event travels in
+** it, audit.h).
 **
 ** Re-entry: a handler or the evaluator may read its run (gate, confirmation)
 ** but not invoke through it or restore it: those return TOOLGOV_EINVAL while
@@ -161,8 +170,10 @@ TOOLGOV_EXTERN const char *toolgov_gate_name(toolgov_gate gate);
 TOOLGOV_EXTERN const char *toolgov_end_reason_name(toolgov_end_reason reason);
 
 /* Create a run governed by `pol`, which must outlive it. `run_ctx` is passed
-** to handlers as call->run_ctx. *out is owned by the caller (free with
-** toolgov_run_free). TOOLGOV_EINVAL or TOOLGOV_ENOMEM, *out untouched. */
+** to handlers as call->run_ctx. The run gets a random identity (see
+** toolgov_run_id). *out is owned by the caller (free with toolgov_run_free).
+** TOOLGOV_EINVAL, TOOLGOV_ENOMEM, or TOOLGOV_EFAIL (the crypto library
+** cannot start), *out untouched. */
 TOOLGOV_EXTERN int toolgov_run_new(toolgov_run **out, const toolgov_policy *pol, void *run_ctx);
 
 /* Free a run and everything it holds. NULL is a no-op. */
@@ -315,6 +326,28 @@ TOOLGOV_EXTERN int toolgov_run_child_new(toolgov_run **out, toolgov_run *parent,
 /* The run a child was made from; NULL for a run of the host. Borrowed. */
 TOOLGOV_EXTERN toolgov_run *toolgov_run_parent(const toolgov_run *run);
 
+/* The run's identity: who the run is, for everything that outlives a call
+** into it. Saved state is bound to it (toolgov_run_restore refuses a text
+** saved by a run of another identity), the audit trail names it (audit.h),
+** and other texts the runtime seals for a run are bound to it too. A run
+** starts with a random identity (32 lowercase hex digits from the system's
+** secure source), which no other run has; a host that pauses a run and
+** resumes it in a fresh run object (another process, a restart) gives the
+** run its own identity, the same one each time, e.g. a conversation id.
+**
+** toolgov_run_id: the identity, NUL-terminated (never NULL for a run; NULL
+** for NULL), borrowed from the run until its identity changes or it is
+** freed. A child run's identity is its root run's.
+**
+** toolgov_run_set_id: give the run the host's identity, 1 to
+** TOOLGOV_RUN_ID_MAX bytes up to a NUL (copied). Any bytes, compared byte
+** for byte. TOOLGOV_EINVAL for a NULL, empty or longer id, a child run, or
+** from inside the run's own handler or evaluator. Setting it does not
+** change the run's state: it says which saved texts belong to the run. */
+#define TOOLGOV_RUN_ID_MAX 128
+TOOLGOV_EXTERN const char *toolgov_run_id(const toolgov_run *run);
+TOOLGOV_EXTERN int toolgov_run_set_id(toolgov_run *run, const char *id);
+
 /* Invoke a tool declared for the plugin's own loop through a child run:
 ** `spec` is the pointer toolgov_declare_tool() gave, `handler` the
 ** plugin's handler of that tool. Decoded, gated and run exactly as
@@ -351,7 +384,10 @@ typedef struct toolgov_state_key {
 TOOLGOV_EXTERN int toolgov_state_key_generate(toolgov_state_key *out);
 
 /* Write the run's state as text (see the header comment), authenticated
-** with a keyed BLAKE2b mac under `key`. Tools are named by (plugin, tool).
+** with a keyed BLAKE2b mac under `key` and bound to the run's identity
+** (toolgov_run_id): the text restores only into a run of that identity, so
+** a confirmation or an approval given in one run never opens the gate of
+** another. Tools are named by (plugin, tool).
 ** Names, arguments and held outputs are stored length-prefixed and byte for
 ** byte, so a held output that contains a NUL puts one in the text: keep
 ** *needed bytes, and do not treat the text as a C string.
@@ -364,12 +400,15 @@ TOOLGOV_EXTERN int toolgov_run_save(char *out, size_t size, size_t *needed,
 /* Replace the state of `run` with the saved one. `text` is `len` bytes and
 ** borrowed for the call. The whole text's mac is checked under `key`, in
 ** constant time, before any field is read: a text not sealed with this key,
-** or changed in any byte, or cut short, is refused. The run must come from a
+** or changed in any byte (the case of a hex digit included), or cut short,
+** is refused; so is a text saved by a run of another identity
+** (toolgov_run_set_id gives a fresh run the identity of the run it
+** resumes). The run must come from a
 ** policy with the same fingerprint (same tools, effects and confirm-once
 ** set) as the saved one, and every tool the text names must be in the pool
 ** under the same plugin. TOOLGOV_ESTATE for text that is malformed,
-** truncated, altered, not sealed with `key`, of another version or of
-** another policy; TOOLGOV_ENOMEM; TOOLGOV_EINVAL; in every failure case the
+** truncated, altered, not sealed with `key`, of another run, of another
+** version or of another policy; TOOLGOV_ENOMEM; TOOLGOV_EINVAL; in every failure case the
 ** run is unchanged. */
 TOOLGOV_EXTERN int toolgov_run_restore(toolgov_run *run, const char *text, size_t len,
                                        const toolgov_state_key *key);
