@@ -33,11 +33,18 @@ deps() {
 
 # The MCP tests drive toolgov-mcp with the official SDK client, pinned in
 # tests/mcp/package-lock.json: install it once, when npm is there.
+# The reference MCP servers governed in the upstream tests likewise
+# (tests/upstream/package-lock.json).
 node_deps() {
-  [ -d tests/mcp/node_modules/@modelcontextprotocol/sdk ] && return 0
   command -v npm >/dev/null 2>&1 || return 0
-  echo "dev.sh: installing the MCP SDK client for the tests (npm ci in tests/mcp)"
-  (cd tests/mcp && npm ci --no-audit --no-fund >/dev/null)
+  if [ ! -d tests/mcp/node_modules/@modelcontextprotocol/sdk ]; then
+    echo "dev.sh: installing the MCP SDK client for the tests (npm ci in tests/mcp)"
+    (cd tests/mcp && npm ci --no-audit --no-fund >/dev/null)
+  fi
+  if [ ! -f tests/upstream/node_modules/@modelcontextprotocol/server-memory/package.json ]; then
+    echo "dev.sh: installing the reference MCP servers for the tests (npm ci in tests/upstream)"
+    (cd tests/upstream && npm ci --no-audit --no-fund >/dev/null)
+  fi
 }
 
 jobs() { nproc 2>/dev/null || echo 2; }

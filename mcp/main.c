@@ -3,8 +3,8 @@
 ** main.c: toolgov-mcp, a Model Context Protocol server over stdio that
 ** serves toolgov plugins with their declared effects enforced.
 **
-**   toolgov-mcp [--plugin PATH]... [--no-examples] [--max-message BYTES]
-**               [--audit FILE]
+**   toolgov-mcp [--plugin PATH]... [--upstreams FILE] [--no-examples]
+**               [--max-message BYTES] [--audit FILE]
 **
 ** With no arguments it serves the example plugins over their built-in data
 ** (examples/). --plugin loads a plugin built as a MODULE library with
@@ -14,6 +14,10 @@
 ** audit trail of every run (toolgov/audit.h: one JSON object a line per
 ** decision of the gate) to FILE; a call whose decision cannot be logged
 ** does not run (the client gets an error result) and the exit status is 1.
+** --upstreams FILE governs MCP servers toolgov did not write (upstream.h):
+** each is started, its tools compared with the manifest the file names for
+** it, and its declared tools served beside the plugins' through the same
+** gate, their calls forwarded to it.
 **
 ** Transport: one JSON-RPC message per line on stdin and stdout (MCP's stdio
 ** transport); diagnostics go to stderr only. A line longer than the bound
@@ -39,13 +43,16 @@
 
 #include "plugins.h"
 #include "server.h"
+#ifdef TOOLGOV_MCP_UPSTREAMS
+#include "upstream.h"
+#endif
 
 #define EXIT_MISUSE 2
 #define READ_CHUNK 65536
 
 static const char usage_text[] =
-    "usage: toolgov-mcp [--plugin PATH]... [--no-examples] [--max-message BYTES]\n"
-    "                   [--audit FILE]\n"
+    "usage: toolgov-mcp [--plugin PATH]... [--upstreams FILE] [--no-examples]\n"
+    "                   [--max-message BYTES] [--audit FILE]\n"
     "\n"
     "A Model Context Protocol server (stdio, JSON-RPC 2.0) that serves toolgov\n"
     "plugins with their declared effects enforced: writes ask the user once per\n"
@@ -53,6 +60,8 @@ static const char usage_text[] =
     "\n"
     "options:\n"
     "  --plugin PATH        load a plugin built with toolgov_add_plugin(... MODULE)\n"
+    "  --upstreams FILE     govern the MCP servers FILE lists ({\"mcpServers\": ...},\n"
+    "                       each with the \"manifest\" that declares its tools)\n"
     "  --no-examples        do not serve the built-in example plugins\n"
     "  --max-message BYTES  the largest message accepted (default 4194304)\n"
     "  --audit FILE         append every decision of the gate to FILE (JSON lines)\n"
@@ -197,9 +206,12 @@ int main(int argc, char **argv)
     toolgov_policy *pol = NULL;
     toolgov_mcp_server *srv = NULL;
     const char **paths = NULL;
-    const char *audit_path = NULL;
+    const char *audit_path = NULL, *upstreams_path = NULL;
     FILE *audit_file = NULL;
     toolgov_audit_jsonl *audit = NULL;
+#ifdef TOOLGOV_MCP_UPSTREAMS
+    toolgov_mcp_upstreams *upstreams = NULL;
+#endif
     size_t npaths = 0;
     int examples = 1, i, rc, status = 1, out_fd = 1;
 
@@ -231,6 +243,12 @@ int main(int argc, char **argv)
                 free(paths);
                 return misuse("--audit needs a file name", NULL);
             }
+        } else if (strcmp(a, "--upstreams") == 0 || strncmp(a, "--upstreams=", 12) == 0) {
+            upstreams_path = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!upstreams_path || !*upstreams_path) {
+                free(paths);
+                return misuse("--upstreams needs a file name", NULL);
+            }
         } else if (strcmp(a, "--no-examples") == 0) {
             examples = 0;
         } else if (strcmp(a, "--max-message") == 0 || strncmp(a, "--max-message=", 14) == 0) {
@@ -250,17 +268,44 @@ int main(int argc, char **argv)
             return misuse("unknown argument", a);
         }
     }
-    if (!examples && npaths == 0) {
+    if (!examples && npaths == 0 && !upstreams_path) {
         free(paths);
-        return misuse("--no-examples and no --plugin: there is nothing to serve", NULL);
+        return misuse("--no-examples and no --plugin or --upstreams: there is nothing to serve",
+                      NULL);
     }
+#ifdef TOOLGOV_MCP_UPSTREAMS
+    if (upstreams_path &&
+        toolgov_mcp_upstreams_load(&upstreams, upstreams_path,
+                                   opt.max_message ? opt.max_message : TOOLGOV_MCP_MAX_MESSAGE,
+                                   stderr) != 0) {
+        free(paths);
+        return EXIT_MISUSE;
+    }
+#else
+    if (upstreams_path) {
+        free(paths);
+        return misuse("this toolgov-mcp was built without toolgov-gen, so it cannot read "
+                      "manifests for --upstreams", NULL);
+    }
+#endif
     /* A client that closes its end must not kill us mid-write. */
     signal(SIGPIPE, SIG_IGN);
 
     rc = toolgov_mcp_plugins_open(&plugins, examples, paths, npaths, stderr);
     free(paths);
+#ifdef TOOLGOV_MCP_UPSTREAMS
+    /* The servers' tools join the pool after the plugins' (a name both
+    ** use stays the plugin's, with a drift row). */
+    if (rc == 0 && upstreams && toolgov_mcp_upstreams_start(upstreams, plugins.reg, stderr))
+        rc = -1;
+    opt.tool_unavailable = toolgov_mcp_upstreams_unavailable;
+    opt.tool_ud = upstreams;
+#endif
     if (rc) {
         toolgov_mcp_plugins_close(&plugins);
+#ifdef TOOLGOV_MCP_UPSTREAMS
+        toolgov_mcp_upstreams_free(upstreams);
+#endif
         return EXIT_MISUSE;
     }
     if ((rc = toolgov_policy_new(&pol, plugins.reg)) ||
@@ -307,5 +352,9 @@ out:
     }
     toolgov_policy_free(pol);
     toolgov_mcp_plugins_close(&plugins);
+#ifdef TOOLGOV_MCP_UPSTREAMS
+    /* After the registry, which borrows the servers' tool tables. */
+    toolgov_mcp_upstreams_free(upstreams);
+#endif
     return status;
 }

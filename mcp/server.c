@@ -66,6 +66,8 @@ struct toolgov_mcp_server {
     size_t max_message;
     toolgov_audit_fn audit;  /* every run's observer, or NULL */
     void *audit_ud;
+    int (*tool_unavailable)(void *, const char *, const char *, char *, size_t);
+    void *tool_ud;
     const char *name;
 
     toolgov_allocator alloc;
@@ -383,6 +385,17 @@ static const char *tool_schema(const toolgov_tool_spec *spec)
                             : "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
 }
 
+/* 1 when the host's hook says the tool cannot be served now (why[0..n)
+** then says why); 0 for every tool without a hook. */
+static int unavailable(const toolgov_mcp_server *s, const char *tool, char *why, size_t n)
+{
+    char none[8];
+    if (!s->tool_unavailable)
+        return 0;
+    return s->tool_unavailable(s->tool_ud, toolgov_registry_owner(s->reg, tool), tool,
+                               why ? why : none, why ? n : sizeof none) != 0;
+}
+
 /* ---- tools/list -------------------------------------------------------- */
 
 static void put_annotations(toolgov__jbuf *b, toolgov_effect effect)
@@ -410,7 +423,7 @@ static int tools_list(toolgov_mcp_server *s, const char *id)
     toolgov__jbuf_puts(&s->out, "{\"tools\":[");
     for (i = 0; i < n; i++) {
         const toolgov_tool_spec *spec = toolgov_registry_at(s->reg, i);
-        if (!spec || !served_tool(s, spec->name))
+        if (!spec || !served_tool(s, spec->name) || unavailable(s, spec->name, NULL, 0))
             continue;
         if (listed++)
             toolgov__jbuf_putc(&s->out, ',');
@@ -629,6 +642,10 @@ static int call_tool(toolgov_mcp_server *s, const msg *m, const char *id, long p
         snprintf(emsg, sizeof emsg, "unknown tool '%.200s'; tools/list names the tools served",
                  tool);
         rc = send_error(s, id, ERR_INVALID_PARAMS, emsg);
+        goto out;
+    }
+    if (unavailable(s, tool, emsg, sizeof emsg)) {
+        rc = send_tool_error(s, id, emsg);
         goto out;
     }
     if (args >= 0 && !is_type(m, args, TOOLGOV__JSON_OBJECT)) {
@@ -996,6 +1013,8 @@ int toolgov_mcp_server_new(toolgov_mcp_server **out, const toolgov_registry *reg
     s->name = opt && opt->server_name ? opt->server_name : "toolgov-mcp";
     s->audit = opt ? opt->audit : NULL;
     s->audit_ud = opt ? opt->audit_ud : NULL;
+    s->tool_unavailable = opt ? opt->tool_unavailable : NULL;
+    s->tool_ud = opt ? opt->tool_ud : NULL;
     s->alloc.fn = std_alloc;
     s->alloc.ud = NULL;
     toolgov__scratch_init(&s->arena, &s->alloc);

@@ -62,6 +62,13 @@ typedef struct toolgov_mcp_options {
                              ** through it (toolgov/audit.h), each under a
                              ** random run id; NULL: no audit trail */
     void *audit_ud;
+    /* When set, asked before a plugin's tool is listed or called: non-zero
+    ** keeps the tool out of tools/list and refuses its calls (an isError
+    ** result with the one sentence written to why[0..n)) before anything
+    ** is decoded or gated. The upstream servers' tools use it (upstream.h):
+    ** a server that is down, or a tool it no longer offers. */
+    int (*tool_unavailable)(void *ud, const char *owner, const char *tool, char *why, size_t n);
+    void *tool_ud;
 } toolgov_mcp_options;
 
 /* Create a server over `reg` and `pol` (borrowed, must outlive it). `opt`

@@ -226,6 +226,11 @@ static inline const toolgov__tool *toolgov__tool_at(const toolgov_registry *reg,
 /* One name, one tool across the pool and the plugins' own loops (approvals,
 ** confirmations and the audit trail name tools): the reference of the tool
 ** holding the name, pooled first, else declared for an own loop; -1. */
+/* The context pointer given to toolgov_registry_mount(), for a register
+** function whose table is built at run time and needs its owner (toolgov-mcp's
+** upstream servers: one register function for every server). Borrowed. */
+void *toolgov__plugin_api_ctx(const toolgov_plugin_api *api);
+
 long toolgov__registry_holder(const toolgov_registry *reg, const char *name, size_t name_len);
 long toolgov__registry_declared(const toolgov_registry *reg, const char *name,
                                 size_t name_len);

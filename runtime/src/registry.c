@@ -245,6 +245,11 @@ static long manifest_index(toolgov_plugin_api *api, const char *name)
     return -1;
 }
 
+void *toolgov__plugin_api_ctx(const toolgov_plugin_api *api)
+{
+    return api ? api->ctx : NULL;
+}
+
 /* Registration failures that are out of memory poison the whole mount. */
 static int latch(toolgov_plugin_api *api, int rc)
 {

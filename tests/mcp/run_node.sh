@@ -11,4 +11,10 @@ if [ ! -f "$dir/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
   echo "error: the MCP SDK is not installed in $dir: run 'npm ci' there (.ci/run does it)" >&2
   exit 1
 fi
+# TOOLGOV_NODE_NEEDS: a file a test needs that another npm ci installs
+# (tests/upstream's servers); skipped, saying so, when it is missing.
+if [ -n "${TOOLGOV_NODE_NEEDS:-}" ] && [ ! -e "$TOOLGOV_NODE_NEEDS" ]; then
+  echo "SKIPPED: $TOOLGOV_NODE_NEEDS is not installed: run 'npm ci' in its package's directory (.ci/run does)"
+  exit 77
+fi
 cd "$dir" && exec node "$@"

@@ -1,0 +1,867 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** upstream.c: MCP servers governed behind toolgov-mcp (see upstream.h).
+**
+** Three parts: the upstreams file (read with the runtime's strict JSON
+** reader, every problem at FILE:LINE:COL), each entry's manifest turned
+** into a plugin built at run time (toolgov-gen's loader and schema
+** compiler, the parameters as in-memory descriptor tables), and the running
+** side (start, initialize, tools/list compared with the manifest, the
+** handler that forwards a call that passed the gate).
+*/
+#define _POSIX_C_SOURCE 200809L
+#include "upstream.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "internal.h"
+#include "json.h"
+#include "manifest.h"
+#include "schema.h"
+#include "upstream_conn.h"
+
+/* The largest upstreams file read. */
+#define CONFIG_MAX_BYTES ((size_t)1 << 20)
+/* The most servers one file may list. */
+#define MAX_SERVERS 64
+/* The environment MCP hosts hand a stdio server (the TypeScript SDK's
+** getDefaultEnvironment on POSIX), before the entry's own `env`. */
+static const char *const default_env[] = {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"};
+
+typedef struct upstream {
+    char *name;             /* the key under mcpServers */
+    char **argv;            /* command then args, NULL-terminated */
+    char **envp;            /* NULL-terminated */
+    char *cwd;              /* NULL: toolgov-mcp's */
+    char *manifest_path;
+    int timeout_ms;
+    toolgov__manifest *m;
+    toolgov__arena arena;   /* the tool specs and their tables */
+    toolgov_tool_spec *specs;
+    unsigned char *offered; /* per manifest tool: the server offers it */
+    toolgov_plugin plugin;
+    toolgov__upconn conn;
+    char down[512];         /* why the server is not serving, or "" */
+    toolgov__jbuf params;   /* a forwarded call's params */
+    toolgov_allocator alloc;
+} upstream;
+
+struct toolgov_mcp_upstreams {
+    upstream *ups;
+    size_t count;
+    size_t max_message;
+};
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+/* A name a server gave, for a row on stderr: control bytes, backslashes and
+** bytes past 120 shown escaped or cut, so a row is one line. */
+static void put_name(FILE *f, const char *s, size_t n)
+{
+    size_t i;
+    fputc('\'', f);
+    for (i = 0; i < n && i < 120; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f || c == '\\' || c == '\'')
+            fprintf(f, "\\x%02x", c);
+        else
+            fputc(c, f);
+    }
+    if (n > 120)
+        fputs("...", f);
+    fputc('\'', f);
+}
+
+/* ---- the upstreams file ------------------------------------------------- */
+
+typedef struct cfg {
+    const char *path;
+    const char *text;
+    toolgov__json_doc doc;
+    FILE *err;
+    int errors;
+} cfg;
+
+static void where(const cfg *c, size_t pos, unsigned *line, unsigned *col)
+{
+    size_t i;
+    *line = 1;
+    *col = 1;
+    for (i = 0; i < pos && i < c->doc.len; i++) {
+        unsigned char b = (unsigned char)c->text[i];
+        if (b == '\n') {
+            (*line)++;
+            *col = 1;
+        } else if ((b & 0xC0u) != 0x80u) {
+            (*col)++;
+        }
+    }
+}
+
+static void cfg_error(cfg *c, long node, const char *fmt, const char *a, const char *b)
+{
+    unsigned line = 1, col = 1;
+    if (node >= 0)
+        where(c, c->doc.nodes[node].pos, &line, &col);
+    fprintf(c->err, "%s:%u:%u: error: ", c->path, line, col);
+    fprintf(c->err, fmt, a ? a : "", b ? b : "");
+    fputc('\n', c->err);
+    c->errors++;
+}
+
+static int is(const cfg *c, long i, int type)
+{
+    return i >= 0 && c->doc.nodes[i].type == type;
+}
+
+/* A path from the file, relative ones taken from the file's directory. */
+static char *resolve(const char *dir, const char *p)
+{
+    size_t dl, pl = strlen(p);
+    char *r;
+    if (p[0] == '/' || !dir)
+        return dup_n(p, pl);
+    dl = strlen(dir);
+    r = malloc(dl + pl + 2);
+    if (r) {
+        memcpy(r, dir, dl);
+        r[dl] = '/';
+        memcpy(r + dl + 1, p, pl + 1);
+    }
+    return r;
+}
+
+static char *env_entry(const char *k, size_t kl, const char *v, size_t vl)
+{
+    char *e = malloc(kl + vl + 2);
+    if (e) {
+        memcpy(e, k, kl);
+        e[kl] = '=';
+        memcpy(e + kl + 1, v, vl);
+        e[kl + 1 + vl] = '\0';
+    }
+    return e;
+}
+
+/* The child's environment: the default set from ours, then the entry's
+** (an entry's variable replaces a default one of the same name). */
+static int build_env(cfg *c, upstream *up, long env)
+{
+    size_t n = env >= 0 ? c->doc.nodes[env].len : 0, k = 0, i;
+    size_t nd = sizeof default_env / sizeof default_env[0];
+    up->envp = calloc(nd + n + 1, sizeof *up->envp);
+    if (!up->envp)
+        return -1;
+    for (i = 0; i < nd; i++) {
+        const char *v = getenv(default_env[i]);
+        long over = env >= 0 ? toolgov__json_get(&c->doc, (size_t)env, default_env[i],
+                                                 strlen(default_env[i]))
+                             : -1;
+        if (!v || over >= 0)
+            continue;
+        if (!(up->envp[k++] = env_entry(default_env[i], strlen(default_env[i]), v, strlen(v))))
+            return -1;
+    }
+    if (env >= 0) {
+        long j = (long)env + 1;
+        for (i = 0; i < n; i++) {
+            const toolgov__json *key = &c->doc.nodes[j], *val = &c->doc.nodes[j + 1];
+            if (val->type != TOOLGOV__JSON_STRING) {
+                cfg_error(c, j + 1, "the value of env variable '%s' must be a string%s",
+                          key->u.str, NULL);
+            } else if (key->len == 0 || memchr(key->u.str, '=', key->len) ||
+                       strlen(key->u.str) != key->len || strlen(val->u.str) != val->len) {
+                cfg_error(c, j, "env variable name '%s' is not usable (empty, or holds '=' or "
+                                "a NUL)%s", key->u.str, NULL);
+            } else if (!(up->envp[k++] = env_entry(key->u.str, key->len, val->u.str, val->len))) {
+                return -1;
+            }
+            j = (long)val->end;
+        }
+    }
+    return 0;
+}
+
+static const char *const entry_keys[] = {"command", "args", "env", "cwd", "manifest",
+                                         "timeout", "type", "url"};
+
+static int read_entry(cfg *c, upstream *up, long key, long e, const char *dir)
+{
+    long cmd, args, env, cwd, man, tmo, type, url;
+    size_t i, n;
+    long j;
+
+    up->name = dup_n(c->doc.nodes[key].u.str, c->doc.nodes[key].len);
+    if (!up->name)
+        return -1;
+    up->timeout_ms = TOOLGOV_MCP_UPSTREAM_TIMEOUT_MS;
+    if (c->doc.nodes[key].len == 0 || c->doc.nodes[key].len > 64 ||
+        strlen(up->name) != c->doc.nodes[key].len) {
+        cfg_error(c, key, "a server's name must be 1 to 64 bytes without NUL%s%s", NULL, NULL);
+        return 0;
+    }
+    if (!is(c, e, TOOLGOV__JSON_OBJECT)) {
+        cfg_error(c, e, "server '%s' must be an object with \"command\" and \"manifest\"%s",
+                  up->name, NULL);
+        return 0;
+    }
+    /* Every key known: a misspelt one must not leave a server ungoverned. */
+    for (j = e + 1, n = 0; n < c->doc.nodes[e].len; n++) {
+        const toolgov__json *k = &c->doc.nodes[j];
+        int known = 0;
+        for (i = 0; i < sizeof entry_keys / sizeof entry_keys[0]; i++)
+            known |= toolgov__json_str_eq(k, entry_keys[i], strlen(entry_keys[i]));
+        if (!known)
+            cfg_error(c, j, "unknown key '%s' in server '%s' (the keys are command, args, env, "
+                            "cwd, manifest, timeout, type and url)", k->u.str, up->name);
+        j = (long)c->doc.nodes[j + 1].end;
+    }
+    cmd = toolgov__json_get(&c->doc, (size_t)e, "command", 7);
+    args = toolgov__json_get(&c->doc, (size_t)e, "args", 4);
+    env = toolgov__json_get(&c->doc, (size_t)e, "env", 3);
+    cwd = toolgov__json_get(&c->doc, (size_t)e, "cwd", 3);
+    man = toolgov__json_get(&c->doc, (size_t)e, "manifest", 8);
+    tmo = toolgov__json_get(&c->doc, (size_t)e, "timeout", 7);
+    type = toolgov__json_get(&c->doc, (size_t)e, "type", 4);
+    url = toolgov__json_get(&c->doc, (size_t)e, "url", 3);
+    if (url >= 0 || (is(c, type, TOOLGOV__JSON_STRING) &&
+                     !toolgov__json_str_eq(&c->doc.nodes[type], "stdio", 5))) {
+        cfg_error(c, url >= 0 ? url : type,
+                  "server '%s': only stdio servers (\"command\") can be governed by this "
+                  "toolgov-mcp; Streamable HTTP upstreams (\"url\") are not supported yet%s",
+                  up->name, NULL);
+        return 0;
+    }
+    if (type >= 0 && !is(c, type, TOOLGOV__JSON_STRING))
+        cfg_error(c, type, "server '%s': \"type\" must be the string \"stdio\"%s", up->name,
+                  NULL);
+    if (!is(c, cmd, TOOLGOV__JSON_STRING) || c->doc.nodes[cmd].len == 0) {
+        cfg_error(c, cmd >= 0 ? cmd : e, "server '%s' needs \"command\", a non-empty string "
+                                         "(the program to start)%s", up->name, NULL);
+        return 0;
+    }
+    if (!is(c, man, TOOLGOV__JSON_STRING) || c->doc.nodes[man].len == 0) {
+        cfg_error(c, man >= 0 ? man : e,
+                  "server '%s' needs \"manifest\", the path of the manifest that declares its "
+                  "tools (toolgov-mcp --import writes one to review)%s", up->name, NULL);
+        return 0;
+    }
+    if (args >= 0 && !is(c, args, TOOLGOV__JSON_ARRAY)) {
+        cfg_error(c, args, "server '%s': \"args\" must be an array of strings%s", up->name, NULL);
+        return 0;
+    }
+    if (env >= 0 && !is(c, env, TOOLGOV__JSON_OBJECT)) {
+        cfg_error(c, env, "server '%s': \"env\" must be an object of strings%s", up->name, NULL);
+        return 0;
+    }
+    if (cwd >= 0 && !is(c, cwd, TOOLGOV__JSON_STRING)) {
+        cfg_error(c, cwd, "server '%s': \"cwd\" must be a string%s", up->name, NULL);
+        return 0;
+    }
+    if (tmo >= 0) {
+        int64_t v = 0;
+        if (!is(c, tmo, TOOLGOV__JSON_NUMBER) ||
+            toolgov__json_int64(&c->doc.nodes[tmo], &v) != 0 || v < 1 || v > 3600000)
+            cfg_error(c, tmo, "server '%s': \"timeout\" must be a number of milliseconds from 1 "
+                              "to 3600000%s", up->name, NULL);
+        else
+            up->timeout_ms = (int)v;
+    }
+    n = args >= 0 ? c->doc.nodes[args].len : 0;
+    up->argv = calloc(n + 2, sizeof *up->argv);
+    if (!up->argv || !(up->argv[0] = dup_n(c->doc.nodes[cmd].u.str, c->doc.nodes[cmd].len)))
+        return -1;
+    for (i = 0, j = args + 1; i < n; i++) {
+        const toolgov__json *a = &c->doc.nodes[j];
+        if (a->type != TOOLGOV__JSON_STRING || strlen(a->u.str) != a->len)
+            cfg_error(c, j, "server '%s': every item of \"args\" must be a string without NUL%s",
+                      up->name, NULL);
+        else if (!(up->argv[i + 1] = dup_n(a->u.str, a->len)))
+            return -1;
+        j = (long)a->end;
+    }
+    if (strlen(up->argv[0]) != c->doc.nodes[cmd].len)
+        cfg_error(c, cmd, "server '%s': \"command\" holds a NUL%s", up->name, NULL);
+    if (build_env(c, up, env))
+        return -1;
+    if (cwd >= 0 && !(up->cwd = resolve(dir, c->doc.nodes[cwd].u.str)))
+        return -1;
+    if (!(up->manifest_path = resolve(dir, c->doc.nodes[man].u.str)))
+        return -1;
+    return 0;
+}
+
+static char *read_file(const char *path, size_t *len, FILE *err)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    size_t n;
+    if (!f) {
+        fprintf(err, "toolgov-mcp: %s: cannot open the upstreams file: %s\n", path,
+                strerror(errno));
+        return NULL;
+    }
+    buf = malloc(CONFIG_MAX_BYTES + 1);
+    if (!buf) {
+        fclose(f);
+        fputs("toolgov-mcp: out of memory\n", err);
+        return NULL;
+    }
+    n = fread(buf, 1, CONFIG_MAX_BYTES + 1, f);
+    if (ferror(f) || n > CONFIG_MAX_BYTES) {
+        fprintf(err, "toolgov-mcp: %s: %s\n", path,
+                ferror(f) ? "cannot read the upstreams file"
+                          : "the upstreams file is over 1 MiB; list fewer servers");
+        fclose(f);
+        free(buf);
+        return NULL;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* ---- a manifest as a plugin built at run time -------------------------- */
+
+static const char no_args_schema[] =
+    "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
+
+static int build_plugin(upstream *up, FILE *err)
+{
+    toolgov__diag d;
+    toolgov__schema_ctx cx;
+    toolgov__manifest *m;
+    const char *base;
+    size_t i;
+    int bad = 0;
+
+    toolgov__diag_init(&d, err, 0);
+    m = up->m = toolgov__manifest_load(up->manifest_path, &d);
+    if (!m) {
+        toolgov__diag_finish(&d);
+        fprintf(err, "toolgov-mcp: server '%s': its manifest %s has errors (above); fix them "
+                     "and check with 'toolgov-gen validate %s'\n",
+                up->name, up->manifest_path, up->manifest_path);
+        return -1;
+    }
+    toolgov__arena_init(&up->arena);
+    memset(&cx, 0, sizeof cx);
+    cx.arena = &up->arena;
+    cx.d = &d;
+    cx.path = m->path;
+    up->specs = toolgov__arena_alloc(&up->arena, (m->tool_count ? m->tool_count : 1) *
+                                                     sizeof *up->specs);
+    up->offered = calloc(m->tool_count ? m->tool_count : 1, 1);
+    if (!up->specs || !up->offered) {
+        toolgov__diag_finish(&d);
+        fputs("toolgov-mcp: out of memory\n", err);
+        return -1;
+    }
+    for (i = 0; i < m->tool_count; i++) {
+        const toolgov__tool_decl *t = &m->tools[i];
+        toolgov_tool_spec *s = &up->specs[i];
+        const char *text = NULL;
+        size_t len = 0;
+        memset(s, 0, sizeof *s);
+        if (!(t->loop & TOOLGOV__LOOP_POOL)) {
+            toolgov__diag_error(&d, m->path, t->at.line, t->at.col,
+                                "tool '%s': a server's tool is served, so 'loop: own' has no "
+                                "meaning here; remove the loop key", t->name);
+            bad = 1;
+            continue;
+        }
+        s->size = sizeof *s;
+        s->name = t->name;
+        s->description = t->description;
+        s->effect = t->effect;
+        s->confirm = t->confirm;
+        s->guidance = t->guidance ? t->guidance : "";
+        s->pinned = t->pinned;
+        s->answers_directly = t->answers_directly;
+        s->manifest_line = t->at.line;
+        s->manifest_column = t->at.col;
+        s->schema_json = no_args_schema;
+        if (t->params) {
+            cx.tool = t->name;
+            if (toolgov__schema_tables(&cx, t->params, &s->params) != 0 ||
+                toolgov__schema_text(&cx, t->params, &text, &len) != 0) {
+                toolgov__diag_finish(&d);
+                fputs("toolgov-mcp: out of memory\n", err);
+                return -1;
+            }
+            s->schema_json = text;
+        }
+    }
+    toolgov__diag_finish(&d);
+    if (bad)
+        return -1;
+    base = strrchr(m->path, '/');
+    up->plugin.abi_version = TOOLGOV_ABI_VERSION;
+    up->plugin.name = m->name;
+    up->plugin.manifest_file = base ? base + 1 : m->path;
+    up->plugin.provides = m->provides;
+    up->plugin.provides_count = m->provides_count;
+    up->plugin.tools = up->specs;
+    up->plugin.tool_count = m->tool_count;
+    return 0;
+}
+
+static void upstream_free(upstream *up)
+{
+    size_t i;
+    toolgov__upconn_free(&up->conn);
+    toolgov__jbuf_free(&up->params);
+    if (up->argv)
+        for (i = 0; up->argv[i]; i++)
+            free(up->argv[i]);
+    free(up->argv);
+    if (up->envp)
+        for (i = 0; up->envp[i]; i++)
+            free(up->envp[i]);
+    free(up->envp);
+    free(up->cwd);
+    free(up->manifest_path);
+    free(up->offered);
+    if (up->m)
+        toolgov__manifest_free(up->m);
+    toolgov__arena_free(&up->arena);
+    free(up->name);
+}
+
+void toolgov_mcp_upstreams_free(toolgov_mcp_upstreams *u)
+{
+    size_t i;
+    if (!u)
+        return;
+    for (i = 0; i < u->count; i++)
+        upstream_free(&u->ups[i]);
+    free(u->ups);
+    free(u);
+}
+
+int toolgov_mcp_upstreams_load(toolgov_mcp_upstreams **out, const char *path,
+                               size_t max_message, FILE *err)
+{
+    toolgov_mcp_upstreams *u = NULL;
+    toolgov_allocator alloc = {NULL, NULL}; /* the C library's */
+    toolgov__scratch arena;
+    toolgov__json_error jerr;
+    cfg c;
+    char *text, *dir = NULL, *slash;
+    size_t len = 0, i, n;
+    long servers, j;
+    int rc;
+
+    *out = NULL;
+    if (!(text = read_file(path, &len, err)))
+        return -1;
+    memset(&c, 0, sizeof c);
+    c.path = path;
+    c.text = text;
+    c.err = err;
+    toolgov__scratch_init(&arena, &alloc);
+    rc = toolgov__json_parse(&c.doc, &jerr, &arena, text, len, 32, CONFIG_MAX_BYTES, 0);
+    if (rc) {
+        unsigned line = 1, col = 1;
+        c.doc.len = len;
+        where(&c, jerr.pos, &line, &col);
+        fprintf(err, "%s:%u:%u: error: the upstreams file is not valid JSON: %s%s%s\n", path,
+                line, col, rc == TOOLGOV_ENOMEM ? "out of memory" : jerr.msg,
+                jerr.key ? ": " : "", jerr.key ? jerr.key : "");
+        goto fail;
+    }
+    servers = is(&c, 0, TOOLGOV__JSON_OBJECT) ? toolgov__json_get(&c.doc, 0, "mcpServers", 10)
+                                               : -1;
+    if (!is(&c, servers, TOOLGOV__JSON_OBJECT)) {
+        cfg_error(&c, servers >= 0 ? servers : 0,
+                  "the upstreams file must be an object with \"mcpServers\", an object of "
+                  "servers: {\"mcpServers\": {\"NAME\": {\"command\": ..., \"manifest\": ...}}}%s%s",
+                  NULL, NULL);
+        goto fail;
+    }
+    n = c.doc.nodes[servers].len;
+    if (n == 0 || n > MAX_SERVERS) {
+        cfg_error(&c, servers, n ? "more than 64 servers in one file%s%s"
+                                 : "\"mcpServers\" lists no server%s%s", NULL, NULL);
+        goto fail;
+    }
+    if (!(u = calloc(1, sizeof *u)) || !(u->ups = calloc(n, sizeof *u->ups)))
+        goto oom;
+    u->max_message = max_message;
+    if ((slash = strrchr(path, '/')) != NULL && !(dir = dup_n(path, (size_t)(slash - path) + (slash == path))))
+        goto oom;
+    for (i = 0, j = servers + 1; i < n; i++) {
+        upstream *up = &u->ups[i];
+        toolgov__upconn_init(&up->conn, max_message);
+        toolgov__jbuf_init(&up->params, &up->alloc);
+        u->count++;
+        if (read_entry(&c, up, j, j + 1, dir))
+            goto oom;
+        j = (long)c.doc.nodes[j + 1].end;
+    }
+    if (c.errors)
+        goto fail;
+    for (i = 0; i < u->count; i++)
+        if (build_plugin(&u->ups[i], err))
+            c.errors++;
+    for (i = 0; i < u->count && !c.errors; i++) {
+        size_t k;
+        for (k = 0; k < i; k++)
+            if (strcmp(u->ups[k].plugin.name, u->ups[i].plugin.name) == 0) {
+                fprintf(err, "toolgov-mcp: servers '%s' and '%s' both use manifest name '%s'; "
+                             "give each server a manifest of its own name\n",
+                        u->ups[k].name, u->ups[i].name, u->ups[i].plugin.name);
+                c.errors++;
+            }
+    }
+    if (c.errors)
+        goto fail;
+    free(dir);
+    free(text);
+    toolgov__scratch_free(&arena);
+    *out = u;
+    return 0;
+oom:
+    fputs("toolgov-mcp: out of memory\n", err);
+fail:
+    toolgov_mcp_upstreams_free(u);
+    free(dir);
+    free(text);
+    toolgov__scratch_free(&arena);
+    return -1;
+}
+
+/* ---- running ------------------------------------------------------------ */
+
+static const char init_params[] =
+    "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+    "\"clientInfo\":{\"name\":\"toolgov-mcp\",\"version\":\"" TOOLGOV_VERSION_STRING "\"}}";
+
+static void row(FILE *err, const upstream *up)
+{
+    fprintf(err, "toolgov-mcp: upstream '%s': ", up->name);
+}
+
+/* Read tools/list to its last page, marking the declared tools offered and
+** reporting every undeclared one. 0, or -1 with up->down set. */
+static int read_tools(upstream *up, FILE *err)
+{
+    const toolgov__json_doc *d = &up->conn.doc;
+    char *cursor = NULL, why[400];
+    size_t pages = 0, total = 0;
+    int rc = -1;
+
+    memset(up->offered, 0, up->m->tool_count ? up->m->tool_count : 1);
+    for (;;) {
+        long res, tools, next, k;
+        size_t i;
+        toolgov__jbuf_clear(&up->params);
+        if (cursor) {
+            toolgov__jbuf_puts(&up->params, "{\"cursor\":");
+            toolgov__json_put_str(&up->params, cursor, strlen(cursor));
+            toolgov__jbuf_putc(&up->params, '}');
+        }
+        if (toolgov__jbuf_finish(&up->params)) {
+            snprintf(up->down, sizeof up->down, "out of memory");
+            goto out;
+        }
+        if (toolgov__upconn_request(&up->conn, "tools/list", cursor ? up->params.ptr : NULL,
+                                    TOOLGOV_MCP_UPSTREAM_START_MS, &res, why, sizeof why) != 0) {
+            snprintf(up->down, sizeof up->down, "tools/list failed: %s", why);
+            goto out;
+        }
+        tools = toolgov__json_get(d, (size_t)res, "tools", 5);
+        if (tools < 0 || d->nodes[tools].type != TOOLGOV__JSON_ARRAY) {
+            snprintf(up->down, sizeof up->down, "its tools/list result has no \"tools\" array");
+            goto out;
+        }
+        for (i = 0, k = tools + 1; i < d->nodes[tools].len; i++, k = (long)d->nodes[k].end) {
+            long nm = d->nodes[k].type == TOOLGOV__JSON_OBJECT
+                          ? toolgov__json_get(d, (size_t)k, "name", 4) : -1;
+            const toolgov__json *name = nm >= 0 ? &d->nodes[nm] : NULL;
+            long idx;
+            if (++total > TOOLGOV_MCP_UPSTREAM_MAX_TOOLS) {
+                snprintf(up->down, sizeof up->down, "it offers more than %d tools",
+                         TOOLGOV_MCP_UPSTREAM_MAX_TOOLS);
+                goto out;
+            }
+            if (!name || name->type != TOOLGOV__JSON_STRING) {
+                row(err, up);
+                fputs("drift: a tool without a name in its tools/list; ignored\n", err);
+                continue;
+            }
+            idx = strlen(name->u.str) == name->len ? toolgov__manifest_find(up->m, name->u.str)
+                                                   : -1;
+            if (idx < 0) {
+                row(err, up);
+                fputs("drift: tool ", err);
+                put_name(err, name->u.str, name->len);
+                fprintf(err, " is offered by the server but not declared in its manifest %s; "
+                             "it is not served\n", up->manifest_path);
+            } else if (up->offered[idx]) {
+                row(err, up);
+                fputs("drift: tool ", err);
+                put_name(err, name->u.str, name->len);
+                fputs(" is offered twice; served once\n", err);
+            } else {
+                up->offered[idx] = 1;
+            }
+        }
+        next = toolgov__json_get(d, (size_t)res, "nextCursor", 10);
+        free(cursor);
+        cursor = NULL;
+        if (next < 0 || d->nodes[next].type != TOOLGOV__JSON_STRING)
+            break;
+        if (++pages >= TOOLGOV_MCP_UPSTREAM_MAX_PAGES) {
+            snprintf(up->down, sizeof up->down, "its tools/list has more than %d pages",
+                     TOOLGOV_MCP_UPSTREAM_MAX_PAGES);
+            goto out;
+        }
+        if (!(cursor = dup_n(d->nodes[next].u.str, d->nodes[next].len))) {
+            snprintf(up->down, sizeof up->down, "out of memory");
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(cursor);
+    return rc;
+}
+
+/* Start, initialize, read the tools. 0, or -1 with up->down said. */
+static int connect_upstream(upstream *up, FILE *err)
+{
+    toolgov__upconn_spawn sp;
+    char why[400];
+    long res, ver;
+    size_t i;
+
+    up->down[0] = '\0';
+    sp.argv = (const char *const *)(void *)up->argv;
+    sp.envp = (const char *const *)(void *)up->envp;
+    sp.cwd = up->cwd;
+    if (toolgov__upconn_start(&up->conn, &sp, why, sizeof why)) {
+        snprintf(up->down, sizeof up->down, "it did not start: %s", why);
+        return -1;
+    }
+    if (toolgov__upconn_request(&up->conn, "initialize", init_params,
+                                TOOLGOV_MCP_UPSTREAM_START_MS, &res, why, sizeof why) != 0) {
+        snprintf(up->down, sizeof up->down, "initialize failed: %s", why);
+        toolgov__upconn_stop(&up->conn, 200);
+        return -1;
+    }
+    ver = toolgov__json_get(&up->conn.doc, (size_t)res, "protocolVersion", 15);
+    if (ver < 0 || up->conn.doc.nodes[ver].type != TOOLGOV__JSON_STRING) {
+        snprintf(up->down, sizeof up->down, "its initialize result has no protocolVersion");
+        toolgov__upconn_stop(&up->conn, 200);
+        return -1;
+    }
+    if (toolgov__upconn_notify(&up->conn, "notifications/initialized", NULL) ||
+        read_tools(up, err)) {
+        if (!up->down[0])
+            snprintf(up->down, sizeof up->down, "the server closed the connection");
+        toolgov__upconn_stop(&up->conn, 200);
+        return -1;
+    }
+    up->conn.list_changed = 0;
+    for (i = 0; i < up->m->tool_count; i++)
+        if (!up->offered[i]) {
+            row(err, up);
+            fprintf(err, "drift: tool '%s' is declared in %s:%u:%u but the server does not "
+                         "offer it; it is not served\n", up->m->tools[i].name, up->m->path,
+                    up->m->tools[i].at.line, up->m->tools[i].at.col);
+        }
+    return 0;
+}
+
+/* ---- forwarding a call ------------------------------------------------- */
+
+static upstream *find_upstream(toolgov_mcp_upstreams *u, const char *owner)
+{
+    size_t i;
+    for (i = 0; owner && i < u->count; i++)
+        if (strcmp(u->ups[i].plugin.name, owner) == 0)
+            return &u->ups[i];
+    return NULL;
+}
+
+static int tool_unavailable(upstream *up, const char *tool, char *why, size_t n)
+{
+    long idx = toolgov__manifest_find(up->m, tool);
+    if (up->down[0]) {
+        snprintf(why, n, "%s is not available: the MCP server '%s' is not serving (%s)", tool,
+                 up->name, up->down);
+        return 1;
+    }
+    if (!toolgov__upconn_alive(&up->conn)) {
+        snprintf(up->down, sizeof up->down, "it exited");
+        snprintf(why, n, "%s is not available: the MCP server '%s' exited", tool, up->name);
+        return 1;
+    }
+    if (idx < 0 || !up->offered[idx]) {
+        snprintf(why, n, "%s is not available: it is declared for the MCP server '%s', which does "
+                         "not offer it (drift); the operator has to review it", tool, up->name);
+        return 1;
+    }
+    return 0;
+}
+
+int toolgov_mcp_upstreams_unavailable(void *ud, const char *owner, const char *tool, char *why,
+                                      size_t n)
+{
+    upstream *up = ud ? find_upstream(ud, owner) : NULL;
+    return up ? tool_unavailable(up, tool, why, n) : 0;
+}
+
+/* The text of a content block for the model: text as it is, other kinds
+** said in brackets (their data is not passed on as text). */
+static void put_block(toolgov_result *out, const toolgov__json_doc *d, long b)
+{
+    long type = d->nodes[b].type == TOOLGOV__JSON_OBJECT ? toolgov__json_get(d, (size_t)b, "type", 4)
+                                                         : -1;
+    const toolgov__json *t = type >= 0 ? &d->nodes[type] : NULL;
+    long f;
+    if (t && toolgov__json_str_eq(t, "text", 4) &&
+        (f = toolgov__json_get(d, (size_t)b, "text", 4)) >= 0 &&
+        d->nodes[f].type == TOOLGOV__JSON_STRING) {
+        toolgov_result_append(out, d->nodes[f].u.str, d->nodes[f].len);
+    } else if (t && (toolgov__json_str_eq(t, "image", 5) || toolgov__json_str_eq(t, "audio", 5))) {
+        f = toolgov__json_get(d, (size_t)b, "mimeType", 8);
+        toolgov_result_printf(out, "[%s content, %s, not shown]", t->u.str,
+                              f >= 0 && d->nodes[f].type == TOOLGOV__JSON_STRING ? d->nodes[f].u.str
+                                                                                 : "unknown type");
+    } else if (t && toolgov__json_str_eq(t, "resource", 8)) {
+        long r = toolgov__json_get(d, (size_t)b, "resource", 8);
+        long tx = r >= 0 && d->nodes[r].type == TOOLGOV__JSON_OBJECT
+                      ? toolgov__json_get(d, (size_t)r, "text", 4) : -1;
+        long uri = r >= 0 && d->nodes[r].type == TOOLGOV__JSON_OBJECT
+                       ? toolgov__json_get(d, (size_t)r, "uri", 3) : -1;
+        if (tx >= 0 && d->nodes[tx].type == TOOLGOV__JSON_STRING)
+            toolgov_result_append(out, d->nodes[tx].u.str, d->nodes[tx].len);
+        else
+            toolgov_result_printf(out, "[resource %s, not shown]",
+                                  uri >= 0 && d->nodes[uri].type == TOOLGOV__JSON_STRING
+                                      ? d->nodes[uri].u.str : "without uri");
+    } else if (t && toolgov__json_str_eq(t, "resource_link", 13)) {
+        f = toolgov__json_get(d, (size_t)b, "uri", 3);
+        toolgov_result_printf(out, "[resource link: %s]",
+                              f >= 0 && d->nodes[f].type == TOOLGOV__JSON_STRING ? d->nodes[f].u.str
+                                                                                 : "without uri");
+    } else {
+        toolgov_result_printf(out, "[a content block of an unknown kind, not shown]");
+    }
+}
+
+/* The handler of every upstream tool: the call passed decoding and the
+** gate; forward its canonical arguments and hand back what the server
+** said. */
+static int forward_call(const toolgov_call *call, const void *args, toolgov_result *out)
+{
+    upstream *up = call->plugin_ctx;
+    const toolgov__json_doc *d = &up->conn.doc;
+    char why[600];
+    long res, content, is_err, sc;
+    size_t i;
+    int rc;
+
+    (void)args;
+    if (tool_unavailable(up, call->tool, why, sizeof why)) {
+        toolgov_result_printf(out, "%s", why);
+        return TOOLGOV_EHANDLER;
+    }
+    toolgov__jbuf_clear(&up->params);
+    toolgov__jbuf_puts(&up->params, "{\"name\":");
+    toolgov__json_put_str(&up->params, call->tool, strlen(call->tool));
+    toolgov__jbuf_puts(&up->params, ",\"arguments\":");
+    toolgov__jbuf_put(&up->params, call->args, call->args_len);
+    toolgov__jbuf_putc(&up->params, '}');
+    if (toolgov__jbuf_finish(&up->params))
+        return TOOLGOV_ENOMEM;
+    rc = toolgov__upconn_request(&up->conn, "tools/call", up->params.ptr, up->timeout_ms, &res,
+                                 why, sizeof why);
+    if (rc == 1) {
+        toolgov_result_printf(out, "%s failed: the MCP server '%s' refused the call: %s",
+                              call->tool, up->name, why);
+        return TOOLGOV_EHANDLER;
+    }
+    if (rc != 0) {
+        if (rc == -1)
+            snprintf(up->down, sizeof up->down, "%.400s", why);
+        toolgov_result_printf(out, "%s failed: %s (MCP server '%s'); whether it changed "
+                                   "anything is not known, so check before calling it again",
+                              call->tool, why, up->name);
+        return TOOLGOV_EHANDLER;
+    }
+    content = toolgov__json_get(d, (size_t)res, "content", 7);
+    is_err = toolgov__json_get(d, (size_t)res, "isError", 7);
+    sc = toolgov__json_get(d, (size_t)res, "structuredContent", 17);
+    if (content >= 0 && d->nodes[content].type == TOOLGOV__JSON_ARRAY) {
+        long b = content + 1;
+        for (i = 0; i < d->nodes[content].len; i++, b = (long)d->nodes[b].end) {
+            if (i)
+                toolgov_result_append(out, "\n", 1);
+            put_block(out, d, b);
+        }
+    }
+    if (toolgov_result_len(out) == 0 && sc >= 0) {
+        toolgov__jbuf_clear(&up->params);
+        toolgov__json_put_value(&up->params, d, (size_t)sc);
+        if (!toolgov__jbuf_finish(&up->params))
+            toolgov_result_set(out, up->params.ptr, up->params.len);
+    }
+    if (is_err >= 0 && d->nodes[is_err].type == TOOLGOV__JSON_TRUE) {
+        if (toolgov_result_len(out) == 0)
+            toolgov_result_printf(out, "%s failed on the MCP server '%s' (no message)",
+                                  call->tool, up->name);
+        return TOOLGOV_EHANDLER;
+    }
+    return 0;
+}
+
+static int register_upstream(toolgov_plugin_api *api)
+{
+    upstream *up = toolgov__plugin_api_ctx(api);
+    size_t i;
+    for (i = 0; i < up->plugin.tool_count; i++) {
+        int rc = toolgov_register_tool(api, up->specs[i].name, up->specs[i].description,
+                                       forward_call);
+        if (rc == TOOLGOV_ENOMEM)
+            return rc;
+    }
+    return 0;
+}
+
+int toolgov_mcp_upstreams_start(toolgov_mcp_upstreams *u, toolgov_registry *reg, FILE *err)
+{
+    size_t i;
+    for (i = 0; i < u->count; i++) {
+        upstream *up = &u->ups[i];
+        int rc;
+        if (connect_upstream(up, err)) {
+            row(err, up);
+            fprintf(err, "not serving: %s; its tools are unavailable\n", up->down);
+        }
+        up->plugin.register_fn = register_upstream;
+        if ((rc = toolgov_registry_mount(reg, &up->plugin, up)) != 0) {
+            row(err, up);
+            fprintf(err, "its manifest %s could not be mounted as plugin '%s': %s\n",
+                    up->manifest_path, up->plugin.name, toolgov_strerror(rc));
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+// MCP servers toolgov did not write, governed behind toolgov-mcp
+// (--upstreams): the official reference servers from npm
+// (@modelcontextprotocol/server-filesystem and -memory, pinned in
+// tests/upstream/package-lock.json) behind it, the official SDK client in
+// front of it, as an MCP host would drive it. Their tools are declared by
+// the operator's manifests in tests/upstream/manifests/.
+//
+//   TOOLGOV_MCP=path/to/toolgov-mcp TOOLGOV_SOURCE_DIR=. node --test test_upstream.mjs
+//
+// CTest skips it (run_node.sh, TOOLGOV_NODE_NEEDS) when the servers are not
+// installed (npm ci in tests/upstream, which .ci/run does).
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, test } from "node:test";
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+
+const server = process.env.TOOLGOV_MCP;
+const source = process.env.TOOLGOV_SOURCE_DIR;
+if (!server || !source) throw new Error("set TOOLGOV_MCP and TOOLGOV_SOURCE_DIR");
+
+const upstreamDir = path.join(source, "tests", "upstream");
+const serverJs = (name) =>
+  path.join(upstreamDir, "node_modules", "@modelcontextprotocol", "server-" + name, "dist", "index.js");
+if (!fs.existsSync(serverJs("filesystem")) || !fs.existsSync(serverJs("memory")))
+  throw new Error("the reference MCP servers are not installed: run 'npm ci' in tests/upstream");
+const manifest = (name) => path.join(upstreamDir, "manifests", name + ".yaml");
+
+const clients = [];
+const temps = [];
+after(async () => {
+  for (const c of clients) await c.close().catch(() => {});
+  for (const t of temps) fs.rmSync(t, { recursive: true, force: true });
+});
+
+// A fresh directory: root/ for the filesystem server, memory.jsonl for the
+// memory server, and the upstreams file naming both.
+function world(extra = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolgov-upstream-"));
+  temps.push(dir);
+  const root = path.join(dir, "root");
+  fs.mkdirSync(root);
+  const servers = {
+    files: { command: process.execPath, args: [serverJs("filesystem"), root], manifest: manifest("files") },
+    memory: {
+      command: process.execPath, args: [serverJs("memory")],
+      env: { MEMORY_FILE_PATH: path.join(dir, "memory.jsonl") }, manifest: manifest("memory"),
+    },
+    ...extra,
+  };
+  const config = path.join(dir, "upstreams.json");
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: servers }, null, 2));
+  return { dir, root: fs.realpathSync(root), config };
+}
+
+// A connected client over the upstreams; `answers` are elicitation actions
+// handed out in order. stderr is collected.
+async function connect(w, answers) {
+  const asked = [];
+  const client = new Client({ name: "toolgov-upstream-test", version: "1.0.0" },
+    { capabilities: { elicitation: { form: {} } } });
+  client.setRequestHandler(ElicitRequestSchema, async (req) => {
+    asked.push(req.params.message);
+    const action = answers.shift() ?? "cancel";
+    return action === "accept" ? { action, content: {} } : { action };
+  });
+  const transport = new StdioClientTransport({
+    command: server, args: ["--no-examples", "--upstreams", w.config], stderr: "pipe",
+  });
+  const err = { text: "" };
+  transport.stderr.on("data", (b) => { err.text += b.toString(); });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, asked, err };
+}
+
+function text(result) {
+  return result.content.map((c) => c.text).join("\n");
+}
+
+test("tools/list: the declared tools the servers offer, as reviewed; drift on stderr", async () => {
+  const w = world();
+  const { client, err } = await connect(w, []);
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), [
+    "list_allowed_directories", "list_directory", "read_text_file", "write_file", "create_directory",
+    "edit_file", "move_file",
+    "read_graph", "search_nodes", "create_entities", "add_observations", "delete_entities",
+  ]);
+  const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+  // The model sees the manifest's description, not the server's.
+  assert.equal(byName.write_file.description, "Create a new file or overwrite an existing one with new content.");
+  // The owner's review decides the effect, not the server's hints (it calls
+  // write_file destructive).
+  assert.deepEqual(byName.write_file.annotations, { readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+  assert.deepEqual(byName.move_file.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: false });
+  assert.deepEqual(byName.read_graph.annotations, { readOnlyHint: true });
+  assert.deepEqual(byName.read_text_file.inputSchema.required, ["path"]);
+  await client.close();
+  assert.match(err.text, /upstream 'files': drift: tool 'read_media_file' is offered by the server but not declared in its manifest .*files\.yaml; it is not served/);
+  assert.match(err.text, /upstream 'memory': drift: tool 'open_nodes' is offered by the server but not declared/);
+  assert.match(err.text, /upstream 'memory': drift: tool 'purge_graph' is declared in .*memory\.yaml:\d+:3 but the server does not offer it; it is not served/);
+});
+
+test("filesystem: reads run, a path outside its roots is refused by the server and reported", async () => {
+  const w = world();
+  fs.writeFileSync(path.join(w.root, "notes.txt"), "one\ntwo\nthree\n");
+  const { client, asked } = await connect(w, []);
+  const r = await client.callTool({ name: "read_text_file", arguments: { path: path.join(w.root, "notes.txt"), head: 2 } });
+  assert.equal(r.isError, false);
+  assert.equal(text(r), "one\ntwo");
+  const ls = await client.callTool({ name: "list_directory", arguments: { path: w.root } });
+  assert.match(text(ls), /\[FILE\] notes\.txt/);
+  const out = await client.callTool({ name: "read_text_file", arguments: { path: "/etc/hostname" } });
+  assert.equal(out.isError, true);
+  assert.match(text(out), /Access denied - path outside allowed directories/);
+  assert.equal(asked.length, 0);
+  await client.close();
+});
+
+test("filesystem: writes ask once for the session; a move waits for its own approval", async () => {
+  const w = world();
+  const { client, asked } = await connect(w, ["accept", "decline", "accept"]);
+  const a = await client.callTool({ name: "write_file", arguments: { path: path.join(w.root, "a.txt"), content: "A" } });
+  assert.equal(a.isError, false, text(a));
+  const b = await client.callTool({ name: "create_directory", arguments: { path: path.join(w.root, "sub") } });
+  assert.equal(b.isError, false, text(b));
+  assert.equal(asked.length, 1);
+  assert.match(asked[0], /files\.write_file \{"path":"[^"]*a\.txt","content":"A"\}/);
+  assert.equal(fs.readFileSync(path.join(w.root, "a.txt"), "utf8"), "A");
+  assert.ok(fs.statSync(path.join(w.root, "sub")).isDirectory());
+
+  const move = { source: path.join(w.root, "a.txt"), destination: path.join(w.root, "sub", "b.txt") };
+  const no = await client.callTool({ name: "move_file", arguments: move });
+  assert.equal(no.isError, true);
+  assert.match(text(no), /did not approve/);
+  assert.ok(fs.existsSync(move.source), "a declined move must not run");
+  const yes = await client.callTool({ name: "move_file", arguments: move });
+  assert.equal(yes.isError, false, text(yes));
+  assert.equal(asked.length, 3);
+  assert.match(asked[2], /Approve this destructive call\?[^]*files\.move_file \{"source":"[^"]*a\.txt","destination":"[^"]*b\.txt"\}/);
+  assert.ok(!fs.existsSync(move.source));
+  assert.equal(fs.readFileSync(move.destination, "utf8"), "A");
+  await client.close();
+});
+
+test("memory: creating entities asks; deleting them needs approval each time", async () => {
+  const w = world();
+  const { client, asked } = await connect(w, ["accept", "decline", "accept"]);
+  const ent = { entities: [{ name: "Ana", entityType: "person", observations: ["likes tea"] }] };
+  const c = await client.callTool({ name: "create_entities", arguments: ent });
+  assert.equal(c.isError, false, text(c));
+  assert.equal(asked.length, 1);
+  // Canonical arguments reach the server: its own file holds the entity.
+  assert.match(fs.readFileSync(path.join(w.dir, "memory.jsonl"), "utf8"), /"name":"Ana"/);
+  const g = await client.callTool({ name: "read_graph", arguments: {} });
+  assert.match(text(g), /likes tea/);
+
+  const del = { entityNames: ["Ana"] };
+  const no = await client.callTool({ name: "delete_entities", arguments: del });
+  assert.equal(no.isError, true);
+  assert.match(text(await client.callTool({ name: "read_graph", arguments: {} })), /"Ana"/);
+  const yes = await client.callTool({ name: "delete_entities", arguments: del });
+  assert.equal(yes.isError, false, text(yes));
+  assert.equal(asked.length, 3);
+  assert.match(asked[1], /memory\.delete_entities \{"entityNames":\["Ana"\]\}/);
+  assert.doesNotMatch(text(await client.callTool({ name: "read_graph", arguments: {} })), /"Ana"/);
+  await client.close();
+});
+
+test("undeclared, gone and badly called tools never reach the server", async () => {
+  const w = world();
+  const { client, asked } = await connect(w, ["accept"]);
+  // Offered by the server, not declared: not a tool of this server at all.
+  await assert.rejects(client.callTool({ name: "read_multiple_files", arguments: { paths: ["/etc/hostname"] } }),
+    (e) => e instanceof McpError && e.code === -32602 && /unknown tool 'read_multiple_files'/.test(e.message));
+  await assert.rejects(client.callTool({ name: "delete_relations", arguments: { relations: [] } }),
+    (e) => e instanceof McpError && e.code === -32602);
+  // Declared, not offered: refused before any question.
+  const gone = await client.callTool({ name: "purge_graph", arguments: {} });
+  assert.equal(gone.isError, true);
+  assert.match(text(gone), /purge_graph is not available: it is declared for the MCP server 'memory', which does not offer it/);
+  // Arguments the declared parameters refuse: the decoder's message, no question.
+  const bad = await client.callTool({ name: "create_entities", arguments: { entities: [{ name: "", entityType: "x" }] } });
+  assert.equal(bad.isError, true);
+  assert.match(text(bad), /create_entities: .*\/entities\/0/);
+  assert.equal(asked.length, 0);
+  assert.ok(!fs.existsSync(path.join(w.dir, "memory.jsonl")), "nothing may reach the memory server");
+  await client.close();
+});
+
+test("a server that does not start leaves its tools unavailable; the others serve on", async () => {
+  const w = world({ broken: { command: path.join(os.tmpdir(), "no-such-mcp-server"), manifest: manifest("memory") } });
+  // Both entries would use the manifest name memory: refused before start.
+  const r = spawnSync(server, ["--no-examples", "--upstreams", w.config], { input: "", encoding: "utf8" });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /servers 'memory' and 'broken' both use manifest name 'memory'/);
+
+  const w2 = world();
+  const cfg = JSON.parse(fs.readFileSync(w2.config, "utf8"));
+  cfg.mcpServers.memory.command = path.join(w2.dir, "no-such-mcp-server");
+  fs.writeFileSync(w2.config, JSON.stringify(cfg));
+  const { client, err } = await connect(w2, []);
+  const { tools } = await client.listTools();
+  assert.ok(tools.some((t) => t.name === "read_text_file"));
+  assert.ok(!tools.some((t) => t.name === "read_graph"));
+  const g = await client.callTool({ name: "read_graph", arguments: {} });
+  assert.equal(g.isError, true);
+  assert.match(text(g), /the MCP server 'memory' is not serving \(it did not start: cannot run '[^']*no-such-mcp-server': No such file or directory\)/);
+  await client.close();
+  assert.match(err.text, /upstream 'memory': not serving: it did not start: cannot run/);
+});
+
+test("a bad upstreams file is refused at its place, and nothing starts", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolgov-upstream-"));
+  temps.push(dir);
+  const file = path.join(dir, "upstreams.json");
+  const cases = [
+    ['{"mcpServers": {"x": {"command": "true", "manifest": "m.yaml", "enviroment": {}}}}',
+      /upstreams\.json:1:64: error: unknown key 'enviroment' in server 'x'/],
+    ['{"mcpServers": {"x": {"command": "true"}}}', /upstreams\.json:1:22: error: server 'x' needs "manifest"/],
+    ['{"mcpServers": {"x": {"url": "http://127.0.0.1:1/mcp", "manifest": "m.yaml"}}}',
+      /error: server 'x': only stdio servers .* are not supported yet/],
+    ['{"mcpServers": {"x": {"command": "true", "manifest": "m.yaml"}},}', /upstreams\.json:1:\d+: error: the upstreams file is not valid JSON/],
+    ['{"servers": {}}', /error: the upstreams file must be an object with "mcpServers"/],
+    ['{"mcpServers": {"x": {"command": "true", "manifest": "missing.yaml"}}}', /missing\.yaml.*(cannot|No such)/],
+  ];
+  for (const [body, want] of cases) {
+    fs.writeFileSync(file, body);
+    const r = spawnSync(server, ["--no-examples", "--upstreams", file], { input: "", encoding: "utf8" });
+    assert.equal(r.status, 2, body);
+    assert.match(r.stderr, want, body);
+    assert.equal(r.stdout, "");
+  }
+});
