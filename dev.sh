@@ -14,7 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(gcc g++ clang cmake ninja-build pkg-config libyaml-dev libsodium-dev libclang-14-dev
-          check valgrind libclang-rt-14-dev python3-jsonschema python3-yaml)
+          check valgrind libclang-rt-14-dev python3-jsonschema python3-yaml
+          libcurl4-openssl-dev)
 
 deps() {
   local missing=() p

@@ -77,7 +77,8 @@ install(FILES "${PROJECT_BINARY_DIR}/toolgov.pc"
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig ${_toolgov_component})
 
 # The manual pages, with the version filled in: toolgov-gen(1) with the
-# generator, toolgov-mcp(1) with the MCP server, toolgov-manifest(5) always.
+# generator, toolgov-mcp(1) with the MCP server, toolgov-agent(1) with the agent,
+# toolgov-manifest(5) always.
 # They are installed compressed (gzip -9n: no name or time stamp inside, so
 # the package is reproducible), as Debian's policy asks; man reads .gz pages
 # on every system toolgov builds on. Without gzip they go in as they are.
@@ -87,6 +88,9 @@ if(TARGET toolgov-gen)
 endif()
 if(TARGET toolgov-mcp)
   list(APPEND _toolgov_man_pages toolgov-mcp.1)
+endif()
+if(TARGET toolgov-agent)
+  list(APPEND _toolgov_man_pages toolgov-agent.1)
 endif()
 find_program(TOOLGOV_GZIP gzip)
 mark_as_advanced(TOOLGOV_GZIP)

@@ -52,6 +52,10 @@ if(TARGET toolgov-gen)
   # was built with.
   list(APPEND TOOLGOV_DEB_DEPENDS "libyaml-0-2" "libclang1-${TOOLGOV_LLVM_VERSION}")
 endif()
+if(TARGET toolgov-agent)
+  # toolgov-agent moves the model's bytes with libcurl.
+  list(APPEND TOOLGOV_DEB_DEPENDS "libcurl4")
+endif()
 list(REMOVE_DUPLICATES TOOLGOV_DEB_DEPENDS)
 string(REPLACE ";" ", " CPACK_DEBIAN_PACKAGE_DEPENDS "${TOOLGOV_DEB_DEPENDS}")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cmake (>= 3.16), pkg-config, gcc | c-compiler")

@@ -29,7 +29,7 @@ fail() { echo "ci-package: FAIL: $*" >&2; exit 1; }
 # Its dependencies: named, and present here (so the build below is what a
 # user who installed the .deb with apt gets).
 depends=$(dpkg-deb -f "$deb" Depends)
-for want in libyaml-0-2 libclang1- libsodium-dev; do
+for want in libyaml-0-2 libclang1- libsodium-dev libcurl4; do
   case ", $depends" in *", $want"*) ;; *) fail "Depends lacks $want: $depends" ;; esac
 done
 for p in $(printf '%s' "$depends" | tr ',' '\n' | sed 's/(.*)//; s/ //g'); do
@@ -39,8 +39,10 @@ done
 
 dpkg-deb -x "$deb" "$tmp/root"
 usr=$tmp/root/usr
-for f in bin/toolgov-gen bin/toolgov-gen-check bin/toolgov-mcp include/toolgov/toolgov.h \
+for f in bin/toolgov-gen bin/toolgov-gen-check bin/toolgov-mcp bin/toolgov-agent \
+         include/toolgov/toolgov.h include/toolgov/loop.h \
          share/man/man1/toolgov-gen.1.gz share/man/man1/toolgov-mcp.1.gz \
+         share/man/man1/toolgov-agent.1.gz \
          share/man/man5/toolgov-manifest.5.gz share/doc/toolgov/LICENSE; do
   [ -f "$usr/$f" ] || fail "the .deb lacks /usr/$f"
 done

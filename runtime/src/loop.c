@@ -14,76 +14,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
-#include "toolgov/loop.h"
+#include "loop_internal.h"
 #include "toolgov/toolcalls.h"
-#include "wire.h"
-
-enum { ST_IDLE, ST_SEND, ST_WAIT_RESPONSE, ST_GATE, ST_WAIT_CONFIRM, ST_EXEC, ST_WAIT_APPROVAL,
-       ST_DONE };
-enum { OC_PENDING, OC_RAN, OC_FAILED, OC_REPLAYED, OC_NOT_RUN };
-#define WHY_MALFORMED (-1)
-
-#define DEFAULT_STEPS 8u
-#define DEFAULT_REQUEST ((size_t)4 << 20)
-#define DEFAULT_RESPONSE ((size_t)8 << 20)
-#define DEFAULT_CALLS 64u
-#define ANTHROPIC_TOKENS 4096u
-
-typedef struct lcall {
-    size_t id, id_len;         /* offsets in store */
-    size_t name, name_len;
-    size_t raw, raw_len;       /* the arguments as the model sent them */
-    size_t args, args_len;     /* canonical when status is 0; else = raw */
-    size_t result, result_len;
-    int status;                /* 0, TOOLGOV_ENOENT, TOOLGOV_EARGS, TOOLGOV_EINVAL */
-    int outcome;               /* OC_* */
-    int why;                   /* OC_NOT_RUN: toolgov_not_run or WHY_MALFORMED */
-    int is_error;
-    int asked;                 /* its approval was asked for */
-} lcall;
-
-typedef struct lstep {
-    size_t text, text_len;     /* the assistant's text beside its calls */
-    size_t first, n;           /* its calls */
-} lstep;
-
-struct toolgov_loop {
-    const toolgov_policy *pol;
-    const toolgov_registry *reg;
-    toolgov_allocator alloc;
-    toolgov_loop_options opt;
-    toolgov__jbuf settings;    /* the options' strings */
-    toolgov_run *run;
-    int state;
-    unsigned steps;
-    toolgov__jbuf store;
-    size_t user, user_len;
-    toolgov__jbuf names;       /* the tools on the loop, NUL-separated */
-    const char **tools;
-    size_t n_tools, tools_cap;
-    toolgov__jbuf system, tools_json, req, pad, question, answer;
-    lcall *calls;
-    size_t n_calls, calls_cap;
-    lstep *stepv;
-    size_t n_steps, steps_cap;
-    size_t cursor;             /* EXEC: the next call */
-    toolgov_proposed_call *props;
-    size_t props_cap, n_asked;
-    toolgov_gate *per_call;
-    size_t *confirm_idx, *prop_call;
-    size_t per_call_cap, confirm_cap, prop_call_cap;
-    int question_kind;
-    toolgov__wire wire;
-    toolgov_loop_end end;
-    char error[640];
-};
 
 /* ---- small helpers -------------------------------------------------------- */
 
-#define S(lp, off) ((lp)->store.ptr + (off))
-
-static size_t keep(toolgov_loop *lp, const char *s, size_t n)
+size_t toolgov__loop_keep(toolgov_loop *lp, const char *s, size_t n)
 {
     size_t at = lp->store.len;
     toolgov__jbuf_put(&lp->store, s, n);
@@ -95,6 +31,8 @@ static size_t keep(toolgov_loop *lp, const char *s, size_t n)
 #define GROW(lp, arr, cap, need)                                                          \
     grow_array(lp, (void *)(arr), &tmp_, &(cap), (need), sizeof *(arr)) ||               \
         ((arr) = tmp_, 0)
+
+#define keep toolgov__loop_keep
 
 static int grow_array(toolgov_loop *lp, void *arr, void **tmp, size_t *cap, size_t need,
                       size_t elem)
@@ -257,6 +195,7 @@ void toolgov_loop_free(toolgov_loop *lp)
     toolgov__free(&a, lp->calls, lp->calls_cap * sizeof *lp->calls);
     toolgov__free(&a, lp->stepv, lp->steps_cap * sizeof *lp->stepv);
     toolgov__free(&a, lp->props, lp->props_cap * sizeof *lp->props);
+    toolgov__free(&a, lp->asked_call, lp->asked_cap * sizeof *lp->asked_call);
     toolgov__free(&a, lp->per_call, lp->per_call_cap * sizeof *lp->per_call);
     toolgov__free(&a, lp->confirm_idx, lp->confirm_cap * sizeof *lp->confirm_idx);
     toolgov__free(&a, lp->prop_call, lp->prop_call_cap * sizeof *lp->prop_call);
@@ -313,7 +252,6 @@ static int flatten_tools(toolgov_loop *lp)
 int toolgov_loop_start(toolgov_loop *lp, toolgov_run *run, const char *user,
                        const char *const *tools, size_t n)
 {
-    prompt_ctx pc;
     size_t i, at;
     void *tmp_;
     int rc;
@@ -349,6 +287,17 @@ int toolgov_loop_start(toolgov_loop *lp, toolgov_run *run, const char *user,
         at += strlen(lp->tools[i]) + 1;
     }
     lp->n_tools = n;
+    if ((rc = toolgov__loop_prepare(lp)))
+        return rc;
+    lp->state = ST_SEND;
+    return 0;
+}
+
+int toolgov__loop_prepare(toolgov_loop *lp)
+{
+    prompt_ctx pc;
+    size_t n = lp->n_tools;
+    int rc;
 
     /* The system text and the tools, once per turn. */
     pc.lp = lp;
@@ -369,7 +318,6 @@ int toolgov_loop_start(toolgov_loop *lp, toolgov_run *run, const char *user,
         return TOOLGOV_ENOMEM;
     if (n && lp->opt.api == TOOLGOV_LOOP_OPENAI_RESPONSES && (rc = flatten_tools(lp)))
         return rc;
-    lp->state = ST_SEND;
     return 0;
 }
 
@@ -895,7 +843,8 @@ static int gate_batch(toolgov_loop *lp, toolgov_loop_action *a)
     if (GROW(lp, lp->props, lp->props_cap, st->n + 1) ||
         GROW(lp, lp->per_call, lp->per_call_cap, st->n + 1) ||
         GROW(lp, lp->confirm_idx, lp->confirm_cap, st->n + 1) ||
-        GROW(lp, lp->prop_call, lp->prop_call_cap, st->n + 1))
+        GROW(lp, lp->prop_call, lp->prop_call_cap, st->n + 1) ||
+        GROW(lp, lp->asked_call, lp->asked_cap, st->n + 1))
         return TOOLGOV_ENOMEM;
     for (i = st->first; i < st->first + st->n; i++) {
         const lcall *c = &lp->calls[i];
@@ -912,8 +861,10 @@ static int gate_batch(toolgov_loop *lp, toolgov_loop_action *a)
         if (confirm_question(lp, cc))
             return TOOLGOV_ENOMEM;
         /* The calls the question lists, in order, for the answer. */
-        for (i = 0; i < cc; i++)
+        for (i = 0; i < cc; i++) {
+            lp->asked_call[i] = lp->prop_call[lp->confirm_idx[i]];
             lp->props[i] = lp->props[lp->confirm_idx[i]];
+        }
         lp->n_asked = cc;
         lp->question_kind = TOOLGOV_LOOP_CONFIRM;
         lp->state = ST_WAIT_CONFIRM;
@@ -958,6 +909,7 @@ static int exec_batch(toolgov_loop *lp)
                 return TOOLGOV_ENOMEM;
             lp->props[0].tool = S(lp, c->name);
             lp->props[0].args = S(lp, c->args);
+            lp->asked_call[0] = lp->cursor;
             lp->n_asked = 1;
             lp->question_kind = TOOLGOV_LOOP_APPROVAL;
             lp->state = ST_WAIT_APPROVAL;

@@ -899,6 +899,119 @@ START_TEST(test_misuse)
 }
 END_TEST
 
+/* ---- pause and resume ----------------------------------------------------------- */
+
+static char *save_turn(const toolgov_state_key *key, const char *id, size_t *len)
+{
+    char *text;
+    ck_assert_int_eq(toolgov_loop_save(NULL, 0, len, lp, key, id), 0);
+    text = malloc(*len + 1);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_int_eq(toolgov_loop_save(text, *len + 1, NULL, lp, key, id), 0);
+    return text;
+}
+
+/* A fresh loop and run, as another process would make them. */
+static void fresh(toolgov_loop_api api)
+{
+    open_loop(api, NULL);
+    toolgov_run_free(run);
+    run = NULL;
+    ck_assert_int_eq(toolgov_run_new(&run, W.pol, NULL), 0);
+}
+
+/* dues stopped at its question, saved, restored into a new loop and run:
+** the same question, and after the yes the four reminders, once. */
+START_TEST(test_save_restore_confirm)
+{
+    toolgov_loop_api api = (toolgov_loop_api)_i;
+    toolgov_state_key key, other;
+    toolgov_loop_action a;
+    char *text, question[2048];
+    size_t len, n;
+
+    ck_assert_int_eq(toolgov_state_key_generate(&key), 0);
+    ck_assert_int_eq(toolgov_state_key_generate(&other), 0);
+    open_loop(api, NULL);
+    start(DUES_USER, dues_tools, 5);
+    ck_assert_int_eq(toolgov_loop_save(NULL, 0, &len, lp, &key, "c-1"), TOOLGOV_EINVAL);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(api, "dues-1"), 0);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(api, "dues-2"), 0);
+    a = next(TOOLGOV_LOOP_ASK);
+    snprintf(question, sizeof question, "%s", a.text);
+    text = save_turn(&key, "c-1", &len);
+
+    /* Refused whole: another run, another key, another api, any byte. */
+    fresh(api);
+    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len, &key, "c-2"), TOOLGOV_ESTATE);
+    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len, &other, "c-1"), TOOLGOV_ESTATE);
+    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len - 1, &key, "c-1"), TOOLGOV_ESTATE);
+    for (n = 0; n < len; n += 1 + n / 8) {
+        char was = text[n];
+        text[n] = (char)(text[n] ^ 0x20);
+        ck_assert_msg(toolgov_loop_restore(lp, run, text, len, &key, "c-1") == TOOLGOV_ESTATE,
+                      "byte %zu changed and accepted", n);
+        text[n] = was;
+    }
+    ck_assert_int_eq(toolgov_loop_next(lp, &a), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_run_confirmation(run), TOOLGOV_CONFIRMATION_PENDING);
+    fresh(api == TOOLGOV_LOOP_ANTHROPIC ? TOOLGOV_LOOP_OPENAI_CHAT : TOOLGOV_LOOP_ANTHROPIC);
+    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len, &key, "c-1"), TOOLGOV_ESTATE);
+
+    fresh(api);
+    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len, &key, "c-1"), 0);
+    free(text);
+    a = next(TOOLGOV_LOOP_ASK);
+    ck_assert_str_eq(a.text, question);
+    ck_assert_uint_eq(a.n_calls, 4);
+    ck_assert_str_eq(a.calls[0].tool, "create_reminder");
+    ck_assert_int_eq(toolgov_loop_answer(lp, 1), 0);
+    a = next(TOOLGOV_LOOP_SEND);
+    ck_assert_uint_eq(a.step, 3);
+    check_request(api, a.text, a.len, &n);
+    ck_assert_uint_eq(n, 6);
+    ck_assert_uint_eq(W.calendar.reminder_count, 4);
+    ck_assert_int_eq(respond(api, "dues-3"), 0);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_ANSWERED);
+    ck_assert_uint_eq(W.calendar.reminder_count, 4);
+}
+END_TEST
+
+/* A destructive call's approval across a save: granted after the restore,
+** it runs once. */
+START_TEST(test_save_restore_approval)
+{
+    static const char *const tools[] = {"empty_trash", "trash_category"};
+    toolgov_state_key key;
+    toolgov_loop_action a;
+    char *text;
+    size_t len;
+
+    ck_assert_int_eq(toolgov_state_key_generate(&key), 0);
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, NULL);
+    start("Empty the trash.", tools, 2);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(TOOLGOV_LOOP_OPENAI_CHAT, "empty-3"), 0);
+    a = next(TOOLGOV_LOOP_ASK);
+    ck_assert_int_eq(a.question, TOOLGOV_LOOP_APPROVAL);
+    text = save_turn(&key, "c-9", &len);
+    fresh(TOOLGOV_LOOP_OPENAI_CHAT);
+    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len, &key, "c-9"), 0);
+    free(text);
+    a = next(TOOLGOV_LOOP_ASK);
+    ck_assert_int_eq(a.question, TOOLGOV_LOOP_APPROVAL);
+    ck_assert_str_eq(a.calls[0].tool, "empty_trash");
+    ck_assert_int_eq(toolgov_loop_answer(lp, 1), 0);
+    a = next(TOOLGOV_LOOP_SEND);
+    ck_assert_uint_eq(W.email.empty_calls, 1);
+    ck_assert_ptr_nonnull(strstr(check_request(TOOLGOV_LOOP_OPENAI_CHAT, a.text, a.len, NULL),
+                                 "1. empty_trash {}: ran"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("loop");
@@ -913,6 +1026,8 @@ static Suite *suite(void)
     tcase_add_test(t, test_promos_repeat);
     tcase_add_loop_test(t, test_empty_trash, 0, 2);
     tcase_add_test(t, test_drive);
+    tcase_add_loop_test(t, test_save_restore_confirm, 0, 3);
+    tcase_add_test(t, test_save_restore_approval);
     suite_add_tcase(s, t);
 
     tcase_add_checked_fixture(e, setup, teardown);

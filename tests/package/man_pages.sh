@@ -18,6 +18,9 @@ fail() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 
 pages="toolgov-gen.1 toolgov-manifest.5"
 [ -n "$mcp" ] && pages="$pages toolgov-mcp.1"
+# TOOLGOV_AGENT (the environment): toolgov-agent(1) likewise.
+agent=${TOOLGOV_AGENT:-}
+[ -n "$agent" ] && pages="$pages toolgov-agent.1"
 for page in $pages; do
   f=$man_dir/$page
   [ -f "$f" ] || { fail "no $f"; continue; }
@@ -64,6 +67,18 @@ if [ -n "$mcp" ]; then
     printf '%s\n' "$mtext" | grep -qF -- "$var" || fail "toolgov-mcp(1) does not document $var"
   done
   printf '%s\n' "$mhelp" | grep -q "man toolgov-mcp" || fail "toolgov-mcp --help does not point to toolgov-mcp(1)"
+fi
+
+if [ -n "$agent" ]; then
+  atext=$(sed 's/\\-/-/g' "$man_dir/toolgov-agent.1")
+  ahelp=$("$agent" --help)
+  for opt in $(printf '%s\n' "$ahelp" | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+    printf '%s\n' "$atext" | grep -qF -- "$opt" || fail "toolgov-agent(1) does not document $opt"
+  done
+  for var in $(printf '%s\n' "$ahelp" | grep -oE '\b[A-Z][A-Z_]+_(KEY|TOOLS|SCOPE|FILE)\b' | sort -u); do
+    printf '%s\n' "$atext" | grep -qF -- "$var" || fail "toolgov-agent(1) does not document $var"
+  done
+  printf '%s\n' "$ahelp" | grep -q "man toolgov-agent" || fail "toolgov-agent --help does not point to toolgov-agent(1)"
 fi
 
 # The manifest of toolgov-manifest(5)'s synopsis is valid.

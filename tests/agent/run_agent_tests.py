@@ -1,0 +1,500 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""toolgov-agent through the real HTTP path.
+
+usage: run_agent_tests.py TOOLGOV_AGENT FIXTURES_DIR [NAME...]
+
+For each case a fake endpoint of one API listens on 127.0.0.1 (a port the
+system picks), replays recorded responses in the shapes the vendors
+document (FIXTURES_DIR is tests/data/loop, whose README names the API
+reference of each shape) and asserts every request toolgov-agent sends:
+the path and headers of the API, the model, the tools in the API's format,
+each tool call answered by exactly one result with its id, the question
+restated after the first step, no schema twice. The seed's scenarios run
+through the program (the user's answers on its standard input), and so do
+the network's failures: 429 with Retry-After, a 500 then success, an error
+body, a body cut short, a tool that does not exist, arguments that are not
+JSON, ten calls at once, a repeated call. Python's standard library only.
+"""
+import http.server
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+AGENT = sys.argv[1]
+FIX = sys.argv[2]
+ONLY = sys.argv[3:]
+
+CHAT, RESPONSES, ANTHROPIC = "openai", "openai-responses", "anthropic"
+DIRS = {CHAT: "openai-chat", RESPONSES: "openai-responses", ANTHROPIC: "anthropic"}
+PATHS = {CHAT: "/v1/chat/completions", RESPONSES: "/v1/responses", ANTHROPIC: "/v1/messages"}
+KEY = "sk-test-0123456789"
+DUES = "Find my bills due in the next two weeks and set a reminder for each."
+
+
+def fixture(api, name):
+    with open(os.path.join(FIX, DIRS[api], name + ".json"), "rb") as f:
+        return f.read()
+
+
+class Step:
+    """One answer of the fake endpoint: status, headers, body; `cut` sends
+    a Content-Length larger than the body and closes the connection."""
+
+    def __init__(self, body, status=200, headers=None, cut=False):
+        self.body = body
+        self.status = status
+        self.headers = headers or {}
+        self.cut = cut
+
+
+class Fake:
+    def __init__(self, api, steps):
+        self.api = api
+        self.steps = list(steps)
+        self.requests = []  # (path, headers, parsed JSON body, time)
+        self.errors = []
+        fake = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a):
+                pass
+
+            def do_POST(self):
+                n = int(self.headers.get("Content-Length", "0"))
+                raw = self.rfile.read(n)
+                try:
+                    body = json.loads(raw)
+                except ValueError as e:
+                    fake.errors.append("request is not JSON: %s" % e)
+                    body = None
+                fake.requests.append((self.path, dict(self.headers), body, time.time()))
+                if not fake.steps:
+                    fake.errors.append("an unexpected request %d" % len(fake.requests))
+                    step = Step(b'{"error":{"message":"no more answers"}}', 500)
+                else:
+                    step = fake.steps.pop(0)
+                self.send_response(step.status)
+                self.send_header("Content-Type", "application/json")
+                for k, v in step.headers.items():
+                    self.send_header(k, v)
+                if step.cut:
+                    self.send_header("Content-Length", str(len(step.body) + 1000))
+                    self.end_headers()
+                    self.wfile.write(step.body[: len(step.body) // 2])
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return
+                self.send_header("Content-Length", str(len(step.body)))
+                self.end_headers()
+                self.wfile.write(step.body)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *a):
+        self.server.shutdown()
+        self.server.server_close()
+
+    @property
+    def base(self):
+        return "http://127.0.0.1:%d/v1" % self.port
+
+
+def run_agent(args, stdin="", env_extra=None, timeout=60):
+    env = dict(os.environ)
+    env.pop("TOOLGOV_CONFIRM_ONCE_TOOLS", None)
+    env.pop("TOOLGOV_CONFIRM_SCOPE", None)
+    env["OPENAI_API_KEY"] = KEY
+    env["ANTHROPIC_API_KEY"] = KEY
+    env.update(env_extra or {})
+    return subprocess.run([AGENT] + args, input=stdin.encode(), capture_output=True,
+                          env=env, timeout=timeout)
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise Failure(what)
+
+
+# ---- what every request must be ---------------------------------------------
+
+def check_request(api, path, headers, body):
+    """Shape, headers, pairing; returns (number of calls, last user text)."""
+    h = {k.lower(): v for k, v in headers.items()}
+    check(path == PATHS[api], "request to %s, not %s" % (path, PATHS[api]))
+    check(h.get("content-type") == "application/json", "no JSON content type")
+    if api == ANTHROPIC:
+        check(h.get("x-api-key") == KEY, "no x-api-key")
+        check(h.get("anthropic-version") == "2023-06-01", "no anthropic-version")
+        check(isinstance(body.get("max_tokens"), int), "no max_tokens")
+    else:
+        check(h.get("authorization") == "Bearer " + KEY, "no bearer key")
+    check(body.get("model") == "test-model", "model %r" % body.get("model"))
+    tools = body.get("tools", [])
+    check(len(tools) > 10, "only %d tools" % len(tools))
+    pending, answered, last_user = [], set(), None
+
+    def call(i):
+        check(i and i not in pending and i not in answered, "bad or reused call id %r" % i)
+        pending.append(i)
+
+    def result(i):
+        check(i in pending, "a result for %r, which waits for none" % i)
+        pending.remove(i)
+        answered.add(i)
+
+    if api == CHAT:
+        msgs = body["messages"]
+        check(msgs[0]["role"] == "system", "no system message first")
+        system = msgs[0]["content"]
+        for t in tools:
+            check(t["type"] == "function" and "parameters" in t["function"], "chat tool shape")
+        for m in msgs[1:]:
+            if m["role"] == "assistant":
+                check(not pending, "calls without results: %s" % pending)
+                for c in m.get("tool_calls") or []:
+                    check(isinstance(c["function"]["arguments"], str), "arguments not a string")
+                    call(c["id"])
+            elif m["role"] == "tool":
+                result(m["tool_call_id"])
+            else:
+                check(m["role"] == "user" and not pending, "user message while calls wait")
+                last_user = m["content"]
+    elif api == RESPONSES:
+        system = body["instructions"]
+        for t in tools:
+            check(t["type"] == "function" and "name" in t and "parameters" in t,
+                  "responses tool shape")
+        for item in body["input"]:
+            if item.get("type") == "function_call":
+                call(item["call_id"])
+            elif item.get("type") == "function_call_output":
+                result(item["call_id"])
+            elif item.get("role") == "user":
+                check(not pending, "user message while calls wait")
+                last_user = item["content"]
+    else:
+        system = body["system"]
+        for t in tools:
+            check("input_schema" in t and "name" in t, "anthropic tool shape")
+        for i, m in enumerate(body["messages"]):
+            check(m["role"] == ("assistant" if i % 2 else "user"), "roles must alternate")
+            if isinstance(m["content"], str):
+                last_user = m["content"]
+                continue
+            if i % 2:
+                check(not pending, "calls without results")
+            for b in m["content"]:
+                if b["type"] == "tool_use":
+                    check(isinstance(b["input"], dict), "input not an object")
+                    call(b["id"])
+                elif b["type"] == "tool_result":
+                    result(b["tool_use_id"])
+                elif b["type"] == "text" and i % 2 == 0:
+                    last_user = b["text"]
+    check(not pending, "calls without results at the end: %s" % pending)
+    check("Arguments (JSON Schema)" not in system, "the schemas are sent twice")
+    return len(answered), last_user
+
+
+def check_all(fake):
+    check(not fake.errors, "; ".join(fake.errors))
+    check(not fake.steps, "%d answers never asked for" % len(fake.steps))
+    out = []
+    for i, (path, headers, body, _) in enumerate(fake.requests):
+        n, last = check_request(fake.api, path, headers, body)
+        if i > 0:
+            check(last and last.startswith("The user's request, restated: "),
+                  "request %d does not restate the question" % (i + 1))
+        out.append((n, last))
+    return out
+
+
+def agent_args(fake, question, extra=()):
+    return ["--base-url", fake.base, "--model", "test-model", "--api", fake.api,
+            "--once", question, "--retries", "2", "--timeout", "20"] + list(extra)
+
+
+def expect(p, code, out_has=(), err_has=()):
+    so, se = p.stdout.decode(), p.stderr.decode()
+    check(p.returncode == code, "exit %d, not %d\nstdout: %s\nstderr: %s" %
+          (p.returncode, code, so, se))
+    for w in out_has:
+        check(w in so, "stdout lacks %r:\n%s" % (w, so))
+    for w in err_has:
+        check(w in se, "stderr lacks %r:\n%s" % (w, se))
+    return so, se
+
+
+# ---- cases ------------------------------------------------------------------
+
+def dues(api):
+    steps = [Step(fixture(api, "dues-%d" % i)) for i in (1, 2, 3)]
+    with Fake(api, steps) as f:
+        p = run_agent(agent_args(f, DUES), stdin="y\n")
+    so, _ = expect(p, 0, ["Make these 4 changes?", "Done: I created 4 reminders"])
+    check(so.count("[y/N]") == 1, "asked %d times" % so.count("[y/N]"))
+    reqs = check_all(f)
+    check([n for n, _ in reqs] == [0, 2, 6], "calls answered per request: %s" % reqs)
+    check("1. upcoming_dues" in reqs[1][1] and ": ran" in reqs[1][1], "scratchpad")
+
+
+def case_dues_openai():
+    dues(CHAT)
+
+
+def case_dues_responses():
+    dues(RESPONSES)
+
+
+def case_dues_anthropic():
+    dues(ANTHROPIC)
+
+
+def case_dues_declined():
+    steps = [Step(fixture(CHAT, "dues-%d" % i)) for i in (1, 2)]
+    steps.append(Step(json.dumps({"choices": [{"index": 0, "finish_reason": "stop", "message": {
+        "role": "assistant", "content": "Understood: I created no reminders."}}]}).encode()))
+    with Fake(CHAT, steps) as f:
+        p = run_agent(agent_args(f, DUES), stdin="n\n")
+    expect(p, 0, ["Make these 4 changes?", "I created no reminders"])
+    reqs = check_all(f)
+    check("not run: the user said no" in reqs[2][1], "the no is in the scratchpad")
+
+
+def case_digest():
+    for api in (CHAT, ANTHROPIC, RESPONSES):
+        with Fake(api, [Step(fixture(api, "digest-1"))]) as f:
+            p = run_agent(agent_args(f, "Summarize my latest emails."))
+        expect(p, 0, ["You have 25 emails in your inbox"])
+        check(len(f.requests) == 1, "%s: %d requests, not one" % (api, len(f.requests)))
+        check_all(f)
+
+
+def case_empty_trash():
+    with Fake(CHAT, [Step(fixture(CHAT, "empty-1")), Step(fixture(CHAT, "empty-2"))]) as f:
+        p = run_agent(agent_args(f, "Now empty the trash."), stdin="n\n")
+    expect(p, 0, ["Approve this call? It cannot be undone.\n  empty_trash {}",
+                  "I left the Trash as it is."])
+    reqs = check_all(f)
+    check("empty_trash {}: not run: the user did not approve it" in reqs[1][1], "refused")
+    with Fake(CHAT, [Step(fixture(CHAT, "empty-3")), Step(fixture(CHAT, "empty-4"))]) as f:
+        p = run_agent(agent_args(f, "Empty the trash, I am sure."), stdin="y\n")
+    expect(p, 0, ["Approve this call?", "The Trash is empty."])
+    reqs = check_all(f)
+    check("empty_trash {}: ran" in reqs[1][1], "granted")
+
+
+def case_promos_repeat():
+    steps = [Step(fixture(CHAT, "promos-%d" % i)) for i in (1, 2, 3, 4)]
+    with Fake(CHAT, steps) as f:
+        p = run_agent(agent_args(f, "What promotions do I have? Trash them."))
+    expect(p, 0, ["Your 13 promotions are in the Trash."])
+    reqs = check_all(f)
+    check(": replayed" in reqs[3][1], "the repeat replays: %s" % reqs[3][1])
+    outs = [m["content"] for m in f.requests[3][2]["messages"] if m["role"] == "tool"]
+    check(outs[1] == outs[2], "a replay gives the first result again")
+
+
+def case_retry_after():
+    steps = [Step(b'{"error":{"message":"Rate limit reached","type":"requests"}}', 429,
+                  {"Retry-After": "1"}),
+             Step(fixture(CHAT, "digest-1"))]
+    with Fake(CHAT, steps) as f:
+        p = run_agent(agent_args(f, "Summarize my latest emails."))
+    expect(p, 0, ["You have 25 emails"], ["HTTP 429, retrying in 1000 ms (Retry-After)"])
+    check(len(f.requests) == 2, "two requests")
+    waited = f.requests[1][3] - f.requests[0][3]
+    check(waited >= 0.9, "waited only %.2f s" % waited)
+    check(f.requests[0][2] == f.requests[1][2], "the retry sends the same request")
+
+
+def case_500_then_success():
+    steps = [Step(b'{"error":{"message":"The server had an error","type":"server_error"}}', 500),
+             Step(fixture(CHAT, "digest-1"))]
+    with Fake(CHAT, steps) as f:
+        p = run_agent(agent_args(f, "Summarize my latest emails."))
+    expect(p, 0, ["You have 25 emails"], ["HTTP 500, retrying"])
+    check(len(f.requests) == 2, "two requests")
+
+
+def case_500_gives_up():
+    body = b'{"error":{"message":"The server had an error","type":"server_error"}}'
+    with Fake(CHAT, [Step(body, 503)] * 3) as f:
+        p = run_agent(agent_args(f, "Summarize my latest emails."))
+    expect(p, 1, [], ["The server had an error", "HTTP 503"])
+    check(len(f.requests) == 3, "%d requests, not 3" % len(f.requests))
+
+
+def case_error_body():
+    for api in (CHAT, ANTHROPIC):
+        with Fake(api, [Step(fixture(api, "error"), 401 if api == CHAT else 529)] *
+                  (1 if api == CHAT else 3)) as f:
+            p = run_agent(agent_args(f, DUES))
+        expect(p, 1, [], ["Incorrect API key provided" if api == CHAT else "Overloaded"])
+        check(p.stdout.decode().strip() == "", "nothing on stdout after an API error")
+
+
+def case_body_cut():
+    with Fake(CHAT, [Step(fixture(CHAT, "digest-1"), cut=True),
+                     Step(fixture(CHAT, "digest-1"))]) as f:
+        p = run_agent(agent_args(f, "Summarize my latest emails."))
+    expect(p, 0, ["You have 25 emails"], ["retrying"])
+    check(len(f.requests) == 2, "two requests")
+
+
+def case_bad_calls():
+    done = Step(json.dumps({"choices": [{"index": 0, "finish_reason": "stop", "message": {
+        "role": "assistant", "content": "Sorry about that."}}]}).encode())
+    with Fake(CHAT, [Step(fixture(CHAT, "bad-calls")), done]) as f:
+        p = run_agent(agent_args(f, DUES))
+    expect(p, 0, ["Sorry about that."])
+    reqs = check_all(f)
+    check(reqs[1][0] == 4, "four results")
+    outs = {m["tool_call_id"]: m["content"] for m in f.requests[1][2]["messages"]
+            if m["role"] == "tool"}
+    check("there is no tool 'send_money' here" in outs["call_x_1"], "unknown tool")
+    check("not JSON" in outs["call_x_2"] or "JSON" in outs["call_x_2"], outs["call_x_2"])
+    check("/days" in outs["call_x_3"], outs["call_x_3"])
+
+
+def case_ten_parallel():
+    calls = [{"id": "call_%d" % i, "type": "function", "function": {
+        "name": "calendar_lookup", "arguments": json.dumps({"date": "2026-12-%02d" % (i + 1)})}}
+        for i in range(10)]
+    first = {"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": None, "tool_calls": calls}}]}
+    done = {"choices": [{"index": 0, "finish_reason": "stop", "message": {
+        "role": "assistant", "content": "Ten days looked up."}}]}
+    with Fake(CHAT, [Step(json.dumps(first).encode()), Step(json.dumps(done).encode())]) as f:
+        p = run_agent(agent_args(f, "What is on my calendar each day of the first ten?"))
+    expect(p, 0, ["Ten days looked up."])
+    reqs = check_all(f)
+    check(reqs[1][0] == 10, "%d results, not ten" % reqs[1][0])
+    check(reqs[1][1].count(": ran\n") == 10, "ten calls ran")
+
+
+def case_no_key_on_argv():
+    p = run_agent(["--api-key", "sk-secret", "--once", "hi"])
+    expect(p, 2, [], ["never taken on the command line"])
+    p = run_agent(["--api", "gemini", "--once", "hi"])
+    expect(p, 2, [], ["--api takes openai, openai-responses or anthropic"])
+
+
+def case_key_file():
+    with tempfile.NamedTemporaryFile("w", suffix=".key", delete=False) as k:
+        k.write(KEY + "\n")
+    try:
+        with Fake(CHAT, [Step(fixture(CHAT, "digest-1"))]) as f:
+            p = run_agent(agent_args(f, "Summarize my latest emails.", ["--api-key-file", k.name]),
+                          env_extra={"OPENAI_API_KEY": "wrong"})
+        expect(p, 0)
+        check_all(f)
+    finally:
+        os.unlink(k.name)
+
+
+def case_unreachable():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    p = run_agent(["--base-url", "http://127.0.0.1:%d/v1" % port, "--once", DUES,
+                   "--retries", "1", "--connect-timeout", "2"])
+    expect(p, 1, [], ["no answer from http://127.0.0.1:%d/v1/chat/completions" % port])
+
+
+def case_scripted():
+    p = run_agent(["--once", DUES], stdin="y\n")
+    expect(p, 0, ["Make these 4 changes?", "Done: I created 4 reminders"])
+
+
+def case_audit():
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "audit.jsonl")
+        p = run_agent(["--once", DUES, "--audit", log], stdin="y\n")
+        expect(p, 0)
+        with open(log) as f:
+            events = [json.loads(line)["event"] for line in f]
+        check(events.count("executed") == 6, "six executions logged: %s" % events)
+        check("confirm_answered" in events, "the answer is logged")
+
+
+def case_save_resume():
+    """A turn stopped at its question (--state) and resumed by a second
+    process; a text changed in a byte, or copied to another state file, is
+    refused."""
+    with tempfile.TemporaryDirectory() as d:
+        state = os.path.join(d, "turn.state")
+        env = {"TOOLGOV_STATE_KEY_FILE": os.path.join(d, "key")}
+        with Fake(CHAT, [Step(fixture(CHAT, "dues-1")), Step(fixture(CHAT, "dues-2"))]) as f:
+            p = run_agent(agent_args(f, DUES, ["--state", state]), env_extra=env)
+        so, _ = expect(p, 4, ["Make these 4 changes?", "saved in"])
+        check("[y/N]" not in so, "the first process does not wait for an answer")
+        check_all(f)
+        check(os.path.exists(state), "no state file")
+        with open(state, "rb") as fh:
+            text = fh.read()
+        # Another state file with the same text: another run.
+        other = os.path.join(d, "other.state")
+        with open(other, "wb") as fh:
+            fh.write(text)
+        p = run_agent(["--state", other], stdin="y\n", env_extra=env)
+        expect(p, 2, [], ["refused"])
+        # One byte changed.
+        bad = bytearray(text)
+        bad[len(bad) // 2] ^= 1
+        with open(state, "wb") as fh:
+            fh.write(bytes(bad))
+        p = run_agent(["--state", state], stdin="y\n", env_extra=env)
+        expect(p, 2, [], ["refused"])
+        with open(state, "wb") as fh:
+            fh.write(text)
+        with Fake(CHAT, [Step(fixture(CHAT, "dues-3"))]) as f:
+            p = run_agent(["--base-url", f.base, "--model", "test-model", "--state", state],
+                          stdin="y\n", env_extra=env)
+        expect(p, 0, ["Make these 4 changes?", "Done: I created 4 reminders"])
+        reqs = check_all(f)
+        check(reqs[0][0] == 6, "the resumed request answers all six calls: %s" % (reqs,))
+        check(not os.path.exists(state), "the state file is used up")
+
+
+CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith("case_")}
+
+
+def main():
+    failed = 0
+    for name, fn in CASES.items():
+        if ONLY and name not in ONLY:
+            continue
+        try:
+            fn()
+            print("ok   %s" % name)
+        except Failure as e:
+            failed += 1
+            print("FAIL %s: %s" % (name, e))
+        except Exception as e:  # a crash of the harness is a failure too
+            failed += 1
+            print("FAIL %s: %s: %s" % (name, type(e).__name__, e))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
