@@ -3,19 +3,19 @@
 ** jsonwrite.c: the canonical JSON writer shared by libtoolgov and
 ** toolgov-gen (see jsonwrite.h for the contract).
 **
-** Doubles. The shortest digits are found with the C library: "%.*e" with
-** p significant digits rounds correctly, and if p digits read back to v so
-** do p + 1, so a binary search over 1..17 finds the least p. The digits are
-** then laid out by ECMAScript's Number::toString rules, reading only digits
-** and the exponent from the printed text, so the locale's decimal point
-** never matters.
+** Doubles. The shortest digits that read back to the same double, and
+** the nearest to it among those, come from Ryu (ryu_d2s.h: a port of Ulf
+** Adams's published algorithm, Apache-2.0 OR BSL-1.0; integers below 2^53
+** take its exact shortcut), in integer arithmetic: no C library call, so
+** no locale and no snprintf/strtod search. The digits are then laid out by
+** ECMAScript's Number::toString rules.
 */
 #include "jsonwrite.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include "ryu_d2s.h"
 
 /* The escape of byte c (c < 0x20, '"' or '\\') into esc; returns its
 ** length. */
@@ -104,81 +104,35 @@ size_t toolgov__json_int_text(char *out, int64_t v)
     return sizeof tmp - i;
 }
 
-/* Whether some p-digit decimal reads back to v, written into buf as
-** d.ddde±XX: the nearest one (printf's rounding), else the one a unit of
-** the last digit above or below it. The nearest is not always the one: at
-** a power of two the doubles below are twice as dense as those above, so
-** the interval that reads back to v is narrower below it (2^-24 is
-** 5.960464477539063e-8, whose nearest 16 digits ...062e-8 read back to
-** the double below). */
-static int p_digits(double v, int p, char buf[40])
-{
-    char alt[40];
-    char *e;
-    int dir;
-
-    snprintf(buf, 40, "%.*e", p - 1, v);
-    if (strtod(buf, NULL) == v)
-        return 1;
-    for (dir = 1; dir >= -1; dir -= 2) {
-        char *q;
-
-        memcpy(alt, buf, 40);
-        e = strchr(alt, 'e');
-        if (!e)
-            return 0;
-        /* Step the last digit, carrying or borrowing; a step that changes
-        ** the first digit's place (9.99 up, 1.00 down) is left out. */
-        for (q = e - 1; q >= alt; q--) {
-            if (*q < '0' || *q > '9')
-                continue;
-            if (dir > 0 && *q < '9') {
-                (*q)++;
-                break;
-            }
-            if (dir < 0 && *q > '0') {
-                (*q)--;
-                break;
-            }
-            *q = dir > 0 ? '0' : '9';
-        }
-        if (q < alt || alt[0] == '0')
-            continue;
-        if (strtod(alt, NULL) == v) {
-            memcpy(buf, alt, 40);
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* Shortest digits of v > 0 that read back to v (ECMAScript's Number to
-** String: fewest digits, then the ones nearest v): digits into d (no
-** point), their count in *nd, and the decimal exponent of the first digit. */
+/* Shortest digits of v > 0 that read back to v, the nearest to v among
+** those (ECMAScript's Number to String; Ryu finds exactly these): digits
+** into d (no point, no trailing zeros), their count in *nd, and the
+** decimal exponent of the first digit in *exp10. */
 static void shortest_digits(double v, char d[24], int *nd, int *exp10)
 {
-    char buf[40], best_buf[40];
-    int lo = 1, hi = 17, p, n = 0;
-    const char *s;
+    uint64_t bits, m;
+    uint32_t ieee_exp;
+    toolgov_ryu_decimal r;
+    char tmp[24];
+    int n = 0, i = (int)sizeof tmp;
 
-    snprintf(best_buf, sizeof best_buf, "%.16e", v); /* 17 digits always read back */
-    while (lo <= hi) {
-        p = lo + (hi - lo) / 2;
-        if (p_digits(v, p, buf)) {
-            memcpy(best_buf, buf, sizeof buf);
-            hi = p - 1;
-        } else {
-            lo = p + 1;
-        }
+    memcpy(&bits, &v, sizeof bits);
+    m = bits & ((1ull << RYU_DOUBLE_MANTISSA_BITS) - 1);
+    ieee_exp = (uint32_t)((bits >> RYU_DOUBLE_MANTISSA_BITS) & 0x7FFu);
+    if (!toolgov_ryu_small_int(m, ieee_exp, &r))
+        r = toolgov_ryu_d2d(m, ieee_exp);
+    while (r.mantissa % 10 == 0) { /* an integer's zeros, or a carry's */
+        r.mantissa /= 10;
+        r.exponent++;
     }
-    /* d.ddde±XX, whatever the locale's decimal point looks like */
-    for (s = best_buf; *s && *s != 'e'; s++)
-        if (*s >= '0' && *s <= '9')
-            d[n++] = *s;
-    while (n > 1 && d[n - 1] == '0')
-        n--;
+    do {
+        tmp[--i] = (char)('0' + r.mantissa % 10);
+        r.mantissa /= 10;
+    } while (r.mantissa);
+    n = (int)sizeof tmp - i;
+    memcpy(d, tmp + i, (size_t)n);
     *nd = n;
-    *exp10 = *s == 'e' ? (int)strtol(s + 1, NULL, 10) : 0;
+    *exp10 = r.exponent + n - 1;
 }
 
 size_t toolgov__json_double_text(char *out, double v)
