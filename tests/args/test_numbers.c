@@ -11,7 +11,7 @@
 **     precisions, each step read back by strtod), so the canonical texts
 **     of earlier releases stay byte for byte the same;
 ** on random bit patterns and random decimals (seeded; TOOLGOV_NUMBER_SAMPLES
-** sets how many (200,000 by default; docs/testing.md has the run over
+** sets how many (100,000 by default; docs/testing.md has the run over
 ** millions), TOOLGOV_NUMBER_SEED the seed), subnormals, powers of ten and two with their neighbours, the
 ** edges of the layout's ranges, and every number text in JSONTestSuite and
 ** in the fuzz and red-team inputs (tests/fuzz, tests/hostile, tests/args).
@@ -221,7 +221,7 @@ static unsigned long samples(void)
 {
     const char *s = getenv("TOOLGOV_NUMBER_SAMPLES");
 
-    return s && *s ? strtoul(s, NULL, 10) : 200000ul;
+    return s && *s ? strtoul(s, NULL, 10) : 100000ul;
 }
 
 static void seed(void)
