@@ -15,9 +15,11 @@
 **   - using the shared library on Windows (TOOLGOV_SHARED defined by the
 **     consumer): the declarations are dllimport.
 **
-** Every new public function carries TOOLGOV_EXTERN; a test lists the shared
-** library's dynamic symbols and fails on one that is not public API or on a
-** public declaration that is not exported.
+** Every public function and every public variable carries TOOLGOV_EXTERN; a
+** test (runtime_exports_library) reads every public header with clang, fails
+** on a dynamic symbol of the shared library that is not public API or on a
+** public declaration that is not exported, and links a program that uses
+** every public symbol against the shared library.
 **
 ** Ownership: macros only.
 */

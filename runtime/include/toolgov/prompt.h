@@ -41,7 +41,7 @@ extern "C" {
 
 /* The generic ask-once rule, exactly as the prompt writes it (one line, with
 ** its newline). Static. */
-extern const char toolgov_prompt_confirm_rule[];
+TOOLGOV_EXTERN extern const char toolgov_prompt_confirm_rule[];
 
 /* Which rule the prompt carries when an on-loop tool asks once. */
 typedef enum toolgov_prompt_rule {

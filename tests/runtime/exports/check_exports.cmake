@@ -2,17 +2,26 @@
 # check_exports.cmake: what a shared object built from libtoolgov exports.
 #
 #   cmake -DNM=<nm> -DLIB=<file> -DMODE=library|module -DHEADERS=<dir> -P check_exports.cmake
+#   MODE library also takes -DPYTHON=<python3> -DCLANG=<clang> -DCC=<cc>
+#   -DWORK=<scratch dir> [-DEXTRA_FLAGS=<flags for cc>].
 #
 # MODE library: LIB is a shared libtoolgov. Its defined dynamic symbols must
-#   be exactly the functions the public headers declare with TOOLGOV_EXTERN:
-#   one more (an internal toolgov__* function, a helper left non-static) or one
-#   fewer (a public declaration whose mark or definition is missing) fails.
+#   be exactly the public symbols of the headers (functions and data, listed
+#   by public_symbols.py from clang's reading of every public header): one
+#   more (an internal toolgov__* function, a helper left non-static) or one
+#   fewer (a public declaration whose TOOLGOV_EXTERN or definition is missing)
+#   fails. Then a program that takes the address of every public symbol is
+#   compiled, linked against LIB and run, as a user of the shared library would.
 # MODE module: LIB is a MODULE plugin that links the static runtime. It must
 #   export no toolgov_ symbol at all: the runtime stays inside the plugin.
 # Names that begin with an underscore belong to the toolchain (_init, _end,
 # __bss_start, sanitizer and coverage hooks) and are not judged.
 cmake_minimum_required(VERSION 3.16)
-foreach(v NM LIB MODE HEADERS)
+set(_required NM LIB MODE HEADERS)
+if(MODE STREQUAL "library")
+  list(APPEND _required PYTHON CLANG CC WORK)
+endif()
+foreach(v IN LISTS _required)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "check_exports.cmake: -D${v}= is required")
   endif()
@@ -36,18 +45,24 @@ foreach(line IN LISTS nm_lines)
 endforeach()
 list(REMOVE_DUPLICATES exported)
 
-file(GLOB headers "${HEADERS}/*.h")
 set(public "")
-foreach(h IN LISTS headers)
-  file(READ "${h}" text)
-  string(REGEX MATCHALL "TOOLGOV_EXTERN[^;(]*[ *]toolgov_[a-z0-9_]+\\(" decls "${text}")
-  foreach(d IN LISTS decls)
-    string(REGEX MATCH "toolgov_[a-z0-9_]+\\($" name "${d}")
-    string(REGEX REPLACE "\\($" "" name "${name}")
+if(MODE STREQUAL "library")
+  file(REMOVE_RECURSE "${WORK}")
+  file(MAKE_DIRECTORY "${WORK}")
+  get_filename_component(_include "${HEADERS}" DIRECTORY)
+  get_filename_component(_here "${CMAKE_CURRENT_LIST_FILE}" DIRECTORY)
+  execute_process(COMMAND "${PYTHON}" "${_here}/public_symbols.py" "${CLANG}" "${_include}"
+                          "${WORK}/public_symbols.txt" "${WORK}/all_symbols.c"
+    RESULT_VARIABLE py_rc ERROR_VARIABLE py_err)
+  if(NOT py_rc EQUAL 0)
+    message(FATAL_ERROR "public_symbols.py failed (${py_rc}):\n${py_err}")
+  endif()
+  file(STRINGS "${WORK}/public_symbols.txt" _lines)
+  foreach(line IN LISTS _lines)
+    string(REGEX REPLACE "^[a-z]+ " "" name "${line}")
     list(APPEND public "${name}")
   endforeach()
-endforeach()
-list(REMOVE_DUPLICATES public)
+endif()
 
 set(bad "")
 if(MODE STREQUAL "library")
@@ -73,6 +88,28 @@ elseif(MODE STREQUAL "module")
   endforeach()
 else()
   message(FATAL_ERROR "MODE must be library or module, not '${MODE}'")
+endif()
+
+if(MODE STREQUAL "library")
+  # A user of the shared library: every public symbol, linked and loaded.
+  get_filename_component(_libdir "${LIB}" DIRECTORY)
+  separate_arguments(_flags UNIX_COMMAND "${EXTRA_FLAGS}")
+  execute_process(COMMAND "${CC}" -std=c11 -Wall -Wextra -Werror -DTOOLGOV_SHARED
+                          ${_flags} -I "${_include}" "${WORK}/all_symbols.c" "${LIB}"
+                          "-Wl,-rpath,${_libdir}" -o "${WORK}/all_symbols"
+    RESULT_VARIABLE cc_rc OUTPUT_VARIABLE cc_out ERROR_VARIABLE cc_err)
+  if(NOT cc_rc EQUAL 0)
+    list(APPEND bad "a program using every public symbol does not link against the library (${WORK}/all_symbols.c):\n${cc_out}${cc_err}")
+  else()
+    execute_process(COMMAND "${WORK}/all_symbols"
+      RESULT_VARIABLE run_rc OUTPUT_VARIABLE run_out ERROR_VARIABLE run_err)
+    if(NOT run_rc EQUAL 0)
+      list(APPEND bad "${WORK}/all_symbols failed (${run_rc}): ${run_out}${run_err}")
+    else()
+      string(STRIP "${run_out}" run_out)
+      message(STATUS "linked against ${LIB}: ${run_out}")
+    endif()
+  endif()
 endif()
 
 if(bad)
