@@ -71,6 +71,16 @@ else()
   file(RELATIVE_PATH _toolgov_pc_up "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
   set(TOOLGOV_PC_PREFIX "\${pcfiledir}/${_toolgov_pc_up}")
 endif()
+# libsodium: a static libtoolgov.a (the default) leaves its symbols to the
+# program that links it, so `pkg-config --libs toolgov` must name it
+# (Requires) or a host that saves run state does not link; a shared
+# libtoolgov carries it itself (Requires.private, for --static only).
+get_target_property(_toolgov_rt_type toolgov_runtime TYPE)
+if(_toolgov_rt_type STREQUAL "SHARED_LIBRARY")
+  set(TOOLGOV_PC_SODIUM "Requires.private: libsodium")
+else()
+  set(TOOLGOV_PC_SODIUM "Requires: libsodium")
+endif()
 configure_file("${PROJECT_SOURCE_DIR}/cmake/toolgov.pc.in"
                "${PROJECT_BINARY_DIR}/toolgov.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/toolgov.pc"
