@@ -3,13 +3,15 @@
 ** main.c: toolgov-mcp, a Model Context Protocol server over stdio that
 ** serves toolgov plugins with their declared effects enforced.
 **
-**   toolgov-mcp [--plugin PATH]... [--upstreams FILE] [--no-examples]
-**               [--max-message BYTES] [--audit FILE]
+**   toolgov-mcp [--plugin PATH [--plugin-config TEXT | --plugin-config-file FILE]]...
+**               [--upstreams FILE] [--no-examples] [--max-message BYTES] [--audit FILE]
 **
 ** With no arguments it serves the example plugins over their built-in data
 ** (examples/). --plugin loads a plugin built as a MODULE library with
 ** toolgov_add_plugin(NAME ... MODULE): its descriptor is found through the
-** fixed entry symbol (plugins.c). The operator's TOOLGOV_CONFIRM_ONCE_TOOLS
+** fixed entry symbol (plugins.c); --plugin-config TEXT (or the contents of
+** --plugin-config-file FILE) after it is the configuration that plugin's
+** start entry gets (<toolgov/module.h>). The operator's TOOLGOV_CONFIRM_ONCE_TOOLS
 ** override applies as in every toolgov host. --audit FILE appends the
 ** audit trail of every run (toolgov/audit.h: one JSON object a line per
 ** decision of the gate) to FILE; a call whose decision cannot be logged
@@ -49,10 +51,12 @@
 
 #define EXIT_MISUSE 2
 #define READ_CHUNK 65536
+#define CONFIG_FILE_MAX (1u << 20)
 
 static const char usage_text[] =
-    "usage: toolgov-mcp [--plugin PATH]... [--upstreams FILE] [--no-examples]\n"
-    "                   [--max-message BYTES] [--audit FILE]\n"
+    "usage: toolgov-mcp [--plugin PATH [--plugin-config TEXT | --plugin-config-file FILE]]...\n"
+    "                   [--upstreams FILE] [--no-examples] [--max-message BYTES]\n"
+    "                   [--audit FILE]\n"
     "\n"
     "A Model Context Protocol server (stdio, JSON-RPC 2.0) that serves toolgov\n"
     "plugins with their declared effects enforced: writes ask the user once per\n"
@@ -60,6 +64,9 @@ static const char usage_text[] =
     "\n"
     "options:\n"
     "  --plugin PATH        load a plugin built with toolgov_add_plugin(... MODULE)\n"
+    "  --plugin-config TEXT the configuration of the --plugin before it, handed\n"
+    "                       to the plugin's start entry (TOOLGOV_MODULE_INIT)\n"
+    "  --plugin-config-file FILE  the same, read from FILE (at most 1 MiB)\n"
     "  --upstreams FILE     govern the MCP servers FILE lists ({\"mcpServers\": ...},\n"
     "                       each with the \"manifest\" that declares its tools)\n"
     "  --no-examples        do not serve the built-in example plugins\n"
@@ -199,13 +206,58 @@ fail:
     return -1;
 }
 
+/* Read a plugin's configuration file whole (at most CONFIG_FILE_MAX bytes),
+** NUL-terminated after *len bytes; NULL after a message on stderr. */
+static char *read_config_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0;
+    if (!f) {
+        fprintf(stderr, "toolgov-mcp: %s: cannot read the plugin configuration: %s\n", path,
+                strerror(errno));
+        return NULL;
+    }
+    buf = malloc(CONFIG_FILE_MAX + 1);
+    if (!buf) {
+        fputs("toolgov-mcp: out of memory\n", stderr);
+        fclose(f);
+        return NULL;
+    }
+    n = fread(buf, 1, CONFIG_FILE_MAX + 1, f);
+    if (ferror(f) || n > CONFIG_FILE_MAX) {
+        fprintf(stderr, "toolgov-mcp: %s: %s\n", path,
+                ferror(f) ? "cannot read the plugin configuration"
+                          : "the plugin configuration is larger than 1 MiB");
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Free what the command line read, and return `status`. */
+static int drop_modules(toolgov_mcp_module *mods, char **files, size_t nfiles, int status)
+{
+    while (nfiles)
+        free(files[--nfiles]);
+    free(files);
+    free(mods);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     toolgov_mcp_plugins plugins;
     toolgov_mcp_options opt;
     toolgov_policy *pol = NULL;
     toolgov_mcp_server *srv = NULL;
-    const char **paths = NULL;
+    toolgov_mcp_module *mods = NULL;
+    char **files = NULL; /* configuration files read, freed after the modules start */
+    size_t nfiles = 0;
     const char *audit_path = NULL, *upstreams_path = NULL;
     FILE *audit_file = NULL;
     toolgov_audit_jsonl *audit = NULL;
@@ -217,38 +269,64 @@ int main(int argc, char **argv)
 
     memset(&opt, 0, sizeof opt);
     memset(&plugins, 0, sizeof plugins);
-    paths = calloc((size_t)argc, sizeof *paths);
-    if (!paths)
-        return 1;
+    mods = calloc((size_t)argc, sizeof *mods);
+    files = calloc((size_t)argc, sizeof *files);
+    if (!mods || !files)
+        return drop_modules(mods, files, 0, 1);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage_text, stdout);
-            free(paths);
-            return 0;
+            return drop_modules(mods, files, nfiles, 0);
         } else if (strcmp(a, "--version") == 0) {
             printf("toolgov-mcp %s\n", TOOLGOV_VERSION_STRING);
-            free(paths);
-            return 0;
+            return drop_modules(mods, files, nfiles, 0);
         } else if (strcmp(a, "--plugin") == 0 || strncmp(a, "--plugin=", 9) == 0) {
             const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!v || !*v) {
-                free(paths);
-                return misuse("--plugin needs a path", NULL);
+            if (!v || !*v)
+                return drop_modules(mods, files, nfiles, misuse("--plugin needs a path", NULL));
+            mods[npaths++].path = v;
+        } else if (strcmp(a, "--plugin-config") == 0 || strncmp(a, "--plugin-config=", 16) == 0 ||
+                   strcmp(a, "--plugin-config-file") == 0 ||
+                   strncmp(a, "--plugin-config-file=", 21) == 0) {
+            int from_file = strncmp(a, "--plugin-config-file", 20) == 0;
+            size_t name_len = from_file ? 20 : 15;
+            const char *v = a[name_len] == '=' ? a + name_len + 1
+                                               : (i + 1 < argc ? argv[++i] : NULL);
+            toolgov_mcp_module *m = npaths ? &mods[npaths - 1] : NULL;
+            if (!v || (from_file && !*v))
+                return drop_modules(mods, files, nfiles,
+                                    misuse(from_file ? "--plugin-config-file needs a file name"
+                                                     : "--plugin-config needs a text",
+                                           NULL));
+            if (!m)
+                return drop_modules(mods, files, nfiles,
+                                    misuse("a plugin configuration belongs to the --plugin "
+                                           "before it, and none was given",
+                                           a));
+            if (m->config)
+                return drop_modules(mods, files, nfiles,
+                                    misuse("a second configuration for one plugin", m->path));
+            if (from_file) {
+                char *text = read_config_file(v, &m->config_len);
+                if (!text)
+                    return drop_modules(mods, files, nfiles, EXIT_MISUSE);
+                files[nfiles++] = text;
+                m->config = text;
+            } else {
+                m->config = v;
+                m->config_len = strlen(v);
             }
-            paths[npaths++] = v;
         } else if (strcmp(a, "--audit") == 0 || strncmp(a, "--audit=", 8) == 0) {
             audit_path = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!audit_path || !*audit_path) {
-                free(paths);
-                return misuse("--audit needs a file name", NULL);
-            }
+            if (!audit_path || !*audit_path)
+                return drop_modules(mods, files, nfiles,
+                                    misuse("--audit needs a file name", NULL));
         } else if (strcmp(a, "--upstreams") == 0 || strncmp(a, "--upstreams=", 12) == 0) {
             upstreams_path = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!upstreams_path || !*upstreams_path) {
-                free(paths);
-                return misuse("--upstreams needs a file name", NULL);
-            }
+            if (!upstreams_path || !*upstreams_path)
+                return drop_modules(mods, files, nfiles,
+                                    misuse("--upstreams needs a file name", NULL));
         } else if (strcmp(a, "--no-examples") == 0) {
             examples = 0;
         } else if (strcmp(a, "--max-message") == 0 || strncmp(a, "--max-message=", 14) == 0) {
@@ -258,41 +336,38 @@ int main(int argc, char **argv)
             errno = 0;
             if (v && *v >= '0' && *v <= '9')
                 n = strtoull(v, &end, 10);
-            if (!end || *end || errno || n < 64 || n > (16ull << 20)) {
-                free(paths);
-                return misuse("--max-message needs a number of bytes from 64 to 16777216", v);
-            }
+            if (!end || *end || errno || n < 64 || n > (16ull << 20))
+                return drop_modules(
+                    mods, files, nfiles,
+                    misuse("--max-message needs a number of bytes from 64 to 16777216", v));
             opt.max_message = (size_t)n;
         } else {
-            free(paths);
-            return misuse("unknown argument", a);
+            return drop_modules(mods, files, nfiles, misuse("unknown argument", a));
         }
     }
-    if (!examples && npaths == 0 && !upstreams_path) {
-        free(paths);
-        return misuse("--no-examples and no --plugin or --upstreams: there is nothing to serve",
-                      NULL);
-    }
+    if (!examples && npaths == 0 && !upstreams_path)
+        return drop_modules(
+            mods, files, nfiles,
+            misuse("--no-examples and no --plugin or --upstreams: there is nothing to serve",
+                   NULL));
 #ifdef TOOLGOV_MCP_UPSTREAMS
     if (upstreams_path &&
         toolgov_mcp_upstreams_load(&upstreams, upstreams_path,
                                    opt.max_message ? opt.max_message : TOOLGOV_MCP_MAX_MESSAGE,
-                                   stderr) != 0) {
-        free(paths);
-        return EXIT_MISUSE;
-    }
+                                   stderr) != 0)
+        return drop_modules(mods, files, nfiles, EXIT_MISUSE);
 #else
-    if (upstreams_path) {
-        free(paths);
-        return misuse("this toolgov-mcp was built without toolgov-gen, so it cannot read "
-                      "manifests for --upstreams", NULL);
-    }
+    if (upstreams_path)
+        return drop_modules(mods, files, nfiles,
+                            misuse("this toolgov-mcp was built without toolgov-gen, so it "
+                                   "cannot read manifests for --upstreams",
+                                   NULL));
 #endif
     /* A client that closes its end must not kill us mid-write. */
     signal(SIGPIPE, SIG_IGN);
 
-    rc = toolgov_mcp_plugins_open(&plugins, examples, paths, npaths, stderr);
-    free(paths);
+    rc = toolgov_mcp_plugins_open(&plugins, examples, mods, npaths, stderr);
+    drop_modules(mods, files, nfiles, 0);
 #ifdef TOOLGOV_MCP_UPSTREAMS
     /* The servers' tools join the pool after the plugins' (a name both
     ** use stays the plugin's, with a drift row). */

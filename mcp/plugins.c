@@ -66,51 +66,125 @@ static int mount_examples(toolgov_mcp_plugins *p, FILE *err)
 }
 #endif
 
-typedef const toolgov_plugin *(*entry_fn)(void);
+/* The message buffer a module's start entry writes into. */
+#define START_MSG_MAX 512
 
-static int load_module(toolgov_mcp_plugins *p, const char *path, FILE *err)
+/* Look up `name` in the module; NULL when it is not there. POSIX guarantees
+** that a function pointer survives the round trip through void *. */
+static void *module_symbol(void *h, const char *name)
 {
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    (void)dlerror();
+    return dlsym(h, name);
+}
+
+/* Start the module through its TOOLGOV_MODULE_INIT (when it has one), with
+** the operator's configuration: l->ctx gets the context to mount it with,
+** l->fini its TOOLGOV_MODULE_FINI (when it has one) for close. */
+static int start_module(toolgov_mcp_loaded *l, const toolgov_mcp_module *m,
+                        const toolgov_plugin *plugin, FILE *err)
+{
     void *sym;
-    entry_fn entry;
-    const toolgov_plugin *plugin;
+    toolgov_module_init_fn *init;
+    char msg[START_MSG_MAX];
+    size_t i;
     int rc;
 
-    if (!h) {
-        fprintf(err, "toolgov-mcp: %s: cannot load: %s\n", path, dlerror());
-        return -1;
-    }
-    p->handles[p->handle_count++] = h;
-    sym = dlsym(h, TOOLGOV_MCP_ENTRY_SYMBOL);
+    sym = module_symbol(l->handle, TOOLGOV_MODULE_FINI_SYMBOL);
+    memcpy(&l->fini, &sym, sizeof l->fini);
+    sym = module_symbol(l->handle, TOOLGOV_MODULE_INIT_SYMBOL);
     if (!sym) {
-        fprintf(err, "toolgov-mcp: %s: no %s symbol; build the plugin with "
-                     "toolgov_add_plugin(NAME ... MODULE)\n", path, TOOLGOV_MCP_ENTRY_SYMBOL);
-        return -1;
+        if (m->config) {
+            l->fini = NULL;
+            fprintf(err, "toolgov-mcp: %s: a configuration was given, but plugin '%s' has no "
+                         "start entry to take it; define TOOLGOV_MODULE_INIT "
+                         "(<toolgov/module.h>) in the plugin, or drop the configuration\n",
+                    m->path, plugin->name);
+            return -1;
+        }
+        return 0;
     }
-    /* POSIX guarantees a function pointer survives this round trip. */
-    memcpy(&entry, &sym, sizeof entry);
-    plugin = entry();
-    if (!plugin) {
-        fprintf(err, "toolgov-mcp: %s: %s returned no plugin\n", path, TOOLGOV_MCP_ENTRY_SYMBOL);
-        return -1;
-    }
-    if (plugin->abi_version != TOOLGOV_ABI_VERSION) {
-        fprintf(err, "toolgov-mcp: %s: plugin '%s' was generated for toolgov ABI %u, this "
-                     "server has ABI %u; rebuild the plugin against this toolgov\n",
-                path, plugin->name ? plugin->name : "?", plugin->abi_version,
-                (unsigned)TOOLGOV_ABI_VERSION);
-        return -1;
-    }
-    if ((rc = toolgov_registry_mount(p->reg, plugin, NULL)) != 0) {
-        fprintf(err, "toolgov-mcp: %s: mounting plugin '%s': %s\n", path, plugin->name,
-                toolgov_strerror(rc));
+    memcpy(&init, &sym, sizeof init);
+    msg[0] = '\0';
+    rc = init(&l->ctx, m->config, m->config ? m->config_len : 0, msg, sizeof msg);
+    if (rc != 0) {
+        /* It did not start: no context to stop. */
+        l->fini = NULL;
+        l->ctx = NULL;
+        msg[sizeof msg - 1] = '\0';
+        for (i = 0; msg[i]; i++)
+            if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
+                msg[i] = ' '; /* one line on the operator's terminal */
+        if (msg[0])
+            fprintf(err, "toolgov-mcp: %s: plugin '%s' did not start: %s\n", m->path,
+                    plugin->name, msg);
+        else
+            fprintf(err, "toolgov-mcp: %s: plugin '%s' did not start (its %s returned %d)\n",
+                    m->path, plugin->name, TOOLGOV_MODULE_INIT_SYMBOL, rc);
         return -1;
     }
     return 0;
 }
 
-int toolgov_mcp_plugins_open(toolgov_mcp_plugins *p, int examples, const char *const *paths,
-                             size_t n, FILE *err)
+/* Stop a started module (its TOOLGOV_MODULE_FINI), once. */
+static void stop_module(toolgov_mcp_loaded *l)
+{
+    toolgov_module_fini_fn *fini = l->fini;
+    l->fini = NULL;
+    if (fini)
+        fini(l->ctx);
+    l->ctx = NULL;
+}
+
+static int load_module(toolgov_mcp_plugins *p, const toolgov_mcp_module *m, FILE *err)
+{
+    void *h = dlopen(m->path, RTLD_NOW | RTLD_LOCAL);
+    void *sym;
+    toolgov_module_entry_fn *entry;
+    const toolgov_plugin *plugin;
+    toolgov_mcp_loaded *l;
+    int rc;
+
+    if (!h) {
+        fprintf(err, "toolgov-mcp: %s: cannot load: %s\n", m->path, dlerror());
+        return -1;
+    }
+    l = &p->loaded[p->loaded_count++];
+    l->handle = h;
+    sym = module_symbol(h, TOOLGOV_MODULE_ENTRY_SYMBOL);
+    if (!sym) {
+        fprintf(err, "toolgov-mcp: %s: no %s symbol; build the plugin with "
+                     "toolgov_add_plugin(NAME ... MODULE)\n", m->path, TOOLGOV_MODULE_ENTRY_SYMBOL);
+        return -1;
+    }
+    memcpy(&entry, &sym, sizeof entry);
+    plugin = entry();
+    if (!plugin) {
+        fprintf(err, "toolgov-mcp: %s: %s returned no plugin\n", m->path,
+                TOOLGOV_MODULE_ENTRY_SYMBOL);
+        return -1;
+    }
+    if (plugin->abi_version != TOOLGOV_ABI_VERSION) {
+        fprintf(err, "toolgov-mcp: %s: plugin '%s' was generated for toolgov ABI %u, this "
+                     "server has ABI %u; rebuild the plugin against this toolgov\n",
+                m->path, plugin->name ? plugin->name : "?", plugin->abi_version,
+                (unsigned)TOOLGOV_ABI_VERSION);
+        return -1;
+    }
+    if (start_module(l, m, plugin, err) != 0)
+        return -1;
+    if ((rc = toolgov_registry_mount(p->reg, plugin, l->ctx)) != 0) {
+        fprintf(err, "toolgov-mcp: %s: mounting plugin '%s': %s\n", m->path, plugin->name,
+                toolgov_strerror(rc));
+        /* A failed mount leaves the pool as it was: nothing holds the
+        ** context any more. */
+        stop_module(l);
+        return -1;
+    }
+    return 0;
+}
+
+int toolgov_mcp_plugins_open(toolgov_mcp_plugins *p, int examples,
+                             const toolgov_mcp_module *modules, size_t n, FILE *err)
 {
     size_t i;
     int rc;
@@ -121,13 +195,13 @@ int toolgov_mcp_plugins_open(toolgov_mcp_plugins *p, int examples, const char *c
     }
     if (examples && mount_examples(p, err) != 0)
         return -1;
-    p->handles = calloc(n ? n : 1, sizeof *p->handles);
-    if (!p->handles) {
+    p->loaded = calloc(n ? n : 1, sizeof *p->loaded);
+    if (!p->loaded) {
         fputs("toolgov-mcp: out of memory\n", err);
         return -1;
     }
     for (i = 0; i < n; i++)
-        if (load_module(p, paths[i], err) != 0)
+        if (load_module(p, &modules[i], err) != 0)
             return -1;
     return 0;
 }
@@ -151,10 +225,14 @@ void toolgov_mcp_plugins_report_drift(const toolgov_mcp_plugins *p, const toolgo
 void toolgov_mcp_plugins_close(toolgov_mcp_plugins *p)
 {
     size_t i;
+    /* No handler can run once the registry is gone: then the modules stop,
+    ** the last started first, and only then are they unloaded. */
     toolgov_registry_free(p->reg);
     free(p->world);
-    for (i = 0; i < p->handle_count; i++)
-        dlclose(p->handles[i]);
-    free(p->handles);
+    for (i = p->loaded_count; i-- > 0;)
+        stop_module(&p->loaded[i]);
+    for (i = p->loaded_count; i-- > 0;)
+        dlclose(p->loaded[i].handle);
+    free(p->loaded);
     memset(p, 0, sizeof *p);
 }

@@ -5,9 +5,13 @@
 ** libraries.
 **
 ** A MODULE plugin (toolgov_add_plugin(NAME ... MODULE)) exports one entry
-** function under a fixed name, TOOLGOV_MCP_ENTRY_SYMBOL, that returns its
-** generated descriptor; it is found with dlsym, its ABI version checked,
-** and it is mounted with no plugin context. The library stays loaded until
+** function under a fixed name, TOOLGOV_MODULE_ENTRY_SYMBOL, that returns its
+** generated descriptor; it is found with dlsym and its ABI version checked.
+** A module that defines the optional start entry (TOOLGOV_MODULE_INIT of
+** <toolgov/module.h>) is started with its configuration text and mounted
+** with the context the start gave; one that fails to start is reported and
+** not mounted. Its stop entry (TOOLGOV_MODULE_FINI) runs at close, after the
+** registry is freed. The library stays loaded until
 ** toolgov_mcp_plugins_close().
 **
 ** Ownership: the struct owns the registry, the examples' state and the
@@ -19,27 +23,41 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <toolgov/module.h>
 #include <toolgov/policy.h>
 #include <toolgov/toolgov.h>
 
-#ifndef TOOLGOV_MCP_ENTRY_SYMBOL
-#define TOOLGOV_MCP_ENTRY_SYMBOL "toolgov_module_plugin"
-#endif
-
 typedef struct toolgov_mcp_world toolgov_mcp_world;
+
+/* One --plugin: its path and the configuration its start entry gets
+** (config NULL when none was given; borrowed for the open call). */
+typedef struct toolgov_mcp_module {
+    const char *path;
+    const char *config;
+    size_t config_len;
+} toolgov_mcp_module;
+
+/* A loaded module: its dlopen handle, and the stop entry and context to
+** call at close (fini NULL when the module defines none or did not start). */
+typedef struct toolgov_mcp_loaded {
+    void *handle;
+    toolgov_module_fini_fn *fini;
+    void *ctx;
+} toolgov_mcp_loaded;
 
 typedef struct toolgov_mcp_plugins {
     toolgov_registry *reg;
-    toolgov_mcp_world *world; /* the examples' changing state, or NULL */
-    void **handles;           /* dlopen handles */
-    size_t handle_count;
+    toolgov_mcp_world *world;   /* the examples' changing state, or NULL */
+    toolgov_mcp_loaded *loaded; /* in load order */
+    size_t loaded_count;
 } toolgov_mcp_plugins;
 
 /* Fill *p: a registry, the examples when `examples` is non-zero, then each
-** of the n module paths. Problems are reported on `err` as
-** "toolgov-mcp: PATH: what went wrong"; 0, or -1 after such a report. */
-int toolgov_mcp_plugins_open(toolgov_mcp_plugins *p, int examples, const char *const *paths,
-                             size_t n, FILE *err);
+** of the n modules (loaded, started, mounted, in order). Problems are
+** reported on `err` as "toolgov-mcp: PATH: what went wrong"; 0, or -1 after
+** such a report. */
+int toolgov_mcp_plugins_open(toolgov_mcp_plugins *p, int examples,
+                             const toolgov_mcp_module *modules, size_t n, FILE *err);
 
 /* Print the drift panel to `err` when it has rows. */
 void toolgov_mcp_plugins_report_drift(const toolgov_mcp_plugins *p, const toolgov_policy *pol,

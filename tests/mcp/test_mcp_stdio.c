@@ -3,7 +3,8 @@
 ** test_mcp_stdio.c: the toolgov-mcp program itself over real pipes: the
 ** stdio framing (CRLF, a last line without its newline, empty lines, lines
 ** over the bound, megabytes without a newline), end of input, a client that
-** is gone, and the command line (misuse, a plugin that cannot be loaded).
+** is gone, and the command line (misuse, a plugin that cannot be loaded);
+** module plugins, started with their configuration and stopped.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -244,6 +245,116 @@ START_TEST(test_module_plugin)
 }
 END_TEST
 
+#define GREET(n) "{\"jsonrpc\":\"2.0\",\"id\":" #n ",\"method\":\"tools/call\",\"params\":{\"name\":\"greet\"}}\n"
+
+/* Run the greeter module with `args`; its stop entry's lines in *fini. */
+static run_result run_greeter(const char *const *args, char **fini)
+{
+    static const char in[] = INIT "\n" GREET(2) GREET(3);
+    char log[] = "/tmp/toolgov-mcp-fini-XXXXXX";
+    int fd = mkstemp(log);
+    run_result r;
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(setenv("TOOLGOV_TEST_FINI_LOG", log, 1), 0);
+    r = run_mcp(args, in, sizeof in - 1, 0);
+    *fini = slurp(log);
+    unlink(log);
+    return r;
+}
+
+/* A session of the greeter started with `args`: it succeeds, its output
+** has `want`, and its stop entry wrote `fini`. */
+static void expect_greeting(const char *const *args, const char *want, const char *fini)
+{
+    char *log;
+    run_result r = run_greeter(args, &log);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, want) != NULL, "%s", r.out);
+    ck_assert_str_eq(log, fini);
+    run_free(&r);
+    free(log);
+}
+
+/* A MODULE plugin whose handler keeps its state behind the plugin context:
+** started (TOOLGOV_MODULE_INIT) with the configuration of the command line
+** or of a file, mounted with the context it made, stopped
+** (TOOLGOV_MODULE_FINI) at the end of the session. Before module.h it was
+** mounted with no context and its first call crashed the server. */
+START_TEST(test_module_start)
+{
+    static const char *const given[] = {"--no-examples", "--plugin", TOOLGOV_MCP_GREETER,
+                                        "--plugin-config", "good evening", NULL};
+    static const char *const none[] = {"--no-examples", "--plugin", TOOLGOV_MCP_GREETER, NULL};
+    char path[] = "/tmp/toolgov-mcp-config-XXXXXX";
+    const char *from_file[] = {"--no-examples", "--plugin", TOOLGOV_MCP_GREETER,
+                               "--plugin-config-file", path, NULL};
+    int fd;
+    expect_greeting(given, "\"id\":2,\"result\":{\"content\":[{\"type\":\"text\",\"text\":"
+                           "\"good evening (call 1)\"",
+                    "stopped good evening after 2 calls\n");
+    expect_greeting(given, "good evening (call 2)", "stopped good evening after 2 calls\n");
+    expect_greeting(none, "hello (call 1)", "stopped hello after 2 calls\n");
+    fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, "from a file", 11), 11);
+    close(fd);
+    expect_greeting(from_file, "from a file (call 2)", "stopped from a file after 2 calls\n");
+    unlink(path);
+}
+END_TEST
+
+/* A module that does not start is a message and exit status 2, not a
+** crash; a configuration with no plugin to take it is refused. */
+START_TEST(test_module_start_fails)
+{
+    static const char *const fails[] = {"--no-examples", "--plugin", TOOLGOV_MCP_GREETER,
+                                        "--plugin-config", "fail", NULL};
+    static const char *const quiet[] = {"--no-examples", "--plugin", TOOLGOV_MCP_GREETER,
+                                        "--plugin-config=fail-quiet", NULL};
+    static const char *const no_init[] = {"--no-examples", "--plugin", TOOLGOV_MCP_MODULE,
+                                          "--plugin-config", "x", NULL};
+    static const char *const misuse[][7] = {
+        {"--plugin-config", "x", NULL},
+        {"--plugin", TOOLGOV_MCP_GREETER, "--plugin-config", "a", "--plugin-config", "b", NULL},
+        {"--plugin", TOOLGOV_MCP_GREETER, "--plugin-config", NULL},
+        {"--plugin", TOOLGOV_MCP_GREETER, "--plugin-config-file", "", NULL},
+        {"--plugin", TOOLGOV_MCP_GREETER, "--plugin-config-file", "/nonexistent/greeting", NULL},
+    };
+    char *fini;
+    size_t i;
+    run_result r = run_greeter(fails, &fini);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.out, "");
+    ck_assert_msg(strstr(r.err, "toolgov-mcp: " TOOLGOV_MCP_GREETER ": plugin 'mcp_greeter' did "
+                                "not start: the greeting 'fail' is not a greeting\n") == r.err,
+                  "%s", r.err);
+    ck_assert_str_eq(fini, ""); /* nothing started, nothing to stop */
+    run_free(&r);
+    free(fini);
+
+    r = run_greeter(quiet, &fini);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, ": plugin 'mcp_greeter' did not start (its toolgov_module_init "
+                                "returned 7)\n") != NULL, "%s", r.err);
+    run_free(&r);
+    free(fini);
+
+    r = run_mcp(no_init, "", 0, 0);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, ": a configuration was given, but plugin 'mcp_notes' has no start "
+                                "entry to take it; define TOOLGOV_MODULE_INIT") != NULL, "%s", r.err);
+    run_free(&r);
+
+    for (i = 0; i < sizeof misuse / sizeof misuse[0]; i++) {
+        r = run_mcp(misuse[i], "", 0, 0);
+        ck_assert_msg(r.status == 2, "case %zu: status %d", i, r.status);
+        ck_assert_msg(strstr(r.err, "toolgov-mcp: ") == r.err, "case %zu: %s", i, r.err);
+        run_free(&r);
+    }
+}
+END_TEST
+
 static Suite *stdio_suite(void)
 {
     Suite *su = suite_create("mcp_stdio");
@@ -255,6 +366,8 @@ static Suite *stdio_suite(void)
     tcase_add_test(tc, test_client_gone);
     tcase_add_test(tc, test_command_line);
     tcase_add_test(tc, test_module_plugin);
+    tcase_add_test(tc, test_module_start);
+    tcase_add_test(tc, test_module_start_fails);
     suite_add_tcase(su, tc);
     return su;
 }
