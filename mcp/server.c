@@ -366,15 +366,12 @@ static int new_run(toolgov_mcp_server *s)
     return 0;
 }
 
-/* A tool this server serves: a plugin's tool. The core's built-ins (owner
-** "core", no manifest line) have no handler here. NULL otherwise. */
+/* A tool this server serves: one the registry offers (a handler is bound:
+** every plugin tool; a core built-in only if the host bound it, which this
+** server does not). NULL otherwise. */
 static const toolgov_tool_spec *served_tool(const toolgov_mcp_server *s, const char *name)
 {
-    const toolgov_tool_spec *spec = toolgov_registry_find(s->reg, name);
-    const char *owner = toolgov_registry_owner(s->reg, name);
-    if (!spec || !owner || (strcmp(owner, "core") == 0 && spec->manifest_line == 0))
-        return NULL;
-    return spec;
+    return toolgov_registry_offers(s->reg, name) ? toolgov_registry_find(s->reg, name) : NULL;
 }
 
 /* The tool's JSON Schema text for inputSchema: the canonical schema the

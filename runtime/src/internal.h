@@ -221,6 +221,16 @@ static inline const toolgov__tool *toolgov__tool_at(const toolgov_registry *reg,
                                         : &reg->tools[ref];
 }
 
+/* The rule "a tool is offered only when something can run it": a pooled
+** tool with no handler (a core built-in the host never bound, or a tool
+** registered with a NULL handler) keeps its name in the pool but is left out
+** of every list a model sees (shortlist, prompt, rendered tool lists, MCP's
+** tools/list), since calling it could only end in TOOLGOV_ENOHANDLER. */
+static inline int toolgov__offered(const toolgov__tool *t)
+{
+    return t->handler != NULL;
+}
+
 /* A tool declared for an own loop by name (the first plugin that declared
 ** it), or -1. */
 /* One name, one tool across the pool and the plugins' own loops (approvals,

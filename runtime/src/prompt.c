@@ -9,7 +9,8 @@
 ** the registration order and to find repeated names; guidance compared by
 ** the hash the registry computed at mount, strcmp only when hashes agree);
 ** a longer loop takes a slower path that looks names up again instead of
-** storing them.
+** storing them. A pooled tool that is not offered (no handler bound,
+** toolgov__offered) is left out of all three parts.
 */
 #include <string.h>
 
@@ -127,7 +128,7 @@ static void guidance_slow(toolgov__out *o, const toolgov_registry *reg,
 
         for (i = 0; i < n; i++) {
             k = index_of(reg, tools[i]);
-            if ((!started || k > last) && k < best)
+            if ((!started || k > last) && k < best && toolgov__offered(&reg->tools[k]))
                 best = k;
         }
         if (best == (size_t)-1)
@@ -139,7 +140,8 @@ static void guidance_slow(toolgov__out *o, const toolgov_registry *reg,
             continue;
         for (i = 0; i < n && !seen; i++) {
             k = index_of(reg, tools[i]);
-            seen = k < best && same_guidance(&reg->tools[k], t);
+            seen = k < best && toolgov__offered(&reg->tools[k]) &&
+                   same_guidance(&reg->tools[k], t);
         }
         if (!seen)
             guidance_para(o, t->spec->guidance);
@@ -177,7 +179,7 @@ int toolgov_prompt_render_with(char *out, size_t size, size_t *needed,
     uint64_t key[STACK_TOOLS], tmp[STACK_TOOLS];
     size_t pos[STACK_TOOLS], idx[STACK_TOOLS];
     unsigned char dup[STACK_TOOLS];
-    size_t i, j, distinct = 0;
+    size_t i, j, distinct = 0, offered = 0;
     int fast = n <= STACK_TOOLS;
     toolgov__out o;
     int any_once = 0, first = 1;
@@ -201,14 +203,16 @@ int toolgov_prompt_render_with(char *out, size_t size, size_t *needed,
         if (k < 0)
             return TOOLGOV_ENOENT;
         if (fast) {
+            /* A tool not offered is skipped like a repeated name. */
             pos[i] = (size_t)k;
-            key[i] = (uint64_t)k << 8 | i;
-            dup[i] = 0;
+            dup[i] = !toolgov__offered(&reg->tools[k]);
+            if (!dup[i])
+                key[offered++] = (uint64_t)k << 8 | i;
         }
     }
     if (fast) {
-        sort_keys(key, tmp, n);
-        for (i = 0; i < n; i++) {
+        sort_keys(key, tmp, offered);
+        for (i = 0; i < offered; i++) {
             size_t k = (size_t)(key[i] >> 8);
 
             if (distinct && idx[distinct - 1] == k)
@@ -232,9 +236,9 @@ int toolgov_prompt_render_with(char *out, size_t size, size_t *needed,
             for (j = 0; j < i && !repeat; j++)
                 repeat = index_of(reg, tools[j]) == k;
         }
-        if (repeat)
-            continue; /* a name given twice is rendered once */
         t = &reg->tools[k];
+        if (repeat || !toolgov__offered(t))
+            continue; /* a name given twice is rendered once; one not offered, never */
         once = toolgov__policy_once(pol, k);
         if (first)
             toolgov__out_str(&o, "Tools:\n");

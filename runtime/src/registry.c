@@ -575,6 +575,16 @@ int toolgov_registry_bind_builtin(toolgov_registry *reg, const char *name,
     return 0;
 }
 
+int toolgov_registry_offers(const toolgov_registry *reg, const char *name)
+{
+    long k;
+
+    if (!reg || !name)
+        return 0;
+    k = toolgov__registry_index(reg, name, strlen(name));
+    return k >= 0 && toolgov__offered(&reg->tools[k]);
+}
+
 const toolgov_tool_spec *toolgov_registry_find(const toolgov_registry *reg,
                                                const char *name)
 {

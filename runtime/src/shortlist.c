@@ -26,10 +26,20 @@ struct toolgov_shortlist {
     size_t nskills, skills_cap;
 };
 
-static int always_kept(const toolgov_registry *reg, size_t k)
+/* Room for what may be always kept: memory_search and ask_user whether or
+** not they are bound yet (a host may bind them after making the
+** shortlist), and the pinned tools. */
+static int may_be_kept(const toolgov_registry *reg, size_t k)
 {
     return k == TOOLGOV__BUILTIN_MEMORY_SEARCH || k == TOOLGOV__BUILTIN_ASK_USER ||
            reg->tools[k].spec->pinned;
+}
+
+/* memory_search, ask_user and pinned tools, when they are offered (a
+** built-in the host never bound is not: toolgov__offered). */
+static int always_kept(const toolgov_registry *reg, size_t k)
+{
+    return toolgov__offered(&reg->tools[k]) && may_be_kept(reg, k);
 }
 
 int toolgov_shortlist_new(toolgov_shortlist **out, const toolgov_registry *reg,
@@ -41,7 +51,7 @@ int toolgov_shortlist_new(toolgov_shortlist **out, const toolgov_registry *reg,
     if (!out || !reg)
         return TOOLGOV_EINVAL;
     for (k = 0; k < reg->count; k++)
-        kept += always_kept(reg, k) != 0;
+        kept += may_be_kept(reg, k) != 0;
     if (limit > ((size_t)-1) / 4 - kept)
         return TOOLGOV_EINVAL;
     sl = toolgov__alloc(&reg->alloc, sizeof *sl);
@@ -157,6 +167,8 @@ int toolgov_shortlist_select(toolgov_shortlist *sl, const char *const *ranking, 
         len = strlen(ranking[i]);
         j = toolgov__registry_index(reg, ranking[i], len);
         if (j >= 0) {
+            if (!toolgov__offered(&reg->tools[j]))
+                continue; /* pooled, but nothing runs it */
             name = reg->tools[j].spec->name;
         } else if ((j = find_skill(sl, ranking[i], len)) >= 0) {
             name = sl->skills[j].name;

@@ -91,7 +91,7 @@ int toolgov_tools_render(char *out, size_t size, size_t *needed, const toolgov_p
         long idx = toolgov__registry_index(reg, tools[i], strlen(tools[i]));
         const toolgov_tool_spec *s = reg->tools[idx].spec;
         const char *mark = mark_of(s, toolgov__policy_once(pol, (size_t)idx));
-        int dup = 0;
+        int dup = !toolgov__offered(&reg->tools[idx]); /* never listed: nothing runs it */
         for (j = 0; j < i && !dup; j++)
             dup = strcmp(tools[j], tools[i]) == 0;
         if (dup)

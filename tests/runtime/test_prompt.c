@@ -229,6 +229,49 @@ START_TEST(long_loop_beyond_index_cache)
 }
 END_TEST
 
+/* Only offered tools are rendered: the built-ins of a registry whose host
+** bound none are left out of the lines, the ask-once rule (here
+** promote_recommendation would bring it) and the guidance, on the short
+** path and the long one (more names than STACK_TOOLS) alike; once bound,
+** a built-in is rendered. */
+START_TEST(unbound_builtins_are_not_rendered)
+{
+    static const char *const four[] = {"promote_recommendation", "memory_search", "lookup",
+                                       "ask_user"};
+    static const char want[] = "Tools:\n"
+                               "- lookup: Find entries for a day. Arguments (JSON Schema): "
+                               "{\"type\":\"object\"}\n"
+                               "\nUse lookup for dates.\n";
+    const char *many_names[200];
+    toolgov_registry *r = NULL;
+    toolgov_policy *p = NULL;
+    char buf[4096];
+    size_t i, need = 0;
+
+    for (i = 0; i < 200; i++)
+        many_names[i] = four[i % 4];
+    ck_assert_int_eq(toolgov_registry_new(&r, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(r, &fx_alpha, NULL), 0);
+    ck_assert_int_eq(toolgov_policy_new(&p, r), 0);
+    ck_assert_int_eq(toolgov_prompt_render(buf, sizeof buf, &need, p, four, 4), 0);
+    ck_assert_str_eq(buf, want);
+    ck_assert_uint_eq(need, strlen(want));
+    ck_assert_int_eq(toolgov_prompt_render(buf, sizeof buf, &need, p, many_names, 200), 0);
+    ck_assert_str_eq(buf, want);
+    /* Only unbound built-ins: nothing at all. */
+    ck_assert_int_eq(toolgov_prompt_render(buf, sizeof buf, &need, p, four, 2), 0);
+    ck_assert_str_eq(buf, "");
+    ck_assert_int_eq(toolgov_registry_bind_builtin(r, "promote_recommendation", fx_handler, NULL),
+                     0);
+    ck_assert_int_eq(toolgov_prompt_render(buf, sizeof buf, NULL, p, many_names, 200), 0);
+    ck_assert_ptr_nonnull(strstr(buf, "- promote_recommendation [write, asks once]: "));
+    ck_assert_ptr_nonnull(strstr(buf, toolgov_prompt_confirm_rule));
+    ck_assert_ptr_null(strstr(buf, "memory_search"));
+    toolgov_policy_free(p);
+    toolgov_registry_free(r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("prompt");
@@ -243,6 +286,7 @@ int main(void)
     tcase_add_test(tc, buffer_contract_and_errors);
     tcase_add_test(tc, sizing_call);
     tcase_add_test(tc, long_loop_beyond_index_cache);
+    tcase_add_test(tc, unbound_builtins_are_not_rendered);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -125,6 +125,8 @@ START_TEST(late_pinned_tool_is_never_dropped)
     char buf[512];
 
     ck_assert_int_eq(toolgov_registry_new(&r2, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_bind_builtin(r2, "memory_search", fx_handler, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_bind_builtin(r2, "ask_user", fx_handler, NULL), 0);
     ck_assert_int_eq(toolgov_shortlist_new(&narrow, r2, 0), 0);
     ck_assert_int_eq(toolgov_shortlist_new(&roomy, r2, 2), 0);
     ck_assert_int_eq(toolgov_shortlist_select(narrow, NULL, 0), 0);
@@ -143,6 +145,52 @@ START_TEST(late_pinned_tool_is_never_dropped)
 }
 END_TEST
 
+/* A built-in is offered only once the host binds its handler: unbound,
+** memory_search and ask_user are not always kept, and no built-in is taken
+** from the ranking (calling it could only end in TOOLGOV_ENOHANDLER). The
+** room for the two is there from the start, so binding them after the
+** shortlist was made needs no new shortlist. */
+START_TEST(unbound_builtins_are_not_offered)
+{
+    toolgov_registry *r2 = NULL;
+    toolgov_shortlist *s2 = NULL;
+    const char *const ranking[] = {"memory_correct", "lookup", "ask_user", "memory_search",
+                                   "promote_recommendation", "digest"};
+    char buf[512];
+
+    ck_assert_int_eq(toolgov_registry_new(&r2, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_mount(r2, &fx_alpha, NULL), 0);
+    ck_assert_int_eq(toolgov_shortlist_new(&s2, r2, 3), 0);
+    ck_assert_int_eq(toolgov_registry_offers(r2, "memory_search"), 0);
+    ck_assert_int_eq(toolgov_registry_offers(r2, "lookup"), 1);
+    ck_assert_int_eq(toolgov_registry_offers(r2, "nope"), 0);
+    ck_assert_int_eq(toolgov_registry_offers(NULL, "lookup"), 0);
+    ck_assert_int_eq(toolgov_registry_offers(r2, NULL), 0);
+    ck_assert_int_eq(toolgov_shortlist_select(s2, ranking, 6), 0);
+    joined(s2, buf, sizeof buf);
+    ck_assert_str_eq(buf, "star,lookup,digest");
+
+    ck_assert_int_eq(toolgov_registry_bind_builtin(r2, "ask_user", fx_handler, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_bind_builtin(r2, "memory_correct", fx_handler, NULL), 0);
+    ck_assert_int_eq(toolgov_registry_offers(r2, "ask_user"), 1);
+    ck_assert_int_eq(toolgov_shortlist_select(s2, ranking, 6), 0);
+    joined(s2, buf, sizeof buf);
+    ck_assert_str_eq(buf, "ask_user,star,memory_correct");
+    ck_assert_int_eq(toolgov_registry_bind_builtin(r2, "memory_search", fx_handler, NULL), 0);
+    ck_assert_int_eq(toolgov_shortlist_select(s2, ranking, 6), 0);
+    joined(s2, buf, sizeof buf);
+    ck_assert_str_eq(buf, "memory_search,ask_user,star");
+
+    /* Binding NULL withdraws it again. */
+    ck_assert_int_eq(toolgov_registry_bind_builtin(r2, "ask_user", NULL, NULL), 0);
+    ck_assert_int_eq(toolgov_shortlist_select(s2, ranking, 6), 0);
+    joined(s2, buf, sizeof buf);
+    ck_assert_str_eq(buf, "memory_search,star,memory_correct");
+    toolgov_shortlist_free(s2);
+    toolgov_registry_free(r2);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("shortlist");
@@ -156,6 +204,7 @@ int main(void)
     tcase_add_test(tc, skips_repeats_unknowns_and_kept_names);
     tcase_add_test(tc, skills_cannot_shadow_the_pool);
     tcase_add_test(tc, late_pinned_tool_is_never_dropped);
+    tcase_add_test(tc, unbound_builtins_are_not_offered);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -130,6 +130,37 @@ START_TEST(test_render_openai)
 }
 END_TEST
 
+/* A pooled tool with nothing bound to run it (the core built-ins this host
+** never bound) is not offered: every format leaves it out. */
+START_TEST(test_render_only_offered)
+{
+    static const char *const names[] = {"memory_search", "lookup", "ask_user", "invoke_pending_action"};
+    static const char *const want[] = {
+        "[{\"type\":\"function\",\"function\":{\"name\":\"lookup\",\"description\":"
+        "\"Find notes about \\\"a\\\" topic.\",\"parameters\":" NO_ARGS "}}]",
+        "[{\"name\":\"lookup\",\"description\":\"Find notes about \\\"a\\\" topic.\","
+        "\"input_schema\":" NO_ARGS "}]",
+        NULL, NULL};
+    char buf[2048];
+    int f;
+    for (f = TOOLGOV_TOOLS_OPENAI; f <= TOOLGOV_TOOLS_JSON_SCHEMA; f++) {
+        ck_assert_int_eq(toolgov_tools_render(buf, sizeof buf, NULL, pol, (toolgov_tools_format)f,
+                                              names, 4), 0);
+        ck_assert_msg(strstr(buf, "memory_search") == NULL && strstr(buf, "ask_user") == NULL &&
+                          strstr(buf, "invoke_pending_action") == NULL && strstr(buf, "lookup"),
+                      "format %d: %s", f, buf);
+        if (want[f])
+            ck_assert_str_eq(buf, want[f]);
+        assert_json(buf);
+    }
+    ck_assert_int_eq(toolgov_registry_bind_builtin(reg, "ask_user", ok_handler, NULL), 0);
+    ck_assert_int_eq(toolgov_tools_render(buf, sizeof buf, NULL, pol, TOOLGOV_TOOLS_MCP, names, 4),
+                     0);
+    ck_assert_ptr_nonnull(strstr(buf, "\"name\":\"ask_user\""));
+    ck_assert_ptr_null(strstr(buf, "memory_search"));
+}
+END_TEST
+
 START_TEST(test_render_anthropic_mcp_schema)
 {
     char *t = render(TOOLGOV_TOOLS_ANTHROPIC);
@@ -516,6 +547,7 @@ static Suite *toolcalls_suite(void)
     TCase *r = tcase_create("render"), *p = tcase_create("parse"), *f = tcase_create("alloc");
     tcase_add_checked_fixture(r, setup, teardown);
     tcase_add_test(r, test_render_openai);
+    tcase_add_test(r, test_render_only_offered);
     tcase_add_test(r, test_render_anthropic_mcp_schema);
     tcase_add_test(r, test_render_override_marks);
     tcase_add_test(r, test_render_contract);

@@ -68,7 +68,9 @@ typedef struct toolgov_prompt_options {
 } toolgov_prompt_options;
 
 /* Render the prompt section for the `n` on-loop tools named in `tools`
-** (pooled names; a name given twice is rendered once). Buffer contract: the
+** (pooled names; a name given twice is rendered once; a pooled tool that is
+** not offered, such as a built-in with no handler bound, is left out: see
+** toolgov_registry_offers). Buffer contract: the
 ** renderer convention of toolgov.h (size 0 is a sizing call returning 0;
 ** TOOLGOV_ENOSPC when cut short). TOOLGOV_ENOENT when a name is not in the
 ** pool (then out, when size > 0, holds "" and *needed is 0: never a partial

@@ -5,7 +5,9 @@
 ** A shortlist always keeps the core's memory_search and ask_user and every
 ** tool whose manifest says `pinned: true` (in registration order); it then
 ** fills up to its limit from the caller's ranking (best first), skipping
-** names already kept and names neither pooled nor added as skills.
+** names already kept and names neither pooled nor added as skills. Only
+** offered tools are ever selected (toolgov_registry_offers): a built-in the
+** host did not bind, memory_search and ask_user included, is left out.
 **
 ** Skills are tools a host creates at run time outside any manifest. A skill
 ** may not take a name already in the pool (built-ins and mounted plugins'

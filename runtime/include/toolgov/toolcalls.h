@@ -69,7 +69,9 @@ typedef enum toolgov_tools_format {
 } toolgov_tools_format;
 
 /* Render the `n` tools named in `tools` (pooled names, in that order; a name
-** given twice is written once) in format `fmt`. Buffer contract: the
+** given twice is written once; a pooled tool that is not offered, such as a
+** built-in with no handler bound, is left out: see toolgov_registry_offers)
+** in format `fmt`. Buffer contract: the
 ** renderer convention of toolgov.h (size 0 is a sizing call returning 0;
 ** TOOLGOV_ENOSPC when cut short). TOOLGOV_ENOENT when a name is not in
 ** the pool (then out holds "" and *needed is 0: never a partial list);

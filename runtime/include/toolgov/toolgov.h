@@ -286,9 +286,21 @@ TOOLGOV_EXTERN int toolgov_registry_mount(toolgov_registry *reg, const toolgov_p
 
 /* Bind a handler to one of the core's built-in tools (memory_search,
 ** ask_user, ...), which are declared by the runtime but implemented by the
-** host. TOOLGOV_ENOENT when `name` is not a built-in. */
+** host. A built-in is offered to the model only once it is bound (see
+** toolgov_registry_offers); binding NULL withdraws it again. TOOLGOV_ENOENT
+** when `name` is not a built-in. */
 TOOLGOV_EXTERN int toolgov_registry_bind_builtin(toolgov_registry *reg, const char *name,
                                                  toolgov_handler_fn handler, void *ctx);
+
+/* 1 when `name` is a pooled tool that is offered to the model, 0 otherwise.
+** A tool is offered when a handler is bound to it: every tool a plugin
+** registers with its generated handler, and a core built-in once the host
+** has bound it (toolgov_registry_bind_builtin). A tool that is not offered
+** keeps its name in the pool but is left out of every list a model sees:
+** the shortlist (also its always-kept memory_search and ask_user),
+** toolgov_prompt_render, toolgov_tools_render and toolgov-mcp's tools/list;
+** calling it anyway ends in TOOLGOV_ENOHANDLER. Allocates nothing. */
+TOOLGOV_EXTERN int toolgov_registry_offers(const toolgov_registry *reg, const char *name);
 
 /* Find a tool in the pool by name in O(1); NULL when absent. The spec is
 ** borrowed from the registry (or the plugin's table). Allocates nothing. */
