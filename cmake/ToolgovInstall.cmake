@@ -105,6 +105,30 @@ endif()
 find_program(TOOLGOV_GZIP gzip)
 mark_as_advanced(TOOLGOV_GZIP)
 set(_toolgov_man_outputs "")
+# The guides the manual pages point to (docs/*.md: manifest.md lists every
+# keyword and message) go to the documentation directory, compressed like
+# the pages; TOOLGOV_DOC_SUFFIX names them in the pages as installed.
+file(GLOB _toolgov_docs "${PROJECT_SOURCE_DIR}/docs/*.md")
+if(TOOLGOV_GZIP)
+  set(TOOLGOV_DOC_SUFFIX ".gz")
+else()
+  set(TOOLGOV_DOC_SUFFIX "")
+endif()
+foreach(_toolgov_doc IN LISTS _toolgov_docs)
+  get_filename_component(_toolgov_doc_name "${_toolgov_doc}" NAME)
+  if(TOOLGOV_GZIP)
+    set(_toolgov_doc_gz "${PROJECT_BINARY_DIR}/doc/${_toolgov_doc_name}.gz")
+    add_custom_command(OUTPUT "${_toolgov_doc_gz}"
+      COMMAND ${CMAKE_COMMAND} -E make_directory "${PROJECT_BINARY_DIR}/doc"
+      COMMAND ${CMAKE_COMMAND} -E copy "${_toolgov_doc}" "${PROJECT_BINARY_DIR}/doc/${_toolgov_doc_name}"
+      COMMAND "${TOOLGOV_GZIP}" -9nf "${PROJECT_BINARY_DIR}/doc/${_toolgov_doc_name}"
+      DEPENDS "${_toolgov_doc}"
+      COMMENT "Compressing docs/${_toolgov_doc_name}" VERBATIM)
+    list(APPEND _toolgov_man_outputs "${_toolgov_doc_gz}")
+    set(_toolgov_doc "${_toolgov_doc_gz}")
+  endif()
+  install(FILES "${_toolgov_doc}" DESTINATION ${CMAKE_INSTALL_DOCDIR} ${_toolgov_component})
+endforeach()
 foreach(_toolgov_page IN LISTS _toolgov_man_pages)
   # Build tests configure partial copies of the tree (no man/); the
   # man_pages and package tests see to it that the real tree has them.

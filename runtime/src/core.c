@@ -106,6 +106,43 @@ void toolgov__result_free(toolgov_result *r)
     r->cap = 0;
 }
 
+/* A result buffer of the caller's own: the buffer and the copy of the
+** allocator it points at, in one block. */
+typedef struct owned_result {
+    toolgov_result r;
+    toolgov_allocator alloc;
+} owned_result;
+
+int toolgov_result_new(toolgov_result **out, const toolgov_allocator *alloc)
+{
+    toolgov_allocator a = {NULL, NULL};
+    owned_result *o;
+
+    if (!out)
+        return TOOLGOV_EINVAL;
+    if (alloc)
+        a = *alloc;
+    o = toolgov__alloc(&a, sizeof *o);
+    if (!o)
+        return TOOLGOV_ENOMEM;
+    o->alloc = a;
+    toolgov__result_init(&o->r, &o->alloc);
+    *out = &o->r;
+    return 0;
+}
+
+void toolgov_result_free(toolgov_result *r)
+{
+    owned_result *o = (owned_result *)(void *)r; /* r is the first member */
+    toolgov_allocator a;
+
+    if (!r)
+        return;
+    a = o->alloc;
+    toolgov__result_free(&o->r);
+    toolgov__free(&a, o, sizeof *o);
+}
+
 /* Make room for a text of `need` bytes plus its NUL. */
 static int result_room(toolgov_result *r, size_t need)
 {

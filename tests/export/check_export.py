@@ -158,6 +158,38 @@ def main():
           "a bad manifest: exit %d, stderr %r" % (p.returncode, p.stderr))
     os.remove(bad)
 
+    # docs/function-calling.md's MCP example: the manifest it names is the
+    # one the golden comes from, and its tools are the golden's first ones.
+    doc_path = os.path.join(src, "docs", "function-calling.md")
+    with open(doc_path, encoding="utf-8") as f:
+        doc = f.read()
+    at = doc.find("exported for MCP")
+    if at < 0:
+        at = doc.find("exported\nfor MCP")
+    check(at >= 0, "docs/function-calling.md: no MCP export example")
+    if at >= 0:
+        intro = doc[doc.rfind("\n\n", 0, at):at]
+        named = [m for m in MANIFESTS if "`" + m + "`" in intro]
+        check(named == [MANIFESTS[0]] and "calendar.mcp.json" in doc[at:at + 300],
+              "docs/function-calling.md: the MCP example names %r, the golden is of %s"
+              % (named, MANIFESTS[0]))
+        start = doc.index("```json\n", at) + len("```json\n")
+        shown = json.loads(doc[start:doc.index("```", start)])["tools"]
+        with open(os.path.join(golden_dir, "calendar.mcp.json"), encoding="utf-8") as g:
+            golden = json.load(g)["tools"]
+        check(shown == golden[:len(shown)] and shown,
+              "docs/function-calling.md: the MCP example is not the golden export's first tools")
+
+    # toolgov.h states the no-arguments schema a spec carries: the same
+    # text the exports write.
+    import re
+    with open(os.path.join(src, "runtime/include/toolgov/toolgov.h"), encoding="utf-8") as f:
+        header = f.read()
+    m = re.search(r"no-arguments schema\s*(?:\*\*\s*)?(\{[^\n]*?\})(?= when)", header)
+    check(m is not None and json.loads(m.group(1)) == NO_ARGS,
+          "toolgov.h: the no-arguments schema it states is %r, the exports write %s"
+          % (m.group(1) if m else None, json.dumps(NO_ARGS)))
+
     print("%d passed, %d failed" % (passed, len(failures)))
     return 1 if failures else 0
 

@@ -39,6 +39,25 @@ foreach(f IN LISTS pages)
   endif()
 endforeach()
 
+# What the manual pages point a reader to is installed: no page names the
+# source tree's docs/, and every share/doc/toolgov/<file> a page names is in
+# the installed tree.
+file(GLOB man_built "${BUILD_DIR}/man/*.[1-8]")
+foreach(page IN LISTS man_built)
+  file(READ "${page}" text)
+  string(REPLACE "\\-" "-" text "${text}")
+  if(text MATCHES "docs/[a-z-]+\\.md")
+    message(FATAL_ERROR "${page} points to ${CMAKE_MATCH_0}, which is not installed")
+  endif()
+  string(REGEX MATCHALL "share/doc/toolgov/[A-Za-z0-9_.-]+" named "${text}")
+  foreach(f IN LISTS named)
+    string(REGEX REPLACE "[.]$" "" f "${f}")
+    if(NOT EXISTS "${prefix}/${f}")
+      message(FATAL_ERROR "${page} names ${f}, which the installed tree lacks")
+    endif()
+  endforeach()
+endforeach()
+
 step("configure outside project" ${CMAKE_COMMAND} -S "${SRC}/project"
      -B "${WORK}/build" -G "${GENERATOR}" "-DCMAKE_PREFIX_PATH=${prefix}"
      "-DCMAKE_C_COMPILER=${C_COMPILER}" "-DCMAKE_C_FLAGS=${EXTRA_FLAGS}"

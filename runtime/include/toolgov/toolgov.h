@@ -143,7 +143,8 @@ typedef struct toolgov_tool_spec {
     ** toolgov_no_args). Static data of the plugin. */
     const struct toolgov_arg_schema *params;
     /* The parameters as a canonical JSON Schema text, for exports; the
-    ** no-arguments schema {"type":"object","properties":{}} when params is
+    ** no-arguments schema
+    ** {"type":"object","properties":{},"additionalProperties":false} when params is
     ** NULL. Never NULL. */
     const char *schema_json;
 } toolgov_tool_spec;
@@ -168,6 +169,18 @@ typedef struct toolgov_call {
 /* A growable text buffer the handler fills with its output. Opaque; owned by
 ** the runtime, which passes it to the handler empty. */
 typedef struct toolgov_result toolgov_result;
+
+struct toolgov_allocator;
+
+/* A result buffer of the caller's own, for calling a handler outside a run
+** (a unit test of one handler: toolgov_test_invoke in testing.h, or the
+** handler called directly). `alloc` NULL means the C library's allocator;
+** the hook is copied. *out is owned by the caller (toolgov_result_free).
+** TOOLGOV_EINVAL or TOOLGOV_ENOMEM, *out untouched. */
+TOOLGOV_EXTERN int toolgov_result_new(toolgov_result **out, const struct toolgov_allocator *alloc);
+/* Free a buffer made by toolgov_result_new. NULL is a no-op; never pass
+** the buffer a run handed to a handler. */
+TOOLGOV_EXTERN void toolgov_result_free(toolgov_result *r);
 
 /* Replace the output with len bytes of text (which need not be
 ** NUL-terminated). 0, or TOOLGOV_ENOMEM leaving the previous output. */
