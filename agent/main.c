@@ -49,7 +49,8 @@
 static const char usage_text[] =
     "usage: toolgov-agent [--base-url URL] [--model NAME]\n"
     "                     [--api openai|openai-responses|anthropic] [--api-key-file FILE]\n"
-    "                     [--plugin PATH]... [--once QUESTION] [--audit FILE]\n"
+    "                     [--plugin PATH [--plugin-config TEXT | --plugin-config-file FILE]]...\n"
+    "                     [--once QUESTION] [--audit FILE]\n"
     "                     [--state FILE] [--timeout SECONDS] [--connect-timeout SECONDS]\n"
     "                     [--retries N] [--max-steps N]\n"
     "\n"
@@ -66,6 +67,9 @@ static const char usage_text[] =
     "                          ANTHROPIC_API_KEY; never on the command line)\n"
     "  --plugin PATH           mount a plugin built with toolgov_add_plugin(... MODULE)\n"
     "                          (none: the seven example plugins)\n"
+    "  --plugin-config TEXT    the configuration of the --plugin before it, handed to\n"
+    "                          its start entry (TOOLGOV_MODULE_INIT, toolgov/module.h)\n"
+    "  --plugin-config-file FILE  the same, read from FILE (at most 1 MiB)\n"
     "  --once QUESTION         one turn, then exit\n"
     "  --audit FILE            append every decision of the gate to FILE (JSON lines)\n"
     "  --state FILE            stop at a question and save the turn in FILE;\n"
@@ -421,10 +425,23 @@ static int parse_count(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+/* Free the configuration files the command line read; return `status`. */
+static int free_configs(char **configs, int status)
+{
+    size_t i;
+    for (i = 0; i < MAX_PLUGINS; i++) {
+        free(configs[i]);
+        configs[i] = NULL;
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     agent ag;
-    const char *plugins[MAX_PLUGINS] = {NULL};
+    toolgov_mcp_module plugins[MAX_PLUGINS];
+    char *configs[MAX_PLUGINS] = {NULL}; /* configuration files read */
+    int config_files[MAX_PLUGINS] = {0};  /* plugins[i].config names a file */
     size_t n_plugins = 0, i, n_tools = 0;
     const char *once = NULL, *audit_path = NULL, *state_path = NULL, *key_file = NULL;
     const char *model = NULL, **tools = NULL;
@@ -437,6 +454,7 @@ int main(int argc, char **argv)
     int status = 0, rc, a;
     long v;
 
+    memset(plugins, 0, sizeof plugins);
     memset(&ag, 0, sizeof ag);
     memset(&lo, 0, sizeof lo);
     memset(&p, 0, sizeof p);
@@ -482,7 +500,18 @@ int main(int argc, char **argv)
         else if (!strcmp(opt, "--plugin")) {
             if (n_plugins == MAX_PLUGINS)
                 return misuse("too many --plugin options", val);
-            plugins[n_plugins++] = val;
+            plugins[n_plugins++].path = val;
+        } else if (!strcmp(opt, "--plugin-config") || !strcmp(opt, "--plugin-config-file")) {
+            toolgov_mcp_module *m = n_plugins ? &plugins[n_plugins - 1] : NULL;
+            if (!m || m->config)
+                return misuse(m ? "a second configuration for one plugin"
+                                : "a plugin configuration belongs to the --plugin before it, "
+                                  "and none was given",
+                              opt);
+            /* A file is read once the command line is read whole. */
+            m->config = val;
+            m->config_len = strlen(val);
+            config_files[n_plugins - 1] = !strcmp(opt, "--plugin-config-file");
         } else if (!strcmp(opt, "--once"))
             once = val;
         else if (!strcmp(opt, "--audit"))
@@ -558,7 +587,17 @@ int main(int argc, char **argv)
         }
     }
 
-    if (toolgov_mcp_plugins_open(&p, n_plugins == 0, plugins, n_plugins, stderr)) {
+    for (i = 0; i < n_plugins; i++) {
+        if (!config_files[i])
+            continue;
+        if (!(configs[i] = toolgov_mcp_read_config(plugins[i].config, &plugins[i].config_len,
+                                                   stderr)))
+            return free_configs(configs, EXIT_MISUSE);
+        plugins[i].config = configs[i];
+    }
+    rc = toolgov_mcp_plugins_open(&p, n_plugins == 0, plugins, n_plugins, stderr);
+    free_configs(configs, 0);
+    if (rc) {
         toolgov_mcp_plugins_close(&p);
         return EXIT_MISUSE;
     }
@@ -584,9 +623,7 @@ int main(int argc, char **argv)
     }
     for (i = 0; i < toolgov_registry_count(p.reg); i++) {
         const toolgov_tool_spec *s = toolgov_registry_at(p.reg, i);
-        const char *owner = toolgov_registry_owner(p.reg, s->name);
-        if ((owner && strcmp(owner, "core") != 0) ||
-            (n_plugins == 0 && strcmp(s->name, "memory_search") == 0))
+        if (toolgov_registry_offers(p.reg, s->name))
             tools[n_tools++] = s->name;
     }
     if (audit_path) {

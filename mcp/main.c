@@ -51,7 +51,6 @@
 
 #define EXIT_MISUSE 2
 #define READ_CHUNK 65536
-#define CONFIG_FILE_MAX (1u << 20)
 
 static const char usage_text[] =
     "usage: toolgov-mcp [--plugin PATH [--plugin-config TEXT | --plugin-config-file FILE]]...\n"
@@ -76,8 +75,11 @@ static const char usage_text[] =
     "  --version            show the version\n"
     "\n"
     "environment:\n"
-    "  TOOLGOV_CONFIRM_ONCE_TOOLS  the operator's list of writes that ask first\n"
-    "                              (none: no write asks)\n"
+    "  TOOLGOV_CONFIRM_ONCE_TOOLS  writes that ask first, added to the manifests'\n"
+    "                              (none: clear those first, so alone no write asks;\n"
+    "                              empty or unset: the manifests decide)\n"
+    "  TOOLGOV_CONFIRM_SCOPE       run (a yes covers the run's writes) or listed\n"
+    "                              (only the calls the question listed)\n"
     "\n"
     "The manual: man toolgov-mcp\n";
 
@@ -206,39 +208,6 @@ fail:
     return -1;
 }
 
-/* Read a plugin's configuration file whole (at most CONFIG_FILE_MAX bytes),
-** NUL-terminated after *len bytes; NULL after a message on stderr. */
-static char *read_config_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0;
-    if (!f) {
-        fprintf(stderr, "toolgov-mcp: %s: cannot read the plugin configuration: %s\n", path,
-                strerror(errno));
-        return NULL;
-    }
-    buf = malloc(CONFIG_FILE_MAX + 1);
-    if (!buf) {
-        fputs("toolgov-mcp: out of memory\n", stderr);
-        fclose(f);
-        return NULL;
-    }
-    n = fread(buf, 1, CONFIG_FILE_MAX + 1, f);
-    if (ferror(f) || n > CONFIG_FILE_MAX) {
-        fprintf(stderr, "toolgov-mcp: %s: %s\n", path,
-                ferror(f) ? "cannot read the plugin configuration"
-                          : "the plugin configuration is larger than 1 MiB");
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 /* Free what the command line read, and return `status`. */
 static int drop_modules(toolgov_mcp_module *mods, char **files, size_t nfiles, int status)
 {
@@ -308,7 +277,7 @@ int main(int argc, char **argv)
                 return drop_modules(mods, files, nfiles,
                                     misuse("a second configuration for one plugin", m->path));
             if (from_file) {
-                char *text = read_config_file(v, &m->config_len);
+                char *text = toolgov_mcp_read_config(v, &m->config_len, stderr);
                 if (!text)
                     return drop_modules(mods, files, nfiles, EXIT_MISUSE);
                 files[nfiles++] = text;

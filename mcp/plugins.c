@@ -5,6 +5,7 @@
 #include "plugins.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,6 +182,37 @@ static int load_module(toolgov_mcp_plugins *p, const toolgov_mcp_module *m, FILE
         return -1;
     }
     return 0;
+}
+
+char *toolgov_mcp_read_config(const char *path, size_t *len, FILE *err)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    size_t n;
+    if (!f) {
+        fprintf(err, "toolgov-mcp: %s: cannot read the plugin configuration: %s\n", path,
+                strerror(errno));
+        return NULL;
+    }
+    buf = malloc(TOOLGOV_MCP_CONFIG_MAX + 1);
+    if (!buf) {
+        fputs("toolgov-mcp: out of memory\n", err);
+        fclose(f);
+        return NULL;
+    }
+    n = fread(buf, 1, TOOLGOV_MCP_CONFIG_MAX + 1, f);
+    if (ferror(f) || n > TOOLGOV_MCP_CONFIG_MAX) {
+        fprintf(err, "toolgov-mcp: %s: %s\n", path,
+                ferror(f) ? "cannot read the plugin configuration"
+                          : "the plugin configuration is larger than 1 MiB");
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
 }
 
 int toolgov_mcp_plugins_open(toolgov_mcp_plugins *p, int examples,

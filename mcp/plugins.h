@@ -59,6 +59,14 @@ typedef struct toolgov_mcp_plugins {
 int toolgov_mcp_plugins_open(toolgov_mcp_plugins *p, int examples,
                              const toolgov_mcp_module *modules, size_t n, FILE *err);
 
+/* The largest plugin configuration file: 1 MiB. */
+#define TOOLGOV_MCP_CONFIG_MAX (1u << 20)
+
+/* Read a plugin's configuration file whole (--plugin-config-file), at most
+** TOOLGOV_MCP_CONFIG_MAX bytes, NUL-terminated after *len bytes. The text is
+** the caller's (free()); NULL after a message on `err`. */
+char *toolgov_mcp_read_config(const char *path, size_t *len, FILE *err);
+
 /* Print the drift panel to `err` when it has rows. */
 void toolgov_mcp_plugins_report_drift(const toolgov_mcp_plugins *p, const toolgov_policy *pol,
                                       FILE *err);

@@ -355,6 +355,41 @@ START_TEST(test_module_start_fails)
 }
 END_TEST
 
+/* The override as man toolgov-mcp states it: empty is no override (the
+** manifests decide: create_reminder still asks, and this client cannot),
+** "none" alone lets every write run without asking. */
+START_TEST(test_override_empty_and_none)
+{
+    static const char in[] =
+        INIT "\n"
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":"
+        "\"create_reminder\",\"arguments\":{\"title\":\"milk\",\"date\":\"2026-12-02\","
+        "\"time\":\"09:00\"}}}\n";
+    run_result r;
+
+    ck_assert_int_eq(setenv("TOOLGOV_CONFIRM_ONCE_TOOLS", "", 1), 0);
+    r = run_mcp(NULL, in, sizeof in - 1, 0);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "create_reminder was not run: it is a write that needs the "
+                                "user's confirmation") != NULL, "%s", r.out);
+    run_free(&r);
+
+    ck_assert_int_eq(setenv("TOOLGOV_CONFIRM_ONCE_TOOLS", "none", 1), 0);
+    r = run_mcp(NULL, in, sizeof in - 1, 0);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "Created reminder \\\"milk\\\"") != NULL &&
+                      strstr(r.out, "\"isError\":false") != NULL,
+                  "%s", r.out);
+    run_free(&r);
+
+    ck_assert_int_eq(setenv("TOOLGOV_CONFIRM_SCOPE", "everything", 1), 0);
+    r = run_mcp(NULL, in, sizeof in - 1, 0);
+    ck_assert_int_ne(r.status, 0);
+    ck_assert_msg(strstr(r.err, "toolgov-mcp: ") == r.err, "%s", r.err);
+    run_free(&r);
+}
+END_TEST
+
 static Suite *stdio_suite(void)
 {
     Suite *su = suite_create("mcp_stdio");
@@ -368,6 +403,7 @@ static Suite *stdio_suite(void)
     tcase_add_test(tc, test_module_plugin);
     tcase_add_test(tc, test_module_start);
     tcase_add_test(tc, test_module_start_fails);
+    tcase_add_test(tc, test_override_empty_and_none);
     suite_add_tcase(su, tc);
     return su;
 }
