@@ -236,9 +236,9 @@ enum { RK_NAME, RK_PROVIDES, RK_TOOLS, RK_COUNT };
 
 static const char *const tool_keys[] = {"effect", "confirm", "description",
                                         "guidance", "pinned", "answers_directly", "parameters",
-                                        "loop"};
+                                        "loop", "pin", "upstream_name"};
 enum { TK_EFFECT, TK_CONFIRM, TK_DESCRIPTION, TK_GUIDANCE, TK_PINNED, TK_ANSWERS, TK_PARAMETERS,
-       TK_LOOP, TK_COUNT };
+       TK_LOOP, TK_PIN, TK_UPSTREAM_NAME, TK_COUNT };
 
 static const char *const effect_words[] = {"read", "write", "destructive"};
 static const char *const confirm_words[] = {"once", "never"};
@@ -327,6 +327,53 @@ static int text_value(loader *L, const char *what, const char *tool, size_t limi
         return -1;
     }
     *out_len = len;
+    return 0;
+}
+
+/* pin: the digest of an upstream MCP server's tool definition, as
+** `toolgov-mcp --import` writes it (SPEC section 13): "sha256:" and 64
+** lowercase hex digits. */
+static int pin_value(loader *L, toolgov__tool_decl *t)
+{
+    size_t len = sl(L), i;
+    const char *v = sv(L);
+    int ok = len == 71 && memcmp(v, "sha256:", 7) == 0;
+    for (i = 7; ok && i < len; i++)
+        ok = (v[i] >= '0' && v[i] <= '9') || (v[i] >= 'a' && v[i] <= 'f');
+    if (!ok) {
+        err_at(L, ev_mark(L), "pin of tool '%s' must be \"sha256:\" and 64 lowercase hex "
+                              "digits, as toolgov-mcp --import writes it; import the server's "
+                              "tools again rather than editing a pin", t->name);
+        return -1;
+    }
+    t->pin = toolgov__arena_strndup(&L->priv->arena, v, len);
+    if (!t->pin) {
+        out_of_memory(L);
+        return -1;
+    }
+    return 0;
+}
+
+/* upstream_name: the name an upstream MCP server gives the tool, when it is
+** not a manifest tool name (get-sum, readFile): 1 to 128 bytes, no control
+** character, no blank. */
+static int upstream_name_value(loader *L, toolgov__tool_decl *t)
+{
+    size_t len = sl(L), i;
+    const unsigned char *v = (const unsigned char *)sv(L);
+    int ok = len >= 1 && len <= 128;
+    for (i = 0; ok && i < len; i++)
+        ok = v[i] > 0x20 && v[i] != 0x7f;
+    if (!ok) {
+        err_at(L, ev_mark(L), "upstream_name of tool '%s' must be the server's name for the tool: "
+                              "1 to 128 bytes without blanks or control characters", t->name);
+        return -1;
+    }
+    t->upstream_name = toolgov__arena_strndup(&L->priv->arena, sv(L), len);
+    if (!t->upstream_name) {
+        out_of_memory(L);
+        return -1;
+    }
     return 0;
 }
 
@@ -751,6 +798,12 @@ static int parse_tool(loader *L, toolgov__tool_decl *t)
         case TK_ANSWERS:
             if (parse_bool(L, "answers_directly", t->name, &t->answers_directly) == 0)
                 s.answers_value = t->answers_directly;
+            break;
+        case TK_PIN:
+            (void)pin_value(L, t);
+            break;
+        case TK_UPSTREAM_NAME:
+            (void)upstream_name_value(L, t);
             break;
         default:
             break;

@@ -50,6 +50,10 @@ typedef struct toolgov__tool_decl {
     int loop;                  /* TOOLGOV__LOOP_* bits; POOL when absent */
     const struct toolgov__snode *params; /* compiled parameters; NULL: none */
     toolgov__mark params_at;   /* where the parameters: key is */
+    const char *pin;           /* "sha256:<64 hex>" of an upstream server's
+                               ** tool (toolgov-mcp); NULL when absent */
+    const char *upstream_name; /* the upstream server's name for the tool
+                               ** when it is not `name`; NULL when absent */
     unsigned params_shift;     /* lines from the marks inside params to this
                                ** tool's text: a tool whose parameters are
                                ** byte for byte an earlier tool's shares

@@ -56,6 +56,7 @@ static const char usage_text[] =
     "usage: toolgov-mcp [--plugin PATH [--plugin-config TEXT | --plugin-config-file FILE]]...\n"
     "                   [--upstreams FILE] [--no-examples] [--max-message BYTES]\n"
     "                   [--audit FILE]\n"
+    "       toolgov-mcp --import NAME --upstreams FILE\n"
     "\n"
     "A Model Context Protocol server (stdio, JSON-RPC 2.0) that serves toolgov\n"
     "plugins with their declared effects enforced: writes ask the user once per\n"
@@ -68,6 +69,9 @@ static const char usage_text[] =
     "  --plugin-config-file FILE  the same, read from FILE (at most 1 MiB)\n"
     "  --upstreams FILE     govern the MCP servers FILE lists ({\"mcpServers\": ...},\n"
     "                       each with the \"manifest\" that declares its tools)\n"
+    "  --import NAME        write a manifest to review for server NAME of the\n"
+    "                       --upstreams file on stdout (its tools, suggested effects,\n"
+    "                       pins), then exit\n"
     "  --no-examples        do not serve the built-in example plugins\n"
     "  --max-message BYTES  the largest message accepted (default 4194304)\n"
     "  --audit FILE         append every decision of the gate to FILE (JSON lines)\n"
@@ -227,7 +231,7 @@ int main(int argc, char **argv)
     toolgov_mcp_module *mods = NULL;
     char **files = NULL; /* configuration files read, freed after the modules start */
     size_t nfiles = 0;
-    const char *audit_path = NULL, *upstreams_path = NULL;
+    const char *audit_path = NULL, *upstreams_path = NULL, *import_name = NULL;
     FILE *audit_file = NULL;
     toolgov_audit_jsonl *audit = NULL;
 #ifdef TOOLGOV_MCP_UPSTREAMS
@@ -296,6 +300,12 @@ int main(int argc, char **argv)
             if (!upstreams_path || !*upstreams_path)
                 return drop_modules(mods, files, nfiles,
                                     misuse("--upstreams needs a file name", NULL));
+        } else if (strcmp(a, "--import") == 0 || strncmp(a, "--import=", 9) == 0) {
+            import_name = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!import_name || !*import_name)
+                return drop_modules(mods, files, nfiles,
+                                    misuse("--import needs the name of a server in the "
+                                           "--upstreams file", NULL));
         } else if (strcmp(a, "--no-examples") == 0) {
             examples = 0;
         } else if (strcmp(a, "--max-message") == 0 || strncmp(a, "--max-message=", 14) == 0) {
@@ -319,12 +329,23 @@ int main(int argc, char **argv)
             mods, files, nfiles,
             misuse("--no-examples and no --plugin or --upstreams: there is nothing to serve",
                    NULL));
+    if (import_name && !upstreams_path)
+        return drop_modules(mods, files, nfiles,
+                            misuse("--import needs --upstreams FILE, where the server is listed",
+                                   NULL));
 #ifdef TOOLGOV_MCP_UPSTREAMS
     if (upstreams_path &&
         toolgov_mcp_upstreams_load(&upstreams, upstreams_path,
                                    opt.max_message ? opt.max_message : TOOLGOV_MCP_MAX_MESSAGE,
-                                   stderr) != 0)
+                                   import_name != NULL, stderr) != 0)
         return drop_modules(mods, files, nfiles, EXIT_MISUSE);
+    if (import_name) {
+        /* A manifest to review on stdout; nothing is served. */
+        signal(SIGPIPE, SIG_IGN);
+        rc = toolgov_mcp_upstreams_import(upstreams, import_name, stdout, stderr);
+        toolgov_mcp_upstreams_free(upstreams);
+        return drop_modules(mods, files, nfiles, rc ? 1 : 0);
+    }
 #else
     if (upstreams_path)
         return drop_modules(mods, files, nfiles,

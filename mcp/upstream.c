@@ -9,7 +9,7 @@
 ** side (start, initialize, tools/list compared with the manifest, the
 ** handler that forwards a call that passed the gate).
 */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE 200809L /* open_memstream, strdup */
 #include "upstream.h"
 
 #include <errno.h>
@@ -22,8 +22,11 @@
 #include "internal.h"
 #include "json.h"
 #include "manifest.h"
+#include "names.h"
 #include "schema.h"
 #include "upstream_conn.h"
+
+#include <sodium.h>
 
 /* The largest upstreams file read. */
 #define CONFIG_MAX_BYTES ((size_t)1 << 20)
@@ -32,6 +35,19 @@
 /* The environment MCP hosts hand a stdio server (the TypeScript SDK's
 ** getDefaultEnvironment on POSIX), before the entry's own `env`. */
 static const char *const default_env[] = {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"};
+
+/* What the server offers for one declared tool, as last read. */
+typedef struct tool_state {
+    unsigned char offered;  /* in its last tools/list */
+    unsigned char pin_bad;  /* pinned, and the definition does not match */
+    unsigned char have;     /* part[] holds the last definition read */
+    unsigned char part[4][32]; /* SHA-256 of each part (part_names) */
+} tool_state;
+
+/* The parts of a tool's definition a pin covers besides its name, in the
+** order of their keys in the canonical text. */
+static const char *const part_names[4] = {"annotations", "description", "inputSchema",
+                                          "outputSchema"};
 
 typedef struct upstream {
     char *name;             /* the key under mcpServers */
@@ -43,7 +59,11 @@ typedef struct upstream {
     toolgov__manifest *m;
     toolgov__arena arena;   /* the tool specs and their tables */
     toolgov_tool_spec *specs;
-    unsigned char *offered; /* per manifest tool: the server offers it */
+    tool_state *st;         /* per manifest tool */
+    FILE *err;              /* where drift rows go */
+    char *reported;         /* undeclared names already reported, each NUL-ended */
+    size_t reported_len;
+    int listed;             /* its tools/list has been read once */
     toolgov_plugin plugin;
     toolgov__upconn conn;
     char down[512];         /* why the server is not serving, or "" */
@@ -198,7 +218,7 @@ static int build_env(cfg *c, upstream *up, long env)
 static const char *const entry_keys[] = {"command", "args", "env", "cwd", "manifest",
                                          "timeout", "type", "url"};
 
-static int read_entry(cfg *c, upstream *up, long key, long e, const char *dir)
+static int read_entry(cfg *c, upstream *up, long key, long e, const char *dir, int importing)
 {
     long cmd, args, env, cwd, man, tmo, type, url;
     size_t i, n;
@@ -253,7 +273,8 @@ static int read_entry(cfg *c, upstream *up, long key, long e, const char *dir)
                                          "(the program to start)%s", up->name, NULL);
         return 0;
     }
-    if (!is(c, man, TOOLGOV__JSON_STRING) || c->doc.nodes[man].len == 0) {
+    if ((man >= 0 || !importing) &&
+        (!is(c, man, TOOLGOV__JSON_STRING) || c->doc.nodes[man].len == 0)) {
         cfg_error(c, man >= 0 ? man : e,
                   "server '%s' needs \"manifest\", the path of the manifest that declares its "
                   "tools (toolgov-mcp --import writes one to review)%s", up->name, NULL);
@@ -299,7 +320,7 @@ static int read_entry(cfg *c, upstream *up, long key, long e, const char *dir)
         return -1;
     if (cwd >= 0 && !(up->cwd = resolve(dir, c->doc.nodes[cwd].u.str)))
         return -1;
-    if (!(up->manifest_path = resolve(dir, c->doc.nodes[man].u.str)))
+    if (man >= 0 && !(up->manifest_path = resolve(dir, c->doc.nodes[man].u.str)))
         return -1;
     return 0;
 }
@@ -365,8 +386,8 @@ static int build_plugin(upstream *up, FILE *err)
     cx.path = m->path;
     up->specs = toolgov__arena_alloc(&up->arena, (m->tool_count ? m->tool_count : 1) *
                                                      sizeof *up->specs);
-    up->offered = calloc(m->tool_count ? m->tool_count : 1, 1);
-    if (!up->specs || !up->offered) {
+    up->st = calloc(m->tool_count ? m->tool_count : 1, sizeof *up->st);
+    if (!up->specs || !up->st) {
         toolgov__diag_finish(&d);
         fputs("toolgov-mcp: out of memory\n", err);
         return -1;
@@ -435,7 +456,8 @@ static void upstream_free(upstream *up)
     free(up->envp);
     free(up->cwd);
     free(up->manifest_path);
-    free(up->offered);
+    free(up->st);
+    free(up->reported);
     if (up->m)
         toolgov__manifest_free(up->m);
     toolgov__arena_free(&up->arena);
@@ -454,7 +476,7 @@ void toolgov_mcp_upstreams_free(toolgov_mcp_upstreams *u)
 }
 
 int toolgov_mcp_upstreams_load(toolgov_mcp_upstreams **out, const char *path,
-                               size_t max_message, FILE *err)
+                               size_t max_message, int importing, FILE *err)
 {
     toolgov_mcp_upstreams *u = NULL;
     toolgov_allocator alloc = {NULL, NULL}; /* the C library's */
@@ -509,16 +531,16 @@ int toolgov_mcp_upstreams_load(toolgov_mcp_upstreams **out, const char *path,
         toolgov__upconn_init(&up->conn, max_message);
         toolgov__jbuf_init(&up->params, &up->alloc);
         u->count++;
-        if (read_entry(&c, up, j, j + 1, dir))
+        if (read_entry(&c, up, j, j + 1, dir, importing))
             goto oom;
         j = (long)c.doc.nodes[j + 1].end;
     }
     if (c.errors)
         goto fail;
-    for (i = 0; i < u->count; i++)
+    for (i = 0; i < u->count && !importing; i++)
         if (build_plugin(&u->ups[i], err))
             c.errors++;
-    for (i = 0; i < u->count && !c.errors; i++) {
+    for (i = 0; i < u->count && !c.errors && !importing; i++) {
         size_t k;
         for (k = 0; k < i; k++)
             if (strcmp(u->ups[k].plugin.name, u->ups[i].plugin.name) == 0) {
@@ -556,31 +578,185 @@ static void row(FILE *err, const upstream *up)
     fprintf(err, "toolgov-mcp: upstream '%s': ", up->name);
 }
 
-/* Read tools/list to its last page, marking the declared tools offered and
-** reporting every undeclared one. 0, or -1 with up->down set. */
-static int read_tools(upstream *up, FILE *err)
+/* The declared tool the server calls name[0..len): its upstream_name, or
+** its key when it has none. -1 when none is. */
+static long find_decl(const upstream *up, const char *name, size_t len)
+{
+    size_t i;
+    if (strlen(name) != len)
+        return -1;
+    for (i = 0; i < up->m->tool_count; i++) {
+        const toolgov__tool_decl *t = &up->m->tools[i];
+        if (strcmp(t->upstream_name ? t->upstream_name : t->name, name) == 0)
+            return (long)i;
+    }
+    return -1;
+}
+
+/* The server's name for declared tool i. */
+static const char *server_name_of(const upstream *up, size_t i)
+{
+    const toolgov__tool_decl *t = &up->m->tools[i];
+    return t->upstream_name ? t->upstream_name : t->name;
+}
+
+static void hex(char *out, const unsigned char *d, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    size_t i;
+    for (i = 0; i < n; i++) {
+        out[2 * i] = digits[d[i] >> 4];
+        out[2 * i + 1] = digits[d[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+static int definition_pin(const toolgov__json_doc *d, size_t tool, toolgov__jbuf *b,
+                          char pin[72], unsigned char parts[4][32])
+{
+    static const char *const keys[5] = {"annotations", "description", "inputSchema", "name",
+                                        "outputSchema"};
+    unsigned char whole[32];
+    size_t i;
+    int first = 1;
+
+    /* The canonical definition: the five members present, in key order,
+    ** each value canonical (object keys sorted, no whitespace; SPEC 9). */
+    toolgov__jbuf_clear(b);
+    toolgov__jbuf_putc(b, '{');
+    for (i = 0; i < 5; i++) {
+        long v = toolgov__json_get(d, tool, keys[i], strlen(keys[i]));
+        size_t start;
+        if (v < 0)
+            continue;
+        if (!first)
+            toolgov__jbuf_putc(b, ',');
+        first = 0;
+        toolgov__json_put_str(b, keys[i], strlen(keys[i]));
+        toolgov__jbuf_putc(b, ':');
+        start = b->len;
+        toolgov__json_put_value(b, d, (size_t)v);
+        if (parts && i != 3 && !b->failed) {
+            size_t p = i < 3 ? i : 3;
+            crypto_hash_sha256(parts[p], (const unsigned char *)b->ptr + start, b->len - start);
+        }
+    }
+    toolgov__jbuf_putc(b, '}');
+    if (toolgov__jbuf_finish(b))
+        return -1;
+    if (parts)
+        for (i = 0; i < 5; i++)
+            if (i != 3 && toolgov__json_get(d, tool, keys[i], strlen(keys[i])) < 0)
+                crypto_hash_sha256(parts[i < 3 ? i : 3], (const unsigned char *)"", 0);
+    crypto_hash_sha256(whole, (const unsigned char *)b->ptr, b->len);
+    memcpy(pin, "sha256:", 7);
+    hex(pin + 7, whole, 32);
+    return 0;
+}
+
+/* Report an undeclared tool once per name. */
+static void report_undeclared(upstream *up, const char *name, size_t len)
+{
+    size_t off = 0;
+    char *nr;
+    while (off < up->reported_len) {
+        size_t l = strlen(up->reported + off);
+        if (l == len && memcmp(up->reported + off, name, len) == 0)
+            return;
+        off += l + 1;
+    }
+    row(up->err, up);
+    fputs("drift: tool ", up->err);
+    put_name(up->err, name, len);
+    fprintf(up->err, " is offered by the server but not declared in its manifest %s; it is "
+                     "not served\n", up->manifest_path);
+    if (up->reported_len > 65536 || strlen(name) != len)
+        return;
+    nr = realloc(up->reported, up->reported_len + len + 1);
+    if (nr) {
+        up->reported = nr;
+        memcpy(nr + up->reported_len, name, len + 1);
+        up->reported_len += len + 1;
+    }
+}
+
+/* Compare one declared tool's definition as just read with its pin and
+** with what was read before; rows for every change. */
+static void judge_tool(upstream *up, size_t i, const char *pin, unsigned char parts[4][32])
+{
+    tool_state *st = &up->st[i];
+    const toolgov__tool_decl *t = &up->m->tools[i];
+    char changed[96] = "";
+    size_t p;
+    int bad = t->pin && strcmp(t->pin, pin) != 0;
+
+    if (st->have)
+        for (p = 0; p < 4; p++)
+            if (memcmp(st->part[p], parts[p], 32) != 0) {
+                if (changed[0])
+                    strcat(changed, ", ");
+                strcat(changed, part_names[p]);
+            }
+    if (changed[0]) {
+        row(up->err, up);
+        fprintf(up->err, "drift: tool '%s' changed its %s since toolgov-mcp started; %s\n",
+                t->name, changed,
+                bad ? "it does not match its pin and is refused until the manifest is reviewed "
+                      "again"
+                : t->pin ? "it still matches its pin"
+                         : "it has no pin, so it is still served, under the manifest's "
+                           "description and parameters");
+    } else if (bad && !st->pin_bad) {
+        row(up->err, up);
+        fprintf(up->err, "drift: tool '%s' does not match its pin in %s:%u:%u: the server's "
+                         "definition changed since it was reviewed (toolgov-mcp --import '%s' "
+                         "shows it now); it is refused\n",
+                t->name, up->m->path, t->at.line, t->at.col, up->name);
+    }
+    st->pin_bad = (unsigned char)bad;
+    memcpy(st->part, parts, sizeof st->part);
+    st->have = 1;
+}
+
+/* Request one page of tools/list (the first when cursor is NULL). 0 with
+** *res the result's node in up->conn.doc, or non-zero with why said. */
+static int list_page(upstream *up, const char *cursor, long *res, char *why, size_t n)
+{
+    toolgov__jbuf_clear(&up->params);
+    if (cursor) {
+        toolgov__jbuf_puts(&up->params, "{\"cursor\":");
+        toolgov__json_put_str(&up->params, cursor, strlen(cursor));
+        toolgov__jbuf_putc(&up->params, '}');
+    }
+    if (toolgov__jbuf_finish(&up->params)) {
+        snprintf(why, n, "out of memory");
+        return -1;
+    }
+    return toolgov__upconn_request(&up->conn, "tools/list", cursor ? up->params.ptr : NULL,
+                                   TOOLGOV_MCP_UPSTREAM_START_MS, res, why, n);
+}
+
+/* Read tools/list to its last page and compare it with the manifest (and
+** with the last list): the declared tools offered, undeclared ones
+** reported, pins checked. 0, or -1 with up->down set. */
+static int read_tools(upstream *up)
 {
     const toolgov__json_doc *d = &up->conn.doc;
-    char *cursor = NULL, why[400];
-    size_t pages = 0, total = 0;
+    char *cursor = NULL, why[400], pin[72];
+    unsigned char *now = NULL, parts[4][32];
+    size_t pages = 0, total = 0, i;
+    toolgov__jbuf def;
     int rc = -1;
 
-    memset(up->offered, 0, up->m->tool_count ? up->m->tool_count : 1);
+    toolgov__jbuf_init(&def, &up->alloc);
+    now = calloc(up->m->tool_count ? up->m->tool_count : 1, 1);
+    if (!now) {
+        snprintf(up->down, sizeof up->down, "out of memory");
+        goto out;
+    }
     for (;;) {
         long res, tools, next, k;
-        size_t i;
-        toolgov__jbuf_clear(&up->params);
-        if (cursor) {
-            toolgov__jbuf_puts(&up->params, "{\"cursor\":");
-            toolgov__json_put_str(&up->params, cursor, strlen(cursor));
-            toolgov__jbuf_putc(&up->params, '}');
-        }
-        if (toolgov__jbuf_finish(&up->params)) {
-            snprintf(up->down, sizeof up->down, "out of memory");
-            goto out;
-        }
-        if (toolgov__upconn_request(&up->conn, "tools/list", cursor ? up->params.ptr : NULL,
-                                    TOOLGOV_MCP_UPSTREAM_START_MS, &res, why, sizeof why) != 0) {
+        if (list_page(up, cursor, &res, why, sizeof why) != 0) {
             snprintf(up->down, sizeof up->down, "tools/list failed: %s", why);
             goto out;
         }
@@ -600,25 +776,25 @@ static int read_tools(upstream *up, FILE *err)
                 goto out;
             }
             if (!name || name->type != TOOLGOV__JSON_STRING) {
-                row(err, up);
-                fputs("drift: a tool without a name in its tools/list; ignored\n", err);
+                row(up->err, up);
+                fputs("drift: a tool without a name in its tools/list; ignored\n", up->err);
                 continue;
             }
-            idx = strlen(name->u.str) == name->len ? toolgov__manifest_find(up->m, name->u.str)
-                                                   : -1;
+            idx = find_decl(up, name->u.str, name->len);
             if (idx < 0) {
-                row(err, up);
-                fputs("drift: tool ", err);
-                put_name(err, name->u.str, name->len);
-                fprintf(err, " is offered by the server but not declared in its manifest %s; "
-                             "it is not served\n", up->manifest_path);
-            } else if (up->offered[idx]) {
-                row(err, up);
-                fputs("drift: tool ", err);
-                put_name(err, name->u.str, name->len);
-                fputs(" is offered twice; served once\n", err);
+                report_undeclared(up, name->u.str, name->len);
+            } else if (now[idx]) {
+                row(up->err, up);
+                fputs("drift: tool ", up->err);
+                put_name(up->err, name->u.str, name->len);
+                fputs(" is offered twice; the first is judged\n", up->err);
             } else {
-                up->offered[idx] = 1;
+                now[idx] = 1;
+                if (definition_pin(d, (size_t)k, &def, pin, parts)) {
+                    snprintf(up->down, sizeof up->down, "out of memory");
+                    goto out;
+                }
+                judge_tool(up, (size_t)idx, pin, parts);
             }
         }
         next = toolgov__json_get(d, (size_t)res, "nextCursor", 10);
@@ -636,19 +812,46 @@ static int read_tools(upstream *up, FILE *err)
             goto out;
         }
     }
+    for (i = 0; i < up->m->tool_count; i++) {
+        const toolgov__tool_decl *t = &up->m->tools[i];
+        if (!now[i] && (!up->listed || up->st[i].offered)) {
+            row(up->err, up);
+            if (up->listed)
+                fprintf(up->err, "drift: tool '%s' is no longer offered by the server; it is not "
+                                 "served\n", t->name);
+            else
+                fprintf(up->err, "drift: tool '%s' is declared in %s:%u:%u but the server does "
+                                 "not offer it; it is not served\n", t->name, up->m->path,
+                        t->at.line, t->at.col);
+        }
+        up->st[i].offered = now[i];
+    }
+    if (!up->listed) {
+        size_t unpinned = 0;
+        for (i = 0; i < up->m->tool_count; i++)
+            unpinned += up->m->tools[i].pin == NULL;
+        if (unpinned) {
+            row(up->err, up);
+            fprintf(up->err, "%zu of its %zu declared tools have no pin: a change of their "
+                             "definition is reported, not refused (toolgov-mcp --import writes "
+                             "pins)\n", unpinned, up->m->tool_count);
+        }
+    }
+    up->listed = 1;
     rc = 0;
 out:
+    free(now);
     free(cursor);
+    toolgov__jbuf_free(&def);
     return rc;
 }
 
 /* Start, initialize, read the tools. 0, or -1 with up->down said. */
-static int connect_upstream(upstream *up, FILE *err)
+static int connect_upstream(upstream *up, int list)
 {
     toolgov__upconn_spawn sp;
     char why[400];
     long res, ver;
-    size_t i;
 
     up->down[0] = '\0';
     sp.argv = (const char *const *)(void *)up->argv;
@@ -670,21 +873,14 @@ static int connect_upstream(upstream *up, FILE *err)
         toolgov__upconn_stop(&up->conn, 200);
         return -1;
     }
+    up->conn.list_changed = 0;
     if (toolgov__upconn_notify(&up->conn, "notifications/initialized", NULL) ||
-        read_tools(up, err)) {
+        (list && read_tools(up))) {
         if (!up->down[0])
             snprintf(up->down, sizeof up->down, "the server closed the connection");
         toolgov__upconn_stop(&up->conn, 200);
         return -1;
     }
-    up->conn.list_changed = 0;
-    for (i = 0; i < up->m->tool_count; i++)
-        if (!up->offered[i]) {
-            row(err, up);
-            fprintf(err, "drift: tool '%s' is declared in %s:%u:%u but the server does not "
-                         "offer it; it is not served\n", up->m->tools[i].name, up->m->path,
-                    up->m->tools[i].at.line, up->m->tools[i].at.col);
-        }
     return 0;
 }
 
@@ -702,6 +898,15 @@ static upstream *find_upstream(toolgov_mcp_upstreams *u, const char *owner)
 static int tool_unavailable(upstream *up, const char *tool, char *why, size_t n)
 {
     long idx = toolgov__manifest_find(up->m, tool);
+    /* What the server said meanwhile: a changed tool list is read again
+    ** and judged before anything of it is listed or called. */
+    if (!up->down[0] && toolgov__upconn_pump(&up->conn, why, n) != 0)
+        snprintf(up->down, sizeof up->down, "%.400s", why);
+    if (!up->down[0] && up->conn.list_changed) {
+        up->conn.list_changed = 0;
+        if (read_tools(up))
+            toolgov__upconn_stop(&up->conn, 200);
+    }
     if (up->down[0]) {
         snprintf(why, n, "%s is not available: the MCP server '%s' is not serving (%s)", tool,
                  up->name, up->down);
@@ -712,9 +917,15 @@ static int tool_unavailable(upstream *up, const char *tool, char *why, size_t n)
         snprintf(why, n, "%s is not available: the MCP server '%s' exited", tool, up->name);
         return 1;
     }
-    if (idx < 0 || !up->offered[idx]) {
+    if (idx < 0 || !up->st[idx].offered) {
         snprintf(why, n, "%s is not available: it is declared for the MCP server '%s', which does "
                          "not offer it (drift); the operator has to review it", tool, up->name);
+        return 1;
+    }
+    if (up->st[idx].pin_bad) {
+        snprintf(why, n, "%s is refused: the MCP server '%s' changed its definition since it was "
+                         "reviewed (it no longer matches its pin); the operator has to review it "
+                         "again", tool, up->name);
         return 1;
     }
     return 0;
@@ -784,8 +995,12 @@ static int forward_call(const toolgov_call *call, const void *args, toolgov_resu
         return TOOLGOV_EHANDLER;
     }
     toolgov__jbuf_clear(&up->params);
-    toolgov__jbuf_puts(&up->params, "{\"name\":");
-    toolgov__json_put_str(&up->params, call->tool, strlen(call->tool));
+    {
+        long idx = toolgov__manifest_find(up->m, call->tool);
+        const char *sn = idx >= 0 ? server_name_of(up, (size_t)idx) : call->tool;
+        toolgov__jbuf_puts(&up->params, "{\"name\":");
+        toolgov__json_put_str(&up->params, sn, strlen(sn));
+    }
     toolgov__jbuf_puts(&up->params, ",\"arguments\":");
     toolgov__jbuf_put(&up->params, call->args, call->args_len);
     toolgov__jbuf_putc(&up->params, '}');
@@ -851,7 +1066,8 @@ int toolgov_mcp_upstreams_start(toolgov_mcp_upstreams *u, toolgov_registry *reg,
     for (i = 0; i < u->count; i++) {
         upstream *up = &u->ups[i];
         int rc;
-        if (connect_upstream(up, err)) {
+        up->err = err;
+        if (connect_upstream(up, 1)) {
             row(err, up);
             fprintf(err, "not serving: %s; its tools are unavailable\n", up->down);
         }
@@ -864,4 +1080,342 @@ int toolgov_mcp_upstreams_start(toolgov_mcp_upstreams *u, toolgov_registry *reg,
         }
     }
     return 0;
+}
+
+/* ---- import ------------------------------------------------------------- */
+
+/* A JSON value as YAML flow text: members in the order the server wrote
+** them (property order is the order of canonical arguments), ": " and ", "
+** between them so every YAML reader takes it; strings in JSON's escapes,
+** which YAML's double quotes read the same. Returns the next node. */
+static size_t put_flow(toolgov__jbuf *b, const toolgov__json_doc *d, size_t i)
+{
+    const toolgov__json *n = &d->nodes[i];
+    size_t k, j = i + 1;
+    switch (n->type) {
+    case TOOLGOV__JSON_OBJECT:
+    case TOOLGOV__JSON_ARRAY:
+        toolgov__jbuf_putc(b, n->type == TOOLGOV__JSON_OBJECT ? '{' : '[');
+        for (k = 0; k < n->len; k++) {
+            if (k)
+                toolgov__jbuf_put(b, ", ", 2);
+            if (n->type == TOOLGOV__JSON_OBJECT) {
+                toolgov__json_put_str(b, d->nodes[j].u.str, d->nodes[j].len);
+                toolgov__jbuf_put(b, ": ", 2);
+                j++;
+            }
+            j = put_flow(b, d, j);
+        }
+        toolgov__jbuf_putc(b, n->type == TOOLGOV__JSON_OBJECT ? '}' : ']');
+        return n->end;
+    case TOOLGOV__JSON_STRING:
+        toolgov__json_put_str(b, n->u.str, n->len);
+        break;
+    case TOOLGOV__JSON_NUMBER:
+        toolgov__jbuf_put(b, n->u.str, n->len);
+        break;
+    case TOOLGOV__JSON_TRUE:
+        toolgov__jbuf_puts(b, "true");
+        break;
+    case TOOLGOV__JSON_FALSE:
+        toolgov__jbuf_puts(b, "false");
+        break;
+    default:
+        toolgov__jbuf_puts(b, "null");
+        break;
+    }
+    return i + 1;
+}
+
+/* A manifest name made of s: lowercase letters, digits and single '_'
+** (camelCase split), a letter first; NUL-terminated in out[0..64]. */
+static void manifest_name(char out[65], const char *s, size_t len, const char *prefix)
+{
+    size_t i, n = 0;
+    int under = 1; /* no '_' first */
+    for (i = 0; i < len && n < 56; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 'A' && c <= 'Z') {
+            if (i > 0 && !under && s[i - 1] >= 'a' && s[i - 1] <= 'z')
+                out[n++] = '_';
+            out[n++] = (char)(c - 'A' + 'a');
+            under = 0;
+        } else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+            out[n++] = (char)c;
+            under = 0;
+        } else if (!under) {
+            out[n++] = '_';
+            under = 1;
+        }
+    }
+    while (n > 0 && out[n - 1] == '_')
+        n--;
+    out[n] = '\0';
+    if (n == 0 || !(out[0] >= 'a' && out[0] <= 'z') || strncmp(out, "toolgov", 7) == 0) {
+        size_t pl = strlen(prefix);
+        memmove(out + pl, out, n + 1);
+        memcpy(out, prefix, pl);
+        out[64] = '\0';
+    }
+}
+
+/* 1 when name is a good tool (or plugin) name by toolgov-gen's rules. */
+static int name_ok(const char *name, enum toolgov__name_kind kind)
+{
+    toolgov__diag d;
+    toolgov__mark at = {1, 1};
+    FILE *sink = fopen("/dev/null", "w");
+    int ok;
+    if (!sink)
+        return 0;
+    toolgov__diag_init(&d, sink, 1);
+    ok = toolgov__name_check(&d, "-", at, name, strlen(name), kind) == 0;
+    toolgov__diag_finish(&d);
+    fclose(sink);
+    return ok;
+}
+
+/* The compiler's verdict on a tool's inputSchema: 0 representable, or 1
+** with its errors (one a line) in *report (malloc'd). */
+static int schema_verdict(const char *text, size_t len, const char *tool, char **report)
+{
+    toolgov__diag d;
+    toolgov__arena arena;
+    toolgov__schema_ctx cx;
+    toolgov__jval *root = NULL;
+    toolgov__snode *node = NULL;
+    toolgov__mark at = {1, 1};
+    size_t rlen = 0;
+    FILE *ms = open_memstream(report, &rlen);
+    int bad;
+    if (!ms) {
+        *report = NULL;
+        return 1;
+    }
+    toolgov__arena_init(&arena);
+    toolgov__diag_init(&d, ms, 20);
+    memset(&cx, 0, sizeof cx);
+    cx.arena = &arena;
+    cx.d = &d;
+    cx.path = "inputSchema";
+    cx.tool = tool;
+    bad = toolgov__jtext_parse(&cx, text, len, &root) != 0 ||
+          toolgov__schema_compile(&cx, root, at, &node) != 0 || d.errors > 0;
+    toolgov__diag_finish(&d);
+    fclose(ms);
+    toolgov__arena_free(&arena);
+    return bad;
+}
+
+/* One tool of the list as a manifest entry (or, when it cannot be one, the
+** entry commented out with the reason). */
+static void import_tool(FILE *out, const toolgov__json_doc *d, size_t k, toolgov__jbuf *b,
+                        char (*keys)[65], size_t nkeys, FILE *err, const char *server)
+{
+    long nm = toolgov__json_get(d, k, "name", 4), de = toolgov__json_get(d, k, "description", 11);
+    long is = toolgov__json_get(d, k, "inputSchema", 11), an = toolgov__json_get(d, k, "annotations", 11);
+    long ro = an >= 0 && d->nodes[an].type == TOOLGOV__JSON_OBJECT
+                  ? toolgov__json_get(d, (size_t)an, "readOnlyHint", 12) : -1;
+    long ds = an >= 0 && d->nodes[an].type == TOOLGOV__JSON_OBJECT
+                  ? toolgov__json_get(d, (size_t)an, "destructiveHint", 15) : -1;
+    const toolgov__json *name = &d->nodes[nm];
+    char *key = keys[nkeys], pin[72], *report = NULL;
+    const char *effect, *why;
+    size_t i, suffix = 2, dlen;
+    int no_schema = 0;
+
+    manifest_name(key, name->u.str, name->len, "t_");
+    if (!name_ok(key, TOOLGOV_NAME_TOOL) && strlen(key) < 58)
+        strcat(key, "_tool");
+    for (i = 0; i < nkeys; i++)
+        if (strcmp(keys[i], key) == 0) {
+            /* Two server names made one key: number the later one. */
+            char base[59];
+            snprintf(base, sizeof base, "%s", keys[i]);
+            snprintf(key, 65, "%s_%u", base, (unsigned)(suffix++ % 10000));
+            i = (size_t)-1;
+        }
+    (void)definition_pin(d, k, b, pin, NULL);
+    if (ro >= 0 && d->nodes[ro].type == TOOLGOV__JSON_TRUE) {
+        effect = "read";
+        why = "readOnlyHint: true";
+    } else if (ds >= 0 && d->nodes[ds].type == TOOLGOV__JSON_FALSE) {
+        effect = "write";
+        why = "destructiveHint: false; a write asks once per run";
+    } else {
+        effect = "destructive";
+        why = ds >= 0 ? "destructiveHint: true" : "no destructiveHint: MCP's default is destructive";
+    }
+    if (is >= 0 && d->nodes[is].type == TOOLGOV__JSON_OBJECT) {
+        toolgov__jbuf_clear(b);
+        (void)put_flow(b, d, (size_t)is);
+        if (toolgov__jbuf_finish(b) || schema_verdict(b->ptr, b->len, key, &report))
+            no_schema = 1;
+    } else {
+        no_schema = 1;
+        report = strdup("the server gives no inputSchema object");
+    }
+    fputc('\n', out);
+    if (no_schema) {
+        fprintf(err, "toolgov-mcp: import '%s': tool ", server);
+        put_name(err, name->u.str, name->len);
+        fputs(": its inputSchema is outside what toolgov decodes; written commented out\n", err);
+        fprintf(out, "  # NOT IMPORTED: the inputSchema of '%.*s' is outside the subset toolgov "
+                     "decodes, and a\n  # weaker schema would let calls through that the "
+                     "server's own would refuse. Write\n  # parameters that say the same in "
+                     "the subset (docs/manifest.md), then remove the #s.\n",
+                (int)(name->len > 128 ? 128 : name->len), name->u.str);
+        fputs("  # The compiler said:\n", out);
+        {
+            const char *p = report;
+            while (p && *p) {
+                const char *nl = strchr(p, '\n');
+                size_t n = nl ? (size_t)(nl - p) : strlen(p);
+                fprintf(out, "  #   %.*s\n", (int)n, p);
+                p = nl ? nl + 1 : NULL;
+            }
+        }
+        free(report);
+        fprintf(out, "  # %s:\n  #   effect: %s\n", key, effect);
+        return;
+    }
+    fprintf(out, "  %s:\n", key);
+    fprintf(out, "    # SUGGESTED from the server's annotations (%s):\n"
+                 "    # review: the server's hints are not trusted, this effect is.\n", why);
+    fprintf(out, "    effect: %s\n", effect);
+    dlen = de >= 0 && d->nodes[de].type == TOOLGOV__JSON_STRING ? d->nodes[de].len : 0;
+    if (dlen == 0) {
+        fputs("    # The server gives no description: write what the tool does.\n", out);
+        fputs("    description: \"(no description)\"\n", out);
+    } else {
+        size_t n = dlen;
+        if (n > TOOLGOV_DESCRIPTION_MAX) {
+            n = TOOLGOV_DESCRIPTION_MAX - 4;
+            while (n > 0 && ((unsigned char)d->nodes[de].u.str[n] & 0xC0u) == 0x80u)
+                n--;
+            fprintf(out, "    # The server's description is %zu bytes; cut to the limit of %u: "
+                         "review it.\n", dlen, TOOLGOV_DESCRIPTION_MAX);
+        }
+        toolgov__jbuf_clear(b);
+        toolgov__json_put_str(b, d->nodes[de].u.str, n);
+        if (!toolgov__jbuf_finish(b))
+            fprintf(out, "    description: %s\n", b->ptr);
+    }
+    if (strlen(name->u.str) != name->len || strcmp(key, name->u.str) != 0) {
+        toolgov__jbuf_clear(b);
+        toolgov__json_put_str(b, name->u.str, name->len);
+        if (!toolgov__jbuf_finish(b))
+            fprintf(out, "    upstream_name: %s\n", b->ptr);
+    }
+    toolgov__jbuf_clear(b);
+    (void)put_flow(b, d, (size_t)is);
+    if (!toolgov__jbuf_finish(b))
+        fprintf(out, "    parameters: %s\n", b->ptr);
+    fprintf(out, "    pin: %s\n", pin);
+}
+
+int toolgov_mcp_upstreams_import(toolgov_mcp_upstreams *u, const char *name, FILE *out,
+                                 FILE *err)
+{
+    upstream *up = NULL;
+    const toolgov__json_doc *d;
+    toolgov__jbuf b;
+    char *cursor = NULL, why[400], plugin[65], (*keys)[65] = NULL;
+    size_t i, pages = 0, nkeys = 0;
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *body;
+    int rc = -1;
+
+    for (i = 0; i < u->count; i++)
+        if (strcmp(u->ups[i].name, name) == 0)
+            up = &u->ups[i];
+    if (!up) {
+        fprintf(err, "toolgov-mcp: --import %s: the upstreams file lists no server of that name\n",
+                name);
+        return -1;
+    }
+    if (connect_upstream(up, 0)) {
+        fprintf(err, "toolgov-mcp: --import %s: %s\n", name, up->down);
+        return -1;
+    }
+    d = &up->conn.doc;
+    toolgov__jbuf_init(&b, &up->alloc);
+    keys = calloc(TOOLGOV_MCP_UPSTREAM_MAX_TOOLS, sizeof *keys);
+    /* The whole text first: nothing is written unless all of it can be. */
+    body = open_memstream(&text, &text_len);
+    if (!keys || !body) {
+        fputs("toolgov-mcp: out of memory\n", err);
+        goto out;
+    }
+    manifest_name(plugin, name, strlen(name), "server_");
+    if (!name_ok(plugin, TOOLGOV_NAME_PLUGIN) && strlen(plugin) < 58)
+        strcat(plugin, "_mcp");
+    fprintf(body, "# The tools of the MCP server '%s', imported by toolgov-mcp --import to be\n"
+                  "# reviewed. Every effect is a suggestion from the server's annotations,\n"
+                  "# which MCP calls untrusted hints: the effect you leave here is what the\n"
+                  "# gate enforces. Descriptions and parameters are what the model will see;\n"
+                  "# edit them freely. A pin is the digest of the server's definition of the\n"
+                  "# tool as imported: a server whose definition changes has the tool refused\n"
+                  "# until it is imported and reviewed again. Delete the tools not to serve.\n",
+            name);
+    fprintf(body, "name: %s\nprovides:\n  - tool\ntools:", plugin);
+    for (;;) {
+        long res, tools, next, k;
+        if (list_page(up, cursor, &res, why, sizeof why) != 0) {
+            fprintf(err, "toolgov-mcp: --import %s: tools/list failed: %s\n", name, why);
+            goto out;
+        }
+        tools = toolgov__json_get(d, (size_t)res, "tools", 5);
+        if (tools < 0 || d->nodes[tools].type != TOOLGOV__JSON_ARRAY) {
+            fprintf(err, "toolgov-mcp: --import %s: its tools/list result has no \"tools\" "
+                         "array\n", name);
+            goto out;
+        }
+        for (i = 0, k = tools + 1; i < d->nodes[tools].len; i++, k = (long)d->nodes[k].end) {
+            long nm = d->nodes[k].type == TOOLGOV__JSON_OBJECT
+                          ? toolgov__json_get(d, (size_t)k, "name", 4) : -1;
+            if (nm < 0 || d->nodes[nm].type != TOOLGOV__JSON_STRING) {
+                fprintf(err, "toolgov-mcp: --import %s: a tool without a name; left out\n", name);
+                continue;
+            }
+            if (nkeys == TOOLGOV_MCP_UPSTREAM_MAX_TOOLS) {
+                fprintf(err, "toolgov-mcp: --import %s: more than %d tools\n", name,
+                        TOOLGOV_MCP_UPSTREAM_MAX_TOOLS);
+                goto out;
+            }
+            import_tool(body, d, (size_t)k, &b, keys, nkeys, err, name);
+            nkeys++;
+        }
+        next = toolgov__json_get(d, (size_t)res, "nextCursor", 10);
+        free(cursor);
+        cursor = NULL;
+        if (next < 0 || d->nodes[next].type != TOOLGOV__JSON_STRING)
+            break;
+        if (++pages >= TOOLGOV_MCP_UPSTREAM_MAX_PAGES ||
+            !(cursor = dup_n(d->nodes[next].u.str, d->nodes[next].len))) {
+            fprintf(err, "toolgov-mcp: --import %s: more than %d pages of tools\n", name,
+                    TOOLGOV_MCP_UPSTREAM_MAX_PAGES);
+            goto out;
+        }
+    }
+    if (nkeys == 0)
+        fputs(" {}", body);
+    fputc('\n', body);
+    if (fflush(body) != 0)
+        goto out;
+    if (fwrite(text, 1, text_len, out) != text_len || fflush(out) != 0) {
+        fprintf(err, "toolgov-mcp: --import %s: writing the manifest failed\n", name);
+        goto out;
+    }
+    rc = 0;
+out:
+    if (body)
+        fclose(body);
+    free(text);
+    free(cursor);
+    free(keys);
+    toolgov__jbuf_free(&b);
+    toolgov__upconn_stop(&up->conn, 500);
+    return rc;
 }

@@ -59,9 +59,23 @@ typedef struct toolgov_mcp_upstreams toolgov_mcp_upstreams;
 /* Read the upstreams file and every manifest it names. Problems are
 ** reported on `err` (FILE:LINE:COL: what is wrong and how to fix it, or the
 ** manifest loader's diagnostics) and give -1 with *out NULL: a set with an
-** error is never started. max_message bounds one message from a server. */
+** error is never started. max_message bounds one message from a server.
+** importing: the manifests are neither required nor read (the set can
+** only import, not start). */
 int toolgov_mcp_upstreams_load(toolgov_mcp_upstreams **out, const char *path,
-                               size_t max_message, FILE *err);
+                               size_t max_message, int importing, FILE *err);
+
+/* Import (SPEC section 13): start server `name` of a set loaded for
+** importing, read its tools/list to the last page and write to `out` a
+** manifest to review: each tool with its description, its inputSchema as
+** parameters (compiled as toolgov-gen would; a schema outside the subset
+** leaves the tool commented out with the compiler's errors, never weakened),
+** an effect suggested from its annotations with MCP's defaults (an absent
+** destructiveHint means destructive) marked in a comment for review, the
+** server's name as upstream_name where it is not a valid tool name, and its
+** pin. 0; -1 after a report on `err` (nothing written to out then). */
+int toolgov_mcp_upstreams_import(toolgov_mcp_upstreams *u, const char *name, FILE *out,
+                                 FILE *err);
 
 /* Start every server, compare what it offers with its manifest (rows on
 ** `err`), and mount each as a plugin into `reg`. A server that fails to

@@ -581,3 +581,51 @@ done:
     }
     return rc;
 }
+
+int toolgov__upconn_pump(toolgov__upconn *c, char *err, size_t errlen)
+{
+    long long deadline = now_ms() + 1000;
+    long ignored;
+    for (;;) {
+        size_t n = 0, end = 0;
+        int t, m, f;
+        char *line;
+        if (c->from_fd < 0)
+            return 0;
+        t = take_line(c, &n, &end);
+        if (t == 2) {
+            snprintf(err, errlen, "the server sent a message over %zu bytes", c->max_message);
+            break;
+        }
+        if (t == 1) {
+            if (n == 0) {
+                drop(c, end);
+                continue;
+            }
+            if (!(line = malloc(n + 1))) {
+                snprintf(err, errlen, "out of memory");
+                break;
+            }
+            memcpy(line, c->buf, n);
+            line[n] = '\0';
+            drop(c, end);
+            /* Our ids are positive: no response is waited for here. */
+            m = one_message(c, line, n, -1, deadline, &ignored, err, errlen);
+            free(line);
+            if (m == MSG_BAD)
+                break;
+            continue;
+        }
+        f = fill(c);
+        if (f == 0)
+            return 0;
+        if (f < 0) {
+            if (c->len && memchr(c->buf, '\n', c->len))
+                continue;
+            snprintf(err, errlen, "the server closed its output");
+            break;
+        }
+    }
+    toolgov__upconn_stop(c, 200);
+    return -1;
+}

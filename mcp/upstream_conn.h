@@ -76,6 +76,13 @@ int toolgov__upconn_start(toolgov__upconn *c, const toolgov__upconn_spawn *sp, c
 int toolgov__upconn_request(toolgov__upconn *c, const char *method, const char *params,
                             int timeout_ms, long *result, char *err, size_t errlen);
 
+/* Handle what the server sent since the last wait, without waiting: its
+** notifications (list_changed is remembered), its requests (answered as
+** above) and late responses (dropped). 0, or -1 with err set when the
+** connection broke or the server sent something malformed (it is then
+** stopped). A connection that is not running is 0. */
+int toolgov__upconn_pump(toolgov__upconn *c, char *err, size_t errlen);
+
 /* Send a notification (no answer). 0, or -1 (the connection is closed). */
 int toolgov__upconn_notify(toolgov__upconn *c, const char *method, const char *params);
 

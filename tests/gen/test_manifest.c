@@ -137,7 +137,11 @@ static const bad_case bad_cases[] = {
     {"unknown tool key, close", T "  t:\n    effect: read\n    descripton: x\n", 0,
      "m.yaml:6:5: error: unknown key 'descripton' in tool 't'; did you mean 'description'?", {0}, 2},
     {"unknown tool key, far", T "  t:\n    effect: read\n    description: x\n    timeout: 3\n", 0,
-     "m.yaml:7:5: error: unknown key 'timeout' in tool 't'; expected effect, confirm, description, guidance, pinned, answers_directly, parameters or loop", {0}, 1},
+     "m.yaml:7:5: error: unknown key 'timeout' in tool 't'; expected effect, confirm, description, guidance, pinned, answers_directly, parameters, loop, pin or upstream_name", {0}, 1},
+    {"pin not a digest", T "  t:\n    effect: read\n    description: x\n    pin: sha256:ABC\n", 0,
+     "m.yaml:7:10: error: pin of tool 't' must be \"sha256:\" and 64 lowercase hex digits", {"import the server's tools again"}, 1},
+    {"upstream_name with a blank", T "  t:\n    effect: read\n    description: x\n    upstream_name: get sum\n", 0,
+     "m.yaml:7:20: error: upstream_name of tool 't' must be the server's name for the tool", {0}, 1},
     {"duplicate tool key", T "  t:\n    effect: read\n    effect: write\n    description: x\n", 0,
      "m.yaml:6:5: error: duplicate key 'effect' in tool 't'; keep one", {0}, 1},
 
@@ -529,6 +533,24 @@ START_TEST(test_gate_rules_allowed)
 }
 END_TEST
 
+START_TEST(test_upstream_keys)
+{
+    /* A tool of an upstream MCP server (toolgov-mcp --upstreams): its pin
+    ** and the server's own name for it are kept; absent, both are NULL. */
+    toolgov__manifest *m = load_ok(T
+        "  get_sum:\n    effect: read\n    description: x\n    upstream_name: get-sum\n"
+        "    pin: sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n"
+        "  other:\n    effect: read\n    description: y\n", 0);
+    ck_assert_uint_eq(m->tool_count, 2);
+    ck_assert_str_eq(m->tools[0].upstream_name, "get-sum");
+    ck_assert_str_eq(m->tools[0].pin,
+                     "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+    ck_assert_ptr_null(m->tools[1].pin);
+    ck_assert_ptr_null(m->tools[1].upstream_name);
+    toolgov__manifest_free(m);
+}
+END_TEST
+
 START_TEST(test_minimal_and_flow)
 {
     toolgov__manifest *m = load_ok("name: a\n", 0);
@@ -743,6 +765,7 @@ static Suite *manifest_suite(void)
     TCase *tc = tcase_create("bad input");
     tcase_add_loop_test(tc, test_bad_input, 0, (int)(sizeof bad_cases / sizeof bad_cases[0]));
     tcase_add_test(tc, test_length_limits);
+    tcase_add_test(tc, test_upstream_keys);
     tcase_add_test(tc, test_stub_comment_holds);
     tcase_add_test(tc, test_every_keyword);
     tcase_add_test(tc, test_file_too_big);

@@ -31,6 +31,14 @@ const serverJs = (name) =>
 if (!fs.existsSync(serverJs("filesystem")) || !fs.existsSync(serverJs("memory")))
   throw new Error("the reference MCP servers are not installed: run 'npm ci' in tests/upstream");
 const manifest = (name) => path.join(upstreamDir, "manifests", name + ".yaml");
+const gen = process.env.TOOLGOV_GEN;
+
+// What toolgov-gen validate says of a manifest file (when it is built).
+function validates(file) {
+  if (!gen) return;
+  const v = spawnSync(gen, ["validate", file], { encoding: "utf8" });
+  assert.equal(v.status, 0, file + ":\n" + v.stderr);
+}
 
 const clients = [];
 const temps = [];
@@ -238,4 +246,82 @@ test("a bad upstreams file is refused at its place, and nothing starts", () => {
     assert.match(r.stderr, want, body);
     assert.equal(r.stdout, "");
   }
+});
+
+test("import writes a manifest to review that serves as written; pins hold", () => {
+  const w = world();
+  const cfg = JSON.parse(fs.readFileSync(w.config, "utf8"));
+  delete cfg.mcpServers.memory.manifest;
+  fs.writeFileSync(w.config, JSON.stringify(cfg));
+  const r = spawnSync(server, ["--import", "memory", "--upstreams", w.config], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const y = r.stdout;
+  assert.match(y, /^name: memory\nprovides:\n {2}- tool\ntools:\n/m);
+  // Effects suggested from the annotations, marked for review.
+  assert.match(y, / {2}delete_entities:\n {4}# SUGGESTED from the server's annotations \(destructiveHint: true\):\n[^\n]*\n {4}effect: destructive\n/);
+  assert.match(y, / {2}create_entities:\n[^]*?effect: write\n/);
+  assert.match(y, / {2}read_graph:\n[^]*?effect: read\n/);
+  // The server's description, its inputSchema as parameters, and a pin.
+  assert.match(y, /description: "Create multiple new entities in the knowledge graph"\n {4}parameters: \{"\$schema": "http:\/\/json-schema.org\/draft-07\/schema#", "type": "object", "properties": \{"entities": /);
+  assert.equal((y.match(/\n {4}pin: sha256:[0-9a-f]{64}\n/g) ?? []).length, 9);
+  // Served as imported: no drift, no unpinned tool.
+  fs.writeFileSync(path.join(w.dir, "memory.yaml"), y);
+  validates(path.join(w.dir, "memory.yaml"));
+  cfg.mcpServers.memory.manifest = "memory.yaml";
+  fs.writeFileSync(w.config, JSON.stringify(cfg));
+  const s = spawnSync(server, ["--no-examples", "--upstreams", w.config], {
+    encoding: "utf8",
+    input: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}\n' +
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_graph","arguments":{}}}\n',
+  });
+  assert.equal(s.status, 0, s.stderr);
+  assert.doesNotMatch(s.stderr, /upstream 'memory'/);
+  assert.match(s.stdout, /"id":2,"result":\{"content":\[\{"type":"text","text":"\{\\n  \\"entities\\": \[\]/);
+});
+
+test("import: names that are not tool names keep the server's as upstream_name", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolgov-upstream-"));
+  temps.push(dir);
+  const config = path.join(dir, "upstreams.json");
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: { everything: {
+    command: process.execPath, args: [serverJs("everything"), "stdio"] } } }));
+  const r = spawnSync(server, ["--import", "everything", "--upstreams", config], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, / {2}get_sum:\n[^]*?upstream_name: "get-sum"\n/);
+  fs.writeFileSync(path.join(dir, "everything.yaml"), r.stdout);
+  validates(path.join(dir, "everything.yaml"));
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: { everything: {
+    command: process.execPath, args: [serverJs("everything"), "stdio"], manifest: "everything.yaml" } } }));
+  const s = spawnSync(server, ["--no-examples", "--upstreams", config], {
+    encoding: "utf8",
+    input: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}\n' +
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_sum","arguments":{"a":2,"b":3}}}\n',
+  });
+  assert.match(s.stdout, /"id":2,"result":\{"content":\[\{"type":"text","text":"The sum of 2 and 3 is 5\."\}\],"isError":false\}/);
+});
+
+test("a rug pull: a description changed after review is refused with its row; a tool appearing later is never offered", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolgov-upstream-"));
+  temps.push(dir);
+  const config = path.join(dir, "upstreams.json");
+  const entry = { command: process.execPath, args: [path.join(path.dirname(new URL(import.meta.url).pathname), "rugpull_server.mjs")] };
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: { dict: entry } }));
+  const r = spawnSync(server, ["--import", "dict", "--upstreams", config], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  fs.writeFileSync(path.join(dir, "dict.yaml"), r.stdout);
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: { dict: { ...entry, manifest: "dict.yaml" } } }));
+  const { client, err } = await connect({ config }, []);
+  assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ["lookup", "flip"]);
+  assert.equal(text(await client.callTool({ name: "lookup", arguments: { word: "tea" } })), "tea: a word");
+  assert.equal(text(await client.callTool({ name: "flip", arguments: {} })), "flipped");
+  const pulled = await client.callTool({ name: "lookup", arguments: { word: "tea" } });
+  assert.equal(pulled.isError, true);
+  assert.match(text(pulled), /lookup is refused: the MCP server 'dict' changed its definition since it was reviewed/);
+  const after = (await client.listTools()).tools.map((t) => t.name);
+  assert.deepEqual(after, ["flip"]);
+  await assert.rejects(client.callTool({ name: "exfiltrate", arguments: { path: "/etc/passwd" } }),
+    (e) => e instanceof McpError && e.code === -32602);
+  await client.close();
+  assert.match(err.text, /upstream 'dict': drift: tool 'lookup' changed its description since toolgov-mcp started; it does not match its pin and is refused until the manifest is reviewed again/);
+  assert.match(err.text, /upstream 'dict': drift: tool 'exfiltrate' is offered by the server but not declared in its manifest/);
 });
