@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,8 @@ typedef struct upstream {
     char *reported;         /* undeclared names already reported, each NUL-ended */
     size_t reported_len;
     int listed;             /* its tools/list has been read once */
+    long long retry_at;     /* down: when to start it again (monotonic ms) */
+    int backoff_ms;         /* the wait before the next start: 1 s, doubling to 60 s */
     toolgov_plugin plugin;
     toolgov__upconn conn;
     char down[512];         /* why the server is not serving, or "" */
@@ -895,26 +898,63 @@ static upstream *find_upstream(toolgov_mcp_upstreams *u, const char *owner)
     return NULL;
 }
 
+static long long clock_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The server stopped serving (up->down says why): stop it, and start it
+** again after the backoff (1 s, doubling to 60 s) when its tools are next
+** wanted; meanwhile they are unavailable, said so. */
+static void went_down(upstream *up)
+{
+    toolgov__upconn_stop(&up->conn, 200);
+    up->backoff_ms = up->backoff_ms ? up->backoff_ms * 2 : 1000;
+    if (up->backoff_ms > 60000)
+        up->backoff_ms = 60000;
+    up->retry_at = clock_ms() + up->backoff_ms;
+    row(up->err, up);
+    fprintf(up->err, "not serving: %s; its tools are unavailable, a restart is tried in %d s\n",
+            up->down, up->backoff_ms / 1000);
+}
+
+/* A server that is down and due: start it again, read and judge its tools. */
+static void maybe_restart(upstream *up)
+{
+    if (!up->down[0] || clock_ms() < up->retry_at)
+        return;
+    row(up->err, up);
+    fputs("starting it again\n", up->err);
+    if (connect_upstream(up, 1) != 0)
+        went_down(up);
+}
+
 static int tool_unavailable(upstream *up, const char *tool, char *why, size_t n)
 {
     long idx = toolgov__manifest_find(up->m, tool);
     /* What the server said meanwhile: a changed tool list is read again
     ** and judged before anything of it is listed or called. */
-    if (!up->down[0] && toolgov__upconn_pump(&up->conn, why, n) != 0)
+    if (!up->down[0] && toolgov__upconn_pump(&up->conn, why, n) != 0) {
         snprintf(up->down, sizeof up->down, "%.400s", why);
+        went_down(up);
+    }
+    if (!up->down[0] && !toolgov__upconn_alive(&up->conn)) {
+        snprintf(up->down, sizeof up->down, "it exited");
+        went_down(up);
+    }
     if (!up->down[0] && up->conn.list_changed) {
         up->conn.list_changed = 0;
         if (read_tools(up))
-            toolgov__upconn_stop(&up->conn, 200);
+            went_down(up);
     }
+    maybe_restart(up);
     if (up->down[0]) {
-        snprintf(why, n, "%s is not available: the MCP server '%s' is not serving (%s)", tool,
-                 up->name, up->down);
-        return 1;
-    }
-    if (!toolgov__upconn_alive(&up->conn)) {
-        snprintf(up->down, sizeof up->down, "it exited");
-        snprintf(why, n, "%s is not available: the MCP server '%s' exited", tool, up->name);
+        long long left = up->retry_at - clock_ms();
+        snprintf(why, n, "%s is not available: the MCP server '%s' is not serving (%s); a "
+                         "restart is tried in %lld s", tool, up->name, up->down,
+                 left > 0 ? (left + 999) / 1000 : 0);
         return 1;
     }
     if (idx < 0 || !up->st[idx].offered) {
@@ -1014,13 +1054,16 @@ static int forward_call(const toolgov_call *call, const void *args, toolgov_resu
         return TOOLGOV_EHANDLER;
     }
     if (rc != 0) {
-        if (rc == -1)
+        if (rc == -1) {
             snprintf(up->down, sizeof up->down, "%.400s", why);
+            went_down(up);
+        }
         toolgov_result_printf(out, "%s failed: %s (MCP server '%s'); whether it changed "
                                    "anything is not known, so check before calling it again",
                               call->tool, why, up->name);
         return TOOLGOV_EHANDLER;
     }
+    up->backoff_ms = 0; /* it answers: the next failure waits 1 s again */
     content = toolgov__json_get(d, (size_t)res, "content", 7);
     is_err = toolgov__json_get(d, (size_t)res, "isError", 7);
     sc = toolgov__json_get(d, (size_t)res, "structuredContent", 17);
@@ -1067,10 +1110,8 @@ int toolgov_mcp_upstreams_start(toolgov_mcp_upstreams *u, toolgov_registry *reg,
         upstream *up = &u->ups[i];
         int rc;
         up->err = err;
-        if (connect_upstream(up, 1)) {
-            row(err, up);
-            fprintf(err, "not serving: %s; its tools are unavailable\n", up->down);
-        }
+        if (connect_upstream(up, 1))
+            went_down(up);
         up->plugin.register_fn = register_upstream;
         if ((rc = toolgov_registry_mount(reg, &up->plugin, up)) != 0) {
             row(err, up);

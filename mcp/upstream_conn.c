@@ -556,7 +556,12 @@ int toolgov__upconn_request(toolgov__upconn *c, const char *method, const char *
             /* Take what the server said before it went. */
             if (c->len && memchr(c->buf, '\n', c->len))
                 continue;
-            (void)toolgov__upconn_alive(c);
+            /* A server that closed its output is usually exiting: give it a
+            ** moment, so the reason said is its exit status. */
+            for (int tries = 0; tries < 50 && toolgov__upconn_alive(c); tries++) {
+                struct timespec ts = {0, 10000000};
+                nanosleep(&ts, NULL);
+            }
             status = c->exit_status;
             if (c->pid == 0 && status >= 0 && WIFEXITED(status))
                 snprintf(err, errlen, "the server exited with status %d", WEXITSTATUS(status));

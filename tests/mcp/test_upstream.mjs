@@ -70,6 +70,10 @@ function world(extra = {}) {
 // A connected client over the upstreams; `answers` are elicitation actions
 // handed out in order. stderr is collected.
 async function connect(w, answers) {
+  return connectWith(w, [], answers);
+}
+
+async function connectWith(w, extraArgs, answers = []) {
   const asked = [];
   const client = new Client({ name: "toolgov-upstream-test", version: "1.0.0" },
     { capabilities: { elicitation: { form: {} } } });
@@ -79,7 +83,7 @@ async function connect(w, answers) {
     return action === "accept" ? { action, content: {} } : { action };
   });
   const transport = new StdioClientTransport({
-    command: server, args: ["--no-examples", "--upstreams", w.config], stderr: "pipe",
+    command: server, args: ["--no-examples", ...extraArgs, "--upstreams", w.config], stderr: "pipe",
   });
   const err = { text: "" };
   transport.stderr.on("data", (b) => { err.text += b.toString(); });
@@ -324,4 +328,68 @@ test("a rug pull: a description changed after review is refused with its row; a 
   await client.close();
   assert.match(err.text, /upstream 'dict': drift: tool 'lookup' changed its description since toolgov-mcp started; it does not match its pin and is refused until the manifest is reviewed again/);
   assert.match(err.text, /upstream 'dict': drift: tool 'exfiltrate' is offered by the server but not declared in its manifest/);
+});
+
+// toolgov-mcp in front of hostile_server.mjs in `mode` (and an unrelated
+// memory server beside it, which must keep serving).
+function hostile(mode, extra = {}) {
+  const w = world({
+    bad: { command: process.execPath, args: [path.join(path.dirname(new URL(import.meta.url).pathname), "hostile_server.mjs"), mode, ...(extra.args ?? [])],
+      manifest: "bad.yaml", ...(extra.entry ?? {}) },
+  });
+  const cfg = JSON.parse(fs.readFileSync(w.config, "utf8"));
+  delete cfg.mcpServers.files;
+  fs.writeFileSync(w.config, JSON.stringify(cfg));
+  fs.writeFileSync(path.join(w.dir, "bad.yaml"),
+    "name: bad\nprovides: [tool]\ntools:\n  act:\n    effect: read\n    description: Act.\n");
+  return w;
+}
+
+test("failures of a server fail its calls closed, and nothing else", async (t) => {
+  for (const [mode, entry, want] of [
+    ["hang", { timeout: 700 }, /act failed: the server did not answer within 700 ms \(MCP server 'bad'\); whether it changed anything is not known/],
+    ["crash", {}, /act failed: the server exited with status 3 \(MCP server 'bad'\)/],
+    ["garbage", {}, /act failed: the server sent a message that is not JSON/],
+    ["huge", {}, /act failed: the server sent a message over 65536 bytes/],
+  ]) {
+    await t.test(mode, async () => {
+      const w = hostile(mode, { entry });
+      const transportArgs = mode === "huge" ? ["--max-message", "65536"] : [];
+      const { client, err } = await connectWith(w, transportArgs);
+      const r = await client.callTool({ name: "act", arguments: {} });
+      assert.equal(r.isError, true);
+      assert.match(text(r), want);
+      // The other server is untouched.
+      const g = await client.callTool({ name: "read_graph", arguments: {} });
+      assert.equal(g.isError, false, text(g));
+      if (mode !== "hang") {
+        const again = await client.callTool({ name: "act", arguments: {} });
+        assert.match(text(again), /act is not available: the MCP server 'bad' is not serving \(.*\); a restart is tried in 1 s/);
+        assert.match(err.text, /upstream 'bad': not serving: .*; its tools are unavailable, a restart is tried in 1 s/);
+      }
+      await client.close();
+    });
+  }
+});
+
+test("a server that crashed is started again after its backoff", async () => {
+  const w = hostile("crash", { args: [path.join(os.tmpdir(), "toolgov-hostile-" + process.pid + "-" + Date.now())] });
+  temps.push(JSON.parse(fs.readFileSync(w.config, "utf8")).mcpServers.bad.args[2]);
+  const { client, err } = await connect(w, []);
+  assert.match(text(await client.callTool({ name: "act", arguments: {} })), /exited with status 3/);
+  await new Promise((r) => setTimeout(r, 1100));
+  const r = await client.callTool({ name: "act", arguments: {} });
+  assert.equal(r.isError, false, text(r));
+  assert.equal(text(r), "acted (start 2)");
+  await client.close();
+  assert.match(err.text, /upstream 'bad': starting it again/);
+});
+
+test("a server's own sampling and elicitation requests are refused, never passed on", async () => {
+  const w = hostile("sample");
+  const { client, asked } = await connect(w, ["accept"]);
+  const r = await client.callTool({ name: "act", arguments: {} });
+  assert.equal(text(r), "refused with -32601 and -32601");
+  assert.equal(asked.length, 0);
+  await client.close();
 });
