@@ -1292,6 +1292,10 @@ static void import_tool(FILE *out, const toolgov__json_doc *d, size_t k, toolgov
         (void)put_flow(b, d, (size_t)is);
         if (toolgov__jbuf_finish(b) || schema_verdict(b->ptr, b->len, key, &report))
             no_schema = 1;
+        if (!no_schema) {
+            free(report); /* the compiler had nothing to say */
+            report = NULL;
+        }
     } else {
         no_schema = 1;
         report = strdup("the server gives no inputSchema object");
