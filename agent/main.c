@@ -96,7 +96,8 @@ typedef struct agent {
     FILE *in;
     int http_failed;
     const char *state_path;     /* --state, or NULL */
-    char run_id[PATH_MAX + 32]; /* binds the saved text to this state file */
+    char run_id[TOOLGOV_RUN_ID_MAX + 1]; /* the run's identity under --state:
+                                         ** binds the saved text to its file */
     toolgov_state_key key;
 } agent;
 
@@ -215,12 +216,12 @@ static int save_state(agent *ag, toolgov_loop *lp)
     char *text;
     int fd, rc;
 
-    if ((rc = toolgov_loop_save(NULL, 0, &len, lp, &ag->key, ag->run_id)) ||
+    if ((rc = toolgov_loop_save(NULL, 0, &len, lp, &ag->key)) ||
         !(text = malloc(len + 1))) {
         fprintf(stderr, "toolgov-agent: --state: %s\n", toolgov_strerror(rc ? rc : TOOLGOV_ENOMEM));
         return -1;
     }
-    if ((rc = toolgov_loop_save(text, len + 1, NULL, lp, &ag->key, ag->run_id))) {
+    if ((rc = toolgov_loop_save(text, len + 1, NULL, lp, &ag->key))) {
         free(text);
         fprintf(stderr, "toolgov-agent: --state: %s\n", toolgov_strerror(rc));
         return -1;
@@ -285,11 +286,14 @@ static int drive(agent *ag, toolgov_loop *lp, int resumed)
     return exit_of(a.end);
 }
 
-static int new_run(toolgov_run **run, const toolgov_policy *pol, toolgov_audit_jsonl *audit)
+static int new_run(toolgov_run **run, const toolgov_policy *pol, toolgov_audit_jsonl *audit,
+                   const char *id)
 {
     int rc;
-    if ((rc = toolgov_run_new(run, pol, NULL))) {
+    if ((rc = toolgov_run_new(run, pol, NULL)) || (id && (rc = toolgov_run_set_id(*run, id)))) {
         fprintf(stderr, "toolgov-agent: %s\n", toolgov_strerror(rc));
+        toolgov_run_free(*run);
+        *run = NULL;
         return -1;
     }
     if (audit) {
@@ -315,7 +319,7 @@ static int turn(agent *ag, toolgov_loop *lp, const toolgov_policy *pol,
     toolgov_run *run = NULL;
     int rc;
 
-    if (new_run(&run, pol, audit))
+    if (new_run(&run, pol, audit, ag->state_path ? ag->run_id : NULL))
         return EXIT_API;
     if ((rc = toolgov_loop_start(lp, run, question, tools, n_tools))) {
         fprintf(stderr, "toolgov-agent: %s\n", toolgov_strerror(rc));
@@ -335,9 +339,9 @@ static int resume(agent *ag, toolgov_loop *lp, const toolgov_policy *pol,
     toolgov_run *run = NULL;
     int rc;
 
-    if (new_run(&run, pol, audit))
+    if (new_run(&run, pol, audit, ag->run_id))
         return EXIT_API;
-    rc = toolgov_loop_restore(lp, run, text, len, &ag->key, ag->run_id);
+    rc = toolgov_loop_restore(lp, run, text, len, &ag->key);
     if (rc) {
         fprintf(stderr, "toolgov-agent: --state %s: %s\n", ag->state_path,
                 rc == TOOLGOV_ESTATE ? "refused: not a turn saved for this state file under this "
@@ -539,14 +543,23 @@ int main(int argc, char **argv)
             return misuse("unknown option", opt);
     }
     if (state_path) {
-        char cwd[PATH_MAX];
+        char cwd[PATH_MAX], full[2 * PATH_MAX + 2];
+        unsigned long long h = 0xcbf29ce484222325ull;
+        size_t k, fl;
         ag.state_path = state_path;
         if (state_path[0] == '/')
-            snprintf(ag.run_id, sizeof ag.run_id, "toolgov-agent %s", state_path);
+            snprintf(full, sizeof full, "%s", state_path);
         else if (getcwd(cwd, sizeof cwd))
-            snprintf(ag.run_id, sizeof ag.run_id, "toolgov-agent %s/%s", cwd, state_path);
+            snprintf(full, sizeof full, "%s/%s", cwd, state_path);
         else
             return misuse("--state: the current directory is unknown", state_path);
+        /* The run's identity names the state file: a hash of its whole path
+        ** and the path's last part, within the identity's bound. */
+        fl = strlen(full);
+        for (k = 0; k < fl; k++)
+            h = (h ^ (unsigned char)full[k]) * 0x100000001b3ull;
+        snprintf(ag.run_id, sizeof ag.run_id, "toolgov-agent %016llx %.80s", h,
+                 fl > 80 ? full + fl - 80 : full);
         if (load_key(&ag))
             return EXIT_MISUSE;
     }

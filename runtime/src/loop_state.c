@@ -5,7 +5,7 @@
 **
 ** The text, one field a line, strings as <length>:<bytes>:
 **   toolgov-loop 1
-**   run <run id>
+**   bound <the run's identity (toolgov_run_id)>
 **   api <n>
 **   at <state> <steps> <cursor> <question kind>
 **   user <text>
@@ -17,10 +17,10 @@
 **                           <asked> <id> <name> <raw> <args> <result>`
 **   runstate <the run's own saved text (run.h), sealed itself>
 **   mac <64 lowercase hex digits>
-** The mac is keyed BLAKE2b-256 (libsodium) of everything before it, under
-** the host's state key, the same construction as the run's state (§11):
-** one key seals both, and the run id the host gives binds the text to its
-** run. Restoring checks the mac first (constant time, exact bytes), then
+** Sealed by seal.c as the run's own state is (§11): keyed BLAKE2b-256
+** under the host's state key, bound to the run's identity, so a text opens
+** only for the run it was saved from (the host gives the new run the same
+** identity, toolgov_run_set_id). Restoring checks the seal first, then
 ** reads the whole text without changing anything, then restores the run
 ** (which checks its own seal and policy), and only then the loop.
 */
@@ -30,10 +30,9 @@
 #include <string.h>
 
 #include "loop_internal.h"
+#include "seal.h"
 
 #define MAGIC "toolgov-loop 1\n"
-#define MAC_BYTES 32
-#define MAC_LINE (4 + 2 * MAC_BYTES + 1)
 
 static void put_num(toolgov__jbuf *b, long v)
 {
@@ -62,14 +61,14 @@ static void put_sp_field(toolgov__jbuf *b, const char *s, size_t len)
 }
 
 int toolgov_loop_save(char *out, size_t size, size_t *needed, const toolgov_loop *lpc,
-                      const toolgov_state_key *key, const char *run_id)
+                      const toolgov_state_key *key)
 {
     toolgov_loop *lp = (toolgov_loop *)lpc; /* only read: S() needs no const */
     toolgov__jbuf b;
     toolgov__out o;
+    toolgov__sealer k;
+    const char *run_id;
     size_t i, rlen = 0;
-    unsigned char mac[MAC_BYTES];
-    char hex[2 * MAC_BYTES + 1];
     int rc;
 
     if (needed)
@@ -78,15 +77,13 @@ int toolgov_loop_save(char *out, size_t size, size_t *needed, const toolgov_loop
         return TOOLGOV_EINVAL;
     if (size)
         out[0] = '\0';
-    if (!lp || !key || !run_id || !run_id[0] ||
-        (lp->state != ST_WAIT_CONFIRM && lp->state != ST_WAIT_APPROVAL))
+    if (!lp || !key || (lp->state != ST_WAIT_CONFIRM && lp->state != ST_WAIT_APPROVAL))
         return TOOLGOV_EINVAL;
     if (sodium_init() < 0)
         return TOOLGOV_EFAIL;
+    run_id = toolgov_run_id(lp->run);
     toolgov__jbuf_init(&b, &lp->alloc);
-    toolgov__jbuf_puts(&b, MAGIC "run ");
-    put_field(&b, run_id, strlen(run_id));
-    toolgov__jbuf_puts(&b, "\napi");
+    toolgov__jbuf_puts(&b, "api");
     put_sp_num(&b, (long)lp->opt.api);
     toolgov__jbuf_puts(&b, "\nat");
     put_sp_num(&b, lp->state);
@@ -154,14 +151,10 @@ int toolgov_loop_save(char *out, size_t size, size_t *needed, const toolgov_loop
         toolgov__jbuf_free(&b);
         return rc;
     }
-    crypto_generichash(mac, MAC_BYTES, (const unsigned char *)b.ptr, b.len, key->bytes,
-                       sizeof key->bytes);
-    sodium_bin2hex(hex, sizeof hex, mac, MAC_BYTES);
     toolgov__out_init(&o, out, size);
-    toolgov__out_put(&o, b.ptr, b.len);
-    toolgov__out_put(&o, "mac ", 4);
-    toolgov__out_put(&o, hex, 2 * MAC_BYTES);
-    toolgov__out_put(&o, "\n", 1);
+    toolgov__seal_begin(&k, &o, key, MAGIC, run_id, strlen(run_id));
+    toolgov__seal_put(&k, b.ptr, b.len);
+    toolgov__seal_end(&k);
     toolgov__jbuf_free(&b);
     return toolgov__out_finish(&o, needed);
 }
@@ -224,7 +217,7 @@ static int sp_field(cur *c, const char **s, size_t *n)
 }
 
 /* Read the body; with apply, fill the loop (its turn reset first). */
-static int parse(toolgov_loop *lp, cur c, const char *run_id, int apply, const char **runstate,
+static int parse(toolgov_loop *lp, cur c, int apply, const char **runstate,
                  size_t *runstate_len)
 {
     const char *s, *user;
@@ -233,8 +226,7 @@ static int parse(toolgov_loop *lp, cur c, const char *run_id, int apply, const c
     long asked[TOOLGOV__WIRE_MAX_CALLS], last_first = 0, last_cnt = 0;
     void *tmp;
 
-    if (!lit(&c, MAGIC "run ") || !field(&c, &s, &n) || n != strlen(run_id) ||
-        memcmp(s, run_id, n) != 0 || !lit(&c, "\napi") || !sp_num(&c, 0, 2, &api) ||
+    if (!lit(&c, "api") || !sp_num(&c, 0, 2, &api) ||
         api != (long)lp->opt.api || !lit(&c, "\nat") ||
         !sp_num(&c, ST_WAIT_CONFIRM, ST_WAIT_APPROVAL, &state) ||
         (state != ST_WAIT_CONFIRM && state != ST_WAIT_APPROVAL) ||
@@ -385,54 +377,31 @@ static int parse(toolgov_loop *lp, cur c, const char *run_id, int apply, const c
     return 0;
 }
 
-static int strict_hex(const char *h, unsigned char *out, size_t n)
-{
-    size_t i;
-    for (i = 0; i < 2 * n; i++) {
-        char ch = h[i];
-        if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f')))
-            return 0;
-    }
-    for (i = 0; i < n; i++) {
-        unsigned hi = (unsigned)(h[2 * i] <= '9' ? h[2 * i] - '0' : h[2 * i] - 'a' + 10);
-        unsigned lo = (unsigned)(h[2 * i + 1] <= '9' ? h[2 * i + 1] - '0' : h[2 * i + 1] - 'a' + 10);
-        out[i] = (unsigned char)(hi << 4 | lo);
-    }
-    return 1;
-}
-
 int toolgov_loop_restore(toolgov_loop *lp, toolgov_run *run, const char *text, size_t len,
-                         const toolgov_state_key *key, const char *run_id)
+                         const toolgov_state_key *key)
 {
-    unsigned char want[MAC_BYTES], got[MAC_BYTES];
-    const char *runstate = NULL;
-    size_t runstate_len = 0, body, i, at;
+    const char *runstate = NULL, *body, *run_id;
+    size_t runstate_len = 0, body_len, i, at;
     cur c;
     int rc;
 
-    if (!lp || !run || !key || !run_id || !run_id[0] || (!text && len))
+    if (!lp || !run || !key || (!text && len))
         return TOOLGOV_EINVAL;
     if (sodium_init() < 0)
         return TOOLGOV_EFAIL;
-    if (len < sizeof MAGIC + MAC_LINE)
+    run_id = toolgov_run_id(run);
+    if (toolgov__seal_open(&body, &body_len, text ? text : "", len, key, MAGIC, run_id,
+                           strlen(run_id)))
         return TOOLGOV_ESTATE;
-    body = len - MAC_LINE;
-    if (memcmp(text + body, "mac ", 4) != 0 || text[len - 1] != '\n' ||
-        !strict_hex(text + body + 4, got, MAC_BYTES))
-        return TOOLGOV_ESTATE;
-    crypto_generichash(want, MAC_BYTES, (const unsigned char *)text, body, key->bytes,
-                       sizeof key->bytes);
-    if (sodium_memcmp(want, got, MAC_BYTES) != 0)
-        return TOOLGOV_ESTATE;
-    c.p = text;
-    c.end = text + body;
+    c.p = body;
+    c.end = body + body_len;
     /* Read it all once without changing anything. */
-    if ((rc = parse(lp, c, run_id, 0, &runstate, &runstate_len)))
+    if ((rc = parse(lp, c, 0, &runstate, &runstate_len)))
         return rc;
     if ((rc = toolgov_run_restore(run, runstate, runstate_len, key)))
         return rc == TOOLGOV_ENOMEM ? rc : TOOLGOV_ESTATE;
     lp->run = run;
-    rc = parse(lp, c, run_id, 1, &runstate, &runstate_len);
+    rc = parse(lp, c, 1, &runstate, &runstate_len);
     if (rc == 0 && (toolgov__jbuf_finish(&lp->store) || toolgov__jbuf_finish(&lp->names) ||
                     toolgov__jbuf_finish(&lp->question)))
         rc = TOOLGOV_ENOMEM;

@@ -901,23 +901,34 @@ END_TEST
 
 /* ---- pause and resume ----------------------------------------------------------- */
 
-static char *save_turn(const toolgov_state_key *key, const char *id, size_t *len)
+static char *save_turn(const toolgov_state_key *key, size_t *len)
 {
     char *text;
-    ck_assert_int_eq(toolgov_loop_save(NULL, 0, len, lp, key, id), 0);
+    ck_assert_int_eq(toolgov_loop_save(NULL, 0, len, lp, key), 0);
     text = malloc(*len + 1);
     ck_assert_ptr_nonnull(text);
-    ck_assert_int_eq(toolgov_loop_save(text, *len + 1, NULL, lp, key, id), 0);
+    ck_assert_int_eq(toolgov_loop_save(text, *len + 1, NULL, lp, key), 0);
     return text;
 }
 
-/* A fresh loop and run, as another process would make them. */
-static void fresh(toolgov_loop_api api)
+/* A fresh loop and run with identity `id`, as another process would make
+** them. */
+static void fresh_as(toolgov_loop_api api, const char *id)
 {
     open_loop(api, NULL);
     toolgov_run_free(run);
     run = NULL;
     ck_assert_int_eq(toolgov_run_new(&run, W.pol, NULL), 0);
+    ck_assert_int_eq(toolgov_run_set_id(run, id), 0);
+}
+
+static void start_as(const char *id, const char *user, const char *const *tools, size_t n)
+{
+    toolgov_run_free(run);
+    run = NULL;
+    ck_assert_int_eq(toolgov_run_new(&run, W.pol, NULL), 0);
+    ck_assert_int_eq(toolgov_run_set_id(run, id), 0);
+    ck_assert_int_eq(toolgov_loop_start(lp, run, user, tools, n), 0);
 }
 
 /* dues stopped at its question, saved, restored into a new loop and run:
@@ -933,35 +944,37 @@ START_TEST(test_save_restore_confirm)
     ck_assert_int_eq(toolgov_state_key_generate(&key), 0);
     ck_assert_int_eq(toolgov_state_key_generate(&other), 0);
     open_loop(api, NULL);
-    start(DUES_USER, dues_tools, 5);
-    ck_assert_int_eq(toolgov_loop_save(NULL, 0, &len, lp, &key, "c-1"), TOOLGOV_EINVAL);
+    start_as("c-1", DUES_USER, dues_tools, 5);
+    ck_assert_int_eq(toolgov_loop_save(NULL, 0, &len, lp, &key), TOOLGOV_EINVAL);
     next(TOOLGOV_LOOP_SEND);
     ck_assert_int_eq(respond(api, "dues-1"), 0);
     next(TOOLGOV_LOOP_SEND);
     ck_assert_int_eq(respond(api, "dues-2"), 0);
     a = next(TOOLGOV_LOOP_ASK);
     snprintf(question, sizeof question, "%s", a.text);
-    text = save_turn(&key, "c-1", &len);
+    text = save_turn(&key, &len);
 
     /* Refused whole: another run, another key, another api, any byte. */
-    fresh(api);
-    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len, &key, "c-2"), TOOLGOV_ESTATE);
-    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len, &other, "c-1"), TOOLGOV_ESTATE);
-    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len - 1, &key, "c-1"), TOOLGOV_ESTATE);
+    fresh_as(api, "c-2");
+    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len, &key), TOOLGOV_ESTATE);
+    fresh_as(api, "c-1");
+    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len, &other), TOOLGOV_ESTATE);
+    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len - 1, &key), TOOLGOV_ESTATE);
     for (n = 0; n < len; n += 1 + n / 8) {
         char was = text[n];
         text[n] = (char)(text[n] ^ 0x20);
-        ck_assert_msg(toolgov_loop_restore(lp, run, text, len, &key, "c-1") == TOOLGOV_ESTATE,
+        ck_assert_msg(toolgov_loop_restore(lp, run, text, len, &key) == TOOLGOV_ESTATE,
                       "byte %zu changed and accepted", n);
         text[n] = was;
     }
     ck_assert_int_eq(toolgov_loop_next(lp, &a), TOOLGOV_EINVAL);
     ck_assert_int_eq(toolgov_run_confirmation(run), TOOLGOV_CONFIRMATION_PENDING);
-    fresh(api == TOOLGOV_LOOP_ANTHROPIC ? TOOLGOV_LOOP_OPENAI_CHAT : TOOLGOV_LOOP_ANTHROPIC);
-    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len, &key, "c-1"), TOOLGOV_ESTATE);
+    fresh_as(api == TOOLGOV_LOOP_ANTHROPIC ? TOOLGOV_LOOP_OPENAI_CHAT : TOOLGOV_LOOP_ANTHROPIC,
+             "c-1");
+    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len, &key), TOOLGOV_ESTATE);
 
-    fresh(api);
-    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len, &key, "c-1"), 0);
+    fresh_as(api, "c-1");
+    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len, &key), 0);
     free(text);
     a = next(TOOLGOV_LOOP_ASK);
     ck_assert_str_eq(a.text, question);
@@ -992,14 +1005,14 @@ START_TEST(test_save_restore_approval)
 
     ck_assert_int_eq(toolgov_state_key_generate(&key), 0);
     open_loop(TOOLGOV_LOOP_OPENAI_CHAT, NULL);
-    start("Empty the trash.", tools, 2);
+    start_as("c-9", "Empty the trash.", tools, 2);
     next(TOOLGOV_LOOP_SEND);
     ck_assert_int_eq(respond(TOOLGOV_LOOP_OPENAI_CHAT, "empty-3"), 0);
     a = next(TOOLGOV_LOOP_ASK);
     ck_assert_int_eq(a.question, TOOLGOV_LOOP_APPROVAL);
-    text = save_turn(&key, "c-9", &len);
-    fresh(TOOLGOV_LOOP_OPENAI_CHAT);
-    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len, &key, "c-9"), 0);
+    text = save_turn(&key, &len);
+    fresh_as(TOOLGOV_LOOP_OPENAI_CHAT, "c-9");
+    ck_assert_int_eq(toolgov_loop_restore(lp, run, text, len, &key), 0);
     free(text);
     a = next(TOOLGOV_LOOP_ASK);
     ck_assert_int_eq(a.question, TOOLGOV_LOOP_APPROVAL);

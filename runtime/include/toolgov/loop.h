@@ -215,26 +215,26 @@ TOOLGOV_EXTERN int toolgov_loop_drive(toolgov_loop *lp, const toolgov_loop_io *i
 /* Save the turn while it waits for the user's answer (after an ASK): the
 ** conversation, the calls and their results, the open question and the
 ** run's own state (toolgov_run_save), as one text sealed with `key` (the
-** run state's key and mac, run.h) and bound to `run_id`, the host's
-** identity of the run (a conversation id, say; non-empty). Renderer
+** run state's key and mac, run.h) and bound to the run's identity
+** (toolgov_run_id; give it the host's, e.g. a conversation id, with
+** toolgov_run_set_id, so a later process can name it). Renderer
 ** convention of toolgov.h; the text may hold NUL bytes (keep *needed
 ** bytes). TOOLGOV_EINVAL when no question is open, TOOLGOV_ENOMEM,
 ** TOOLGOV_EFAIL (crypto library). Allocates through the allocator hook. */
 TOOLGOV_EXTERN int toolgov_loop_save(char *out, size_t size, size_t *needed,
-                                     const toolgov_loop *lp, const toolgov_state_key *key,
-                                     const char *run_id);
+                                     const toolgov_loop *lp, const toolgov_state_key *key);
 
 /* Restore a saved turn into `lp` (made over an equivalent policy with the
-** same api; a new process may restore it) and the fresh run `run`, which
-** the turn then uses: the loop gives the same ASK again, and the answer
-** goes on from there; nothing that ran runs again. The text's mac is
-** checked first, in constant time over the exact bytes; a text for another
-** run_id, sealed with another key, of another api, or changed in any byte
+** same api; a new process may restore it) and the fresh run `run`, given
+** the saved run's identity first (toolgov_run_set_id), which the turn then
+** uses: the loop gives the same ASK again, and the answer goes on from
+** there; nothing that ran runs again. The text's seal is checked first,
+** in constant time over the exact bytes; a text of another run (identity),
+** sealed with another key, of another api, or changed in any byte
 ** is refused whole with TOOLGOV_ESTATE, leaving the loop and the run as
 ** they were. TOOLGOV_EINVAL, TOOLGOV_ENOMEM, TOOLGOV_EFAIL. */
 TOOLGOV_EXTERN int toolgov_loop_restore(toolgov_loop *lp, toolgov_run *run, const char *text,
-                                        size_t len, const toolgov_state_key *key,
-                                        const char *run_id);
+                                        size_t len, const toolgov_state_key *key);
 
 /* ---- texts for the model ------------------------------------------------ */
 
