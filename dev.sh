@@ -5,8 +5,7 @@
 #   ./dev.sh demo [scenario...]   install what is missing, build, run toolgov-demo
 #   ./dev.sh test                 install what is missing, build, run every test
 #   ./dev.sh sanitize             the same tests under ASan+UBSan (clang)
-#   ./dev.sh tsan                 concurrent runs over one registry, and the
-#                                 generator's parameters pool, under TSan
+#   ./dev.sh tsan                 concurrent runs over one registry under TSan
 #
 # Packages come from Debian's apt-get, installed only when missing, without
 # questions. Builds go to build/ (and build-asan/); re-running is incremental.
@@ -86,7 +85,7 @@ case "$cmd" in
     cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
           -DTOOLGOV_WERROR=ON -DTOOLGOV_TSAN=ON \
           -DCMAKE_C_COMPILER=clang >/dev/null
-    cmake --build build-tsan -j "$(jobs)" --target runtime_threads_tsan gen_pool_tsan
+    cmake --build build-tsan -j "$(jobs)" --target runtime_threads_tsan
     TSAN_OPTIONS=halt_on_error=1 \
       ctest --test-dir build-tsan --output-on-failure -R '_tsan$' "$@"
     ;;

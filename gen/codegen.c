@@ -18,10 +18,8 @@
 #include "codegen.h"
 
 #include "contract.h"
-#include "cpus.h"
 #include "schema_c.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -407,95 +405,10 @@ static const char *effect_enum(toolgov_effect e)
     }
 }
 
-/* The in-memory descriptor tables of the tools' parameters, made ahead on
-** a thread of their own while the C file renders from them: a pure
-** function of each compiled tree, so the text is the same either way.
-** Slot i % AHEAD_SLOTS holds tool i's between made and used. */
-#define AHEAD_SLOTS 64u
-
-typedef struct ahead_slot {
-    toolgov__arena arena;
-    const toolgov_arg_schema *a; /* NULL: the renderer makes its own */
-} ahead_slot;
-
-typedef struct ahead {
-    const toolgov__manifest *m;
-    ahead_slot slot[AHEAD_SLOTS];
-    size_t made, used; /* under mu: tools made ahead; tools rendered */
-    int stop;          /* under mu: the renderer is done */
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    pthread_t thread;
-    toolgov__diag d;   /* counts what a make reports; never printed */
-} ahead;
-
-static void *ahead_thread(void *arg)
-{
-    ahead *h = arg;
-    size_t i;
-    for (i = 0; i < h->m->tool_count; i++) {
-        ahead_slot *s = &h->slot[i % AHEAD_SLOTS];
-        const toolgov__snode *root = h->m->tools[i].params;
-        pthread_mutex_lock(&h->mu);
-        while (!h->stop && i >= h->used + AHEAD_SLOTS)
-            pthread_cond_wait(&h->cv, &h->mu);
-        if (h->stop) {
-            pthread_mutex_unlock(&h->mu);
-            break;
-        }
-        pthread_mutex_unlock(&h->mu);
-        s->a = NULL;
-        if (root) {
-            toolgov__schema_ctx cx;
-            memset(&cx, 0, sizeof cx);
-            toolgov__arena_reset(&s->arena);
-            cx.arena = &s->arena;
-            cx.d = &h->d;
-            cx.path = h->m->path;
-            if (toolgov__schema_tables(&cx, root, &s->a) != 0 || cx.oom)
-                s->a = NULL;
-        }
-        pthread_mutex_lock(&h->mu);
-        h->made = i + 1;
-        pthread_cond_broadcast(&h->cv);
-        pthread_mutex_unlock(&h->mu);
-    }
-    return NULL;
-}
-
-/* Tool i's tables made ahead into sh (waiting for them), or nothing. */
-static void ahead_take(ahead *h, size_t i, toolgov__schema_share *sh)
-{
-    if (!h)
-        return;
-    pthread_mutex_lock(&h->mu);
-    while (h->made <= i)
-        pthread_cond_wait(&h->cv, &h->mu);
-    pthread_mutex_unlock(&h->mu);
-    sh->pre_root = h->m->tools[i].params;
-    sh->pre = h->slot[i % AHEAD_SLOTS].a;
-}
-
-/* Tool i is rendered: its slot may be made again. The maker is woken once
-** a quarter of the slots is free, not for every one (a wake per tool is
-** a context switch per tool). */
-static void ahead_done(ahead *h, size_t i, toolgov__schema_share *sh)
-{
-    if (!h)
-        return;
-    sh->pre_root = NULL;
-    sh->pre = NULL;
-    pthread_mutex_lock(&h->mu);
-    h->used = i + 1;
-    if (h->used % (AHEAD_SLOTS / 4) == 0)
-        pthread_cond_broadcast(&h->cv);
-    pthread_mutex_unlock(&h->mu);
-}
-
 /* The C file up to its tables (each tool's argument descriptors and
 ** schema text, whose names go in params[i] and schema[i]). */
 static void render_source(toolgov__buf *b, const toolgov__manifest *m, size_t *mark_at,
-                          toolgov__schema_ctx *cx, toolgov__schema_share *sh, ahead *ah,
+                          toolgov__schema_ctx *cx, toolgov__schema_share *sh,
                           const char **params, const char **schema)
 {
     const char *n = m->name;
@@ -548,11 +461,7 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, size_t *m
     ** distinct table and text written once (schema_c.c, "Sharing"). */
     for (i = 0; i < m->tool_count; i++) {
         const toolgov__tool_decl *t = &m->tools[i];
-        int rc;
-        ahead_take(ah, i, sh);
-        rc = toolgov__schema_c_tables(b, sh, cx, n, t->name, t->params, &params[i], &schema[i]);
-        ahead_done(ah, i, sh);
-        if (rc) {
+        if (toolgov__schema_c_tables(b, sh, cx, n, t->name, t->params, &params[i], &schema[i])) {
             b->oom = 1;
             return;
         }
@@ -614,39 +523,16 @@ static void render_spec_head(toolgov__buf *b, const toolgov__manifest *m, const 
     put_size(b, t->at.col);
 }
 
-/* Every head into heads, entry i ending at head_end[i]: a big plugin's
-** header thread renders them beside the tables. */
-static void render_spec_heads(toolgov__buf *heads, size_t *head_end, const toolgov__manifest *m,
-                              const names *nm)
-{
-    size_t i;
-    for (i = 0; i < m->tool_count; i++) {
-        render_spec_head(heads, m, nm, i);
-        head_end[i] = heads->len;
-    }
-}
-
-/* The table, its heads from heads (rendered ahead), or made here when
-** heads is NULL. */
+/* The table. */
 static void render_specs(toolgov__buf *b, const toolgov__manifest *m, const names *nm,
-                         const toolgov__buf *heads, const size_t *head_end,
                          const char *const *params, const char *const *schema)
 {
     const char *n = m->name;
     size_t i;
-    if (heads && heads->oom) {
-        b->oom = 1;
-        return;
-    }
     if (m->tool_count) {
         putf(b, "static const toolgov_tool_spec %s_Tools[%s_ToolCount] = {\n", n, n);
         for (i = 0; i < m->tool_count; i++) {
-            if (heads) {
-                size_t from = i ? head_end[i - 1] : 0;
-                put(b, heads->data + from, head_end[i] - from);
-            } else {
-                render_spec_head(b, m, nm, i);
-            }
+            render_spec_head(b, m, nm, i);
             if (params[i]) {
                 PUTL(b, ",\n      &");
                 puts_(b, params[i]);
@@ -665,7 +551,7 @@ static void render_specs(toolgov__buf *b, const toolgov__manifest *m, const name
 }
 
 /* Everything after the ToolSpec table: it depends on the tools' names and
-** loops alone, so a big plugin's header thread renders it too. */
+** loops alone. */
 static void render_tail(toolgov__buf *b, const toolgov__manifest *m, const names *nm)
 {
     const char *n = m->name;
@@ -825,103 +711,6 @@ static void stamp_generation(toolgov__buf *h, size_t h0, size_t h_mark, toolgov_
     }
 }
 
-/* The header of a big plugin renders on a thread of its own while the C
-** file renders on the caller's: the two share nothing that either writes
-** (each has its own toolgov__schema_share; the literal table is built
-** before the thread starts), so the text is the same either way. */
-#define HEADER_THREAD_MIN 256u
-
-typedef struct header_job {
-    toolgov__buf *h;
-    const toolgov__manifest *m;
-    const names *nm;
-    size_t *mark_at;
-    toolgov__schema_share *sh;
-    toolgov__buf checks, tail; /* the C file's parts it renders too */
-    toolgov__buf heads;        /* and the ToolSpec entries' heads */
-    size_t *head_end;
-    int parts;                 /* render those parts (else the caller's
-                               ** thread renders them in place) */
-} header_job;
-
-/* The header, then the two parts of the C file that do not wait for the
-** tables (the enum checks, with the header's share table, and everything
-** after the ToolSpec table), while the caller's thread renders the
-** tables. */
-static void *header_thread(void *arg)
-{
-    header_job *j = arg;
-    render_header(j->h, j->m, j->nm, j->mark_at, j->sh);
-    if (j->parts) {
-        render_enum_checks(&j->checks, j->m, j->sh);
-        render_spec_heads(&j->heads, j->head_end, j->m, j->nm);
-        render_tail(&j->tail, j->m, j->nm);
-    }
-    return NULL;
-}
-
-/* Append part (rendered by another thread) to b and free it. */
-static void put_part(toolgov__buf *b, toolgov__buf *part)
-{
-    if (part->oom)
-        b->oom = 1;
-    else if (part->len)
-        put(b, part->data, part->len);
-    toolgov__buf_free(part);
-}
-
-/* The thread that makes tables ahead, when some tool has parameters; NULL
-** (the renderer makes its own) otherwise or when it cannot start. */
-static ahead *ahead_start(const toolgov__manifest *m)
-{
-    ahead *h;
-    size_t i, with = 0;
-    for (i = 0; i < m->tool_count; i++)
-        with += m->tools[i].params != NULL;
-    if (!with || !(h = calloc(1, sizeof *h)))
-        return NULL;
-    h->m = m;
-    for (i = 0; i < AHEAD_SLOTS; i++)
-        toolgov__arena_init(&h->slot[i].arena);
-    toolgov__diag_init(&h->d, NULL, 1);
-    h->d.format = TOOLGOV_DIAG_JSON; /* records, no sink */
-    if (pthread_mutex_init(&h->mu, NULL) != 0) {
-        free(h);
-        return NULL;
-    }
-    if (pthread_cond_init(&h->cv, NULL) != 0) {
-        pthread_mutex_destroy(&h->mu);
-        free(h);
-        return NULL;
-    }
-    if (pthread_create(&h->thread, NULL, ahead_thread, h) != 0) {
-        pthread_cond_destroy(&h->cv);
-        pthread_mutex_destroy(&h->mu);
-        (void)toolgov__diag_finish(&h->d);
-        free(h);
-        return NULL;
-    }
-    return h;
-}
-
-static void ahead_stop(ahead *h)
-{
-    size_t i;
-    if (!h)
-        return;
-    pthread_mutex_lock(&h->mu);
-    h->stop = 1;
-    pthread_cond_broadcast(&h->cv);
-    pthread_mutex_unlock(&h->mu);
-    pthread_join(h->thread, NULL);
-    for (i = 0; i < AHEAD_SLOTS; i++)
-        toolgov__arena_free(&h->slot[i].arena);
-    (void)toolgov__diag_finish(&h->d);
-    pthread_cond_destroy(&h->cv);
-    pthread_mutex_destroy(&h->mu);
-    free(h);
-}
-
 int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__manifest *m)
 {
     /* Size both buffers once from the manifest: growing a multi-megabyte
@@ -957,8 +746,7 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         toolgov__schema_share sh, sh_h;
         const char **schema = malloc(n * sizeof(const char *));
         const char **params = malloc(n * sizeof(const char *));
-        size_t *head_end = malloc(n * sizeof *head_end);
-        int bad = names_build(&nm, m) || !schema || !params || !head_end;
+        int bad = names_build(&nm, m) || !schema || !params;
         toolgov__arena_init(&arena);
         toolgov__diag_init(&d, stderr, 0);
         toolgov__schema_share_init(&sh);
@@ -969,66 +757,18 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         cx.tool = NULL;
         cx.oom = 0;
         if (!bad) {
-            header_job job;
-            pthread_t th;
-            ahead *ah;
-            int threaded = 0;
-            job.h = h;
-            job.m = m;
-            job.nm = &nm;
-            job.mark_at = &h_mark;
-            job.sh = &sh_h;
-            job.head_end = head_end;
-            toolgov__buf_init(&job.checks);
-            toolgov__buf_init(&job.tail);
-            toolgov__buf_init(&job.heads);
             if (!lit_ready)
                 init_lit();
-            job.parts = 0;
-            if (m->tool_count >= HEADER_THREAD_MIN && toolgov__usable_cpus() >= 2) {
-                /* The parts of the C file that do not wait for the tables
-                ** go to the header thread when the tables are most of the
-                ** C file's work (half the tools or more have parameters):
-                ** else they cost more in their own buffers, fresh pages
-                ** and a copy, than they save. Each part sized once. */
-                size_t ts = 4096, hds = 4096, with = 0;
-                for (i = 0; i < m->tool_count; i++) {
-                    const toolgov__tool_decl *t = &m->tools[i];
-                    ts += 4 * nm.len[i] + 5 * nl + 200;
-                    hds += nm.len[i] + 2 * nl + 160 + t->description_len +
-                           t->description_len / 4 + t->guidance_len + t->guidance_len / 4;
-                    with += t->params != NULL;
-                }
-                job.parts = with * 2 >= m->tool_count;
-                if (job.parts) {
-                    (void)reserve(&job.tail, ts);
-                    (void)reserve(&job.heads, hds);
-                }
-                threaded = pthread_create(&th, NULL, header_thread, &job) == 0;
-            }
-            if (!threaded)
-                render_header(h, m, &nm, &h_mark, &sh_h);
-            ah = threaded ? ahead_start(m) : NULL;
-            render_source(c, m, &c_mark, &cx, &sh, ah, params, schema);
-            ahead_stop(ah);
-            if (threaded)
-                pthread_join(th, NULL);
+            /* The header and the C file each with a share table of their
+            ** own: each file names its shared tables in its own order. */
+            render_header(h, m, &nm, &h_mark, &sh_h);
+            render_source(c, m, &c_mark, &cx, &sh, params, schema);
             /* After a failed render the tables' names are not all there. */
             if (!c->oom) {
-                int parts = threaded && job.parts;
-                if (parts)
-                    put_part(c, &job.checks);
-                else
-                    render_enum_checks(c, m, &sh);
-                render_specs(c, m, &nm, parts ? &job.heads : NULL, head_end, params, schema);
-                if (parts)
-                    put_part(c, &job.tail);
-                else
-                    render_tail(c, m, &nm);
+                render_enum_checks(c, m, &sh);
+                render_specs(c, m, &nm, params, schema);
+                render_tail(c, m, &nm);
             }
-            toolgov__buf_free(&job.checks);
-            toolgov__buf_free(&job.tail);
-            toolgov__buf_free(&job.heads);
             if (!h->oom && !c->oom)
                 stamp_generation(h, h0, h_mark, c, c_mark);
         }
@@ -1037,7 +777,6 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         names_free(&nm);
         free(schema);
         free(params);
-        free(head_end);
         toolgov__arena_free(&arena);
         if (bad)
             return TOOLGOV_ENOMEM;

@@ -561,39 +561,6 @@ static void write_sarif(const toolgov__diag *d, FILE *f)
     fputs("\n  }]\n}\n", f);
 }
 
-void toolgov__diag_hold(toolgov__diag *held, const toolgov__diag *d)
-{
-    toolgov__diag_init(held, NULL, d->max_errors);
-    held->format = TOOLGOV_DIAG_JSON; /* records, and no sink to write */
-    held->errors = d->errors;
-    held->warnings = d->warnings;
-    held->suppressing = d->suppressing;
-}
-
-int toolgov__diag_held_whole(const toolgov__diag *held)
-{
-    return !held->lost_;
-}
-
-void toolgov__diag_replay(toolgov__diag *d, toolgov__diag *held)
-{
-    size_t i;
-    for (i = 0; i < held->nrec_; i++) {
-        const toolgov__diag_record *r = &held->recs_[i];
-        if (r->kind[0] == 'e')
-            toolgov__diag_error(d, r->file, r->line, r->col, "%s", r->msg);
-        else if (r->kind[0] == 'w')
-            toolgov__diag_warning(d, r->file, r->line, r->col, "%s", r->msg);
-        else
-            toolgov__diag_note(d, r->file, r->line, r->col, "%s", r->msg);
-    }
-    /* the errors over the cap were counted, not kept */
-    d->errors = held->errors;
-    d->warnings = held->warnings;
-    d->suppressing = held->suppressing;
-    toolgov__diag_finish(held);
-}
-
 size_t toolgov__diag_finish(toolgov__diag *d)
 {
     size_t i;

@@ -130,16 +130,6 @@ void toolgov__diag_verror_at(toolgov__diag *d, const char *file, toolgov__mark a
 void toolgov__diag_vnote_at(toolgov__diag *d, const char *file, toolgov__mark at,
                             const char *fmt, va_list ap);
 
-/* Holding diagnostics back: *held gets d's counts and cap and keeps every
-** report (formatted, not written) until toolgov__diag_replay() reports
-** them to d in their order, as d would have had them, and sets d's counts
-** to held's; or until toolgov__diag_finish(held) drops them. A loader reads
-** once into a held diag and decides afterwards whether the reports stand. */
-void toolgov__diag_hold(toolgov__diag *held, const toolgov__diag *d);
-void toolgov__diag_replay(toolgov__diag *d, toolgov__diag *held);
-/* 0 when memory ran out for a report held back (replay would lose it). */
-int toolgov__diag_held_whole(const toolgov__diag *held);
-
 /* 1 when the next error would be over the cap (counted, not printed):
 ** callers skip work that only serves the message, such as suggestions. */
 int toolgov__diag_over_cap(const toolgov__diag *d);

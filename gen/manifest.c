@@ -35,7 +35,6 @@
 #include "arena.h"
 #include "fileio.h"
 #include "names.h"
-#include "params_pool.h"
 #include "reader.h"
 #include "schema.h"
 #include "schema_c.h"
@@ -171,11 +170,6 @@ typedef struct loader {
     int tools_given;
     toolgov__mark tools_at;
     name_index provides_ix;
-    int tool_block;      /* the tool being read is a block mapping */
-    int no_memo;         /* the text has line breaks guess_end() does not know */
-    int skipping;        /* the reader leaves out texts found in the memo */
-    toolgov__ppool *pool; /* or, with a pool, the texts the pool compiles */
-    struct params_memo *memo; /* parameters compiled once (see below) */
     toolgov__arena scratch;   /* one tool's parameters as a value tree, and
                               ** the temporaries of compiling it: reset
                               ** after each tool (the compiled tree keeps
@@ -377,251 +371,19 @@ static int upstream_name_value(loader *L, toolgov__tool_decl *t)
     return 0;
 }
 
-/* ---- parameters compiled once per distinct text ------------------------- */
-
-/* Large plugins repeat one parameters: block under many tools. The text of
-** a block-style `parameters:` key, from the start of its line to the token
-** that ends its value, fixes every event libyaml gives for the value: the
-** scanner starts that line in the same state for every key of the tools'
-** block mappings (block context, the same indentation levels), and a
-** token (a byte that is neither blank nor a comment) starts right after
-** the text, so the value ends there. Equal text thus means equal events,
-** the same compiled tree, and marks that differ only by a whole number of
-** lines. A tool whose text equals that of an earlier tool whose compile
-** reported nothing at all takes that tool's tree without building one and
-** records the line difference (params_shift), which the C-name check adds
-** to the marks inside; its events are still pulled, so YAML syntax errors
-** after it are found as before. A compile that reported anything is never
-** reused: the next identical text is compiled again and reports at its
-** own place. */
-
-typedef struct memo_entry {
-    uint64_t hash;
-    size_t off, len;       /* the text: buf[off .. off + len), then a token */
-    unsigned line;         /* the line of its parameters: key */
-    const toolgov__snode *params;
-} memo_entry;
-
-typedef struct params_memo {
-    memo_entry *v;
-    size_t count, cap;
-    uint32_t *slots;       /* index + 1 into v; 0: empty */
-    size_t scap;           /* 0 or a power of two */
-    size_t max_len;        /* the longest text: no guess looks further */
-    size_t last;           /* the entry found or added last (runs of tools
-                           ** with the same parameters skip the hash) */
-} params_memo;
-
-static void memo_free(params_memo *pm)
-{
-    if (!pm)
-        return;
-    free(pm->v);
-    free(pm->slots);
-    free(pm);
-}
-
-/* Whether the key at byte kidx, column kcol, is a plain `parameters` that
-** starts its line after only spaces; *ls: where the line starts. */
-static int at_line_start(const loader *L, size_t kidx, size_t kcol, size_t *ls)
-{
-    size_t i;
-    if (kcol > kidx || L->r.len - kidx < 10 || memcmp(L->r.buf + kidx, "parameters", 10) != 0)
-        return 0;
-    for (i = kidx - kcol; i < kidx; i++)
-        if (L->r.buf[i] != ' ')
-            return 0;
-    i = kidx - kcol;
-    if (i > 0 && L->r.buf[i - 1] != '\n')
-        return 0;
-    *ls = i;
-    return 1;
-}
-
-static size_t guess_end(const loader *L, size_t ls, size_t kcol, size_t limit)
-{
-    return toolgov__text_value_end(L->r.buf, L->r.len, ls, kcol, limit);
-}
-
-static int token_after(const loader *L, size_t end)
-{
-    return toolgov__text_token_at(L->r.buf, L->r.len, end);
-}
-
-/* The earlier entry whose text is buf[ls .. end) followed by the same byte. */
-static const memo_entry *memo_find(const loader *L, size_t ls, size_t end)
-{
-    params_memo *pm = L->memo;
-    const unsigned char *b = L->r.buf;
-    size_t len = end - ls, mask, i;
-    uint64_t h;
-    if (!pm || !pm->count || !token_after(L, end))
-        return NULL;
-    if (pm->v[pm->last].len == len && memcmp(b + pm->v[pm->last].off, b + ls, len) == 0)
-        return &pm->v[pm->last];
-    h = toolgov__hash_bytes(b + ls, len);
-    mask = pm->scap - 1;
-    for (i = toolgov__hash_slot(h, mask); pm->slots[i]; i = (i + 1) & mask) {
-        const memo_entry *e = &pm->v[pm->slots[i] - 1];
-        if (e->hash == h && e->len == len && memcmp(b + e->off, b + ls, len) == 0) {
-            pm->last = pm->slots[i] - 1;
-            return e;
-        }
-    }
-    return NULL;
-}
-
-/* Remember the text buf[ls .. end) of a clean compile. Out of memory only
-** means no reuse. */
-static void memo_add(loader *L, size_t ls, size_t end, unsigned line,
-                     const toolgov__snode *params)
-{
-    params_memo *pm = L->memo;
-    memo_entry *e;
-    size_t i, mask;
-    if (!pm) {
-        pm = calloc(1, sizeof *pm);
-        if (!pm)
-            return;
-        L->memo = pm;
-    }
-    if (pm->count >= UINT32_MAX - 1)
-        return;
-    if ((pm->count + 1) * 2 > pm->scap) {
-        size_t ncap = pm->scap ? pm->scap * 2 : 64, j;
-        uint32_t *ns = ncap <= SIZE_MAX / sizeof *ns ? calloc(ncap, sizeof *ns) : NULL;
-        if (!ns)
-            return;
-        for (j = 0; j < pm->count; j++) {
-            size_t k;
-            for (k = toolgov__hash_slot(pm->v[j].hash, ncap - 1); ns[k]; k = (k + 1) & (ncap - 1))
-                ;
-            ns[k] = (uint32_t)(j + 1);
-        }
-        free(pm->slots);
-        pm->slots = ns;
-        pm->scap = ncap;
-    }
-    if (pm->count == pm->cap) {
-        size_t ncap = pm->cap ? pm->cap * 2 : 16;
-        memo_entry *nv = ncap <= SIZE_MAX / sizeof *nv ? realloc(pm->v, ncap * sizeof *nv) : NULL;
-        if (!nv)
-            return;
-        pm->v = nv;
-        pm->cap = ncap;
-    }
-    e = &pm->v[pm->count];
-    e->off = ls;
-    e->len = end - ls;
-    e->hash = toolgov__hash_bytes(L->r.buf + ls, e->len);
-    e->line = line;
-    e->params = params;
-    mask = pm->scap - 1;
-    for (i = toolgov__hash_slot(e->hash, mask); pm->slots[i]; i = (i + 1) & mask)
-        ;
-    pm->slots[i] = (uint32_t)(pm->count + 1);
-    pm->last = pm->count;
-    pm->count++;
-    if (e->len > pm->max_len)
-        pm->max_len = e->len;
-}
-
-/* The reader's skip hook (toolgov__reader_open_skipping): the line at ls
-** is `parameters:` after spaces; when its text up to the next line at its
-** column or less is one compiled before, libyaml need not read it again.
-** The walk claims the skip in parse_parameters, which also checks that
-** the line is a tool's `parameters` key; the tag is the entry's index + 1
-** (entries move when the memo grows). */
-static int skip_known(void *ctx, size_t ls, size_t *colon_end, size_t *resume, size_t *tag)
-{
-    loader *L = ctx;
-    const unsigned char *b = L->r.buf;
-    const memo_entry *e;
-    size_t kcol = 0, guess, rs;
-    if (L->no_memo || !L->memo || !L->memo->count)
-        return 0;
-    while (ls + kcol < L->r.len && b[ls + kcol] == ' ')
-        kcol++;
-    guess = guess_end(L, ls, kcol, L->memo->max_len);
-    if (guess <= ls || !(e = memo_find(L, ls, guess)))
-        return 0;
-    for (rs = guess; rs > ls && b[rs - 1] == ' ';)
-        rs--;
-    if (rs <= ls || b[rs - 1] != '\n')
-        return 0;
-    *colon_end = ls + kcol + sizeof "parameters:" - 1;
-    *resume = rs;
-    *tag = (size_t)(e - L->memo->v) + 1;
-    return 1;
-}
-
-/* The key `parameters` of tool t is current (at byte kidx, column kcol):
-** read its value (a JSON Schema of the subset in schema.h) and compile it
-** into t->params, or take an earlier identical text's tree (above).
+/* The key `parameters` of tool t is current: read its value (a JSON
+** Schema of the subset in schema.h) and compile it into t->params.
 ** Problems are reported and leave t->params NULL; -1 only when reading
 ** must stop. */
-static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat, size_t kidx,
-                            size_t kcol)
+static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat)
 {
     toolgov__schema_ctx cx;
     toolgov__jval *v = NULL;
     toolgov__snode *n = NULL;
-    size_t ls = 0, guess = 0, errors, warnings;
-    int r, memo = L->tool_block && !L->no_memo && at_line_start(L, kidx, kcol, &ls);
+    int r;
 
     t->params_at = kat;
-    if (L->pool && L->r.skips_closed)
-        toolgov__ppool_stop(L->pool); /* the reader leaves nothing more out */
-    if (L->skipping) {
-        /* A text left out by the reader: its stand-in {} is current. */
-        size_t tag;
-        if (next(L))
-            return -1;
-        if (memo && L->pool && (tag = toolgov__reader_claim(&L->r, ls)) != 0) {
-            unsigned line = kat.line;
-            t->params = toolgov__ppool_take(L->pool, tag, &line);
-            t->params_shift = kat.line - line;
-            if (!t->params) {
-                /* Cannot happen (the hook skips only clean texts); the
-                ** reading will not stand (toolgov__ppool_finish says so),
-                ** so stop it and let the plain one begin. */
-                L->r.failed = 1;
-                return -1;
-            }
-            return skip_node(L) ? -1 : 0;
-        }
-        if (memo && !L->pool && (tag = toolgov__reader_claim(&L->r, ls)) != 0) {
-            const memo_entry *e = &L->memo->v[tag - 1];
-            if (skip_node(L))
-                return -1;
-            t->params = e->params;
-            t->params_shift = kat.line - e->line;
-            return 0;
-        }
-    } else if (memo) {
-        const memo_entry *e = NULL;
-        if (L->memo && L->memo->count) {
-            guess = guess_end(L, ls, kcol, L->memo->max_len);
-            if (guess > ls)
-                e = memo_find(L, ls, guess);
-        }
-        if (e) {
-            if (next(L) || skip_node(L))
-                return -1;
-            if (toolgov__reader_offset(&L->r, L->r.ev.end_mark.index) != guess) {
-                /* Equal text gave other events: cannot happen (see above). */
-                err_at(L, kat, "internal error: the parameters of tool '%s' read differently "
-                               "from the same text earlier; please report this", t->name);
-                return 0;
-            }
-            t->params = e->params;
-            t->params_shift = kat.line - e->line;
-            return 0;
-        }
-    }
-    errors = L->r.d->errors;
-    warnings = L->r.d->warnings;
-    if (!L->skipping && next(L))
+    if (next(L))
         return -1;
     if (!L->dec && toolgov_args_decoder_new(&L->dec, NULL) != 0) {
         out_of_memory(L);
@@ -658,12 +420,6 @@ static int parse_parameters(loader *L, toolgov__tool_decl *t, toolgov__mark kat,
         toolgov__reader_oom(&L->r);
         return -1;
     }
-    if (memo && t->params && L->r.d->errors == errors && L->r.d->warnings == warnings) {
-        size_t end = toolgov__reader_offset(&L->r, L->r.ev.end_mark.index);
-        /* Only a text a later guess can find, ending where a token starts. */
-        if (end > ls && guess_end(L, ls, kcol, end - ls) == end && token_after(L, end))
-            memo_add(L, ls, end, kat.line, t->params);
-    }
     return 0;
 }
 
@@ -676,7 +432,6 @@ static void check_c_names(loader *L)
     const char **tools;
     const toolgov__snode **roots;
     toolgov__mark *ats;
-    unsigned *shifts;
     size_t i, with = 0;
     for (i = 0; i < m->tool_count; i++)
         with += m->tools[i].params != NULL;
@@ -685,14 +440,13 @@ static void check_c_names(loader *L)
     tools = malloc(m->tool_count * sizeof(const char *));
     roots = malloc(m->tool_count * sizeof(const toolgov__snode *));
     ats = malloc(m->tool_count * sizeof(toolgov__mark));
-    shifts = malloc(m->tool_count * sizeof(unsigned));
     memset(&cx, 0, sizeof cx);
     cx.arena = &L->priv->arena;
     cx.d = L->r.d;
     cx.path = L->r.path;
     cx.tool = NULL;
     cx.oom = 0;
-    if (!tools || !roots || !ats || !shifts) {
+    if (!tools || !roots || !ats) {
         toolgov__mark none = {0, 0};
         err_at(L, none, "out of memory while loading the manifest");
     } else {
@@ -700,11 +454,9 @@ static void check_c_names(loader *L)
             tools[i] = m->tools[i].name;
             roots[i] = m->tools[i].params;
             ats[i] = m->tools[i].params ? m->tools[i].params_at : m->tools[i].at;
-            shifts[i] = m->tools[i].params_shift;
         }
-        (void)toolgov__schema_c_names(&cx, m->name, m->tool_count, tools, roots, ats, shifts);
+        (void)toolgov__schema_c_names(&cx, m->name, m->tool_count, tools, roots, ats);
     }
-    free(shifts);
     free(tools);
     free(roots);
     free(ats);
@@ -744,8 +496,7 @@ static int parse_tool(loader *L, toolgov__tool_decl *t)
         s.given[k] = 1;
         s.at[k] = kat;
         if (k == TK_PARAMETERS) {
-            if (parse_parameters(L, t, kat, toolgov__reader_offset(&L->r, L->r.ev.start_mark.index),
-                                 L->r.ev.start_mark.column))
+            if (parse_parameters(L, t, kat))
                 return -1;
             continue;
         }
@@ -921,7 +672,6 @@ static int parse_tools(loader *L)
             return -1;
         check_props(L);
         if (L->r.ev.type == YAML_MAPPING_START_EVENT) {
-            L->tool_block = L->r.ev.data.mapping_start.style == YAML_BLOCK_MAPPING_STYLE;
             if (parse_tool(L, t))
                 return -1;
         } else if (L->r.ev.type == YAML_SCALAR_EVENT && scalar_is_null(L)) {
@@ -1183,25 +933,12 @@ static void parse_stream(loader *L)
 toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data,
                                               size_t len, toolgov__diag *d)
 {
-    return toolgov__manifest_load_mem_ex(path, data, len, d, TOOLGOV_MANIFEST_REUSE_ALL);
-}
-
-/* One reading of the manifest; `skipping`: with the reader leaving out
-** texts compiled before, or with `pool` (1: when it pays, 2: always) the
-** texts a pool compiles, and *clean 0 when a skip was not claimed or a
-** pool's text reported (the reading and its reports do not stand then). */
-static toolgov__manifest *load(const char *path, const char *data, size_t len,
-                               toolgov__diag *d, int reuse, int skipping, int pool, int *clean)
-{
     loader L;
     manifest_priv *pv;
     toolgov__manifest *m;
-    int skipped_badly = 0;
     size_t errors_before = d->errors;
     toolgov__mark first = {1, 1};
 
-    if (clean)
-        *clean = 1; /* unless a skip goes unclaimed */
     memset(&L, 0, sizeof L);
     toolgov__arena_init(&L.scratch);
     /* Reports before the reader opens go through these two. */
@@ -1242,74 +979,21 @@ static toolgov__manifest *load(const char *path, const char *data, size_t len,
     toolgov__diag_source(d, path, data, len); /* source lines under messages */
     if (toolgov__text_check(d, path, (const unsigned char *)data, len))
         goto out;
-    L.no_memo = !reuse || toolgov__text_odd_breaks((const unsigned char *)data, len);
-    L.skipping = skipping && !L.no_memo;
-    if (L.skipping && pool)
-        L.pool = toolgov__ppool_start(path, (const unsigned char *)data, len,
-                                      pool >= 2 ? 1 : TOOLGOV_MANIFEST_POOL_MIN,
-                                      pool == 2   ? TOOLGOV__PPOOL_FORCE
-                                      : pool == 3 ? TOOLGOV__PPOOL_LIBYAML | TOOLGOV__PPOOL_ALONE
-                                                  : 0);
-    if (L.skipping ? toolgov__reader_open_skipping(&L.r, path, (const unsigned char *)data,
-                                                   len, d,
-                                                   L.pool ? toolgov__ppool_skip : skip_known,
-                                                   L.pool ? (void *)L.pool : (void *)&L)
-                   : toolgov__reader_open(&L.r, path, (const unsigned char *)data, len, d))
+    if (toolgov__reader_open(&L.r, path, (const unsigned char *)data, len, d))
         goto out;
     parse_stream(&L);
-    if (L.skipping && !toolgov__reader_skips_clean(&L.r))
-        skipped_badly = 1;
-    if (toolgov__ppool_finish(L.pool, &pv->arena))
-        skipped_badly = 1;
-    L.pool = NULL;
     toolgov__reader_close(&L.r);
-    memo_free(L.memo);
-    L.memo = NULL;
-    if (d->errors == errors_before && !skipped_badly)
-        check_c_names(&L); /* (a reading that will not stand is not checked) */
+    if (d->errors == errors_before)
+        check_c_names(&L);
 
 out:
-    if (toolgov__ppool_finish(L.pool, &pv->arena))
-        skipped_badly = 1;
     toolgov__arena_free(&L.scratch);
     toolgov_args_decoder_free(L.dec);
-    if (clean)
-        *clean = !skipped_badly;
-    if (d->errors != errors_before || skipped_badly) {
+    if (d->errors != errors_before) {
         toolgov__manifest_free(m);
         return NULL;
     }
     return m;
-}
-
-toolgov__manifest *toolgov__manifest_load_mem_ex(const char *path, const char *data,
-                                                 size_t len, toolgov__diag *d, int reuse)
-{
-    /* Leaving out texts read before, with the reports held back; they
-    ** stand unless a skip was not claimed (the same bytes somewhere else
-    ** than at a tool's parameters: key), and then the manifest is read
-    ** again with the memo alone, reporting. */
-    if (reuse == TOOLGOV_MANIFEST_REUSE_ALL || reuse == TOOLGOV_MANIFEST_REUSE_PARALLEL ||
-        reuse == TOOLGOV_MANIFEST_REUSE_PARALLEL_LIBYAML) {
-        toolgov__diag held;
-        toolgov__manifest *m;
-        int clean = 0;
-        toolgov__diag_hold(&held, d);
-        m = load(path, data, len, &held, 1, 1,
-                 reuse == TOOLGOV_MANIFEST_REUSE_ALL ? 1
-                 : reuse == TOOLGOV_MANIFEST_REUSE_PARALLEL ? 2 : 3,
-                 &clean);
-        if (clean && toolgov__diag_held_whole(&held)) {
-            /* messages at its lines show them (and the drift check's later) */
-            if (len <= TOOLGOV_MANIFEST_MAX_BYTES)
-                toolgov__diag_source(d, path, data, len);
-            toolgov__diag_replay(d, &held);
-            return m;
-        }
-        toolgov__manifest_free(m);
-        toolgov__diag_finish(&held);
-    }
-    return load(path, data, len, d, reuse != TOOLGOV_MANIFEST_REUSE_NONE, 0, 0, NULL);
 }
 
 toolgov__manifest *toolgov__manifest_load(const char *path, toolgov__diag *d)

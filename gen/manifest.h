@@ -54,10 +54,6 @@ typedef struct toolgov__tool_decl {
                                ** tool (toolgov-mcp); NULL when absent */
     const char *upstream_name; /* the upstream server's name for the tool
                                ** when it is not `name`; NULL when absent */
-    unsigned params_shift;     /* lines from the marks inside params to this
-                               ** tool's text: a tool whose parameters are
-                               ** byte for byte an earlier tool's shares
-                               ** that tool's compiled tree (manifest.c) */
 } toolgov__tool_decl;
 
 typedef struct toolgov__manifest {
@@ -79,33 +75,6 @@ toolgov__manifest *toolgov__manifest_load(const char *path, toolgov__diag *d);
 /* The same, from memory; `path` names the buffer in diagnostics. */
 toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data,
                                               size_t len, toolgov__diag *d);
-
-/* toolgov__manifest_load_mem(), with the reuse of equal parameters texts
-** (manifest.c) chosen: none; the memo alone (an equal text's events are
-** still read, and checked to end where the text does); or all (the
-** default: libyaml does not read an equal text again, the reports are held
-** back and stand unless a left-out text turned out not to be a tool's
-** parameters; then the memo alone, reporting). With all, a manifest of
-** many tools' parameters texts on a machine of two CPUs or more also has
-** those texts compiled on a second thread (params_pool.h); parallel does
-** that whatever the size and the CPUs, and parallel_libyaml has the
-** loader's thread alone compile them, every text read by libyaml (not by
-** the reader without it that the pool tries first, params_fast.h). On one
-** CPU, `all` has the loader's thread compile the texts itself. The same diagnostics and the same manifest
-** every way, which the tests and the fuzz target check. */
-enum {
-    TOOLGOV_MANIFEST_REUSE_NONE = 0,
-    TOOLGOV_MANIFEST_REUSE_ALL = 1,
-    TOOLGOV_MANIFEST_REUSE_MEMO = 2,
-    TOOLGOV_MANIFEST_REUSE_PARALLEL = 3,
-    TOOLGOV_MANIFEST_REUSE_PARALLEL_LIBYAML = 4
-};
-
-/* The fewest parameters texts for which `all` starts a second thread:
-** below it the thread costs more than it saves. */
-#define TOOLGOV_MANIFEST_POOL_MIN 64u
-toolgov__manifest *toolgov__manifest_load_mem_ex(const char *path, const char *data,
-                                                 size_t len, toolgov__diag *d, int reuse);
 
 void toolgov__manifest_free(toolgov__manifest *m);
 

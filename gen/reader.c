@@ -16,42 +16,10 @@
 #define SHOW_MAX TOOLGOV_SHOW_MAX
 #define show toolgov__text_show
 
-/* The skip whose stand-in starts at or before libyaml index i, or NULL. */
-static const toolgov__reader_skip *skip_before(const toolgov__reader *r, size_t i)
-{
-    size_t lo = 0, hi = r->nskips;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (r->skips[mid].fed_ch <= i)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo ? &r->skips[lo - 1] : NULL;
-}
-
-/* libyaml's mark in the text it was given, as a mark of the buffer. */
-static yaml_mark_t unskip(const toolgov__reader *r, yaml_mark_t m)
-{
-    const toolgov__reader_skip *s = r->nskips ? skip_before(r, m.index) : NULL;
-    if (!s)
-        return m;
-    if (m.index >= s->fed_ch + 4) {
-        m.index += s->cum_ch;
-        m.line += s->cum_lines;
-    } else { /* within the stand-in, on the line of its colon */
-        m.index = s->real_ch + (m.index - s->fed_ch);
-        if (s > r->skips)
-            m.line += s[-1].cum_lines;
-    }
-    return m;
-}
-
-static toolgov__mark mark_of(const toolgov__reader *r, yaml_mark_t m)
+static toolgov__mark mark_of(yaml_mark_t m)
 {
     toolgov__mark at;
-    m = unskip(r, m);
-    at.line = (unsigned)(m.line + 1) + r->line_base;
+    at.line = (unsigned)(m.line + 1);
     at.col = (unsigned)(m.column + 1);
     return at;
 }
@@ -84,156 +52,12 @@ int toolgov__reader_open(toolgov__reader *r, const char *path, const unsigned ch
     return 0;
 }
 
-int toolgov__reader_open_slice(toolgov__reader *r, const char *path, const unsigned char *buf,
-                               size_t len, unsigned line_base, toolgov__diag *d)
-{
-    if (toolgov__reader_open(r, path, buf, len, d))
-        return -1;
-    r->line_base = line_base;
-    return 0;
-}
-
-/* ---- skipping text read before ------------------------------------------- */
-
-static const char stand_in[] = " {}\n";
-#define STAND_IN_LEN 4u
-
-/* Ask the hook about the candidate line at r->pos: either record a skip
-** (the bytes up to its colon go next, then the stand-in, then the resume
-** line) or move on to the next candidate. */
-static void decide(toolgov__reader *r)
-{
-    size_t colon_end = 0, resume = 0, i, lines = 0, ch_colon, ch_resume, tag = 0;
-    const toolgov__reader_skip *prev;
-    toolgov__reader_skip *s;
-    size_t ls = r->pos;
-
-    r->cand = toolgov__text_params_line(r->buf, r->len, ls + 1);
-    if (r->skips_closed || !r->skip_fn(r->skip_ctx, ls, &colon_end, &resume, &tag))
-        return;
-    if (!tag || !(ls < colon_end && colon_end < resume && resume <= r->len &&
-                  r->buf[resume - 1] == '\n'))
-        return;
-    if (r->nskips == r->cap_skips) {
-        size_t ncap = r->cap_skips ? r->cap_skips * 2 : 64;
-        toolgov__reader_skip *nv = realloc(r->skips, ncap * sizeof *nv);
-        if (!nv)
-            return; /* out of memory only means no skip */
-        r->skips = nv;
-        r->cap_skips = ncap;
-    }
-    for (i = colon_end; i < resume; i++) {
-        const unsigned char *nl = memchr(r->buf + i, '\n', resume - i);
-        if (!nl)
-            break;
-        lines++;
-        i = (size_t)(nl - r->buf);
-    }
-    ch_colon = toolgov__text_chars_of(&r->fed, r->buf, r->len, colon_end);
-    ch_resume = toolgov__text_chars_of(&r->fed, r->buf, r->len, resume);
-    prev = r->nskips ? &r->skips[r->nskips - 1] : NULL;
-    s = &r->skips[r->nskips++];
-    s->real_ch = ch_colon;
-    s->fed_ch = ch_colon - (prev ? prev->cum_ch : 0);
-    s->ls = ls;
-    s->cum_ch = (prev ? prev->cum_ch : 0) + (ch_resume - ch_colon) - STAND_IN_LEN;
-    s->cum_lines = (prev ? prev->cum_lines : 0) + lines - 1;
-    s->tag = tag;
-    r->cand = colon_end; /* the key line up to its colon, then the stand-in */
-    r->stand_in = STAND_IN_LEN;
-    r->resume = resume;
-}
-
-/* libyaml's read handler: the buffer with the skips' text left out. */
-static int feed(void *data, unsigned char *out, size_t size, size_t *size_read)
-{
-    toolgov__reader *r = data;
-    size_t n;
-    *size_read = 0;
-    if (!size)
-        return 1;
-    if (r->pos == r->cand && r->stand_in) {
-        n = r->stand_in < size ? r->stand_in : size;
-        memcpy(out, stand_in + (STAND_IN_LEN - r->stand_in), n);
-        r->stand_in -= n;
-        if (!r->stand_in) {
-            r->pos = r->resume;
-            r->cand = toolgov__text_params_line(r->buf, r->len, r->pos);
-        }
-        *size_read = n;
-        return 1;
-    }
-    if (r->pos == r->cand && r->pos < r->len)
-        decide(r);
-    n = r->cand - r->pos;
-    if (n > size)
-        n = size;
-    memcpy(out, r->buf + r->pos, n);
-    r->pos += n;
-    *size_read = n;
-    return 1;
-}
-
-int toolgov__reader_open_skipping(toolgov__reader *r, const char *path,
-                                  const unsigned char *buf, size_t len, toolgov__diag *d,
-                                  toolgov__reader_skip_fn fn, void *ctx)
-{
-    if (open_common(r, path, buf, len, d))
-        return -1;
-    r->skip_fn = fn;
-    r->skip_ctx = ctx;
-    r->errors0 = d->errors;
-    r->warnings0 = d->warnings;
-    toolgov__text_chars_init(&r->fed, buf, len);
-    r->cand = toolgov__text_params_line(r->buf, r->len, 0);
-    yaml_parser_set_input(&r->parser, feed, r);
-    return 0;
-}
-
-size_t toolgov__reader_claim(toolgov__reader *r, size_t ls)
-{
-    size_t tag;
-    if (!r->skip_due || r->skips[r->claimed].ls != ls)
-        return 0;
-    tag = r->skips[r->claimed].tag;
-    r->claimed++;
-    r->skip_due = 0;
-    return tag;
-}
-
-int toolgov__reader_skips_clean(const toolgov__reader *r)
-{
-    return !r->skip_broken && !r->skip_due && r->claimed == r->nskips;
-}
-
-/* After each event of a skipping reader: the next skip's stand-in must be
-** claimed the moment its MAPPING_START is current, and no event may pass
-** it. 0, or -1 (the stream stops) when one did. */
-static int check_skips(toolgov__reader *r)
-{
-    const toolgov__reader_skip *s;
-    if (r->claimed == r->nskips)
-        return 0;
-    s = &r->skips[r->claimed];
-    if (r->ev.end_mark.index <= s->fed_ch + 1)
-        return 0;
-    if (r->ev.type == YAML_MAPPING_START_EVENT && r->ev.start_mark.index == s->fed_ch + 1) {
-        r->skip_due = 1;
-        return 0;
-    }
-    r->skip_broken = 1;
-    return -1;
-}
-
 void toolgov__reader_close(toolgov__reader *r)
 {
     if (r->have_ev)
         yaml_event_delete(&r->ev);
     r->have_ev = 0;
     yaml_parser_delete(&r->parser);
-    free(r->skips);
-    r->skips = NULL;
-    r->nskips = r->cap_skips = 0;
 }
 
 void toolgov__reader_error(toolgov__reader *r, toolgov__mark at, const char *fmt, ...)
@@ -275,7 +99,6 @@ static int tab_indents(const toolgov__reader *r, toolgov__mark at)
     toolgov__text_pos_init(&pos, r->buf, r->len);
     for (size_t off = pos.off; off < r->len; off++) {
         toolgov__mark m = toolgov__text_pos_to(&pos, r->buf, r->len, off);
-        m.line += r->line_base;
         if (m.line > at.line)
             break;
         if (m.line < at.line)
@@ -357,7 +180,7 @@ static void report_yaml_error(toolgov__reader *r)
         break;
     }
     default:
-        at = mark_of(r, p->problem_mark);
+        at = mark_of(p->problem_mark);
         if (surrogate_escape(r, toolgov__reader_offset(r, p->problem_mark.index), at))
             break;
         if (tab_indents(r, at)) {
@@ -369,7 +192,7 @@ static void report_yaml_error(toolgov__reader *r)
                            p->context_mark.column != p->problem_mark.column)) {
             toolgov__reader_error(r, at, "YAML syntax: %s; check the indentation and quoting "
                                          "here", problem);
-            toolgov__reader_note(r, mark_of(r, p->context_mark), "%s", p->context);
+            toolgov__reader_note(r, mark_of(p->context_mark), "%s", p->context);
         } else if (p->context) {
             toolgov__reader_error(r, at, "YAML syntax: %s %s; check the indentation and "
                                          "quoting here", p->context, problem);
@@ -384,11 +207,6 @@ static void report_yaml_error(toolgov__reader *r)
 
 size_t toolgov__reader_offset(toolgov__reader *r, size_t index)
 {
-    if (r->nskips) {
-        yaml_mark_t m = {0, 0, 0};
-        m.index = index;
-        index = unskip(r, m).index;
-    }
     return toolgov__text_chars_to(&r->chars, r->buf, r->len, index);
 }
 
@@ -398,13 +216,6 @@ int toolgov__reader_next(toolgov__reader *r)
 {
     if (r->failed)
         return -1;
-    if (r->skip_fn && r->skip_due) { /* the stand-in was not claimed */
-        r->skip_broken = 1;
-        r->failed = 1;
-        return -1;
-    }
-    if (r->skip_fn && (r->d->errors != r->errors0 || r->d->warnings != r->warnings0))
-        r->skips_closed = 1;
     if (r->have_ev) {
         yaml_event_delete(&r->ev);
         r->have_ev = 0;
@@ -414,16 +225,12 @@ int toolgov__reader_next(toolgov__reader *r)
         return -1;
     }
     r->have_ev = 1;
-    if (r->skip_fn && check_skips(r)) {
-        r->failed = 1;
-        return -1;
-    }
     return 0;
 }
 
 toolgov__mark toolgov__reader_mark(const toolgov__reader *r)
 {
-    return mark_of(r, r->ev.start_mark);
+    return mark_of(r->ev.start_mark);
 }
 
 const char *toolgov__reader_kind(const toolgov__reader *r)

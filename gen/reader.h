@@ -48,24 +48,6 @@
 ** every token, so 100,000 nested '[' take minutes: stop long before that. */
 #define TOOLGOV_READER_DEPTH_MAX 64u
 
-/* Skipping text already read (toolgov__reader_open_skipping). The hook is
-** asked, for each line that starts with spaces and `parameters:`, at byte
-** ls, before libyaml sees that line: 1 to skip, with *colon_end the byte
-** after the colon, *resume the start of the line where reading goes on,
-** and *tag (not 0) what the walk gets when it claims the skip; 0 to read
-** the line. */
-typedef int (*toolgov__reader_skip_fn)(void *ctx, size_t ls, size_t *colon_end,
-                                       size_t *resume, size_t *tag);
-
-typedef struct toolgov__reader_skip {
-    size_t fed_ch;   /* libyaml's index of the stand-in " {}\n" */
-    size_t real_ch;  /* the character index of colon_end in the buffer */
-    size_t ls;       /* the line start the hook was asked about */
-    size_t cum_ch;   /* characters left out up to and with this one ... */
-    size_t cum_lines; /* ... and line breaks */
-    size_t tag;
-} toolgov__reader_skip;
-
 typedef struct toolgov__reader {
     const char *path;         /* names the buffer in diagnostics */
     const unsigned char *buf; /* the whole manifest, already text-checked */
@@ -77,55 +59,12 @@ typedef struct toolgov__reader {
     int failed;               /* the event stream cannot go on */
     int oom;                  /* out of memory was reported once */
     toolgov__text_chars chars; /* toolgov__reader_offset's cursor */
-    /* private: skipping (all zero without a hook) */
-    toolgov__reader_skip_fn skip_fn;
-    void *skip_ctx;
-    size_t pos;                /* next byte of buf to give libyaml */
-    size_t cand;               /* next line to ask the hook about (or len) */
-    size_t stand_in;           /* bytes of the stand-in still to give */
-    size_t resume;             /* where to go on after the stand-in */
-    toolgov__text_chars fed;   /* character index of pos */
-    toolgov__reader_skip *skips;
-    size_t nskips, cap_skips, claimed;
-    int skip_due;              /* the current event starts the next skip */
-    int skip_broken;           /* the walk passed a skip without claiming it */
-    size_t errors0, warnings0; /* the diag's counts when the reader opened */
-    unsigned line_base;        /* lines before buf in its file (a slice) */
-    int skips_closed;          /* something was reported: no more skips */
 } toolgov__reader;
 
 /* Set up a reader over buf[0..len). 0, or -1 after reporting out of memory. */
 int toolgov__reader_open(toolgov__reader *r, const char *path, const unsigned char *buf,
                          size_t len, toolgov__diag *d);
 void toolgov__reader_close(toolgov__reader *r);
-
-/* A reader over a slice of a file that starts at a line start, after
-** line_base lines of it: marks are the file's lines (columns are the
-** same), byte offsets (toolgov__reader_offset) the slice's. */
-int toolgov__reader_open_slice(toolgov__reader *r, const char *path, const unsigned char *buf,
-                               size_t len, unsigned line_base, toolgov__diag *d);
-
-/* The same, and text the hook says was read before is not given to libyaml
-** again: from the byte after `parameters:` to the hook's resume line,
-** libyaml reads ` {}` instead (an empty flow mapping), and every mark is
-** translated back to the buffer's lines and characters. The walk must
-** claim each such mapping (toolgov__reader_claim) when its MAPPING_START
-** is current; an event that passes a skip unclaimed stops the stream and
-** sets skip_broken (the caller then reads the buffer again without a
-** hook, so it holds its reports back until it knows). Once anything is
-** reported, nothing more is skipped: a message may be formatted from
-** events read later, and those are then libyaml's own. */
-int toolgov__reader_open_skipping(toolgov__reader *r, const char *path,
-                                  const unsigned char *buf, size_t len, toolgov__diag *d,
-                                  toolgov__reader_skip_fn fn, void *ctx);
-
-/* When the current event is the stand-in mapping of the next skip and the
-** hook was asked about line start ls: claim it and return its tag (the
-** stand-in's MAPPING_END follows). Else 0, and nothing changes. */
-size_t toolgov__reader_claim(toolgov__reader *r, size_t ls);
-
-/* 1 when every skip was claimed and none was passed. */
-int toolgov__reader_skips_clean(const toolgov__reader *r);
 
 /* Report an error or a note at a mark of this reader's file. */
 void toolgov__reader_error(toolgov__reader *r, toolgov__mark at, const char *fmt, ...)

@@ -31,7 +31,7 @@
 #include <toolgov/toolgov.h>
 
 #include "arena.h"
-#include "parse_pool.h"
+#include "parse_parallel.h"
 #include "scan.h"
 #include "strset.h"
 
@@ -1139,7 +1139,7 @@ int toolgov__scan_run(toolgov__scan **out, const char *const *args, size_t nargs
         if (rc < 0)
             goto out;
         run r = { s, p, &as, sources, opts };
-        rc = toolgov__parse_pool_run(nsources, jobs, parse_one, take_unit, &r);
+        rc = toolgov__parse_parallel_run(nsources, jobs, parse_one, take_unit, &r);
         argset_free(&as);
     }
 out:

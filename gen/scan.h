@@ -4,7 +4,7 @@
 **
 ** toolgov__scan_run() parses every source of one plugin in one process
 ** (loading libclang costs more than parsing a file), on worker threads when
-** there are several sources (parse_pool.c), with a full parse
+** there are several sources (parse_parallel.c), with a full parse
 ** (SkipFunctionBodies would hide every call) and KeepGoing (so a fatal
 ** error does not hide later diagnostics), and walks every declaration and
 ** every function body of C and C++ (members, constructors, destructors,

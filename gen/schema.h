@@ -219,9 +219,6 @@ struct toolgov__snode {
     unsigned types;           /* TOOLGOV_T_* bits as written; 0: no type */
     toolgov__mark at;         /* the schema's mapping */
     unsigned depth;           /* 1 for the root */
-    int names_distinct;       /* root only: 1 when its generated C names
-                              ** were found all different
-                              ** (toolgov__schema_c_tree_distinct) */
     int synth;                /* 1: made by the compiler, not written (the
                               ** items of an array without items:) */
     toolgov__sformat format;
@@ -292,14 +289,6 @@ struct toolgov__reader;
 ** NULL); -1 when the event stream cannot go on (reported). */
 int toolgov__schema_read_yaml(toolgov__schema_ctx *cx, struct toolgov__reader *src,
                               toolgov__jval **out);
-
-/* One scalar of a parameters text as a value, typed as the walk above
-** types it: v[0..n), written plain (1) or quoted (0), at `at`. NULL after
-** reporting (a YAML number JSON cannot hold, a NUL) or when out of memory
-** (cx->oom). Shared with the reader that does without libyaml
-** (params_fast.h), so both type every scalar alike. */
-toolgov__jval *toolgov__schema_yaml_scalar(toolgov__schema_ctx *cx, const char *v, size_t n,
-                                          int plain, toolgov__mark at);
 
 /* ---- tables and canonical values (schema_tables.c) ------------------------ */
 

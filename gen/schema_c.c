@@ -352,8 +352,6 @@ void toolgov__schema_share_init(toolgov__schema_share *sh)
     sh->root_slots = NULL;
     sh->roots_cap = 0;
     toolgov__arena_init(&sh->scratch);
-    sh->pre_root = NULL;
-    sh->pre = NULL;
 }
 
 void toolgov__schema_share_free(toolgov__schema_share *sh)
@@ -1114,18 +1112,14 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
         goto out;
     }
     if (root) {
-        if (sh->pre && sh->pre_root == root) {
-            a = sh->pre;
-        } else {
-            /* The tables only guide this render: in the scratch arena, which
-            ** the next tool reuses. The names rendered stay in cx->arena. */
-            toolgov__schema_ctx tcx = *cx;
-            toolgov__arena_reset(&sh->scratch);
-            tcx.arena = &sh->scratch;
-            if (toolgov__schema_tables(&tcx, root, &a)) {
-                g.oom = 1;
-                goto out;
-            }
+        /* The tables only guide this render: in the scratch arena, which
+        ** the next tool reuses. The names rendered stay in cx->arena. */
+        toolgov__schema_ctx tcx = *cx;
+        toolgov__arena_reset(&sh->scratch);
+        tcx.arena = &sh->scratch;
+        if (toolgov__schema_tables(&tcx, root, &a)) {
+            g.oom = 1;
+            goto out;
         }
         plen = strlen(plugin) + strlen(tool) + 9;
         named = malloc(plen);
@@ -1319,16 +1313,8 @@ static void add_name(cnames *s, const char *plugin, const char *kind, const char
     blk_put(s, "", 1);
 }
 
-/* A mark inside a tree shared with an earlier tool, moved `shift` lines
-** down to this tool's own text (manifest.h, params_shift). */
-static toolgov__mark shifted(toolgov__mark at, unsigned shift)
-{
-    at.line += shift;
-    return at;
-}
-
 static void collect(cnames *s, const char *plugin, const char *tool, path *p,
-                    const toolgov__snode *n, toolgov__mark at, unsigned shift)
+                    const toolgov__snode *n, toolgov__mark at)
 {
     size_t i, old;
     switch (n->type) {
@@ -1337,7 +1323,7 @@ static void collect(cnames *s, const char *plugin, const char *tool, path *p,
             add_name(s, plugin, "Enum", tool, ps(p), "", at);
             for (i = 0; i < n->enum_vals->count; i++)
                 add_name(s, plugin, "Enum", tool, ps(p), n->enum_c_names[i],
-                         shifted(n->enum_vals->items[i]->at, shift));
+                         n->enum_vals->items[i]->at);
         }
         return;
     case TOOLGOV_S_OBJECT:
@@ -1347,8 +1333,7 @@ static void collect(cnames *s, const char *plugin, const char *tool, path *p,
                 s->oom = 1;
                 return;
             }
-            collect(s, plugin, tool, p, n->props[i].schema, shifted(n->props[i].at, shift),
-                    shift);
+            collect(s, plugin, tool, p, n->props[i].schema, n->props[i].at);
             path_pop(p, old);
         }
         return;
@@ -1357,7 +1342,7 @@ static void collect(cnames *s, const char *plugin, const char *tool, path *p,
             s->oom = 1;
             return;
         }
-        collect(s, plugin, tool, p, n->items, at, shift);
+        collect(s, plugin, tool, p, n->items, at);
         path_pop(p, old);
         return;
     default:
@@ -1441,24 +1426,10 @@ static int tree_twice(cnames *s, path *p, const toolgov__snode *root)
     /* The names without the plugin's and the tool's (the same in all of
     ** one tree's). */
     s->count = s->blen = 0;
-    collect(s, "", "", p, root, root->at, 0);
+    collect(s, "", "", p, root, root->at);
     for (k = 0; k < s->count && !s->oom; k++)
         s->v[k].name = s->blk + s->v[k].off;
     return s->oom ? -1 : s->count > 1 ? any_twice(s) : 0;
-}
-
-int toolgov__schema_c_tree_distinct(const toolgov__snode *root)
-{
-    cnames s;
-    path p;
-    int r;
-    memset(&s, 0, sizeof s);
-    memset(&p, 0, sizeof p);
-    r = tree_twice(&s, &p, root);
-    free(p.s);
-    free(s.v);
-    free(s.blk);
-    return r < 0 ? -1 : !r;
 }
 
 static int trees_clash(size_t count, const toolgov__snode *const *roots)
@@ -1472,7 +1443,7 @@ static int trees_clash(size_t count, const toolgov__snode *const *roots)
     memset(&s, 0, sizeof s);
     memset(&p, 0, sizeof p);
     for (i = 0; i < count && r == 0; i++) {
-        if (!roots[i] || roots[i]->names_distinct || root_find(&seen, roots[i]))
+        if (!roots[i] || root_find(&seen, roots[i]))
             continue;
         if (!root_add(&seen, roots[i])) {
             r = -1;
@@ -1489,7 +1460,7 @@ static int trees_clash(size_t count, const toolgov__snode *const *roots)
 
 int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t count,
                             const char *const *tools, const toolgov__snode *const *roots,
-                            const toolgov__mark *ats, const unsigned *shifts)
+                            const toolgov__mark *ats)
 {
     cnames s;
     path p;
@@ -1502,7 +1473,7 @@ int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t 
     memset(&p, 0, sizeof p);
     for (i = 0; i < count; i++) {
         if (roots[i])
-            collect(&s, plugin, tools[i], &p, roots[i], ats[i], shifts ? shifts[i] : 0);
+            collect(&s, plugin, tools[i], &p, roots[i], ats[i]);
         else /* #define <plugin>_Args_<tool> toolgov_no_args */
             add_name(&s, plugin, "Args", tools[i], "", "", ats[i]);
     }

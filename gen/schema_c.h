@@ -41,10 +41,6 @@ typedef struct toolgov__schema_share {
     size_t roots_cap;                  /* slots: 0 or a power of two */
     toolgov__arena scratch;  /* one tool's in-memory tables while its
                              ** objects are rendered; reset per tool */
-    const toolgov__snode *pre_root;  /* NULL, or the root whose in-memory */
-    const toolgov_arg_schema *pre;   /* tables were made ahead (codegen.c):
-                                     ** toolgov__schema_c_tables takes them
-                                     ** instead of making its own */
 } toolgov__schema_share;
 
 void toolgov__schema_share_init(toolgov__schema_share *sh);
@@ -77,19 +73,9 @@ int toolgov__schema_c_enum_checks(toolgov__buf *b, toolgov__schema_share *sh, co
 
 /* Report (at the property or enum value) every generated type or enum
 ** constant name that two places of one plugin's parameters produce. roots[i]
-** NULL: tool i has no parameters; shifts[i] (shifts may be NULL: all 0)
-** lines are added to the marks inside roots[i] (a tree shared with an
-** earlier tool, manifest.h). 0, or -1 after reporting. */
+** NULL: tool i has no parameters. 0, or -1 after reporting. */
 int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t count,
                             const char *const *tools, const toolgov__snode *const *roots,
-                            const toolgov__mark *ats, const unsigned *shifts);
-
-/* Whether the generated names of one tree are all different (which does
-** not depend on the tool's or the plugin's name): 1 when they are, 0 when
-** two are the same, -1 when out of memory. A root found distinct here can
-** be marked so (toolgov__snode.names_distinct), and toolgov__schema_c_names
-** then does not look at it again: the parameters pool asks on its worker
-** thread, beside the compile. */
-int toolgov__schema_c_tree_distinct(const toolgov__snode *root);
+                            const toolgov__mark *ats);
 
 #endif /* TOOLGOV_GEN_SCHEMA_C_H */

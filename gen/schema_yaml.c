@@ -77,8 +77,11 @@ static int yaml_number(const char *s, size_t n)
     return i == n;
 }
 
-toolgov__jval *toolgov__schema_yaml_scalar(toolgov__schema_ctx *cx, const char *v, size_t n,
-                                          int plain, toolgov__mark at)
+/* One scalar of a parameters text as a value: v[0..n), written plain (1)
+** or quoted (0), at `at`. NULL after reporting (a YAML number JSON cannot
+** hold, a NUL) or when out of memory (cx->oom). */
+static toolgov__jval *yaml_scalar(toolgov__schema_ctx *cx, const char *v, size_t n, int plain,
+                                  toolgov__mark at)
 {
     char q[TOOLGOV_SHOW_MAX];
 
@@ -131,7 +134,7 @@ static toolgov__jval *node(toolgov__schema_ctx *cx, toolgov__reader *src,
     toolgov__reader_check_props(src);
     switch (e->type) {
     case YAML_SCALAR_EVENT:
-        v = toolgov__schema_yaml_scalar(cx, (const char *)e->data.scalar.value,
+        v = yaml_scalar(cx, (const char *)e->data.scalar.value,
                                         e->data.scalar.length,
                                         e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE, at);
         if (!v && cx->oom)

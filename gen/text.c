@@ -95,23 +95,6 @@ size_t toolgov__text_chars_to(toolgov__text_chars *c, const unsigned char *buf, 
     return c->off;
 }
 
-size_t toolgov__text_chars_of(toolgov__text_chars *c, const unsigned char *buf, size_t len,
-                              size_t off)
-{
-    if (off > len)
-        off = len;
-    if (off < c->off)
-        toolgov__text_chars_init(c, buf, len);
-    while (c->off < off) {
-        if (off - c->off >= 8 && ascii8(c, buf, len))
-            continue;
-        if ((buf[c->off] & 0xC0) != 0x80)
-            c->ch++;
-        c->off++;
-    }
-    return c->ch;
-}
-
 /* 1: ASCII that needs no look (printable, tab, LF, CR). */
 static unsigned char ascii_ok[256];
 static int ascii_ok_ready;
@@ -264,74 +247,4 @@ const char *toolgov__text_show(char out[TOOLGOV_SHOW_MAX], const char *s, size_t
     }
     out[o] = '\0';
     return out;
-}
-
-/* ---- a tool's parameters text, found by its bytes ------------------------ */
-
-size_t toolgov__text_params_line(const unsigned char *b, size_t len, size_t from)
-{
-    static const char key[] = "parameters:";
-    size_t at = from;
-    while (at < len) {
-        const unsigned char *q = memchr(b + at, 'p', len - at);
-        size_t k, ls;
-        if (!q)
-            break;
-        k = (size_t)(q - b);
-        at = k + 1;
-        if (len - k < sizeof key - 1 || memcmp(q, key, sizeof key - 1) != 0)
-            continue;
-        for (ls = k; ls > 0 && b[ls - 1] == ' ';)
-            ls--;
-        if (ls < k && ls > 0 && b[ls - 1] == '\n' && ls >= from)
-            return ls;
-    }
-    return len;
-}
-
-size_t toolgov__text_value_end(const unsigned char *b, size_t n, size_t ls, size_t kcol,
-                               size_t limit)
-{
-    const unsigned char *nl;
-    size_t end = limit < n - ls ? ls + limit + 1 : n, i;
-    nl = memchr(b + ls, '\n', end - ls); /* the key's line */
-    for (;;) {
-        size_t col = 0;
-        if (!nl)
-            return end == n ? n : 0;
-        i = (size_t)(nl - b) + 1;
-        while (i < end && b[i] == ' ')
-            i++, col++;
-        if (i >= n)
-            return n;
-        if (i >= end)
-            return 0;
-        if (toolgov__text_ends_value(b, n, i, col, kcol))
-            return i;
-        nl = memchr(b + i, '\n', end - i);
-    }
-}
-
-int toolgov__text_token_at(const unsigned char *b, size_t len, size_t end)
-{
-    unsigned char c;
-    if (end >= len)
-        return 0;
-    c = b[end];
-    return c > ' ' && c < 0x7F && c != '#';
-}
-
-int toolgov__text_odd_breaks(const unsigned char *b, size_t n)
-{
-    const unsigned char *p, *e = b + n;
-    for (p = b; (p = memchr(p, '\r', (size_t)(e - p))) != NULL; p++)
-        if (p + 1 >= e || p[1] != '\n')
-            return 1;
-    for (p = b; (p = memchr(p, 0xC2, (size_t)(e - p))) != NULL; p++)
-        if (p + 1 < e && p[1] == 0x85)
-            return 1; /* NEL */
-    for (p = b; (p = memchr(p, 0xE2, (size_t)(e - p))) != NULL; p++)
-        if (p + 2 < e && p[1] == 0x80 && (p[2] | 1) == 0xA9)
-            return 1; /* LS, PS */
-    return 0;
 }

@@ -46,50 +46,12 @@ void toolgov__text_chars_init(toolgov__text_chars *c, const unsigned char *buf, 
 size_t toolgov__text_chars_to(toolgov__text_chars *c, const unsigned char *buf, size_t len,
                               size_t index);
 
-/* The other way: the character index of byte `off` (a character's first
-** byte, at most len), moving the same cursor. */
-size_t toolgov__text_chars_of(toolgov__text_chars *c, const unsigned char *buf, size_t len,
-                              size_t off);
-
 /* Report (as `path`:LINE:COL errors to d) every line holding a byte a
 ** manifest must not contain: invalid UTF-8, NUL, control characters other
 ** than tab, CR and LF (C1 controls included), U+FFFE/U+FFFF, or a UTF-16
 ** byte order mark. Returns the number of problems reported. */
 size_t toolgov__text_check(toolgov__diag *d, const char *path, const unsigned char *buf,
                            size_t len);
-
-/* ---- a tool's parameters text, found by its bytes --------------------- */
-
-/* The next line start at or after `from` whose line is one or more spaces
-** and then `parameters:`, or len. */
-size_t toolgov__text_params_line(const unsigned char *buf, size_t len, size_t from);
-
-/* Whether the line whose first non-space byte is buf[j] (after col spaces)
-** ends the value of a key at column kcol: it is indented kcol or less and
-** is neither blank nor a comment. */
-static inline int toolgov__text_ends_value(const unsigned char *buf, size_t len, size_t j,
-                                           size_t col, size_t kcol)
-{
-    return j < len && col <= kcol && buf[j] != '\n' && buf[j] != '\r' && buf[j] != '#';
-}
-
-/* Where the value of the key on the line at ls (column kcol) ends, read
-** from the bytes: the first token of a later line indented kcol or less,
-** skipping blank and comment lines (len at the end of the buffer). Only a
-** guess (flow collections are not followed); 0 when there is none within
-** `limit` bytes. Lines end at \n here: a caller must not trust it on a
-** text with other line breaks (a lone CR, NEL, LS, PS). */
-size_t toolgov__text_value_end(const unsigned char *buf, size_t len, size_t ls, size_t kcol,
-                               size_t limit);
-
-/* Whether a token starts at `end`: an ASCII byte that libyaml's scanner
-** does not skip (blanks, comments, line breaks). There the scanner closes
-** the value's collections whatever the token is, so the byte itself does
-** not count; the end of the buffer does not qualify. */
-int toolgov__text_token_at(const unsigned char *buf, size_t len, size_t end);
-
-/* Whether the text has a line break other than \n and \r\n. */
-int toolgov__text_odd_breaks(const unsigned char *buf, size_t len);
 
 #define TOOLGOV_SHOW_MAX 96
 

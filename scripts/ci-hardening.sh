@@ -207,8 +207,7 @@ stage_fuzz() {
   cmake -S . -B "$FUZZ_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
         -DTOOLGOV_FUZZ=ON -DTOOLGOV_BUILD_EXAMPLES=OFF >/dev/null
-  cmake --build "$FUZZ_DIR" -j "$JOBS" --target fuzz_manifest fuzz_state fuzz_override fuzz_args fuzz_mcp \
-    fuzz_params
+  cmake --build "$FUZZ_DIR" -j "$JOBS" --target fuzz_manifest fuzz_state fuzz_override fuzz_args fuzz_mcp
   local work="$FUZZ_DIR/fuzz-run" seeds="$ROOT/tests/fuzz/corpus" y
   rm -rf "$work"
   mkdir -p "$work/artifacts" "$work/yaml"
@@ -247,10 +246,7 @@ stage_fuzz() {
   done
   for name in "${pids[@]}"; do wait "$name" || rc=1; done
   pids=()
-  for name in mcp params; do
-    run_one "$name" & pids+=($!)
-  done
-  for name in "${pids[@]}"; do wait "$name" || rc=1; done
+  run_one mcp || rc=1
   return $rc
 }
 

@@ -8,9 +8,7 @@
 ** crash, hang or leak under ASan+UBSan). Every diagnostic is printed into
 ** a real stream, so the formatting of each one runs too. A manifest that
 ** loads must satisfy the format's rules as the generator relies on them,
-** and must render, twice, to the same bytes with no NUL inside. Loading
-** with the reuse of equal parameters texts off gives the same messages,
-** byte for byte, and the same generated files.
+** and must render, twice, to the same bytes with no NUL inside.
 */
 #define _GNU_SOURCE /* memmem, open_memstream */
 #include <stdio.h>
@@ -98,77 +96,34 @@ static void check_render(const toolgov__manifest *m)
     toolgov__buf_free(&c1);
 }
 
-/* Load with the reuse of equal parameters texts on or off; *text gets
-** every diagnostic (malloc'd). */
-static toolgov__manifest *load(const uint8_t *data, size_t size, int reuse, char **text,
-                               size_t *len, size_t *errors)
+/* Load; *text gets every diagnostic (malloc'd). */
+static toolgov__manifest *load(const uint8_t *data, size_t size, char **text, size_t *len,
+                               size_t *errors)
 {
     toolgov__diag d;
     toolgov__manifest *m;
     FILE *f = open_memstream(text, len);
     FUZZ_CHECK(f != NULL);
     toolgov__diag_init(&d, f, 50);
-    m = toolgov__manifest_load_mem_ex("fuzz.yaml", (const char *)data, size, &d, reuse);
+    m = toolgov__manifest_load_mem("fuzz.yaml", (const char *)data, size, &d);
     *errors = d.errors;
     toolgov__diag_finish(&d);
     FUZZ_CHECK(fclose(f) == 0);
     return m;
 }
 
-/* The reuse changes nothing a user sees: the same messages, and for a
-** manifest that loads the same generated files. */
-static void check_same(const toolgov__manifest *a, const toolgov__manifest *b)
-{
-    toolgov__buf h, c;
-    size_t i;
-    FUZZ_CHECK(a->tool_count == b->tool_count);
-    for (i = 0; i < a->tool_count; i++) {
-        const toolgov__tool_decl *x = &a->tools[i], *y = &b->tools[i];
-        FUZZ_CHECK((x->params == NULL) == (y->params == NULL));
-        FUZZ_CHECK(x->at.line == y->at.line && x->at.col == y->at.col);
-        FUZZ_CHECK(x->effect_at.line == y->effect_at.line && x->effect_at.col == y->effect_at.col);
-        FUZZ_CHECK(x->params_at.line == y->params_at.line && x->params_at.col == y->params_at.col);
-        if (x->params)
-            FUZZ_CHECK(x->params->at.line + x->params_shift == y->params->at.line + y->params_shift &&
-                       x->params->at.col == y->params->at.col);
-    }
-    render_same(a, b, &h, &c);
-    toolgov__buf_free(&h);
-    toolgov__buf_free(&c);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    /* The default (a quiet reading that leaves out texts read before, then
-    ** on any problem one with the memo alone), against no reuse, the memo
-    ** alone, and the parameters texts compiled on a second thread (read
-    ** without libyaml where they can be, and with libyaml alone). */
-    static const int others[] = {TOOLGOV_MANIFEST_REUSE_NONE, TOOLGOV_MANIFEST_REUSE_MEMO,
-                                 TOOLGOV_MANIFEST_REUSE_PARALLEL,
-                                 TOOLGOV_MANIFEST_REUSE_PARALLEL_LIBYAML};
     toolgov__manifest *m;
     char *text = NULL;
-    size_t len = 0, errors, k;
-    m = load(data, size, TOOLGOV_MANIFEST_REUSE_ALL, &text, &len, &errors);
+    size_t len = 0, errors;
+    m = load(data, size, &text, &len, &errors);
     if (m == NULL) {
         FUZZ_CHECK(errors > 0);
     } else {
         FUZZ_CHECK(errors == 0);
         check_manifest(m);
         check_render(m);
-    }
-    for (k = 0; k < sizeof others / sizeof others[0]; k++) {
-        char *plain_text = NULL;
-        size_t plain_len = 0, plain_errors;
-        toolgov__manifest *plain = load(data, size, others[k], &plain_text, &plain_len,
-                                        &plain_errors);
-        FUZZ_CHECK(errors == plain_errors);
-        FUZZ_CHECK(len == plain_len && memcmp(text, plain_text, len) == 0);
-        FUZZ_CHECK((m == NULL) == (plain == NULL));
-        if (m)
-            check_same(m, plain);
-        toolgov__manifest_free(plain);
-        free(plain_text);
     }
     toolgov__manifest_free(m);
     free(text);

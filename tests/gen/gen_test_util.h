@@ -26,11 +26,10 @@
 #include "manifest.h"
 #include "schema.h"
 
-/* Load `yaml` (len bytes) as "m.yaml" with no error cap and the reuse of
-** equal parameters texts as `reuse` (manifest.h); *out_text gets every
-** diagnostic line (malloc'd, caller frees). */
-static inline toolgov__manifest *tg_load_reuse(const char *yaml, size_t len, int reuse,
-                                               char **out_text, size_t *out_errors)
+/* Load `yaml` (len bytes) as "m.yaml" with no error cap; *out_text gets
+** every diagnostic line (malloc'd, caller frees). */
+static inline toolgov__manifest *tg_load(const char *yaml, size_t len, char **out_text,
+                                         size_t *out_errors)
 {
     char *buf = NULL;
     size_t size = 0;
@@ -39,7 +38,7 @@ static inline toolgov__manifest *tg_load_reuse(const char *yaml, size_t len, int
     toolgov__manifest *m;
     ck_assert_ptr_nonnull(f);
     toolgov__diag_init(&d, f, 0);
-    m = toolgov__manifest_load_mem_ex("m.yaml", yaml, len, &d, reuse);
+    m = toolgov__manifest_load_mem("m.yaml", yaml, len, &d);
     fclose(f);
     /* A copy: gcc -O2 otherwise takes the text for a pointer into this
     ** frame (open_memstream got &buf) and warns -Wdangling-pointer. */
@@ -48,82 +47,6 @@ static inline toolgov__manifest *tg_load_reuse(const char *yaml, size_t len, int
     ck_assert_ptr_nonnull(*out_text);
     if (out_errors)
         *out_errors = d.errors;
-    return m;
-}
-
-static inline void tg_same_mark(toolgov__mark a, toolgov__mark b, const char *what)
-{
-    ck_assert_msg(a.line == b.line && a.col == b.col, "%s: %u:%u against %u:%u", what, a.line,
-                  a.col, b.line, b.col);
-}
-
-/* Two loads of one text: the same manifest, as a user of it sees it. */
-static inline void tg_same_manifest(const toolgov__manifest *a, const toolgov__manifest *b)
-{
-    size_t i;
-    ck_assert_str_eq(a->name, b->name);
-    tg_same_mark(a->name_at, b->name_at, "name");
-    ck_assert_uint_eq(a->provides_count, b->provides_count);
-    for (i = 0; i < a->provides_count; i++) {
-        ck_assert_str_eq(a->provides[i], b->provides[i]);
-        tg_same_mark(a->provides_at[i], b->provides_at[i], "provides");
-    }
-    ck_assert_uint_eq(a->tool_count, b->tool_count);
-    for (i = 0; i < a->tool_count; i++) {
-        const toolgov__tool_decl *x = &a->tools[i], *y = &b->tools[i];
-        ck_assert_str_eq(x->name, y->name);
-        tg_same_mark(x->at, y->at, x->name);
-        ck_assert_int_eq(x->effect, y->effect);
-        tg_same_mark(x->effect_at, y->effect_at, "effect");
-        ck_assert_int_eq(x->confirm, y->confirm);
-        ck_assert_int_eq(x->confirm_given, y->confirm_given);
-        ck_assert_uint_eq(x->description_len, y->description_len);
-        ck_assert(memcmp(x->description, y->description, x->description_len) == 0);
-        ck_assert_uint_eq(x->guidance_len, y->guidance_len);
-        ck_assert(memcmp(x->guidance, y->guidance, x->guidance_len) == 0);
-        ck_assert_int_eq(x->pinned, y->pinned);
-        ck_assert_int_eq(x->answers_directly, y->answers_directly);
-        ck_assert_int_eq(x->loop, y->loop);
-        ck_assert_int_eq(x->params == NULL, y->params == NULL);
-        if (!x->params)
-            continue;
-        tg_same_mark(x->params_at, y->params_at, "parameters");
-        ck_assert_uint_eq(x->params->text_len, y->params->text_len);
-        ck_assert(memcmp(x->params->text, y->params->text, x->params->text_len) == 0);
-        ck_assert_uint_eq(x->params->at.line + x->params_shift,
-                          y->params->at.line + y->params_shift);
-        ck_assert_uint_eq(x->params->at.col, y->params->at.col);
-    }
-}
-
-/* tg_load_reuse() with the default reuse, checked against the other four
-** ways of loading (the memo alone, no reuse, and the parameters texts
-** compiled on a second thread whatever the size, read without libyaml
-** where they can be and with it alone): the same diagnostics,
-** the same errors and the same manifest, for every text a suite loads. */
-static inline toolgov__manifest *tg_load(const char *yaml, size_t len, char **out_text,
-                                         size_t *out_errors)
-{
-    static const int others[] = {TOOLGOV_MANIFEST_REUSE_MEMO, TOOLGOV_MANIFEST_REUSE_NONE,
-                                 TOOLGOV_MANIFEST_REUSE_PARALLEL,
-                                 TOOLGOV_MANIFEST_REUSE_PARALLEL_LIBYAML};
-    size_t errors, k;
-    toolgov__manifest *m = tg_load_reuse(yaml, len, TOOLGOV_MANIFEST_REUSE_ALL, out_text, &errors);
-    for (k = 0; k < sizeof others / sizeof others[0]; k++) {
-        char *text;
-        size_t e;
-        toolgov__manifest *o = tg_load_reuse(yaml, len, others[k], &text, &e);
-        ck_assert_msg(strcmp(text, *out_text) == 0, "reuse %d reports:\n%s\nbut the default:\n%s",
-                      others[k], text, *out_text);
-        ck_assert_uint_eq(e, errors);
-        ck_assert_int_eq(o == NULL, m == NULL);
-        if (m)
-            tg_same_manifest(m, o);
-        toolgov__manifest_free(o);
-        free(text);
-    }
-    if (out_errors)
-        *out_errors = errors;
     return m;
 }
 

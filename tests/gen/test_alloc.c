@@ -22,9 +22,8 @@ void *__wrap_malloc(size_t n);
 void *__wrap_realloc(void *p, size_t n);
 void *__wrap_calloc(size_t k, size_t n);
 
-/* Atomic: the parameters pool's worker thread allocates too. */
-static _Atomic long countdown_ = -1; /* allocations left before one fails; -1: never */
-static _Atomic long failures_;
+static long countdown_ = -1; /* allocations left before one fails; -1: never */
+static long failures_;
 
 static int should_fail(void)
 {
@@ -74,8 +73,8 @@ static char *big_manifest(size_t *out_len)
 }
 
 /* Load with allocation n failing; *text gets the diagnostics. */
-static toolgov__manifest *load_failing(const char *y, size_t len, size_t n, int reuse,
-                                       char **text, size_t *errors)
+static toolgov__manifest *load_failing(const char *y, size_t len, size_t n, char **text,
+                                       size_t *errors)
 {
     size_t size = 0;
     FILE *f = open_memstream(text, &size);
@@ -85,7 +84,7 @@ static toolgov__manifest *load_failing(const char *y, size_t len, size_t n, int 
     toolgov__diag_init(&d, f, 0);
     failures_ = 0;
     countdown_ = (long)n;
-    m = toolgov__manifest_load_mem_ex("big.yaml", y, len, &d, reuse);
+    m = toolgov__manifest_load_mem("big.yaml", y, len, &d);
     countdown_ = -1;
     fclose(f);
     *errors = d.errors;
@@ -94,33 +93,28 @@ static toolgov__manifest *load_failing(const char *y, size_t len, size_t n, int 
 
 START_TEST(test_load_oom)
 {
-    /* The memo alone, and the default (libyaml leaves out texts read
-    ** before, reports held back and replayed): each fails the same way at
-    ** every allocation. */
-    static const int modes[] = {TOOLGOV_MANIFEST_REUSE_MEMO, TOOLGOV_MANIFEST_REUSE_ALL};
-    size_t len, n, k;
+    /* It fails the same way at every allocation. */
+    size_t len, n;
     char *y = big_manifest(&len);
-    for (k = 0; k < 2; k++) {
-        for (n = 0;; n++) {
-            char *buf = NULL;
-            size_t errors;
-            toolgov__manifest *m = load_failing(y, len, n, modes[k], &buf, &errors);
-            if (failures_ == 0) {
-                ck_assert_ptr_nonnull(m);
-                ck_assert_uint_eq(m->tool_count, 400);
-                ck_assert_int_eq(toolgov__manifest_find(m, "tool_399"), 399);
-                toolgov__manifest_free(m);
-                free(buf);
-                break;
-            }
-            ck_assert_msg(m == NULL, "allocation %zu failed but a manifest came back", n);
-            ck_assert_uint_eq(errors, 1);
-            ck_assert_msg(strstr(buf, "big.yaml: error: out of memory while loading the manifest\n") == buf,
-                          "allocation %zu: %s", n, buf);
+    for (n = 0;; n++) {
+        char *buf = NULL;
+        size_t errors;
+        toolgov__manifest *m = load_failing(y, len, n, &buf, &errors);
+        if (failures_ == 0) {
+            ck_assert_ptr_nonnull(m);
+            ck_assert_uint_eq(m->tool_count, 400);
+            ck_assert_int_eq(toolgov__manifest_find(m, "tool_399"), 399);
+            toolgov__manifest_free(m);
             free(buf);
+            break;
         }
-        ck_assert_uint_ge(n, 5); /* the loop really went through the arena's growth */
+        ck_assert_msg(m == NULL, "allocation %zu failed but a manifest came back", n);
+        ck_assert_uint_eq(errors, 1);
+        ck_assert_msg(strstr(buf, "big.yaml: error: out of memory while loading the manifest\n") == buf,
+                      "allocation %zu: %s", n, buf);
+        free(buf);
     }
+    ck_assert_uint_ge(n, 5); /* the loop really went through the arena's growth */
     free(y);
 }
 END_TEST
@@ -170,8 +164,9 @@ END_TEST
 
 /* Parameters: every keyword kind the compiler keeps a copy of (names,
 ** descriptions, formats, bounds, enums, defaults, examples, branches), a
-** second tool with the same text (the loader's reuse) and a third with
-** other text, so that the scratch arenas are reset between tools. */
+** second tool with the same text (shared tables in the generated C) and a
+** third with other text, so that the scratch arenas are reset between
+** tools. */
 #define SHARED_PARAMETERS                                                                  \
     "      type: object\n      properties:\n"                                                 \
     "        title: {type: string, minLength: 1, maxLength: 200, description: What.}\n"        \
@@ -198,7 +193,7 @@ static const char params_yaml[] =
 /* Load params_yaml with each allocation in turn failing: complete and
 ** rendering as c0, or not at all with an out-of-memory error. Returns the
 ** number of allocations the sweep went through. */
-static size_t load_sweep(int reuse, const toolgov__buf *c0)
+static size_t load_sweep(const toolgov__buf *c0)
 {
     size_t n;
     toolgov__diag d;
@@ -211,14 +206,13 @@ static size_t load_sweep(int reuse, const toolgov__buf *c0)
         toolgov__diag_init(&d, f, 0);
         failures_ = 0;
         countdown_ = (long)n;
-        m = toolgov__manifest_load_mem_ex("p.yaml", params_yaml, sizeof params_yaml - 1, &d,
-                                          reuse);
+        m = toolgov__manifest_load_mem("p.yaml", params_yaml, sizeof params_yaml - 1, &d);
         countdown_ = -1;
         fclose(f);
         if (failures_ == 0 || m) {
             /* Complete, or not at all: an allocation the loader can do
-            ** without (the reuse's memo, the pool) may fail and still give
-            ** the whole manifest, which then renders the same. */
+            ** without may fail and still give the whole manifest, which
+            ** then renders the same. */
             toolgov__buf h, c;
             ck_assert_ptr_nonnull(m);
             ck_assert_uint_eq(d.errors, 0);
@@ -250,12 +244,11 @@ START_TEST(test_params_oom)
     toolgov__diag_init(&d, stderr, 0);
     m0 = toolgov__manifest_load_mem("p.yaml", params_yaml, sizeof params_yaml - 1, &d);
     ck_assert_ptr_nonnull(m0);
-    ck_assert_ptr_eq(m0->tools[0].params, m0->tools[1].params); /* reused */
     toolgov__buf_init(&h0);
     toolgov__buf_init(&c0);
     ck_assert_int_eq(toolgov__codegen_render(&h0, &c0, m0), 0);
     /* Loading. */
-    ck_assert_uint_ge(load_sweep(TOOLGOV_MANIFEST_REUSE_ALL, &c0), 20);
+    ck_assert_uint_ge(load_sweep(&c0), 20);
     /* Rendering: the same files, or ENOMEM (an allocation the renderer
     ** can do without, such as a cache, may fail and still give them). */
     for (n = 0;; n++) {
@@ -289,29 +282,6 @@ START_TEST(test_params_oom)
 END_TEST
 
 /* generate: out of memory while rendering or writing leaves no output. */
-/* The parameters pool whatever the size: its worker allocates too, so
-** which call fails is the two threads' race; the outcome is still whole
-** or an out-of-memory error, and (under ASan) nothing leaks. */
-START_TEST(test_pool_oom)
-{
-    toolgov__diag d;
-    toolgov__manifest *m0;
-    toolgov__buf h0, c0;
-    toolgov__diag_init(&d, stderr, 0);
-    m0 = toolgov__manifest_load_mem_ex("p.yaml", params_yaml, sizeof params_yaml - 1, &d,
-                                       TOOLGOV_MANIFEST_REUSE_PARALLEL);
-    ck_assert_ptr_nonnull(m0);
-    ck_assert_ptr_eq(m0->tools[0].params, m0->tools[1].params); /* one tree */
-    toolgov__buf_init(&h0);
-    toolgov__buf_init(&c0);
-    ck_assert_int_eq(toolgov__codegen_render(&h0, &c0, m0), 0);
-    ck_assert_uint_ge(load_sweep(TOOLGOV_MANIFEST_REUSE_PARALLEL, &c0), 20);
-    toolgov__buf_free(&h0);
-    toolgov__buf_free(&c0);
-    toolgov__manifest_free(m0);
-}
-END_TEST
-
 START_TEST(test_generate_oom)
 {
     size_t n;
@@ -359,7 +329,6 @@ int main(void)
     tcase_add_test(tc, test_load_oom);
     tcase_add_test(tc, test_render_oom);
     tcase_add_test(tc, test_params_oom);
-    tcase_add_test(tc, test_pool_oom);
     tcase_add_test(tc, test_generate_oom);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);

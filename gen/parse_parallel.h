@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** parse_pool.h: parse a list of sources with libclang on worker threads and
+** parse_parallel.h: parse a list of sources with libclang on worker threads and
 ** hand the translation units to the caller in source order.
 **
 ** Parsing is nearly all of the drift check's cost, so with several sources
@@ -13,8 +13,8 @@
 ** Ownership: `take` owns the unit it is given and must dispose of it
 ** (clang_disposeTranslationUnit); everything else is borrowed.
 */
-#ifndef TOOLGOV_GEN_PARSE_POOL_H
-#define TOOLGOV_GEN_PARSE_POOL_H
+#ifndef TOOLGOV_GEN_PARSE_PARALLEL_H
+#define TOOLGOV_GEN_PARSE_PARALLEL_H
 
 #include <clang-c/Index.h>
 #include <stddef.h>
@@ -32,7 +32,7 @@ typedef int (*toolgov__take_fn)(void *ud, size_t i, CXTranslationUnit tu,
 ** only) and take each in order. Falls back to the calling thread when
 ** threads cannot be made. Returns 0, the first negative result of `take`,
 ** or TOOLGOV_ENOMEM when no CXIndex could be made. */
-int toolgov__parse_pool_run(size_t n, unsigned jobs, toolgov__parse_fn parse,
+int toolgov__parse_parallel_run(size_t n, unsigned jobs, toolgov__parse_fn parse,
                             toolgov__take_fn take, void *ud);
 
-#endif /* TOOLGOV_GEN_PARSE_POOL_H */
+#endif /* TOOLGOV_GEN_PARSE_PARALLEL_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** parse_pool.c: libclang parses on worker threads, taken in source order
-** (parse_pool.h has the contract).
+** parse_parallel.c: libclang parses on worker threads, taken in source order
+** (parse_parallel.h has the contract).
 **
 ** libclang sets up process-wide state lazily on its first parse, not safely
 ** from several threads at once (ThreadSanitizer shows the race), so the
@@ -15,7 +15,7 @@
 
 #include <toolgov/toolgov.h>
 
-#include "parse_pool.h"
+#include "parse_parallel.h"
 
 typedef struct parsed {
     CXTranslationUnit tu;
@@ -23,7 +23,7 @@ typedef struct parsed {
     int done;
 } parsed;
 
-typedef struct pool {
+typedef struct parse_jobs {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     parsed *units;
@@ -34,11 +34,11 @@ typedef struct pool {
     size_t n;
     toolgov__parse_fn parse;
     void *ud;
-} pool;
+} parse_jobs;
 
 static void *parse_worker(void *arg)
 {
-    pool *pl = arg;
+    parse_jobs *pl = arg;
     CXIndex index = clang_createIndex(0, 0);
     for (;;) {
         size_t i = pl->n;
@@ -83,7 +83,7 @@ static int run_sequential(size_t from, size_t n, toolgov__parse_fn parse,
     return rc;
 }
 
-int toolgov__parse_pool_run(size_t n, unsigned jobs, toolgov__parse_fn parse,
+int toolgov__parse_parallel_run(size_t n, unsigned jobs, toolgov__parse_fn parse,
                             toolgov__take_fn take, void *ud)
 {
     if (jobs > n)
@@ -91,7 +91,7 @@ int toolgov__parse_pool_run(size_t n, unsigned jobs, toolgov__parse_fn parse,
     if (jobs <= 1 || n < 2)
         return run_sequential(0, n, parse, take, ud);
 
-    pool pl;
+    parse_jobs pl;
     pthread_t *threads = calloc(jobs, sizeof *threads);
     unsigned started = 0;
     int rc = 0;
