@@ -10,8 +10,6 @@
 */
 #include "gen_test_util.h"
 
-#include <stdatomic.h>
-
 #include "codegen.h"
 #include "generate.h"
 
@@ -27,17 +25,14 @@ static long failures_;
 
 static int should_fail(void)
 {
-    long c = atomic_load(&countdown_);
-    while (c >= 0) {
-        /* fail once, as a real allocator under pressure might */
-        if (atomic_compare_exchange_weak(&countdown_, &c, c == 0 ? -1 : c - 1)) {
-            if (c != 0)
-                return 0;
-            atomic_fetch_add(&failures_, 1);
-            return 1;
-        }
-    }
-    return 0;
+    if (countdown_ < 0)
+        return 0;
+    if (countdown_-- > 0)
+        return 0;
+    /* fail once, as a real allocator under pressure might */
+    countdown_ = -1;
+    failures_++;
+    return 1;
 }
 
 void *__wrap_malloc(size_t n)
