@@ -2,15 +2,17 @@
 /*
 ** export.c: `toolgov-gen export` (see export.h).
 **
-** The text is built compact first, then laid out by one pretty-printer, so
-** every format shares the same layout and a schema's canonical text is
-** embedded as it is (never re-read as data).
+** The list is written compact by the runtime's one writer of tool lists
+** (runtime/src/tooljson.c, compiled in), then laid out by one
+** pretty-printer, so every format shares the same layout and a schema's
+** canonical text is embedded as it is (never re-read as data).
 */
 #define _POSIX_C_SOURCE 200809L
 #include "export.h"
 
 #include "fileio.h"
 #include "schema.h"
+#include "tooljson.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -22,18 +24,6 @@
 static void put(toolgov__buf *b, const char *s, size_t n)
 {
     toolgov__buf_put(b, s, n);
-}
-
-static void puts_(toolgov__buf *b, const char *s)
-{
-    toolgov__buf_put(b, s, strlen(s));
-}
-
-/* A JSON string in the runtime's canonical spelling (the manifest's text is
-** valid UTF-8 without NUL: the loader checked). */
-static void put_str(toolgov__buf *b, const char *s, size_t n)
-{
-    toolgov__buf_json_str(b, s, n);
 }
 
 static void indent(toolgov__buf *b, unsigned depth)
@@ -99,19 +89,6 @@ static const char *tool_schema(toolgov__schema_ctx *cx, const toolgov__manifest 
     return text;
 }
 
-static const char *annotations(toolgov_effect e)
-{
-    switch (e) {
-    case TOOLGOV_EFFECT_READ:
-        return "{\"readOnlyHint\":true}";
-    case TOOLGOV_EFFECT_WRITE:
-        return "{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false}";
-    case TOOLGOV_EFFECT_DESTRUCTIVE:
-    default:
-        return "{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":false}";
-    }
-}
-
 int toolgov__export_format_parse(const char *name, toolgov__export_format *out)
 {
     static const struct {
@@ -130,80 +107,71 @@ int toolgov__export_format_parse(const char *name, toolgov__export_format *out)
     return -1;
 }
 
+/* The tools of the export's loop, as the runtime's list writer shows them:
+** the manifest's texts, no effect mark (the export is the declaration
+** itself; MCP has its annotations). */
+typedef struct exported {
+    const toolgov__manifest *m;
+    const char *const *schemas; /* per tool; NULL: not on the loop */
+} exported;
+
+static int exported_view(void *ud, size_t i, toolgov__tool_view *out)
+{
+    const exported *x = ud;
+    const toolgov__tool_decl *t = &x->m->tools[i];
+    if (!x->schemas[i])
+        return 0;
+    out->name = t->name;
+    out->name_len = strlen(t->name);
+    out->mark = "";
+    out->description = t->description;
+    out->description_len = t->description_len;
+    out->schema = x->schemas[i];
+    out->effect = t->effect;
+    return 1;
+}
+
 int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest *m,
                            toolgov__export_format f, int loop, toolgov__diag *d)
 {
-    toolgov__buf c, p;
-    int failed;
+    toolgov__buf p;
     toolgov__arena arena;
     toolgov__schema_ctx cx;
-    size_t i, shown = 0;
+    toolgov__out o;
+    exported x;
+    const char **schemas;
+    char *compact = NULL;
+    size_t i;
+    int failed = 0;
 
-    toolgov__buf_init(&c);
     toolgov__buf_init(&p);
     toolgov__arena_init(&arena);
     memset(&cx, 0, sizeof cx);
     cx.arena = &arena;
     cx.d = d;
     cx.path = m->path;
-
-    puts_(&c, f == TOOLGOV_EXPORT_MCP ? "{\"tools\":[" : f == TOOLGOV_EXPORT_JSON_SCHEMA ? "{" : "[");
-    for (i = 0; i < m->tool_count; i++) {
-        const toolgov__tool_decl *t = &m->tools[i];
-        const char *schema;
-        if (!(t->loop & loop))
-            continue;
-        schema = tool_schema(&cx, m, i);
-        if (!schema) {
-            c.oom = 1;
-            break;
-        }
-        if (shown++)
-            puts_(&c, ",");
-        switch (f) {
-        case TOOLGOV_EXPORT_OPENAI:
-            puts_(&c, "{\"type\":\"function\",\"function\":{\"name\":");
-            put_str(&c, t->name, strlen(t->name));
-            puts_(&c, ",\"description\":");
-            put_str(&c, t->description, t->description_len);
-            puts_(&c, ",\"parameters\":");
-            puts_(&c, schema);
-            puts_(&c, "}}");
-            break;
-        case TOOLGOV_EXPORT_ANTHROPIC:
-            puts_(&c, "{\"name\":");
-            put_str(&c, t->name, strlen(t->name));
-            puts_(&c, ",\"description\":");
-            put_str(&c, t->description, t->description_len);
-            puts_(&c, ",\"input_schema\":");
-            puts_(&c, schema);
-            puts_(&c, "}");
-            break;
-        case TOOLGOV_EXPORT_MCP:
-            puts_(&c, "{\"name\":");
-            put_str(&c, t->name, strlen(t->name));
-            puts_(&c, ",\"description\":");
-            put_str(&c, t->description, t->description_len);
-            puts_(&c, ",\"inputSchema\":");
-            puts_(&c, schema);
-            puts_(&c, ",\"annotations\":");
-            puts_(&c, annotations(t->effect));
-            puts_(&c, "}");
-            break;
-        case TOOLGOV_EXPORT_JSON_SCHEMA:
-        default:
-            put_str(&c, t->name, strlen(t->name));
-            puts_(&c, ":");
-            puts_(&c, schema);
-            break;
-        }
+    schemas = calloc(m->tool_count ? m->tool_count : 1, sizeof *schemas);
+    failed = !schemas;
+    for (i = 0; !failed && i < m->tool_count; i++)
+        if (m->tools[i].loop & loop)
+            failed = !(schemas[i] = tool_schema(&cx, m, i));
+    if (!failed) {
+        /* The runtime's writer fills a caller's buffer: size, then write. */
+        x.m = m;
+        x.schemas = schemas;
+        toolgov__out_init(&o, NULL, 0);
+        toolgov__tools_write(&o, (toolgov_tools_format)f, m->tool_count, exported_view, &x);
+        compact = malloc(o.len + 1);
+        failed = !compact;
     }
-    puts_(&c, f == TOOLGOV_EXPORT_MCP ? "]}" : f == TOOLGOV_EXPORT_JSON_SCHEMA ? "}" : "]");
-    failed = c.oom;
-    if (!failed)
-        pretty(&p, c.data, c.len);
+    if (!failed) {
+        toolgov__out_init(&o, compact, o.len + 1);
+        toolgov__tools_write(&o, (toolgov_tools_format)f, m->tool_count, exported_view, &x);
+        pretty(&p, compact, o.len);
+    }
     put(&p, "", 1); /* NUL-terminated for the caller, not counted */
-    toolgov__buf_free(&c);
+    free(compact);
+    free(schemas);
     toolgov__arena_free(&arena);
     if (failed || p.oom) {
         toolgov__buf_free(&p);

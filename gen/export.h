@@ -30,12 +30,15 @@
 
 #include "diag.h"
 #include "manifest.h"
+#include "toolgov/toolcalls.h"
 
+/* The runtime's shapes (toolgov/toolcalls.h): the list is written by the
+** runtime's writer (runtime/src/tooljson.c). */
 typedef enum toolgov__export_format {
-    TOOLGOV_EXPORT_OPENAI,
-    TOOLGOV_EXPORT_ANTHROPIC,
-    TOOLGOV_EXPORT_MCP,
-    TOOLGOV_EXPORT_JSON_SCHEMA
+    TOOLGOV_EXPORT_OPENAI = TOOLGOV_TOOLS_OPENAI,
+    TOOLGOV_EXPORT_ANTHROPIC = TOOLGOV_TOOLS_ANTHROPIC,
+    TOOLGOV_EXPORT_MCP = TOOLGOV_TOOLS_MCP,
+    TOOLGOV_EXPORT_JSON_SCHEMA = TOOLGOV_TOOLS_JSON_SCHEMA
 } toolgov__export_format;
 
 /* "openai", "anthropic", "mcp" or "json-schema" into *out: 0, or -1. */

@@ -30,6 +30,7 @@
 #include "args_internal.h"
 #include "json.h"
 #include "text.h"
+#include "tooljson.h"
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 #define MSG_MAX 1024
@@ -2049,7 +2050,8 @@ const char *toolgov__buf_to_arena(toolgov__schema_ctx *cx, toolgov__buf *b, size
     return s;
 }
 
-#define NO_PARAMETERS "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"
+/* The runtime's no-arguments schema (runtime/src/tooljson.h). */
+#define NO_PARAMETERS TOOLGOV__NO_ARGS_SCHEMA
 
 int toolgov__schema_text(toolgov__schema_ctx *cx, const toolgov__snode *root, const char **out,
                          size_t *out_len)

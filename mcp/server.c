@@ -31,6 +31,7 @@
 #include <toolgov/run.h>
 
 #include "json.h"
+#include "tooljson.h"
 
 #define ERR_PARSE (-32700)
 #define ERR_INVALID_REQUEST (-32600)
@@ -90,17 +91,6 @@ struct toolgov_mcp_server {
 
 /* ---- allocation -------------------------------------------------------- */
 
-static void *std_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    (void)ud;
-    (void)osize;
-    if (nsize == 0) {
-        free(ptr);
-        return NULL;
-    }
-    return realloc(ptr, nsize);
-}
-
 static char *dup_bytes(const char *s, size_t n)
 {
     char *d = malloc(n + 1);
@@ -121,72 +111,12 @@ static void pending_free(pending *p)
 
 /* ---- writing ----------------------------------------------------------- */
 
-/* A JSON string of arbitrary bytes: valid UTF-8 is kept, every byte that is
-** not part of a well-formed sequence becomes U+FFFD, so a handler's output
-** can never make the message invalid JSON. */
+/* A JSON string of any bytes: the runtime's one string writer, which
+** writes a byte that is not well-formed UTF-8 as U+FFFD, so a handler's
+** output can never make the message invalid JSON. */
 static void put_text(toolgov__jbuf *b, const char *s, size_t n)
 {
-    const unsigned char *p = (const unsigned char *)s, *e = p + n;
-    toolgov__jbuf_putc(b, '"');
-    while (p < e) {
-        unsigned c = *p;
-        size_t k = 0;
-        if (c < 0x80) {
-            if (c == '"' || c == '\\') {
-                toolgov__jbuf_putc(b, '\\');
-                toolgov__jbuf_putc(b, (char)c);
-            } else if (c < 0x20) {
-                static const char hex[] = "0123456789abcdef";
-                char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-                if (c == '\n')
-                    toolgov__jbuf_put(b, "\\n", 2);
-                else if (c == '\t')
-                    toolgov__jbuf_put(b, "\\t", 2);
-                else if (c == '\r')
-                    toolgov__jbuf_put(b, "\\r", 2);
-                else
-                    toolgov__jbuf_put(b, esc, sizeof esc);
-            } else {
-                toolgov__jbuf_putc(b, (char)c);
-            }
-            p++;
-            continue;
-        }
-        /* Length of a well-formed sequence starting here, 0 if none. */
-        if (c >= 0xC2 && c <= 0xDF)
-            k = 2;
-        else if (c >= 0xE0 && c <= 0xEF)
-            k = 3;
-        else if (c >= 0xF0 && c <= 0xF4)
-            k = 4;
-        if (k && (size_t)(e - p) >= k) {
-            size_t i;
-            unsigned lo = 0x80, hi = 0xBF;
-            if (c == 0xE0)
-                lo = 0xA0;
-            else if (c == 0xED)
-                hi = 0x9F;
-            else if (c == 0xF0)
-                lo = 0x90;
-            else if (c == 0xF4)
-                hi = 0x8F;
-            if (p[1] < lo || p[1] > hi)
-                k = 0;
-            for (i = 2; k && i < k; i++)
-                if (p[i] < 0x80 || p[i] > 0xBF)
-                    k = 0;
-        } else {
-            k = 0;
-        }
-        if (k) {
-            toolgov__jbuf_put(b, (const char *)p, k);
-            p += k;
-        } else {
-            toolgov__jbuf_put(b, "\\ufffd", 6);
-            p++;
-        }
-    }
-    toolgov__jbuf_putc(b, '"');
+    toolgov__json_put_str(b, s, n);
 }
 
 static void put_cstr(toolgov__jbuf *b, const char *s)
@@ -374,14 +304,6 @@ static const toolgov_tool_spec *served_tool(const toolgov_mcp_server *s, const c
     return toolgov_registry_offers(s->reg, name) ? toolgov_registry_find(s->reg, name) : NULL;
 }
 
-/* The tool's JSON Schema text for inputSchema: the canonical schema the
-** generator put in its spec. */
-static const char *tool_schema(const toolgov_tool_spec *spec)
-{
-    return spec->schema_json ? spec->schema_json
-                            : "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
-}
-
 /* 1 when the host's hook says the tool cannot be served now (why[0..n)
 ** then says why); 0 for every tool without a hook. */
 static int unavailable(const toolgov_mcp_server *s, const char *tool, char *why, size_t n)
@@ -395,46 +317,42 @@ static int unavailable(const toolgov_mcp_server *s, const char *tool, char *why,
 
 /* ---- tools/list -------------------------------------------------------- */
 
-static void put_annotations(toolgov__jbuf *b, toolgov_effect effect)
+/* The served tools in registration order, as the runtime's list writer
+** shows them: their manifests' texts, no effect mark in the description
+** (MCP carries the effect in the annotations). */
+static int served_view(void *ud, size_t i, toolgov__tool_view *out)
 {
-    switch (effect) {
-    case TOOLGOV_EFFECT_READ:
-        toolgov__jbuf_puts(b, "{\"readOnlyHint\":true}");
-        break;
-    case TOOLGOV_EFFECT_WRITE:
-        toolgov__jbuf_puts(b, "{\"readOnlyHint\":false,\"destructiveHint\":false,"
-                             "\"idempotentHint\":false}");
-        break;
-    case TOOLGOV_EFFECT_DESTRUCTIVE:
-    default:
-        toolgov__jbuf_puts(b, "{\"readOnlyHint\":false,\"destructiveHint\":true,"
-                             "\"idempotentHint\":false}");
-        break;
-    }
+    const toolgov_mcp_server *s = ud;
+    const toolgov_tool_spec *spec = toolgov_registry_at(s->reg, i);
+    if (!spec || !served_tool(s, spec->name) || unavailable(s, spec->name, NULL, 0))
+        return 0;
+    out->name = spec->name;
+    out->name_len = strlen(spec->name);
+    out->mark = "";
+    out->description = spec->description;
+    out->description_len = strlen(spec->description);
+    out->schema = spec->schema_json;
+    out->effect = spec->effect;
+    return 1;
 }
 
 static int tools_list(toolgov_mcp_server *s, const char *id)
 {
-    size_t i, n = toolgov_registry_count(s->reg), listed = 0;
+    size_t n = toolgov_registry_count(s->reg), need;
+    toolgov__out o;
     begin_result(s, id);
-    toolgov__jbuf_puts(&s->out, "{\"tools\":[");
-    for (i = 0; i < n; i++) {
-        const toolgov_tool_spec *spec = toolgov_registry_at(s->reg, i);
-        if (!spec || !served_tool(s, spec->name) || unavailable(s, spec->name, NULL, 0))
-            continue;
-        if (listed++)
-            toolgov__jbuf_putc(&s->out, ',');
-        toolgov__jbuf_puts(&s->out, "{\"name\":");
-        put_cstr(&s->out, spec->name);
-        toolgov__jbuf_puts(&s->out, ",\"description\":");
-        put_cstr(&s->out, spec->description);
-        toolgov__jbuf_puts(&s->out, ",\"inputSchema\":");
-        toolgov__jbuf_puts(&s->out, tool_schema(spec));
-        toolgov__jbuf_puts(&s->out, ",\"annotations\":");
-        put_annotations(&s->out, spec->effect);
-        toolgov__jbuf_putc(&s->out, '}');
+    /* The writer fills a caller's buffer: size, then write in place. */
+    toolgov__out_init(&o, NULL, 0);
+    toolgov__tools_write(&o, TOOLGOV_TOOLS_MCP, n, served_view, s);
+    need = o.len;
+    if (toolgov__jbuf_room(&s->out, need)) {
+        toolgov__out_init(&o, s->out.ptr + s->out.len, need + 1);
+        toolgov__tools_write(&o, TOOLGOV_TOOLS_MCP, n, served_view, s);
+        if (o.len == need)
+            s->out.len += need;
+        else /* the host's hook changed its answer between the passes */
+            s->out.failed = 1;
     }
-    toolgov__jbuf_puts(&s->out, "]}");
     return end_result(s);
 }
 
@@ -1012,7 +930,7 @@ int toolgov_mcp_server_new(toolgov_mcp_server **out, const toolgov_registry *reg
     s->audit_ud = opt ? opt->audit_ud : NULL;
     s->tool_unavailable = opt ? opt->tool_unavailable : NULL;
     s->tool_ud = opt ? opt->tool_ud : NULL;
-    s->alloc.fn = std_alloc;
+    s->alloc.fn = NULL; /* the runtime's default allocator (the C library's) */
     s->alloc.ud = NULL;
     toolgov__scratch_init(&s->arena, &s->alloc);
     toolgov__jbuf_init(&s->out, &s->alloc);

@@ -33,6 +33,7 @@
 #include "args_internal.h"
 #include "internal.h"
 #include "json.h"
+#include "jsonwrite.h"
 
 struct toolgov_args_decoder {
     toolgov_allocator alloc;
@@ -149,14 +150,9 @@ static void say(ctx *c, const char *s)
 
 static void say_u(ctx *c, unsigned long long v)
 {
-    char tmp[24];
-    size_t i = sizeof tmp;
+    char tmp[TOOLGOV__JSON_NUMBER_MAX];
 
-    do {
-        tmp[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    toolgov__jbuf_put(&c->d->msg, tmp + i, sizeof tmp - i);
+    toolgov__jbuf_put(&c->d->msg, tmp, toolgov__u64_text(tmp, (uint64_t)v));
 }
 
 /* The reader's message, with the bound when one was passed ("text is longer

@@ -20,6 +20,7 @@
 #include <sodium.h>
 
 #include "internal.h"
+#include "jsonwrite.h"
 
 #define DIGEST_PREFIX "blake2b-256:"
 #define DIGEST_BYTES 32
@@ -273,17 +274,12 @@ int toolgov__audit_emit(const toolgov_run *run, toolgov_audit_event *ev)
 /* v in decimal, at least `width` digits. */
 static void put_padded(toolgov__out *o, unsigned long long v, int width)
 {
-    char d[24];
-    int n = 0;
+    char d[TOOLGOV__JSON_NUMBER_MAX];
+    size_t n = toolgov__u64_text(d, (uint64_t)v);
 
-    do {
-        d[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v && n < (int)sizeof d);
-    while (n < width && n < (int)sizeof d)
-        d[n++] = '0';
-    while (n)
-        toolgov__out_put(o, &d[--n], 1);
+    for (; width > (int)n; width--)
+        toolgov__out_put(o, "0", 1);
+    toolgov__out_put(o, d, n);
 }
 
 /* Seconds since 1970 as an RFC 3339 UTC time with nanoseconds. Days to a
@@ -431,8 +427,7 @@ int toolgov_audit_event_render(char *out, size_t size, size_t *needed,
 struct toolgov_audit_jsonl {
     toolgov_allocator alloc;
     FILE *stream;
-    char *buf;
-    size_t cap;
+    toolgov__jbuf line; /* the line being written */
     int err;       /* the first error, sticky */
     int sys_errno;
     unsigned long long lines;
@@ -454,25 +449,8 @@ int toolgov_audit_jsonl_new(toolgov_audit_jsonl **out, FILE *stream,
     memset(w, 0, sizeof *w);
     w->alloc = a;
     w->stream = stream;
+    toolgov__jbuf_init(&w->line, &w->alloc);
     *out = w;
-    return 0;
-}
-
-/* Grow the line buffer to hold n bytes. */
-static int reserve_line(toolgov_audit_jsonl *w, size_t n)
-{
-    size_t cap = w->cap ? w->cap : 512;
-    char *p;
-
-    while (cap < n)
-        cap *= 2;
-    if (cap == w->cap)
-        return 0;
-    p = toolgov__realloc(&w->alloc, w->buf, w->cap, cap);
-    if (!p)
-        return TOOLGOV_ENOMEM;
-    w->buf = p;
-    w->cap = cap;
     return 0;
 }
 
@@ -486,17 +464,17 @@ int toolgov_audit_jsonl_observe(void *writer, const toolgov_audit_event *ev)
         return TOOLGOV_EINVAL;
     if (w->err)
         return w->err;
-    rc = toolgov_audit_event_render(w->buf, w->cap, &need, ev);
-    if (rc == TOOLGOV_ENOSPC || (rc == 0 && !w->buf)) {
-        if ((rc = reserve_line(w, need + 1)) == 0)
-            rc = toolgov_audit_event_render(w->buf, w->cap, &need, ev);
+    rc = toolgov_audit_event_render(w->line.ptr, w->line.cap, &need, ev);
+    if (rc == TOOLGOV_ENOSPC || (rc == 0 && !w->line.ptr)) {
+        if ((rc = toolgov__jbuf_grow(&w->line, need)) == 0)
+            rc = toolgov_audit_event_render(w->line.ptr, w->line.cap, &need, ev);
     }
     if (rc < 0) {
         w->err = rc;
         return rc;
     }
     errno = 0;
-    if (fwrite(w->buf, 1, need, w->stream) != need || fflush(w->stream) != 0) {
+    if (fwrite(w->line.ptr, 1, need, w->stream) != need || fflush(w->stream) != 0) {
         w->sys_errno = errno ? errno : EIO;
         w->err = TOOLGOV_EFAIL;
         return w->err;
@@ -524,6 +502,6 @@ void toolgov_audit_jsonl_free(toolgov_audit_jsonl *w)
     if (!w)
         return;
     a = w->alloc;
-    toolgov__free(&a, w->buf, w->cap);
+    toolgov__jbuf_free(&w->line);
     toolgov__free(&a, w, sizeof *w);
 }

@@ -24,6 +24,9 @@
 #include "toolgov/prompt.h"
 #include "toolgov/shortlist.h"
 
+#include "jbuf.h"
+#include "out.h"
+
 /* Indexes of the built-ins in every registry (registration order). */
 enum {
     TOOLGOV__BUILTIN_MEMORY_SEARCH = 0,
@@ -107,40 +110,16 @@ uint64_t toolgov__fnv64(uint64_t h, const void *p, size_t len);
 #define TOOLGOV__FNV64_INIT 0xcbf29ce484222325ull
 
 /* ---- result buffers (core.c) ---- */
+/* A handler's output: the one growable buffer (jbuf.h), NUL-terminated
+** after every write; ptr is NULL until the first. */
 struct toolgov_result {
-    const toolgov_allocator *alloc;
-    char *buf;   /* NULL until the first write */
-    size_t len;
-    size_t cap;  /* allocated bytes (0 when buf is NULL) */
+    toolgov__jbuf b;
 };
 void toolgov__result_init(toolgov_result *r, const toolgov_allocator *a);
 void toolgov__result_clear(toolgov_result *r); /* len 0, keeps the buffer */
 void toolgov__result_free(toolgov_result *r);
 
-/* ---- snprintf-style writer (core.c) ---- */
-typedef struct toolgov__out {
-    char *buf;
-    size_t size;   /* capacity including the NUL */
-    size_t len;    /* length the full text needs so far */
-} toolgov__out;
-void toolgov__out_init(toolgov__out *o, char *buf, size_t size);
-void toolgov__out_put(toolgov__out *o, const char *s, size_t n);
-void toolgov__out_str(toolgov__out *o, const char *s);
-void toolgov__out_u64(toolgov__out *o, unsigned long long v);
-void toolgov__out_hex64(toolgov__out *o, unsigned long long v);
-/* A JSON string with its quotes (NULL: null); control bytes escaped, bytes
-** that are not well-formed UTF-8 written as \ufffd, so the text is always
-** valid JSON. */
-void toolgov__out_json_str(toolgov__out *o, const char *s);
-/* Text for a one-line record: C0 control bytes, DEL and bytes that are not
-** UTF-8 written as \xNN, C1 controls (U+0080..U+009F) and U+2028/U+2029 as
-** \uXXXX, a backslash as two, so a name with a line break (or a terminal
-** escape) cannot start a line of its own and a literal "\x0a" cannot pass
-** for an escape. */
-void toolgov__out_line_str(toolgov__out *o, const char *s);
-/* NUL-terminate, store *needed; 0 (also for a sizing call, size 0) or
-** TOOLGOV_ENOSPC (size > 0 and the text was cut short). */
-int toolgov__out_finish(toolgov__out *o, size_t *needed);
+/* ---- the snprintf-style writer: out.h (out.c) ---- */
 
 /* ---- crypto (seal.c; seal.h has the sealed texts) ---- */
 /* libsodium's own initialisation (idempotent, thread-safe): 1 when ready. */

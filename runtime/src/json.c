@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** json.c: strict JSON reader, scratch arena, growable buffer, and the
-** canonical writer's calls on that buffer (see json.h for the contract;
-** the spelling itself is jsonwrite.c's, shared with toolgov-gen).
+** json.c: the strict JSON reader and its number values (see json.h for the
+** contract). The arena it reads into is scratch.c's; writing JSON back is
+** jsonput.c's.
 **
 ** The reader bounds its output first: a JSON text of n bytes has at most
 ** 1 + (number of ',', ':', '[' and '{') values, and its unescaped
@@ -22,185 +22,7 @@
 
 #include "internal.h"
 #include "jsonwrite.h"
-
-/* ---- arena ---- */
-
-struct toolgov__scratch_chunk {
-    toolgov__scratch_chunk *next;
-    size_t size; /* usable bytes after the header */
-    size_t used;
-};
-
-/* The chunk header rounded up so the data after it is max-aligned. */
-#define ALIGN_ 16u
-#define CHUNK_HDR_ ((sizeof(toolgov__scratch_chunk) + ALIGN_ - 1) & ~(size_t)(ALIGN_ - 1))
-#define MIN_CHUNK_ 4096u
-
-void toolgov__scratch_init(toolgov__scratch *a, const toolgov_allocator *alloc)
-{
-    a->alloc = alloc;
-    a->chunks = NULL;
-    a->used = 0;
-    a->peak = 0;
-}
-
-static toolgov__scratch_chunk *chunk_new(toolgov__scratch *a, size_t size)
-{
-    toolgov__scratch_chunk *c;
-
-    if (size > SIZE_MAX - CHUNK_HDR_)
-        return NULL;
-    c = toolgov__alloc(a->alloc, CHUNK_HDR_ + size);
-    if (!c)
-        return NULL;
-    c->next = NULL;
-    c->size = size;
-    c->used = 0;
-    return c;
-}
-
-void *toolgov__scratch_alloc(toolgov__scratch *a, size_t n)
-{
-    toolgov__scratch_chunk *c = a->chunks;
-    size_t need;
-    char *p;
-
-    if (n > SIZE_MAX / 2)
-        return NULL;
-    need = (n + ALIGN_ - 1) & ~(size_t)(ALIGN_ - 1);
-    if (need == 0)
-        need = ALIGN_;
-    if (!c || c->size - c->used < need) {
-        size_t size = c ? c->size * 2 : MIN_CHUNK_;
-
-        if (size < need)
-            size = need;
-        if (size < MIN_CHUNK_)
-            size = MIN_CHUNK_;
-        c = chunk_new(a, size);
-        if (!c)
-            return NULL;
-        c->next = a->chunks;
-        a->chunks = c;
-    }
-    p = (char *)c + CHUNK_HDR_ + c->used;
-    c->used += need;
-    a->used += need;
-    if (a->used > a->peak)
-        a->peak = a->used;
-    return p;
-}
-
-static void chunks_free(toolgov__scratch *a, toolgov__scratch_chunk *c)
-{
-    while (c) {
-        toolgov__scratch_chunk *next = c->next;
-
-        toolgov__free(a->alloc, c, CHUNK_HDR_ + c->size);
-        c = next;
-    }
-}
-
-void toolgov__scratch_reset(toolgov__scratch *a)
-{
-    toolgov__scratch_chunk *c = a->chunks;
-
-    a->used = 0;
-    if (!c)
-        return;
-    if (!c->next && c->size >= a->peak) {
-        c->used = 0;
-        return;
-    }
-    /* Several chunks (or one too small): replace them by one of the peak
-    ** size, so the same work next time fits without allocating. */
-    chunks_free(a, c);
-    a->chunks = chunk_new(a, a->peak < MIN_CHUNK_ ? MIN_CHUNK_ : a->peak);
-}
-
-void toolgov__scratch_free(toolgov__scratch *a)
-{
-    chunks_free(a, a->chunks);
-    a->chunks = NULL;
-    a->used = 0;
-    a->peak = 0;
-}
-
-/* ---- growable buffer ---- */
-
-void toolgov__jbuf_init(toolgov__jbuf *b, const toolgov_allocator *alloc)
-{
-    b->alloc = alloc;
-    b->ptr = NULL;
-    b->len = 0;
-    b->cap = 0;
-    b->failed = 0;
-}
-
-void toolgov__jbuf_clear(toolgov__jbuf *b)
-{
-    b->len = 0;
-    b->failed = 0;
-}
-
-void toolgov__jbuf_free(toolgov__jbuf *b)
-{
-    toolgov__free(b->alloc, b->ptr, b->cap);
-    toolgov__jbuf_init(b, b->alloc);
-}
-
-static int buf_room(toolgov__jbuf *b, size_t n)
-{
-    size_t cap;
-    char *p;
-
-    if (b->failed)
-        return 0;
-    if (b->cap - b->len > n)
-        return 1;
-    if (n > SIZE_MAX / 4 - b->len) {
-        b->failed = 1;
-        return 0;
-    }
-    cap = b->cap ? b->cap : 256;
-    while (cap - b->len <= n)
-        cap *= 2;
-    p = toolgov__realloc(b->alloc, b->ptr, b->cap, cap);
-    if (!p) {
-        b->failed = 1;
-        return 0;
-    }
-    b->ptr = p;
-    b->cap = cap;
-    return 1;
-}
-
-void toolgov__jbuf_put(toolgov__jbuf *b, const char *s, size_t n)
-{
-    if (n && buf_room(b, n)) {
-        memcpy(b->ptr + b->len, s, n);
-        b->len += n;
-    }
-}
-
-void toolgov__jbuf_putc_slow(toolgov__jbuf *b, char c)
-{
-    if (buf_room(b, 1))
-        b->ptr[b->len++] = c;
-}
-
-void toolgov__jbuf_puts(toolgov__jbuf *b, const char *s)
-{
-    toolgov__jbuf_put(b, s, strlen(s));
-}
-
-int toolgov__jbuf_finish(toolgov__jbuf *b)
-{
-    if (!buf_room(b, 0))
-        return TOOLGOV_ENOMEM;
-    b->ptr[b->len] = '\0';
-    return 0;
-}
+#include "utf8.h"
 
 /* ---- reader ---- */
 
@@ -255,41 +77,6 @@ static size_t new_node(parser *ps, unsigned char type)
     n->pos = (uint32_t)(ps->p - ps->s);
     n->u.str = NULL;
     return ps->n++;
-}
-
-/* Length of the well-formed UTF-8 sequence at p (Unicode Table 3-7), or 0. */
-static size_t utf8_len(const unsigned char *p, const unsigned char *e)
-{
-    unsigned c = p[0];
-    unsigned lo = 0x80, hi = 0xBF;
-    size_t n, i;
-
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        if (c == 0xE0)
-            lo = 0xA0;
-        else if (c == 0xED)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        if (c == 0xF0)
-            lo = 0x90;
-        else if (c == 0xF4)
-            hi = 0x8F;
-    } else
-        return 0;
-    if ((size_t)(e - p) < n)
-        return 0;
-    if (p[1] < lo || p[1] > hi)
-        return 0;
-    for (i = 2; i < n; i++)
-        if (p[i] < 0x80 || p[i] > 0xBF)
-            return 0;
-    return n;
 }
 
 static int hex4(const unsigned char *p, const unsigned char *e, unsigned *out)
@@ -359,7 +146,7 @@ static int parse_string(parser *ps)
         if (c < 0x20)
             return fail(ps, p, "control character in a string (escape it)");
         if (c >= 0x80) {
-            size_t k = utf8_len(p, e);
+            size_t k = toolgov__utf8_len(p, e);
 
             if (!k)
                 return fail(ps, p, "invalid UTF-8 in a string");
@@ -651,7 +438,7 @@ value:
     default:
         if (*ps.p == '-' || is_digit(*ps.p))
             rc = parse_number(&ps);
-        else if (*ps.p >= 0x80 && !utf8_len(ps.p, ps.e))
+        else if (*ps.p >= 0x80 && !toolgov__utf8_len(ps.p, ps.e))
             rc = fail(&ps, ps.p, "invalid UTF-8");
         else
             rc = fail(&ps, ps.p, "unexpected character (expected a value)");
@@ -931,64 +718,4 @@ int toolgov__json_double(const toolgov__json *n, double *out)
         return TOOLGOV_EINVAL;
     *out = np.neg ? -v : v;
     return 0;
-}
-
-/* ---- canonical writer (the spelling is jsonwrite.c's) ---- */
-
-void toolgov__json_put_str(toolgov__jbuf *b, const char *s, size_t len)
-{
-    size_t n = toolgov__json_str_size(s, len);
-
-    if (buf_room(b, n))
-        b->len += toolgov__json_str_write(b->ptr + b->len, s, len);
-}
-
-void toolgov__json_put_int(toolgov__jbuf *b, int64_t v)
-{
-    if (buf_room(b, TOOLGOV__JSON_NUMBER_MAX))
-        b->len += toolgov__json_int_text(b->ptr + b->len, v);
-}
-
-void toolgov__json_put_double(toolgov__jbuf *b, double v)
-{
-    if (buf_room(b, TOOLGOV__JSON_NUMBER_MAX))
-        b->len += toolgov__json_double_text(b->ptr + b->len, v);
-}
-
-void toolgov__json_put_value(toolgov__jbuf *b, const toolgov__json_doc *doc, size_t i)
-{
-    const toolgov__json *n = &doc->nodes[i];
-    size_t k;
-
-    switch (n->type) {
-    case TOOLGOV__JSON_NULL: toolgov__jbuf_put(b, "null", 4); break;
-    case TOOLGOV__JSON_FALSE: toolgov__jbuf_put(b, "false", 5); break;
-    case TOOLGOV__JSON_TRUE: toolgov__jbuf_put(b, "true", 4); break;
-    case TOOLGOV__JSON_NUMBER: toolgov__jbuf_put(b, n->u.str, n->len); break;
-    case TOOLGOV__JSON_STRING: toolgov__json_put_str(b, n->u.str, n->len); break;
-    case TOOLGOV__JSON_ARRAY:
-        toolgov__jbuf_putc(b, '[');
-        for (k = i + 1; k < n->end; k = doc->nodes[k].end) {
-            if (k != i + 1)
-                toolgov__jbuf_putc(b, ',');
-            toolgov__json_put_value(b, doc, k);
-        }
-        toolgov__jbuf_putc(b, ']');
-        break;
-    case TOOLGOV__JSON_OBJECT:
-        toolgov__jbuf_putc(b, '{');
-        for (k = 0; k < n->len; k++) {
-            uint32_t key = n->u.sorted[k];
-
-            if (k)
-                toolgov__jbuf_putc(b, ',');
-            toolgov__json_put_str(b, doc->nodes[key].u.str, doc->nodes[key].len);
-            toolgov__jbuf_putc(b, ':');
-            toolgov__json_put_value(b, doc, key + 1);
-        }
-        toolgov__jbuf_putc(b, '}');
-        break;
-    default:
-        break;
-    }
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** json.h: the runtime's strict JSON reader (RFC 8259), its scratch arena
-** and the canonical JSON writer the argument decoder shares.
+** json.h: the runtime's strict JSON reader (RFC 8259, json.c) and the
+** canonical JSON writer's appenders (jsonput.c), over the scratch arena
+** (scratch.h) and the growable buffer (jbuf.h).
 **
 ** Internal to libtoolgov (toolgov__ names), also for in-tree programs that
 ** link the static runtime (the MCP server reads its JSON-RPC envelope with
@@ -39,53 +40,8 @@
 
 #include "toolgov/toolgov.h"
 
-/* ---- arena ---- */
-
-typedef struct toolgov__scratch_chunk toolgov__scratch_chunk;
-
-typedef struct toolgov__scratch {
-    const toolgov_allocator *alloc; /* borrowed; outlives the arena */
-    toolgov__scratch_chunk *chunks;         /* newest first */
-    size_t used;                    /* bytes handed out since the last reset */
-    size_t peak;                    /* the most `used` has been */
-} toolgov__scratch;
-
-void toolgov__scratch_init(toolgov__scratch *a, const toolgov_allocator *alloc);
-/* n bytes aligned for any object type; NULL when the allocator fails (the
-** arena is unchanged). n 0 gives a valid unique pointer. */
-void *toolgov__scratch_alloc(toolgov__scratch *a, size_t n);
-/* Forget everything handed out. Keeps (or makes) one chunk of the peak size
-** so the next cycle of the same size allocates nothing; if making it fails
-** the arena is simply empty. */
-void toolgov__scratch_reset(toolgov__scratch *a);
-void toolgov__scratch_free(toolgov__scratch *a);
-
-/* ---- growable byte buffer (allocator hook, kept between uses) ---- */
-
-typedef struct toolgov__jbuf {
-    const toolgov_allocator *alloc;
-    char *ptr;   /* NULL until the first write */
-    size_t len;
-    size_t cap;
-    int failed;  /* an append ran out of memory; later appends are no-ops */
-} toolgov__jbuf;
-
-void toolgov__jbuf_init(toolgov__jbuf *b, const toolgov_allocator *alloc);
-void toolgov__jbuf_clear(toolgov__jbuf *b); /* len 0, failed 0, keeps memory */
-void toolgov__jbuf_free(toolgov__jbuf *b);
-void toolgov__jbuf_put(toolgov__jbuf *b, const char *s, size_t n);
-void toolgov__jbuf_putc_slow(toolgov__jbuf *b, char c);
-static inline void toolgov__jbuf_putc(toolgov__jbuf *b, char c)
-{
-    if (b->cap - b->len > 1)
-        b->ptr[b->len++] = c;
-    else
-        toolgov__jbuf_putc_slow(b, c);
-}
-void toolgov__jbuf_puts(toolgov__jbuf *b, const char *s);
-/* NUL-terminate (not counted in len); 0 or TOOLGOV_ENOMEM if any append or
-** this one failed. */
-int toolgov__jbuf_finish(toolgov__jbuf *b);
+#include "jbuf.h"
+#include "scratch.h"
 
 /* ---- reader ---- */
 

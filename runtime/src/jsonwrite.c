@@ -11,6 +11,7 @@
 ** ECMAScript's Number::toString rules.
 */
 #include "jsonwrite.h"
+#include "utf8.h"
 
 #include <math.h>
 #include <string.h>
@@ -42,66 +43,94 @@ static size_t escape(char esc[6], unsigned char c)
     }
 }
 
-static int needs_escape(unsigned char c)
+/* A byte that goes out as it is: printable ASCII but '"' and '\\'. Every
+** other byte is escaped, or (above 0x7F) checked as UTF-8. */
+static int plain(unsigned char c)
 {
-    return c < 0x20 || c == '"' || c == '\\';
+    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
+
+/* The inside of a JSON string: written into out, or only counted when out
+** is NULL (one walk for the size and the write, so they always agree). */
+static size_t chars(char *out, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s, *e = p + len, *run = p;
+    size_t o = 0;
+
+    while (p < e) {
+        unsigned char c = *p;
+        size_t k;
+        char esc[6];
+
+        if (plain(c)) {
+            p++;
+            continue;
+        }
+        if (c >= 0x80 && (k = toolgov__utf8_len(p, e)) != 0) {
+            p += k;
+            continue;
+        }
+        /* The escape: \ufffd for a byte that starts no well-formed
+        ** sequence, else the control, quote or backslash escaped. */
+        k = c >= 0x80 ? 6 : escape(esc, c);
+        if (out) {
+            /* Copy the run of bytes that go out as they are in one go. */
+            memcpy(out + o, run, (size_t)(p - run));
+            memcpy(out + o + (size_t)(p - run), c >= 0x80 ? "\\ufffd" : esc, k);
+        }
+        o += (size_t)(p - run) + k;
+        run = ++p;
+    }
+    if (out)
+        memcpy(out + o, run, (size_t)(p - run));
+    return o + (size_t)(p - run);
+}
+
+size_t toolgov__json_chars_size(const char *s, size_t len)
+{
+    return chars(NULL, s, len);
+}
+
+size_t toolgov__json_chars_write(char *out, const char *s, size_t len)
+{
+    return chars(out, s, len);
 }
 
 size_t toolgov__json_str_size(const char *s, size_t len)
 {
-    size_t n = len + 2, i;
-
-    for (i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-
-        if (!needs_escape(c))
-            continue;
-        /* The seven short escapes take 2 bytes, the rest \u00xx 6. */
-        n += (c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' ||
-              c == '\t')
-                 ? 1
-                 : 5;
-    }
-    return n;
+    return toolgov__json_chars_size(s, len) + 2;
 }
 
 size_t toolgov__json_str_write(char *out, const char *s, size_t len)
 {
-    size_t i, run = 0, o = 0;
+    size_t o;
 
-    out[o++] = '"';
-    for (i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-
-        if (!needs_escape(c))
-            continue;
-        /* Copy the run of plain bytes before it in one go. */
-        memcpy(out + o, s + run, i - run);
-        o += i - run;
-        run = i + 1;
-        o += escape(out + o, c);
-    }
-    if (len > run)
-        memcpy(out + o, s + run, len - run);
-    o += len - run;
+    out[0] = '"';
+    o = 1 + toolgov__json_chars_write(out + 1, s, len);
     out[o++] = '"';
     return o;
 }
 
-size_t toolgov__json_int_text(char *out, int64_t v)
+size_t toolgov__u64_text(char *out, uint64_t v)
 {
     char tmp[24];
     size_t i = sizeof tmp;
-    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 
     do {
-        tmp[--i] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        tmp[--i] = '-';
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
     memcpy(out, tmp + i, sizeof tmp - i);
     return sizeof tmp - i;
+}
+
+size_t toolgov__json_int_text(char *out, int64_t v)
+{
+    size_t o = 0;
+
+    if (v < 0)
+        out[o++] = '-';
+    return o + toolgov__u64_text(out + o, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
 }
 
 /* Shortest digits of v > 0 that read back to v, the nearest to v among

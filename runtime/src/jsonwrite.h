@@ -32,10 +32,22 @@ size_t toolgov__json_str_size(const char *s, size_t len);
 
 /* Write s[0..len) as a canonical JSON string into out, which has room for
 ** toolgov__json_str_size(s, len) bytes: quotes; \" \\ \b \f \n \r \t;
-** other bytes below 0x20 as \u00xx; everything else (including '/' and
-** non-ASCII UTF-8) as is. Returns the bytes written (that size). The input
-** is not checked for UTF-8: callers pass text their reader checked. */
+** other bytes below 0x20 as \u00xx; well-formed UTF-8 (utf8.h) and every
+** other byte (including '/' and DEL) as is. Returns the bytes written (that
+** size). This is also the one lenient writer: a byte that starts no
+** well-formed UTF-8 sequence is written as \ufffd, so any bytes give valid
+** JSON (a handler's output, a name computed at run time); text a reader
+** checked is never changed by that. */
 size_t toolgov__json_str_write(char *out, const char *s, size_t len);
+
+/* The same without the quotes: the inside of a JSON string, for a writer
+** that joins several texts into one string (a mark and a description). */
+size_t toolgov__json_chars_size(const char *s, size_t len);
+size_t toolgov__json_chars_write(char *out, const char *s, size_t len);
+
+/* A uint64 in decimal into out (TOOLGOV__JSON_NUMBER_MAX bytes of room);
+** returns the bytes written (no NUL). The runtime's one decimal printer. */
+size_t toolgov__u64_text(char *out, uint64_t v);
 
 /* An int64 in decimal into out (TOOLGOV__JSON_NUMBER_MAX bytes of room);
 ** returns the bytes written (no NUL). */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "tooljson.h"
 
 #define STACK_TOOLS 128
 
@@ -30,14 +31,14 @@ static size_t index_of(const toolgov_registry *reg, const char *name)
 
 static void tool_line(toolgov__out *o, const toolgov_tool_spec *s, int once, int schemas)
 {
+    const char *mark = toolgov__effect_mark(s->effect, once);
+
     toolgov__out_put(o, "- ", 2);
     toolgov__out_str(o, s->name);
-    if (s->effect == TOOLGOV_EFFECT_DESTRUCTIVE)
-        toolgov__out_str(o, " [destructive, needs approval]");
-    else if (s->effect == TOOLGOV_EFFECT_WRITE)
-        toolgov__out_str(o, once ? " [write, asks once]" : " [write]");
-    else if (once)
-        toolgov__out_str(o, " [asks once]");
+    if (*mark) {
+        toolgov__out_put(o, " ", 1);
+        toolgov__out_str(o, mark);
+    }
     toolgov__out_put(o, ": ", 2);
     toolgov__out_str(o, s->description);
     /* The arguments, as the manifest declares them: descriptions carry no

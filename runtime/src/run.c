@@ -898,9 +898,9 @@ static size_t hold_answer(toolgov_run *run, long idx, char *args_copy, size_t ar
     h->idx = (size_t)idx;
     h->args = args_copy;
     h->args_len = args_len;
-    h->out = run->result.buf;
-    h->out_len = run->result.len;
-    h->out_cap = run->result.cap;
+    h->out = run->result.b.ptr;
+    h->out_len = run->result.b.len;
+    h->out_cap = run->result.b.cap;
     toolgov__result_init(&run->result, &run->reg->alloc);
     return hi;
 }
@@ -1061,8 +1061,8 @@ static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__ve
     }
     toolgov__free(&run->reg->alloc, args_copy, args_len + 1);
     if (run->audit)
-        audit_executed(run, v->idx, args, args_len, rc, run->result.len, 0);
-    outcome(out, v->gate, 1, rc, toolgov_result_text(&run->result), run->result.len, 0);
+        audit_executed(run, v->idx, args, args_len, rc, run->result.b.len, 0);
+    outcome(out, v->gate, 1, rc, toolgov_result_text(&run->result), run->result.b.len, 0);
     return rc;
 }
 

@@ -16,53 +16,38 @@
 
 #include "internal.h"
 #include "json.h"
+#include "tooljson.h"
 
 /* ---- rendering ------------------------------------------------------------ */
 
-static const char *mark_of(const toolgov_tool_spec *s, int once)
-{
-    if (s->effect == TOOLGOV_EFFECT_DESTRUCTIVE)
-        return "[destructive, needs approval] ";
-    if (s->effect == TOOLGOV_EFFECT_WRITE)
-        return once ? "[write, asks once] " : "[write] ";
-    return once ? "[asks once] " : "";
-}
+/* The tools named, as the list shows them: each with the mark of its
+** effect and policy, a name given twice listed once. */
+typedef struct named {
+    const toolgov_policy *pol;
+    const char *const *tools;
+} named;
 
-/* A JSON string of the mark followed by the description. Every mark is
-** plain ASCII ending in a space: the mark goes out without that space, the
-** description as a JSON string right after it (its opening quote lands
-** where the space belongs), and the quote is then turned back into the
-** space. No copy of the description is made. */
-static void put_description(toolgov__out *o, const char *mark, const char *desc)
+static int named_view(void *ud, size_t i, toolgov__tool_view *out)
 {
-    size_t pos;
-    if (!*mark) {
-        toolgov__out_json_str(o, desc);
-        return;
-    }
-    toolgov__out_put(o, "\"", 1);
-    toolgov__out_put(o, mark, strlen(mark) - 1);
-    pos = o->len;
-    toolgov__out_json_str(o, desc);
-    if (pos + 1 < o->size)
-        o->buf[pos] = ' ';
-}
+    const named *nm = ud;
+    const toolgov_registry *reg = nm->pol->reg;
+    long idx = toolgov__registry_index(reg, nm->tools[i], strlen(nm->tools[i]));
+    const toolgov_tool_spec *s = reg->tools[idx].spec;
+    size_t j;
 
-static const char *annotations_of(toolgov_effect e)
-{
-    if (e == TOOLGOV_EFFECT_READ)
-        return "{\"readOnlyHint\":true}";
-    if (e == TOOLGOV_EFFECT_WRITE)
-        return "{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false}";
-    return "{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":false}";
-}
-
-/* The canonical schema text of a spec (rows older than schema_json cannot
-** exist at ABI 2; a hand-built row may still leave it NULL). */
-static const char *schema_of(const toolgov_tool_spec *s)
-{
-    return s->schema_json ? s->schema_json
-                            : "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
+    if (!toolgov__offered(&reg->tools[idx])) /* never listed: nothing runs it */
+        return 0;
+    for (j = 0; j < i; j++)
+        if (strcmp(nm->tools[j], nm->tools[i]) == 0)
+            return 0;
+    out->name = s->name;
+    out->name_len = strlen(s->name);
+    out->mark = toolgov__effect_mark(s->effect, toolgov__policy_once(nm->pol, (size_t)idx));
+    out->description = s->description;
+    out->description_len = strlen(s->description);
+    out->schema = s->schema_json; /* a hand-built row may leave it NULL */
+    out->effect = s->effect;
+    return 1;
 }
 
 int toolgov_tools_render(char *out, size_t size, size_t *needed, const toolgov_policy *pol,
@@ -70,7 +55,8 @@ int toolgov_tools_render(char *out, size_t size, size_t *needed, const toolgov_p
 {
     const toolgov_registry *reg;
     toolgov__out o;
-    size_t i, j, written = 0;
+    named nm;
+    size_t i;
 
     if (needed)
         *needed = 0;
@@ -83,60 +69,10 @@ int toolgov_tools_render(char *out, size_t size, size_t *needed, const toolgov_p
         if (!tools[i] || toolgov__registry_index(reg, tools[i], strlen(tools[i])) < 0)
             return TOOLGOV_ENOENT;
 
+    nm.pol = pol;
+    nm.tools = tools;
     toolgov__out_init(&o, out, size);
-    toolgov__out_str(&o, fmt == TOOLGOV_TOOLS_MCP           ? "{\"tools\":["
-                         : fmt == TOOLGOV_TOOLS_JSON_SCHEMA ? "{"
-                                                            : "[");
-    for (i = 0; i < n; i++) {
-        long idx = toolgov__registry_index(reg, tools[i], strlen(tools[i]));
-        const toolgov_tool_spec *s = reg->tools[idx].spec;
-        const char *mark = mark_of(s, toolgov__policy_once(pol, (size_t)idx));
-        int dup = !toolgov__offered(&reg->tools[idx]); /* never listed: nothing runs it */
-        for (j = 0; j < i && !dup; j++)
-            dup = strcmp(tools[j], tools[i]) == 0;
-        if (dup)
-            continue;
-        if (written++)
-            toolgov__out_str(&o, ",");
-        switch (fmt) {
-        case TOOLGOV_TOOLS_OPENAI:
-            toolgov__out_str(&o, "{\"type\":\"function\",\"function\":{\"name\":");
-            toolgov__out_json_str(&o, s->name);
-            toolgov__out_str(&o, ",\"description\":");
-            put_description(&o, mark, s->description);
-            toolgov__out_str(&o, ",\"parameters\":");
-            toolgov__out_str(&o, schema_of(s));
-            toolgov__out_str(&o, "}}");
-            break;
-        case TOOLGOV_TOOLS_ANTHROPIC:
-            toolgov__out_str(&o, "{\"name\":");
-            toolgov__out_json_str(&o, s->name);
-            toolgov__out_str(&o, ",\"description\":");
-            put_description(&o, mark, s->description);
-            toolgov__out_str(&o, ",\"input_schema\":");
-            toolgov__out_str(&o, schema_of(s));
-            toolgov__out_str(&o, "}");
-            break;
-        case TOOLGOV_TOOLS_MCP:
-            toolgov__out_str(&o, "{\"name\":");
-            toolgov__out_json_str(&o, s->name);
-            toolgov__out_str(&o, ",\"description\":");
-            put_description(&o, mark, s->description);
-            toolgov__out_str(&o, ",\"inputSchema\":");
-            toolgov__out_str(&o, schema_of(s));
-            toolgov__out_str(&o, ",\"annotations\":");
-            toolgov__out_str(&o, annotations_of(s->effect));
-            toolgov__out_str(&o, "}");
-            break;
-        case TOOLGOV_TOOLS_JSON_SCHEMA:
-        default:
-            toolgov__out_json_str(&o, s->name);
-            toolgov__out_str(&o, ":");
-            toolgov__out_str(&o, schema_of(s));
-            break;
-        }
-    }
-    toolgov__out_str(&o, fmt == TOOLGOV_TOOLS_MCP ? "]}" : fmt == TOOLGOV_TOOLS_JSON_SCHEMA ? "}" : "]");
+    toolgov__tools_write(&o, fmt, n, named_view, &nm);
     return toolgov__out_finish(&o, needed);
 }
 

@@ -13,6 +13,7 @@
 
 #include "json.h"
 #include "jsonwrite.h"
+#include "out.h"
 
 #define SUITE_DIR TOOLGOV_TESTDATA_DIR "/JSONTestSuite/test_parsing"
 
@@ -422,6 +423,8 @@ START_TEST(writer_spells_every_byte_and_sizes_agree)
                      c == '\b' ? 'b' : c == '\f' ? 'f' : c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
         else if (c < 0x20)
             snprintf(want, sizeof want, "\"\\u%04x\"", c);
+        else if (c >= 0x80) /* alone, never well-formed UTF-8 */
+            snprintf(want, sizeof want, "\"\\ufffd\"");
         else
             snprintf(want, sizeof want, "\"%c\"", (char)c);
         n = toolgov__json_str_write(out, in, 1);
@@ -433,6 +436,20 @@ START_TEST(writer_spells_every_byte_and_sizes_agree)
     out[n] = '\0';
     ck_assert_str_eq(out, "\"a\\\"b\\u0001c\"");
     ck_assert_uint_eq(toolgov__json_str_size("", 0), 2);
+    /* Well-formed UTF-8 as it is; every byte of an ill-formed sequence (an
+    ** overlong form, a surrogate, a sequence cut short) as \ufffd. */
+    {
+        static const char in2[] = "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
+                                  "\xc0\xaf\xed\xa0\x80\xe2\x82";
+        static const char want2[] = "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
+                                    "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"";
+        char out2[64];
+
+        n = toolgov__json_str_write(out2, in2, sizeof in2 - 1);
+        ck_assert_uint_eq(n, toolgov__json_str_size(in2, sizeof in2 - 1));
+        out2[n] = '\0';
+        ck_assert_str_eq(out2, want2);
+    }
 
     n = toolgov__json_int_text(num, INT64_MIN);
     num[n] = '\0';
@@ -444,6 +461,43 @@ START_TEST(writer_spells_every_byte_and_sizes_agree)
     n = toolgov__json_double_text(num, -2.2250738585072014e-308);
     num[n] = '\0';
     ck_assert_str_eq(num, "-2.2250738585072014e-308");
+}
+END_TEST
+
+/* The renderers' writer (out.c) spells a JSON string as the shared writer
+** does, also when the caller's buffer cuts it short: at every size the
+** buffer holds the whole text's first size - 1 bytes (its pieces never
+** split a UTF-8 sequence), and the length needed is the whole text's. */
+START_TEST(out_writer_cut_short_keeps_the_prefix)
+{
+    char in[400], full[2600], buf[2600];
+    size_t n = 0, len, size;
+    toolgov__out o;
+
+    while (n < sizeof in - 8) {
+        static const char *const parts[] = {"ab", "\xe2\x82\xac", "\n", "\xf0\x9f\x98\x80",
+                                            "\xc3", "\"", "\x01", "\xed\xa0\x80"};
+        const char *p = parts[(n * 7 + n / 3) % 8];
+
+        memcpy(in + n, p, strlen(p));
+        n += strlen(p);
+    }
+    full[0] = '"';
+    len = 1 + toolgov__json_chars_write(full + 1, in, n);
+    full[len++] = '"';
+    full[len] = '\0';
+    for (size = 0; size <= len + 1; size++) {
+        size_t needed = 0;
+        int rc;
+
+        toolgov__out_init(&o, size ? buf : NULL, size);
+        toolgov__out_json_mem(&o, in, n);
+        rc = toolgov__out_finish(&o, &needed);
+        ck_assert_uint_eq(needed, len);
+        ck_assert_int_eq(rc, size == 0 || size > len ? 0 : TOOLGOV_ENOSPC);
+        if (size)
+            ck_assert_int_eq(memcmp(buf, full, size - 1 < len ? size - 1 : len), 0);
+    }
 }
 END_TEST
 
@@ -548,6 +602,7 @@ int main(void)
     tcase_add_test(tc, doubles_print_shortest);
     tcase_add_test(tc, powers_of_two_print_shortest);
     tcase_add_test(tc, writer_spells_every_byte_and_sizes_agree);
+    tcase_add_test(tc, out_writer_cut_short_keeps_the_prefix);
     tcase_add_test(tc, canonical_sorts_keys_and_keeps_numbers);
     tcase_add_test(tc, big_objects_sort_and_find_every_key);
     tcase_add_test(tc, arena_reuse_allocates_nothing_once_warm);

@@ -144,8 +144,9 @@ typedef struct toolgov_tool_spec {
     const struct toolgov_arg_schema *params;
     /* The parameters as a canonical JSON Schema text, for exports; the
     ** no-arguments schema
-    ** {"type":"object","properties":{},"additionalProperties":false} when params is
-    ** NULL. Never NULL. */
+    ** {"type":"object","properties":{},"additionalProperties":false} when
+    ** params is NULL. Never NULL in generated rows (a row built by hand
+    ** that leaves it NULL is rendered with the no-arguments schema). */
     const char *schema_json;
 } toolgov_tool_spec;
 
