@@ -131,7 +131,7 @@ int toolgov_run_set_audit(toolgov_run *run, const toolgov_audit_options *opt)
         run->audit = au;
     }
     if (id_len)
-        (void)toolgov_run_set_id(run, opt->run_id); /* checked above */
+        toolgov__run_id_store(run, opt->run_id, id_len); /* checked above */
     au->fn = opt->observer;
     au->ud = opt->ud;
     au->flags = opt->flags;
@@ -145,7 +145,7 @@ int toolgov_run_set_audit(toolgov_run *run, const toolgov_audit_options *opt)
 
 const char *toolgov_run_audit_id(const toolgov_run *run)
 {
-    return run && run->audit ? toolgov_run_id(run) : NULL;
+    return run && run->audit ? toolgov__run_id(run) : NULL;
 }
 
 size_t toolgov__audit_seq(const toolgov_run *run)
@@ -240,7 +240,7 @@ int toolgov__audit_emit(const toolgov_run *run, toolgov_audit_event *ev)
 
     if (!au || !au->fn)
         return 0;
-    ev->run_id = toolgov_run_id(run);
+    ev->run_id = toolgov__run_id(run);
     ev->child = run->parent != NULL;
     ev->seq = ++au->seq;
     if (timespec_get(&ts, TIME_UTC) == TIME_UTC) {
@@ -259,8 +259,8 @@ int toolgov__audit_emit(const toolgov_run *run, toolgov_audit_event *ev)
     }
     /* The run after the event: the two events delivered before their
     ** change is made show it made. */
-    ev->confirmation = toolgov_run_confirmation(run); /* a child's: its family's */
-    ev->approvals = toolgov_run_pending_approvals(run);
+    ev->confirmation = toolgov__run_confirmation(run); /* a child's: its family's */
+    ev->approvals = toolgov__run_pending_approvals(run);
     if (ev->kind == TOOLGOV_AUDIT_CONFIRM_ANSWERED)
         ev->confirmation = ev->answer ? TOOLGOV_CONFIRMATION_GIVEN : TOOLGOV_CONFIRMATION_REFUSED;
     else if (ev->kind == TOOLGOV_AUDIT_APPROVAL_GRANTED)

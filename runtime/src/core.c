@@ -24,6 +24,30 @@ const char *toolgov_strerror(int err)
     }
 }
 
+/* ---- names of the public enums ---- */
+
+const char *toolgov_gate_name(toolgov_gate gate)
+{
+    switch (gate) {
+    case TOOLGOV_GATE_ALLOW: return "ALLOW";
+    case TOOLGOV_GATE_ASK_FIRST: return "ASK_FIRST";
+    case TOOLGOV_GATE_NEEDS_APPROVAL: return "NEEDS_APPROVAL";
+    case TOOLGOV_GATE_REPLAY: return "REPLAY";
+    case TOOLGOV_GATE_REFUSE: return "REFUSE";
+    }
+    return "UNKNOWN";
+}
+
+const char *toolgov_end_reason_name(toolgov_end_reason reason)
+{
+    switch (reason) {
+    case TOOLGOV_END_NONE: return "none";
+    case TOOLGOV_END_ANSWERED_DIRECTLY: return "answered_directly";
+    case TOOLGOV_END_HOST: return "host";
+    }
+    return "unknown";
+}
+
 /* ---- allocation ---- */
 
 /* toolgov__alloc, toolgov__realloc and toolgov__free are in alloc.c. */

@@ -395,6 +395,37 @@ static inline toolgov__run_state *toolgov__shared(toolgov_run *run)
     return &run->st;
 }
 
+static inline const toolgov__run_state *toolgov__shared_const(const toolgov_run *run)
+{
+    return &toolgov__root(run)->st;
+}
+
+/* What a run's readers (run.c's public getters, the audit trail) see of
+** the run, read here so audit.c never calls back up into run.c. */
+static inline const char *toolgov__run_id(const toolgov_run *run)
+{
+    return toolgov__root(run)->id;
+}
+
+static inline toolgov_confirmation toolgov__run_confirmation(const toolgov_run *run)
+{
+    return toolgov__shared_const(run)->conf;
+}
+
+static inline size_t toolgov__run_pending_approvals(const toolgov_run *run)
+{
+    return toolgov__shared_const(run)->napprovals;
+}
+
+/* Store a run's identity: n bytes (1..TOOLGOV_RUN_ID_MAX, checked by the
+** caller) of a root run. */
+static inline void toolgov__run_id_store(toolgov_run *run, const char *id, size_t n)
+{
+    memcpy(run->id, id, n);
+    run->id[n] = '\0';
+    run->id_len = n;
+}
+
 /* The argument descriptors of a spec row, or NULL when the row has none or
 ** is too short to carry them (a row built by hand with size 0). */
 static inline const toolgov_arg_schema *toolgov__spec_params(const toolgov_tool_spec *s)

@@ -19,28 +19,6 @@
 
 #include "internal.h"
 
-const char *toolgov_gate_name(toolgov_gate gate)
-{
-    switch (gate) {
-    case TOOLGOV_GATE_ALLOW: return "ALLOW";
-    case TOOLGOV_GATE_ASK_FIRST: return "ASK_FIRST";
-    case TOOLGOV_GATE_NEEDS_APPROVAL: return "NEEDS_APPROVAL";
-    case TOOLGOV_GATE_REPLAY: return "REPLAY";
-    case TOOLGOV_GATE_REFUSE: return "REFUSE";
-    }
-    return "UNKNOWN";
-}
-
-const char *toolgov_end_reason_name(toolgov_end_reason reason)
-{
-    switch (reason) {
-    case TOOLGOV_END_NONE: return "none";
-    case TOOLGOV_END_ANSWERED_DIRECTLY: return "answered_directly";
-    case TOOLGOV_END_HOST: return "host";
-    }
-    return "unknown";
-}
-
 int toolgov_run_new(toolgov_run **out, const toolgov_policy *pol, void *run_ctx)
 {
     toolgov_run *run;
@@ -110,9 +88,7 @@ int toolgov_run_set_id(toolgov_run *run, const char *id)
     n = strlen(id);
     if (n == 0 || n > TOOLGOV_RUN_ID_MAX)
         return TOOLGOV_EINVAL;
-    memcpy(run->id, id, n);
-    run->id[n] = '\0';
-    run->id_len = n;
+    toolgov__run_id_store(run, id, n);
     return 0;
 }
 
@@ -309,9 +285,7 @@ static int run_over(const toolgov_run *run)
 
 static const toolgov__run_state *shared_state(const toolgov_run *run)
 {
-    while (run->parent)
-        run = run->parent;
-    return &run->st;
+    return toolgov__shared_const(run);
 }
 
 static void verdict(toolgov__verdict *v, toolgov_gate g, toolgov__refusal why)
@@ -624,7 +598,7 @@ int toolgov_run_confirm(toolgov_run *run, int yes)
 
 toolgov_confirmation toolgov_run_confirmation(const toolgov_run *run)
 {
-    return run ? shared_state(run)->conf : TOOLGOV_CONFIRMATION_PENDING;
+    return run ? toolgov__run_confirmation(run) : TOOLGOV_CONFIRMATION_PENDING;
 }
 
 /* Drop entries from the end of a list of calls until `keep` remain. */
@@ -775,7 +749,7 @@ int toolgov_run_approve(toolgov_run *run, const char *tool, const char *args)
 
 size_t toolgov_run_pending_approvals(const toolgov_run *run)
 {
-    return run ? shared_state(run)->napprovals : 0;
+    return run ? toolgov__run_pending_approvals(run) : 0;
 }
 
 void toolgov_run_set_evaluator(toolgov_run *run, toolgov_evaluator_fn fn, void *ud)
