@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""The module graph of gen/, runtime/ and mcp/: cycles and upward arrows.
+"""The module graph of gen/, runtime/, mcp/ and agent/: cycles and upward arrows.
 
 A module is a .c file and the private header of the same name beside it
 (runtime/src/jbuf.c with jbuf.h). Module A points at module B when A's
@@ -16,7 +16,7 @@ upward arrow; a cycle is a set of modules that reach each other. The script
 prints the graph (`--dot` for Graphviz), every cycle and every upward arrow,
 and exits 1 when there is any (0 otherwise, 2 on misuse).
 
-    scripts/include-graph.py              # check runtime/, mcp/ and gen/
+    scripts/include-graph.py              # check runtime/, mcp/, agent/ and gen/
     scripts/include-graph.py runtime mcp  # only these trees
     scripts/include-graph.py --dot > graph.dot
 """
@@ -29,7 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Where an #include "x" is looked for after the including file's folder:
 # the include directories the CMake targets give.
-INCLUDE_DIRS = ["runtime/include", "runtime/src", "gen", "mcp"]
+INCLUDE_DIRS = ["runtime/include", "runtime/src", "gen", "mcp", "agent"]
 
 # Layers, lowest first: a module may point only at its own layer or below.
 # A prefix names a file (without .c/.h) or a folder ("/" at the end).
@@ -52,12 +52,15 @@ LAYERS = [
     # the generator, by stage (its own layers inside are gen/'s business)
     ["gen/"],
     # hosts over the runtime
+    ["mcp/upstream_conn"],
     ["mcp/server", "mcp/upstream"],
     ["mcp/plugins"],
     ["mcp/"],
+    ["agent/transport", "agent/scripted"],
+    ["agent/"],
 ]
 
-TREES = ["runtime", "mcp", "gen"]
+TREES = ["runtime", "mcp", "agent", "gen"]
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 CALL_RE = re.compile(r"\b(toolgov_\w+)\s*\(")
@@ -201,7 +204,7 @@ def cycles(nodes, edges):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("trees", nargs="*", help="runtime, mcp, gen (default: all)")
+    ap.add_argument("trees", nargs="*", help="runtime, mcp, agent, gen (default: all)")
     ap.add_argument("--dot", action="store_true", help="print the graph for Graphviz")
     args = ap.parse_args()
     trees = args.trees or TREES

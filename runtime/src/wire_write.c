@@ -8,51 +8,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "utf8.h"
 #include "wire.h"
-
-/* Length of the well-formed UTF-8 sequence at p (Unicode Table 3-7), 0 if
-** none; its code point in *cp. */
-static size_t utf8_seq(const unsigned char *p, const unsigned char *e, unsigned *cp)
-{
-    unsigned c = p[0];
-    size_t n, i;
-    unsigned lo = 0x80, hi = 0xbf, v;
-
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-        v = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        v = c & 0x0f;
-        if (c == 0xe0)
-            lo = 0xa0;
-        else if (c == 0xed)
-            hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        v = c & 0x07;
-        if (c == 0xf0)
-            lo = 0x90;
-        else if (c == 0xf4)
-            hi = 0x8f;
-    } else {
-        return 0;
-    }
-    if ((size_t)(e - p) < n)
-        return 0;
-    for (i = 1; i < n; i++) {
-        unsigned b = p[i];
-        if (b < (i == 1 ? lo : 0x80) || b > (i == 1 ? hi : 0xbf))
-            return 0;
-        v = v << 6 | (b & 0x3f);
-    }
-    *cp = v;
-    return n;
-}
 
 static int invisible(unsigned cp)
 {
@@ -69,41 +26,39 @@ static void put_u(toolgov__jbuf *b, unsigned cp)
     toolgov__jbuf_put(b, u, 6);
 }
 
-/* Shared walk: JSON string body (json 1) or shown text (json 0). */
-static void put_walk(toolgov__jbuf *b, const char *s, size_t len, int json)
+/* Text shown to people: valid UTF-8 as it is but invisible characters
+** (which could hide what a call does) as \uXXXX, control bytes escaped, a
+** byte that is not UTF-8 as \ufffd. */
+static void put_walk(toolgov__jbuf *b, const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s, *e = p + len, *run = p;
 
     while (p < e) {
         unsigned cp;
         size_t n;
-        if (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\') {
+        if (*p >= 0x20 && *p < 0x7f) {
             p++;
             continue;
         }
         if (*p >= 0x80) {
-            n = utf8_seq(p, e, &cp);
-            if (n && !(!json && invisible(cp))) {
+            n = toolgov__utf8_decode(p, e, &cp);
+            if (n && !invisible(cp)) {
                 p += n;
                 continue;
             }
         }
         toolgov__jbuf_put(b, (const char *)run, (size_t)(p - run));
         if (*p >= 0x80) {
-            n = utf8_seq(p, e, &cp);
+            n = toolgov__utf8_decode(p, e, &cp);
             if (n) {
                 put_u(b, cp); /* an invisible character, shown */
                 p += n;
             } else {
-                toolgov__jbuf_put(b, json ? "\xef\xbf\xbd" : "\\ufffd", json ? 3 : 7);
+                toolgov__jbuf_put(b, "\\ufffd", 6);
                 p++;
             }
-        } else if (!json && (*p == '"' || *p == '\\')) {
-            toolgov__jbuf_putc(b, (char)*p++);
         } else {
             switch (*p) {
-            case '"': toolgov__jbuf_put(b, "\\\"", 2); break;
-            case '\\': toolgov__jbuf_put(b, "\\\\", 2); break;
             case '\n': toolgov__jbuf_put(b, "\\n", 2); break;
             case '\t': toolgov__jbuf_put(b, "\\t", 2); break;
             case '\r': toolgov__jbuf_put(b, "\\r", 2); break;
@@ -116,16 +71,16 @@ static void put_walk(toolgov__jbuf *b, const char *s, size_t len, int json)
     toolgov__jbuf_put(b, (const char *)run, (size_t)(p - run));
 }
 
+/* A JSON string of any bytes: the runtime's one string writer (jsonwrite.h;
+** a byte that is not well-formed UTF-8 as \ufffd). */
 void toolgov__wire_put_text(toolgov__jbuf *b, const char *s, size_t len)
 {
-    toolgov__jbuf_putc(b, '"');
-    put_walk(b, s, len, 1);
-    toolgov__jbuf_putc(b, '"');
+    toolgov__json_put_str(b, s, len);
 }
 
 void toolgov__wire_put_shown(toolgov__jbuf *b, const char *s, size_t len)
 {
-    put_walk(b, s, len, 0);
+    put_walk(b, s, len);
 }
 
 const char *toolgov_not_run_text(toolgov_not_run why)
