@@ -35,7 +35,7 @@ INCLUDE_DIRS = ["runtime/include", "runtime/src", "gen", "mcp", "agent"]
 # A prefix names a file (without .c/.h) or a folder ("/" at the end).
 LAYERS = [
     # runtime: text and memory primitives, nothing of the product
-    ["runtime/src/jsonwrite", "runtime/src/alloc", "runtime/src/version"],
+    ["runtime/src/jsonwrite", "runtime/src/alloc", "runtime/src/version", "runtime/src/sort"],
     ["runtime/src/out", "runtime/src/jbuf", "runtime/src/scratch", "runtime/src/core"],
     ["runtime/src/json", "runtime/src/jsonput", "runtime/src/args_format", "runtime/src/seal"],
     ["runtime/src/args", "runtime/src/core_args", "runtime/src/tooljson"],

@@ -273,10 +273,10 @@ struct toolgov_policy {
     uint64_t fingerprint;
 };
 
-/* The manifest's own answer to "does this tool ask once?": a write whose
+/* The manifest's own answer to "is this tool confirm-once?": a write whose
 ** confirm is once. The policy starts from it and the override adds to it;
 ** this is the only place the rule is written. */
-static inline int toolgov__asks_once(const toolgov_tool_spec *s)
+static inline int toolgov__manifest_confirm_once(const toolgov_tool_spec *s)
 {
     return s->effect == TOOLGOV_EFFECT_WRITE && s->confirm == TOOLGOV_CONFIRM_ONCE;
 }
@@ -285,11 +285,11 @@ static inline int toolgov__asks_once(const toolgov_tool_spec *s)
 ** the policy was made is not in its flags; it then asks once exactly when
 ** its own manifest says so, so a late mount can never let a confirm-once
 ** write through unasked. */
-static inline int toolgov__policy_once(const toolgov_policy *pol, size_t idx)
+static inline int toolgov__policy_confirm_once(const toolgov_policy *pol, size_t idx)
 {
     if (idx < pol->ntools)
         return pol->once[idx];
-    return toolgov__asks_once(pol->reg->tools[idx].spec);
+    return toolgov__manifest_confirm_once(pol->reg->tools[idx].spec);
 }
 
 /* ---- runs (run.c, state.c) ---- */

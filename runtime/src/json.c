@@ -22,6 +22,7 @@
 
 #include "internal.h"
 #include "jsonwrite.h"
+#include "sort.h"
 #include "utf8.h"
 
 /* ---- reader ---- */
@@ -261,11 +262,17 @@ static int key_cmp(const toolgov__json *nodes, uint32_t x, uint32_t y)
                                 nodes[y].len);
 }
 
-/* Sort key indexes: insertion sort for the small objects tools send, a
-** bottom-up merge sort (stable, O(n log n)) through `tmp` for big ones. */
+static int cmp_keys(const void *a, const void *b, const void *nodes)
+{
+    return key_cmp(nodes, *(const uint32_t *)a, *(const uint32_t *)b);
+}
+
+/* Sort key indexes: insertion sort for the small objects tools send, the
+** runtime's merge sort (sort.h: stable, O(n log n)) through `tmp` for big
+** ones. */
 static void sort_keys(const toolgov__json *nodes, uint32_t *k, uint32_t *tmp, size_t n)
 {
-    size_t width, i;
+    size_t i;
 
     if (n <= 16 || !tmp) {
         for (i = 1; i < n; i++) {
@@ -280,21 +287,7 @@ static void sort_keys(const toolgov__json *nodes, uint32_t *k, uint32_t *tmp, si
         }
         return;
     }
-    for (width = 1; width < n; width *= 2) {
-        for (i = 0; i < n; i += 2 * width) {
-            size_t lo = i, mid = i + width < n ? i + width : n;
-            size_t hi = i + 2 * width < n ? i + 2 * width : n;
-            size_t a = lo, b = mid, o = lo;
-
-            while (a < mid && b < hi)
-                tmp[o++] = key_cmp(nodes, k[b], k[a]) < 0 ? k[b++] : k[a++];
-            while (a < mid)
-                tmp[o++] = k[a++];
-            while (b < hi)
-                tmp[o++] = k[b++];
-        }
-        memcpy(k, tmp, n * sizeof *k);
-    }
+    toolgov__merge_sort(k, tmp, n, sizeof *k, cmp_keys, nodes);
 }
 
 /* An object just closed: sort its keys and refuse a duplicate. */

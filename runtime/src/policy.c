@@ -3,7 +3,7 @@
 ** policy.c: the confirm-once set of a registry and the operator override.
 **
 ** The set is a byte per pooled tool, indexed like the pool, so the gate
-** answers "does this tool ask once?" with one load after the lookup it
+** answers "is this tool confirm-once?" with one load after the lookup it
 ** already did. Applying an override builds the new flags and rows aside and
 ** swaps them in only when everything succeeded.
 */
@@ -63,7 +63,7 @@ int toolgov_policy_new(toolgov_policy **out, const toolgov_registry *reg)
         return TOOLGOV_ENOMEM;
     }
     for (i = 0; i < pol->ntools; i++)
-        pol->once[i] = (unsigned char)toolgov__asks_once(reg->tools[i].spec);
+        pol->once[i] = (unsigned char)toolgov__manifest_confirm_once(reg->tools[i].spec);
     count_once(pol);
     fingerprint(pol);
     *out = pol;
@@ -135,7 +135,7 @@ int toolgov_policy_set_override(toolgov_policy *pol, const char *text)
     if (!once)
         return TOOLGOV_ENOMEM;
     for (i = 0; i < pol->ntools; i++)
-        once[i] = (unsigned char)toolgov__asks_once(pol->reg->tools[i].spec);
+        once[i] = (unsigned char)toolgov__manifest_confirm_once(pol->reg->tools[i].spec);
 
     /* `none` clears the derived set wherever it stands in the list; every
     ** name in the list is added either way. */
@@ -265,7 +265,7 @@ int toolgov_policy_is_confirm_once(const toolgov_policy *pol, const char *name)
     if (!pol || !name)
         return 0;
     k = toolgov__registry_index(pol->reg, name, strlen(name));
-    return k >= 0 && toolgov__policy_once(pol, (size_t)k);
+    return k >= 0 && toolgov__policy_confirm_once(pol, (size_t)k);
 }
 
 /* The set as the gate sees it: the policy's flags, then every tool
@@ -278,7 +278,7 @@ size_t toolgov_policy_confirm_once_count(const toolgov_policy *pol)
         return 0;
     n = pol->once_count;
     for (k = pol->ntools; k < pol->reg->count; k++)
-        n += toolgov__policy_once(pol, k) != 0;
+        n += toolgov__policy_confirm_once(pol, k) != 0;
     return n;
 }
 
@@ -289,7 +289,7 @@ const char *toolgov_policy_confirm_once_at(const toolgov_policy *pol, size_t i)
     if (!pol)
         return NULL;
     for (k = 0; k < pol->reg->count; k++) {
-        if (toolgov__policy_once(pol, k) && i-- == 0)
+        if (toolgov__policy_confirm_once(pol, k) && i-- == 0)
             return pol->reg->tools[k].spec->name;
     }
     return NULL;

@@ -2,8 +2,8 @@
 /*
 ** prompt.c: rendering the tools on the loop into the caller's buffer.
 **
-** Three parts: the tools' lines in the caller's order, the ask-once rule
-** when one of them asks once, and their guidance in registration order with
+** Three parts: the tools' lines in the caller's order, the confirm-once rule
+** when one of them is confirm-once, and their guidance in registration order with
 ** repeated texts dropped. Rendering never allocates: for a loop of up to
 ** STACK_TOOLS tools the pool indexes live in stack arrays (merge-sorted for
 ** the registration order and to find repeated names; guidance compared by
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sort.h"
 #include "tooljson.h"
 
 #define STACK_TOOLS 128
@@ -67,27 +68,19 @@ static int same_guidance(const toolgov__tool *a, const toolgov__tool *b)
     return x == y || (a->guidance_hash == b->guidance_hash && strcmp(x, y) == 0);
 }
 
-/* Sort keys ascending: a bottom-up merge sort through a scratch array of
-** the same size (both on the caller's stack), O(n log n) for any order. */
+static int cmp_u64(const void *a, const void *b, const void *ctx)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    (void)ctx;
+    return x < y ? -1 : x > y;
+}
+
+/* Sort keys ascending: the runtime's merge sort (sort.h) through a scratch
+** array of the same size (both on the caller's stack). */
 static void sort_keys(uint64_t *v, uint64_t *tmp, size_t n)
 {
-    size_t width, i;
-
-    for (width = 1; width < n; width *= 2) {
-        for (i = 0; i < n; i += 2 * width) {
-            size_t lo = i, mid = i + width < n ? i + width : n;
-            size_t hi = i + 2 * width < n ? i + 2 * width : n;
-            size_t a = lo, b = mid, o = lo;
-
-            while (a < mid && b < hi)
-                tmp[o++] = v[a] <= v[b] ? v[a++] : v[b++];
-            while (a < mid)
-                tmp[o++] = v[a++];
-            while (b < hi)
-                tmp[o++] = v[b++];
-        }
-        memcpy(v, tmp, n * sizeof *v);
-    }
+    toolgov__merge_sort(v, tmp, n, sizeof *v, cmp_u64, NULL);
 }
 
 /* Guidance of a short loop: idx holds its n distinct pool indexes in
@@ -240,7 +233,7 @@ int toolgov_prompt_render_with(char *out, size_t size, size_t *needed,
         t = &reg->tools[k];
         if (repeat || !toolgov__offered(t))
             continue; /* a name given twice is rendered once; one not offered, never */
-        once = toolgov__policy_once(pol, k);
+        once = toolgov__policy_confirm_once(pol, k);
         if (first)
             toolgov__out_str(&o, "Tools:\n");
         first = 0;

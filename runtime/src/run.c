@@ -265,13 +265,13 @@ static long lookup_any(const toolgov_run *run, const char *tool)
     return toolgov__registry_holder(run->reg, tool, strlen(tool));
 }
 
-/* Does tool ref ask once? Pooled tools by the policy's set; a tool declared
+/* Is tool ref confirm-once? Pooled tools by the policy's set; a tool declared
 ** for an own loop by its manifest (the override names pooled tools). */
-HOT_PATH static inline int asks_once(const toolgov_run *run, long ref)
+HOT_PATH static inline int in_confirm_once_set(const toolgov_run *run, long ref)
 {
     if (ref >= TOOLGOV__DECLARED_REF)
-        return toolgov__asks_once(toolgov__tool_at(run->reg, ref)->spec);
-    return toolgov__policy_once(run->pol, (size_t)ref);
+        return toolgov__manifest_confirm_once(toolgov__tool_at(run->reg, ref)->spec);
+    return toolgov__policy_confirm_once(run->pol, (size_t)ref);
 }
 
 /* The run is over when it or any run it is a child of has ended. */
@@ -404,7 +404,7 @@ HOT_PATH static inline void gate_call(toolgov__verdict *v, const toolgov_run *ru
         approval_rule(v, run, ref, ct);
         return;
     }
-    if (asks_once(run, ref)) {
+    if (in_confirm_once_set(run, ref)) {
         /* The common case, scope run in a host's run, decided in line. */
         if (run->pol->scope == TOOLGOV_CONFIRM_SCOPE_RUN && !run->parent)
             verdict(v, run->st.conf == TOOLGOV_CONFIRMATION_GIVEN     ? TOOLGOV_GATE_ALLOW
@@ -668,7 +668,7 @@ int toolgov_run_confirm_listed(toolgov_run *run, int yes, const toolgov_proposed
         }
         /* Only the calls the question is about: others never ask. */
         if (toolgov__tool_at(run->reg, ref)->effect == TOOLGOV_EFFECT_DESTRUCTIVE ||
-            !asks_once(run, ref))
+            !in_confirm_once_set(run, ref))
             continue;
         run_decode_args(&d, run->qdec, toolgov__tool_at(run->reg, ref), calls[i].args,
                         calls[i].args ? strlen(calls[i].args) : 0, &rc);

@@ -272,8 +272,8 @@ static int parse_calls(cursor *c, const toolgov_run *run, const char *word,
             return TOOLGOV_ESTATE;
         t = toolgov__tool_at(run->reg, idx);
         if (t->effect == TOOLGOV_EFFECT_DESTRUCTIVE ||
-            !(idx >= TOOLGOV__DECLARED_REF ? toolgov__asks_once(t->spec)
-                                           : toolgov__policy_once(run->pol, (size_t)idx)))
+            !(idx >= TOOLGOV__DECLARED_REF ? toolgov__manifest_confirm_once(t->spec)
+                                           : toolgov__policy_confirm_once(run->pol, (size_t)idx)))
             return TOOLGOV_ESTATE;
         if ((rc = toolgov__reserve(a, (void **)v, cap, *n + 1, sizeof **v)) < 0)
             return rc;

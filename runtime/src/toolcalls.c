@@ -42,7 +42,7 @@ static int named_view(void *ud, size_t i, toolgov__tool_view *out)
             return 0;
     out->name = s->name;
     out->name_len = strlen(s->name);
-    out->mark = toolgov__effect_mark(s->effect, toolgov__policy_once(nm->pol, (size_t)idx));
+    out->mark = toolgov__effect_mark(s->effect, toolgov__policy_confirm_once(nm->pol, (size_t)idx));
     out->description = s->description;
     out->description_len = strlen(s->description);
     out->schema = s->schema_json; /* a hand-built row may leave it NULL */

@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-/* The generic ask-once rule, exactly as the prompt writes it (one line, with
+/* The generic confirm-once rule, exactly as the prompt writes it (one line, with
 ** its newline). Static. */
 TOOLGOV_EXTERN extern const char toolgov_prompt_confirm_rule[];
 

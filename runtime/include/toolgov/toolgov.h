@@ -138,7 +138,7 @@ typedef struct toolgov_tool_spec {
     int answers_directly;  /* 0 or 1: its output is the user's answer */
     unsigned manifest_line;   /* line of the tool's key in the manifest; 0 for built-ins */
     unsigned manifest_column; /* column of the tool's key; 0 for built-ins */
-    /* The tool's arguments: the root OBJECT node of its descriptor tree
+    /* The tool's arguments: the root OBJECT node of its descriptor tables
     ** (args.h), or NULL when it takes none (its handler then gets a
     ** toolgov_no_args). Static data of the plugin. */
     const struct toolgov_arg_schema *params;
