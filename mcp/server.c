@@ -197,14 +197,12 @@ static const toolgov__json *node(const msg *m, long i)
 
 static long member(const msg *m, long obj, const char *key)
 {
-    if (obj < 0 || m->doc.nodes[obj].type != TOOLGOV__JSON_OBJECT)
-        return -1;
-    return toolgov__json_get(&m->doc, (size_t)obj, key, strlen(key));
+    return toolgov__json_member(&m->doc, obj, key);
 }
 
 static int is_type(const msg *m, long i, int type)
 {
-    return i >= 0 && m->doc.nodes[i].type == type;
+    return toolgov__json_is(&m->doc, i, type);
 }
 
 static int str_is(const msg *m, long i, const char *s)

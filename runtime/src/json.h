@@ -37,6 +37,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "toolgov/toolgov.h"
 
@@ -122,6 +123,22 @@ int toolgov__json_is_integral(const toolgov__json *n);
 ** 0, or TOOLGOV_EINVAL when it overflows to infinity. Tiny values round to
 ** (signed) zero. */
 int toolgov__json_double(const toolgov__json *n, double *out);
+
+/* The value of member `key` (NUL-terminated) of node `obj`, or -1 when obj
+** is -1 or not an object or has no such member: lookups chain without a
+** check at each step. */
+static inline long toolgov__json_member(const toolgov__json_doc *doc, long obj, const char *key)
+{
+    if (obj < 0 || doc->nodes[obj].type != TOOLGOV__JSON_OBJECT)
+        return -1;
+    return toolgov__json_get(doc, (size_t)obj, key, strlen(key));
+}
+
+/* 1 when node i (-1: none) is of `type`. */
+static inline int toolgov__json_is(const toolgov__json_doc *doc, long i, int type)
+{
+    return i >= 0 && doc->nodes[i].type == type;
+}
 
 /* Compare two keys as unsigned bytes, a shorter prefix first. */
 static inline int toolgov__json_keycmp(const char *a, size_t alen, const char *b,

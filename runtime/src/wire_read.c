@@ -54,14 +54,12 @@ void toolgov__wire_free(toolgov__wire *w)
 
 static long get(const toolgov__json_doc *d, long obj, const char *key)
 {
-    if (obj < 0 || d->nodes[obj].type != TOOLGOV__JSON_OBJECT)
-        return -1;
-    return toolgov__json_get(d, (size_t)obj, key, strlen(key));
+    return toolgov__json_member(d, obj, key);
 }
 
 static int is(const toolgov__json_doc *d, long i, int type)
 {
-    return i >= 0 && d->nodes[i].type == type;
+    return toolgov__json_is(d, i, type);
 }
 
 static int str_is(const toolgov__json_doc *d, long i, const char *s)
