@@ -31,7 +31,7 @@ int toolgov_test_invoke(toolgov_result *out, const toolgov_plugin *plugin, const
         len = strlen(args);
     if (!args)
         len = 0;
-    if ((rc = toolgov_registry_new(&reg, out->alloc)) < 0)
+    if ((rc = toolgov_registry_new(&reg, out->b.alloc)) < 0)
         goto out;
     if ((rc = toolgov_registry_mount(reg, plugin, plugin_ctx)) < 0)
         goto out;
@@ -43,7 +43,7 @@ int toolgov_test_invoke(toolgov_result *out, const toolgov_plugin *plugin, const
                                     plugin->name ? plugin->name : "?", tool);
         goto out;
     }
-    if ((rc = toolgov_args_decoder_new(&dec, out->alloc)) < 0)
+    if ((rc = toolgov_args_decoder_new(&dec, out->b.alloc)) < 0)
         goto out;
     rc = toolgov_args_decode(&d, dec, toolgov__spec_params(t->spec), t->name, args, len);
     if (rc == TOOLGOV_EARGS) {
