@@ -8,11 +8,17 @@
 ** elicitation/create requests, and finishes when the client answers that
 ** request (or cancels the call). The state machine of a pending call:
 **
-**   ASK_CONFIRM   waits on the run's one confirmation question; several
-**                 writes may wait on the same question. accept: confirm the
-**                 run, run each; decline: refuse the run's writes, refuse
-**                 each; cancel or an error answer: each gets "not answered"
-**                 and the question is closed (the next write asks anew).
+**   ASK_CONFIRM   waits on a confirmation question. Under the confirmation
+**                 scope `run`, the run's one question: several writes may
+**                 wait on it (its yes covers the session's writes, and says
+**                 so). Under scope `listed`, a question lists exactly one
+**                 call and only that call waits on it: a write that arrives
+**                 while a question is open gets a question of its own, so a
+**                 yes never covers a call the user was not shown. accept:
+**                 confirm the calls the question listed, run each; decline:
+**                 refuse them (scope run: the run's writes); cancel or an
+**                 error answer: each gets "not answered" and the question
+**                 is closed (the next write asks anew).
 **   ASK_APPROVAL  waits on the approval of exactly this call. accept:
 **                 approve and run it; anything else: refused.
 ** A notifications/cancelled for the client's request drops its entry with
@@ -211,9 +217,7 @@ static int str_is(const msg *m, long i, const char *s)
            toolgov__json_str_eq(&m->doc.nodes[i], s, strlen(s));
 }
 
-/* 1 when object `obj` has two members with the same key (the reader keeps
-** duplicates for us: only the envelope is judged here; the arguments are
-** judged by the runtime). */
+/* 1 when object `obj` has two members with the same key. */
 static int has_duplicate_key(const msg *m, long obj)
 {
     const toolgov__json *o = node(m, obj);
@@ -225,6 +229,27 @@ static int has_duplicate_key(const msg *m, long obj)
         const toolgov__json *b = &m->doc.nodes[o->u.sorted[k]];
         if (toolgov__json_keycmp(a->u.str, a->len, b->u.str, b->len) == 0)
             return 1;
+    }
+    return 0;
+}
+
+/* 1 when any object of the message has a key twice, except inside the
+** value `skip` (-1: none): the reader keeps duplicates for us so that a
+** tool's arguments, which are `skip`, are judged by the runtime's decoder
+** (which refuses them with a message for the model). Every other object
+** the server reads (the envelope, params, _meta, capabilities, an answer's
+** result) is read strictly, as it is by the runtime. */
+static int doc_has_duplicate_key(const msg *m, long skip)
+{
+    size_t i = 0;
+    while (i < m->doc.count) {
+        if (skip >= 0 && i == (size_t)skip) {
+            i = m->doc.nodes[i].end;
+            continue;
+        }
+        if (has_duplicate_key(m, (long)i))
+            return 1;
+        i++;
     }
     return 0;
 }
@@ -362,6 +387,13 @@ static const char *owner_of(const toolgov_mcp_server *s, const char *tool)
     return o ? o : "core";
 }
 
+/* Under the confirmation scope `listed` a yes covers exactly the calls its
+** question listed (policy.h). */
+static int scope_listed(const toolgov_mcp_server *s)
+{
+    return toolgov_policy_confirm_scope(s->pol) == TOOLGOV_CONFIRM_SCOPE_LISTED;
+}
+
 /* Run the call through the gate and answer it: the run's current decoded
 ** call `dc` at once, or (dc NULL) `args` when the user's answer arrives, which
 ** toolgov_run_invoke() decodes again (the earlier decoded call did not
@@ -383,6 +415,10 @@ static int invoke_and_answer(toolgov_mcp_server *s, const char *id, const char *
                      "%s was not run: the user declined the writes of this run. Writes stay "
                      "refused until a new run starts (a new session, or _meta "
                      "{\"toolgov/new_run\": true} on a call).", tool);
+        else if (rc == TOOLGOV_EREFUSED && scope_listed(s))
+            snprintf(msg, sizeof msg,
+                     "%s was not run: the user declined this call in this run (a call with "
+                     "other arguments asks on its own).", tool);
         else
             snprintf(msg, sizeof msg, "%s was not run: %s.", tool, toolgov_strerror(rc));
         return send_tool_error(s, id, msg);
@@ -499,23 +535,38 @@ static int refuse_busy(toolgov_mcp_server *s, const char *id, const char *tool)
 
 static int ask_confirm(toolgov_mcp_server *s, const char *id, const char *tool, const char *args)
 {
+    long eid;
     int rc;
     if (!s->elicit_form)
         return refuse_no_elicitation(s, id, tool, ASK_CONFIRM);
     if (s->pend_count >= MAX_PENDING)
         return refuse_busy(s, id, tool);
-    if (s->confirm_elicit)
-        return add_pending(s, id, tool, args, s->confirm_elicit, ASK_CONFIRM);
     toolgov__jbuf_clear(&s->scratch);
-    toolgov__jbuf_puts(&s->scratch, "Allow the changes of this session? The assistant wants to run:");
-    put_call_line(&s->scratch, s, tool, args);
-    toolgov__jbuf_puts(&s->scratch, "\nAccept lets these writes and the session's later writes run "
-                                   "without asking again; Decline refuses every write of this run.");
-    rc = add_pending(s, id, tool, args, s->next_elicit, ASK_CONFIRM);
+    if (scope_listed(s)) {
+        /* A yes covers exactly what the question shows: this one call. */
+        toolgov__jbuf_puts(&s->scratch, "Allow this change? The assistant wants to run:");
+        put_call_line(&s->scratch, s, tool, args);
+        toolgov__jbuf_puts(&s->scratch, "\nAccept runs exactly this call, once; any other write "
+                                       "asks on its own. Decline refuses this call.");
+    } else {
+        /* Under scope run the yes is the run's: a write that arrives while
+        ** the question is open waits on it, as the question says. */
+        if (s->confirm_elicit)
+            return add_pending(s, id, tool, args, s->confirm_elicit, ASK_CONFIRM);
+        toolgov__jbuf_puts(&s->scratch, "Allow the changes of this session? The assistant wants "
+                                       "to run:");
+        put_call_line(&s->scratch, s, tool, args);
+        toolgov__jbuf_puts(&s->scratch, "\nAccept lets these writes and the session's later "
+                                       "writes run without asking again; Decline refuses every "
+                                       "write of this run.");
+    }
+    eid = s->next_elicit++;
+    rc = add_pending(s, id, tool, args, eid, ASK_CONFIRM);
     if (rc)
         return rc;
-    s->confirm_elicit = s->next_elicit++;
-    return send_question(s, s->confirm_elicit);
+    if (!scope_listed(s))
+        s->confirm_elicit = eid;
+    return send_question(s, eid);
 }
 
 static int ask_approval(toolgov_mcp_server *s, const char *id, const char *tool, const char *args)
@@ -647,7 +698,9 @@ static int answer_pending(toolgov_mcp_server *s, pending *p, const char *action)
         return rc;
     }
     if (strcmp(action, "decline") == 0) {
-        if (p->kind == ASK_CONFIRM)
+        if (p->kind == ASK_CONFIRM && scope_listed(s))
+            snprintf(msg, sizeof msg, "%s was not run: the user declined this call.", p->tool);
+        else if (p->kind == ASK_CONFIRM)
             snprintf(msg, sizeof msg, "%s was not run: the user declined the writes of this run. "
                                       "Writes stay refused until a new run starts.", p->tool);
         else
@@ -669,10 +722,16 @@ static int on_answer(toolgov_mcp_server *s, const msg *m, long eid, long result)
                          : str_is(m, act, "decline") ? "decline"
                                                      : "cancel";
     size_t i, n;
-    int rc = 0, is_confirm = eid == s->confirm_elicit;
+    int rc = 0, is_confirm = 0;
 
-    if (is_confirm) {
+    /* A confirmation question is one that calls waiting to be confirmed
+    ** wait on (under scope listed there may be several open at once). */
+    for (i = 0; i < s->pend_count; i++)
+        if (s->pend[i].live && s->pend[i].elicit == eid)
+            is_confirm |= s->pend[i].kind == ASK_CONFIRM;
+    if (eid == s->confirm_elicit)
         s->confirm_elicit = 0;
+    if (is_confirm) {
         if (strcmp(action, "accept") == 0 || strcmp(action, "decline") == 0) {
             /* The first answer holds; a contradicting one is reported.
             ** The answer is given with the calls the question listed, so
@@ -841,8 +900,15 @@ int toolgov_mcp_server_handle(toolgov_mcp_server *s, const char *text, size_t le
         if (!id)
             return TOOLGOV_ENOMEM;
     }
-    if (has_duplicate_key(&m, 0) || has_duplicate_key(&m, params_i)) {
-        rc = send_error(s, id, ERR_INVALID_REQUEST, "invalid request: a key appears twice");
+    if (doc_has_duplicate_key(&m, member(&m, params_i, "arguments"))) {
+        int64_t eid = 0;
+        /* An answer to one of our questions is not answered back: one that
+        ** cannot be read is no answer (the question closes, nothing runs). */
+        if (method_i < 0 && is_type(&m, id_i, TOOLGOV__JSON_NUMBER) &&
+            toolgov__json_int64(node(&m, id_i), &eid) == 0 && eid > 0)
+            rc = on_answer(s, &m, (long)eid, -1);
+        else
+            rc = send_error(s, id, ERR_INVALID_REQUEST, "invalid request: a key appears twice");
         goto out;
     }
     if (!str_is(&m, member(&m, 0, "jsonrpc"), "2.0")) {

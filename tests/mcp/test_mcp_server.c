@@ -188,6 +188,51 @@ START_TEST(test_envelope_errors)
 }
 END_TEST
 
+/* Every object the server reads is read strictly (issue 29 item 13): a key
+** twice anywhere in a message is refused, except inside a tool's arguments,
+** which the runtime's decoder refuses with a message for the model. An
+** answer to a question with `action` twice is no answer: nothing runs. */
+START_TEST(test_strict_objects)
+{
+    static const char *const dups[] = {
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+        "\"2025-11-25\",\"capabilities\":{\"elicitation\":{},\"elicitation\":{}},"
+        "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+        "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"name\":\"u\"}}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"_meta\":{\"a\":[{\"b\":1,"
+        "\"b\":2}]}}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+        "\"calendar_lookup\",\"arguments\":{\"date\":\"2026-12-02\"},\"_meta\":"
+        "{\"toolgov/new_run\":false,\"toolgov/new_run\":true}}}",
+    };
+    session s;
+    size_t i;
+    open_session(&s, NULL);
+    for (i = 0; i < sizeof dups / sizeof dups[0]; i++)
+        expect1(&s, dups[i], "\"id\":1,\"error\":{\"code\":-32600,\"message\":\"invalid request: "
+                             "a key appears twice");
+    init(&s, "{\"elicitation\":{}}");
+    /* In the arguments: the decoder's answer, as a tool error. */
+    expect1(&s, call(2, "calendar_lookup", "{\"date\":\"2026-12-02\",\"date\":\"2026-12-03\"}"),
+            "\"id\":2,\"result\"");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"isError\":true"));
+    /* An answer with action twice: the question closes, nothing runs, and
+    ** the run is not confirmed (the next write asks). */
+    expect1(&s, call(3, "create_reminder", REMINDER("Dup")), "\"id\":1,\"method\":\"elicitation/create\"");
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"action\":\"decline\",\"action\":"
+                "\"accept\"}}", "\"id\":3,\"result\"");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "closed the question without answering"));
+    expect1(&s, call(4, "calendar_lookup", "{\"date\":\"2026-12-02\"}"), "\"id\":4,\"result\"");
+    ck_assert_ptr_null(strstr(s.lines[0], "Dup"));
+    expect1(&s, call(5, "create_reminder", REMINDER("Dup")), "\"id\":2,\"method\":\"elicitation/create\"");
+    /* A key twice deeper in the answer, too. */
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"action\":\"accept\",\"content\":"
+                "{\"x\":1,\"x\":2}}}", "closed the question without answering");
+    close_session(&s);
+}
+END_TEST
+
 START_TEST(test_oversized)
 {
     session s;
@@ -321,23 +366,69 @@ START_TEST(test_confirm_accept_once_for_two)
 }
 END_TEST
 
-/* Under the confirmation scope `listed` the accept covers the calls the
-** question listed, and a later write asks again. */
+/* Under the confirmation scope `listed` a yes covers exactly what the user
+** was shown (issue 29 item 1): a write that arrives while a question is open
+** gets a question of its own; cancelling the shown call and then accepting
+** runs nothing unseen; the same call sent twice asks twice; the wording says
+** what a yes does under this scope. */
 START_TEST(test_confirm_listed_scope)
 {
     session s;
     open_session(&s, NULL);
     ck_assert_int_eq(toolgov_policy_set_confirm_scope(s.pol, TOOLGOV_CONFIRM_SCOPE_LISTED), 0);
     init(&s, "{\"elicitation\":{\"form\":{}}}");
-    expect1(&s, call(1, "create_reminder", REMINDER("Pay rent")), "\"method\":\"elicitation/create\"");
-    ck_assert_uint_eq(feed(&s, call(2, "create_reminder", REMINDER("Call Ana"))), 0);
-    ck_assert_uint_eq(feed(&s, answer(1, "accept")), 2);
+    expect1(&s, call(1, "create_reminder", REMINDER("Pay rent")),
+            "\"id\":1,\"method\":\"elicitation/create\"");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "Allow this change? The assistant wants to run:"));
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "Accept runs exactly this call, once; any other "
+                                             "write asks on its own. Decline refuses this call."));
+    ck_assert_ptr_null(strstr(s.lines[0], "later writes"));
+    /* A write while the question is open waits for its own question. */
+    expect1(&s, call(2, "create_reminder", REMINDER("Call Ana")),
+            "\"id\":2,\"method\":\"elicitation/create\"");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "Call Ana"));
+    ck_assert_ptr_null(strstr(s.lines[0], "Pay rent"));
+    /* The first yes runs the call it showed, only. */
+    ck_assert_uint_eq(feed(&s, answer(1, "accept")), 1);
     ck_assert_ptr_nonnull(strstr(s.lines[0], "\"id\":1,\"result\""));
-    ck_assert_ptr_nonnull(strstr(s.lines[1], "Call Ana"));
-    ck_assert_ptr_null(strstr(s.lines[1], "isError\":true"));
-    /* a write nobody listed asks */
-    expect1(&s, call(3, "create_reminder", REMINDER("Third")),
-            "\"method\":\"elicitation/create\"");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "Pay rent"));
+    expect1(&s, call(3, "calendar_lookup", "{\"date\":\"2026-12-02\"}"), "reminder: Pay rent");
+    ck_assert_ptr_null(strstr(s.lines[0], "Call Ana"));
+    ck_assert_uint_eq(feed(&s, answer(2, "accept")), 1);
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"id\":2,\"result\""));
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "Call Ana"));
+
+    /* Cancel the shown call, then accept its question: nothing runs, and
+    ** the call that arrived meanwhile still waits for its own answer. */
+    expect1(&s, call(4, "create_reminder", REMINDER("Shown")),
+            "\"id\":3,\"method\":\"elicitation/create\"");
+    expect1(&s, call(5, "create_reminder", REMINDER("Unseen")),
+            "\"id\":4,\"method\":\"elicitation/create\"");
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":"
+                "{\"requestId\":4}}", "\"method\":\"notifications/cancelled\",\"params\":"
+                                      "{\"requestId\":3,");
+    ck_assert_uint_eq(feed(&s, answer(3, "accept")), 0);
+    expect1(&s, call(6, "calendar_lookup", "{\"date\":\"2026-12-02\"}"), "\"id\":6,\"result\"");
+    ck_assert_ptr_null(strstr(s.lines[0], "Unseen"));
+    ck_assert_ptr_null(strstr(s.lines[0], "Shown"));
+    expect1(&s, answer(4, "decline"), "\"id\":5,\"result\"");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "the user declined this call"));
+
+    /* The same call twice: two questions, and one yes runs it once. */
+    expect1(&s, call(7, "create_reminder", REMINDER("Twice")),
+            "\"id\":5,\"method\":\"elicitation/create\"");
+    expect1(&s, call(8, "create_reminder", REMINDER("Twice")),
+            "\"id\":6,\"method\":\"elicitation/create\"");
+    ck_assert_uint_eq(feed(&s, answer(5, "accept")), 1);
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"id\":7,\"result\""));
+    expect1(&s, answer(6, "decline"), "\"id\":8,\"result\"");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"isError\":true"));
+    expect1(&s, call(9, "calendar_lookup", "{\"date\":\"2026-12-02\"}"), "reminder: Twice");
+    ck_assert_ptr_null(strstr(strstr(s.lines[0], "reminder: Twice") + 1, "reminder: Twice"));
+    /* The declined call stays refused; a write nobody listed asks. */
+    expect1(&s, call(10, "create_reminder", REMINDER("Twice")), "declined this call in this run");
+    expect1(&s, call(11, "create_reminder", REMINDER("Third")),
+            "\"id\":7,\"method\":\"elicitation/create\"");
     ck_assert_ptr_nonnull(strstr(s.lines[0], "Third"));
     close_session(&s);
 }
@@ -538,6 +629,7 @@ static Suite *mcp_suite(void)
     tcase_add_test(tc, test_answers_directly_new_run);
     tcase_add_test(tc, test_pending_bound);
     tcase_add_test(tc, test_declared_parameters);
+    tcase_add_test(tc, test_strict_objects);
     suite_add_tcase(su, tc);
     return su;
 }
