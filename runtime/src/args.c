@@ -328,6 +328,30 @@ static void num_bound(ctx *c, int is_min, int excl, double bound, double v,
     }
 }
 
+/* An exact integer instance of a raw value against the exact integer bound
+** of one side (inclusive). When it is outside, the message states the
+** bound as the schema wrote it (exclusive or not, a number) where the node
+** has that bound, so a refusal never names a bound the schema does not. */
+static void raw_int_bound(ctx *c, const toolgov_arg_schema *s, int is_min, int64_t v,
+                          const toolgov__json_doc *doc, size_t idx)
+{
+    unsigned has = is_min ? TOOLGOV_ARG_F_HAS_MIN : TOOLGOV_ARG_F_HAS_MAX;
+    unsigned excl = is_min ? TOOLGOV_ARG_F_EXCL_MIN : TOOLGOV_ARG_F_EXCL_MAX;
+    int64_t bound = is_min ? s->int_min : s->int_max;
+
+    if (!(is_min ? v < bound : v > bound))
+        return;
+    if (!(s->flags & has)) {
+        int_bound(c, is_min, 0, bound, v);
+        return;
+    }
+    if (problem(c)) {
+        say(c, bound_words(is_min, (s->flags & excl) != 0));
+        toolgov__json_put_double(&c->d->msg, is_min ? s->num_min : s->num_max);
+        say_got(c, doc, idx);
+    }
+}
+
 static void check_int_bounds(ctx *c, const toolgov_arg_schema *s, int64_t v)
 {
     unsigned f = s->flags;
@@ -736,12 +760,14 @@ static void raw_check(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_sc
             v = n->u.str[0] == '-' ? -HUGE_VAL : HUGE_VAL;
         /* An exact integer against the exact integer bound of a side where
         ** the schema has one (inclusive), else against the double bound. */
+        /* The message names the schema's own bound (exclusiveMaximum 1 is
+        ** "less than 1", not the integer bound "at most 0" it decides with). */
         if (exact && (f & TOOLGOV_ARG_F_INT_MIN))
-            int_bound(c, 1, 0, s->int_min, iv);
+            raw_int_bound(c, s, 1, iv, doc, idx);
         else if (f & TOOLGOV_ARG_F_HAS_MIN)
             num_bound(c, 1, (f & TOOLGOV_ARG_F_EXCL_MIN) != 0, s->num_min, v, doc, idx);
         if (exact && (f & TOOLGOV_ARG_F_INT_MAX))
-            int_bound(c, 0, 0, s->int_max, iv);
+            raw_int_bound(c, s, 0, iv, doc, idx);
         else if (f & TOOLGOV_ARG_F_HAS_MAX)
             num_bound(c, 0, (f & TOOLGOV_ARG_F_EXCL_MAX) != 0, s->num_max, v, doc, idx);
         break;

@@ -9,7 +9,9 @@
 ** date-time  RFC 3339 section 5.6: full-date "T" full-time, seconds and
 **            offset required ("t" and "z" accepted as the RFC allows).
 ** email      local-part "@" domain, RFC 5321's shape: a dot-atom local
-**            part (or a quoted string) of at most 64 bytes, a domain of
+**            part (or a quoted string: qtextSMTP and quoted-pairSMTP,
+**            printable ASCII only, so no backslash smuggles a CR, LF or
+**            NUL into a header) of at most 64 bytes, a domain of
 **            dot-separated LDH labels (at most 63 bytes each) or an address
 **            literal in brackets (IPv4, "IPv6:" and an IPv6 address, or a
 **            tag, ":" and printable ASCII), at most 254 bytes in all.
@@ -22,7 +24,10 @@
 **            digits.
 **
 ** Each check reads `len` bytes of already well-formed UTF-8 and allocates
-** nothing.
+** nothing. Before any of them, one rule for every checked format: a value
+** with a control character (C0, DEL, C1) is not of the format, whatever
+** the format's own grammar would say (a handler puts these values in mail
+** headers, URLs, file names and logs).
 */
 #include "args_internal.h"
 
@@ -134,13 +139,18 @@ static int is_email(const char *s, size_t len)
     if (s[0] == '"') {
         if (local < 2 || s[local - 1] != '"')
             return 0;
+        /* RFC 5321: qtextSMTP is %d32-33 / %d35-91 / %d93-126 and
+        ** quoted-pairSMTP is "\\" then %d32-126: printable ASCII only. */
         for (i = 1; i + 1 < local; i++) {
             unsigned char c = (unsigned char)s[i];
 
             if (c == '\\') {
                 if (++i + 1 >= local)
                     return 0;
-            } else if (c == '"' || c < 0x20 || c == 0x7F) {
+                c = (unsigned char)s[i];
+                if (c < 32 || c > 126)
+                    return 0;
+            } else if (c == '"' || c < 32 || c > 126) {
                 return 0;
             }
         }
@@ -406,8 +416,26 @@ static int is_uri(const char *s, size_t len)
     return uri_chars(s, i, q, ":@/");
 }
 
+/* 1 when the text holds a control character: C0 (U+0000..U+001F), DEL,
+** or C1 (U+0080..U+009F, UTF-8 0xC2 0x80..0x9F). */
+static int has_control(const char *s, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+
+        if (c < 0x20 || c == 0x7F ||
+            (c == 0xC2 && i + 1 < len && (unsigned char)s[i + 1] <= 0x9F))
+            return 1;
+    }
+    return 0;
+}
+
 int toolgov__args_format_ok(toolgov_arg_format f, const char *s, size_t len)
 {
+    if (f != TOOLGOV_FORMAT_NONE && has_control(s, len))
+        return 0;
     switch (f) {
     case TOOLGOV_FORMAT_DATE: return is_date(s, len);
     case TOOLGOV_FORMAT_TIME: return is_time(s, len, 0);

@@ -288,6 +288,24 @@ START_TEST(formats)
         {"{\"mail\":\"x@[ ]\"}", 0}, {"{\"mail\":\"x@[a]b]\"}", 0},
         {"{\"mail\":\"x@[1.2.3]\"}", 0}, {"{\"mail\":\"x@[IPv6:zz]\"}", 0},
         {"{\"mail\":\"x@[IPv6:::1]\"}", 1}, {"{\"mail\":\"x@[tag:stuff]\"}", 1},
+        /* Issue 29 item 3: RFC 5321's quoted-pair is a backslash and a
+        ** printable ASCII character; no control byte passes, escaped or not,
+        ** and no checked format takes a control character at all. */
+        {"{\"mail\":\"\\\"a\\\\\\\"b\\\\ c\\\"@x.org\"}", 1},
+        {"{\"mail\":\"\\\"a\\\\\\r\\nBcc: x@evil.org\\\"@x.org\"}", 0},
+        {"{\"mail\":\"\\\"a\\\\\\n\\\"@x.org\"}", 0},
+        {"{\"mail\":\"\\\"a\\\\\\u0000\\\"@x.org\"}", 0},
+        {"{\"mail\":\"\\\"a\\\\\\u007f\\\"@x.org\"}", 0},
+        {"{\"mail\":\"\\\"a\\\\\\u0085\\\"@x.org\"}", 0},
+        {"{\"mail\":\"\\\"a\\\\\\t\\\"@x.org\"}", 0},
+        {"{\"mail\":\"\\\"a\\u00e9\\\"@x.org\"}", 0},
+        {"{\"mail\":\"\\\"a\\\\\\u00e9\\\"@x.org\"}", 0},
+        {"{\"mail\":\"\\\"a\\tb\\\"@x.org\"}", 0},
+        {"{\"mail\":\"a@[tag:a\\u0000b]\"}", 0},
+        {"{\"link\":\"http://x/a\\u0000b\"}", 0}, {"{\"link\":\"http://x/\\r\\n\"}", 0},
+        {"{\"link\":\"http://x/\\u0085\"}", 0},
+        {"{\"day\":\"2026-03-12\\u0000\"}", 0}, {"{\"at\":\"09:30\\n\"}", 0},
+        {"{\"when\":\"2026-03-12T09:30:00Z\\u0000\"}", 0},
     };
     size_t k;
 
@@ -299,6 +317,36 @@ START_TEST(formats)
     }
     refused(&nodes_schema, "{\"when\":\"tomorrow\"}",
             "t: /when must be a date-time (RFC 3339, e.g. 2026-03-12T09:30:00Z), got \"tomorrow\"");
+}
+END_TEST
+
+/* Issue 29 item 11: a raw value's refusal names the bound as the schema
+** wrote it. {type: [number, "null"], exclusiveMaximum: 1,
+** exclusiveMinimum: 0} is what toolgov-gen emits below (the integer bounds
+** 1 and 0 decide exact integers); 1 is "less than 1", not "at most 0". */
+START_TEST(raw_bounds_named_as_written)
+{
+    typedef struct { toolgov_str r; struct { bool r; } has; } ratio_args;
+    static const toolgov_arg_schema ratio = NODES_LEAF(
+        TOOLGOV_ARG_RAW, TOOLGOV_ARG_F_HAS_MIN | TOOLGOV_ARG_F_HAS_MAX | TOOLGOV_ARG_F_EXCL_MIN |
+                             TOOLGOV_ARG_F_EXCL_MAX | TOOLGOV_ARG_F_INT_MIN | TOOLGOV_ARG_F_INT_MAX,
+        0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE, 1, 0, 0.0, 1.0,
+        TOOLGOV_JSON_NUMBER | TOOLGOV_JSON_NULL);
+    static const toolgov_arg_field fields[] = {
+        {"r", 1, &ratio, offsetof(ratio_args, r), offsetof(ratio_args, has.r), 0, NULL}};
+    static const toolgov_arg_schema root = {
+        TOOLGOV_ARG_OBJECT, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE, 0, 0, 0.0, 0.0,
+        NULL, 0, NULL, 0, NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED, fields, 1, sizeof(ratio_args),
+        0u, NULL, 0};
+
+    refused(&root, "{\"r\":1}", "t: /r must be less than 1, got 1");
+    refused(&root, "{\"r\":0}", "t: /r must be greater than 0, got 0");
+    refused(&root, "{\"r\":7}", "t: /r must be less than 1, got 7");
+    refused(&root, "{\"r\":-3}", "t: /r must be greater than 0, got -3");
+    refused(&root, "{\"r\":1.0}", "t: /r must be less than 1, got 1.0");
+    refused(&root, "{\"r\":1.5}", "t: /r must be less than 1, got 1.5");
+    accepted(&root, "{\"r\":0.5}", "{\"r\":0.5}");
+    accepted(&root, "{\"r\":null}", "{\"r\":null}");
 }
 END_TEST
 
@@ -457,6 +505,7 @@ int main(void)
     tcase_add_test(tc, decoder_reuses_its_memory);
     tcase_add_test(tc, builtins_have_parameters_in_code);
     tcase_add_test(tc, bad_schemas_are_refused_not_walked);
+    tcase_add_test(tc, raw_bounds_named_as_written);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
