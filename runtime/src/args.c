@@ -341,15 +341,17 @@ static void raw_int_bound(ctx *c, const toolgov_arg_schema *s, int is_min, int64
 
     if (!(is_min ? v < bound : v > bound))
         return;
-    if (!(s->flags & has)) {
-        int_bound(c, is_min, 0, bound, v);
+    /* INT_MIN/INT_MAX: every bound of the side is an integer, so an
+    ** exclusive one is the integer bound's neighbour, exactly. */
+    if ((s->flags & has) && (s->flags & excl) && (is_min ? bound > INT64_MIN : bound < INT64_MAX)) {
+        if (problem(c)) {
+            say(c, bound_words(is_min, 1));
+            say_i64(c, is_min ? bound - 1 : bound + 1);
+            say_got(c, doc, idx);
+        }
         return;
     }
-    if (problem(c)) {
-        say(c, bound_words(is_min, (s->flags & excl) != 0));
-        toolgov__json_put_double(&c->d->msg, is_min ? s->num_min : s->num_max);
-        say_got(c, doc, idx);
-    }
+    int_bound(c, is_min, 0, bound, v);
 }
 
 static void check_int_bounds(ctx *c, const toolgov_arg_schema *s, int64_t v)

@@ -43,4 +43,11 @@ int toolgov__args_validate(toolgov_args_decoder *dec, const toolgov_arg_schema *
                            toolgov__args_problem *probs, size_t max, size_t *nprobs,
                            unsigned *total, const char **message);
 
+/* Mount's check of a tool's argument tables and schema text (args_check.c):
+** 0, or TOOLGOV_EINVAL with the first problem (and its JSON path) in why;
+** TOOLGOV_ENOMEM. root NULL: a tool without parameters. Reads the text
+** with an arena on `a`, freed before it returns. */
+int toolgov__args_table_check(const toolgov_allocator *a, const toolgov_arg_schema *root,
+                              const char *schema_json, char *why, size_t whysize);
+
 #endif /* TOOLGOV_ARGS_INTERNAL_H */

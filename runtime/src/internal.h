@@ -140,6 +140,7 @@ typedef struct toolgov__tool {
     unsigned char effect;         /* spec->effect */
     unsigned char answers_directly;
     uint32_t guidance_hash;       /* prompt dedup: strcmp only on equal hashes */
+    const char *guidance;         /* spec->guidance, "" for NULL */
     const toolgov_tool_spec *spec;
     toolgov_handler_fn handler;
     void *ctx;
@@ -426,11 +427,21 @@ static inline void toolgov__run_id_store(toolgov_run *run, const char *id, size_
     run->id_len = n;
 }
 
-/* The argument descriptors of a spec row, or NULL when the row has none or
-** is too short to carry them (a row built by hand with size 0). */
+/* The argument descriptors of a spec row, or NULL when the row has none.
+** A row's size is sizeof(toolgov_tool_spec) where it was compiled, or 0
+** for a row built by hand without it (read as a row of this header: the ABI
+** version, checked at mount, says every member is there); a size between
+** is refused at mount (registry.c), so parameters are never dropped. */
 static inline const toolgov_arg_schema *toolgov__spec_params(const toolgov_tool_spec *s)
 {
-    return s->size >= offsetof(toolgov_tool_spec, schema_json) ? s->params : NULL;
+    return s->size == 0 || s->size >= offsetof(toolgov_tool_spec, schema_json) ? s->params
+                                                                                : NULL;
+}
+
+/* A spec's guidance: "" for NULL (a hand-built row may leave it out). */
+static inline const char *toolgov__spec_guidance(const toolgov_tool_spec *s)
+{
+    return s->guidance ? s->guidance : "";
 }
 
 void toolgov__run_state_free(const toolgov_allocator *a, toolgov__run_state *st);

@@ -44,7 +44,7 @@ static void tool_line(toolgov__out *o, const toolgov_tool_spec *s, int once, int
     toolgov__out_str(o, s->description);
     /* The arguments, as the manifest declares them: descriptions carry no
     ** argument prose, so a model reading only this text learns them here. */
-    if (schemas && s->params && s->schema_json && s->schema_json[0]) {
+    if (schemas && toolgov__spec_params(s) && s->schema_json && s->schema_json[0]) {
         toolgov__out_str(o, " Arguments (JSON Schema): ");
         toolgov__out_str(o, s->schema_json);
     }
@@ -63,7 +63,7 @@ static void guidance_para(toolgov__out *o, const char *g)
 
 static int same_guidance(const toolgov__tool *a, const toolgov__tool *b)
 {
-    const char *x = a->spec->guidance, *y = b->spec->guidance;
+    const char *x = a->guidance, *y = b->guidance;
 
     return x == y || (a->guidance_hash == b->guidance_hash && strcmp(x, y) == 0);
 }
@@ -95,14 +95,14 @@ static void guidance_fast(toolgov__out *o, const toolgov_registry *reg, const si
         const toolgov__tool *t = &reg->tools[idx[i]];
         int seen = 0;
 
-        if (!t->spec->guidance[0])
+        if (!t->guidance[0])
             continue;
         for (j = 0; j < nshown && !seen; j++)
             seen = same_guidance(shown[j], t);
         if (seen)
             continue;
         shown[nshown++] = t;
-        guidance_para(o, t->spec->guidance);
+        guidance_para(o, t->guidance);
     }
 }
 
@@ -130,7 +130,7 @@ static void guidance_slow(toolgov__out *o, const toolgov_registry *reg,
         started = 1;
         last = best;
         t = &reg->tools[best];
-        if (!t->spec->guidance[0])
+        if (!t->guidance[0])
             continue;
         for (i = 0; i < n && !seen; i++) {
             k = index_of(reg, tools[i]);
@@ -138,7 +138,7 @@ static void guidance_slow(toolgov__out *o, const toolgov_registry *reg,
                    same_guidance(&reg->tools[k], t);
         }
         if (!seen)
-            guidance_para(o, t->spec->guidance);
+            guidance_para(o, t->guidance);
     }
 }
 

@@ -11,6 +11,7 @@
 */
 #include <string.h>
 
+#include "args_internal.h"
 #include "internal.h"
 
 /* The core's own tools. Their effects are declared here, in code, because
@@ -117,7 +118,8 @@ static void tool_fill(toolgov__tool *t, const toolgov_tool_spec *spec,
     t->hash = toolgov__hash(spec->name, t->name_len);
     t->effect = (unsigned char)spec->effect;
     t->answers_directly = spec->answers_directly != 0;
-    t->guidance_hash = toolgov__hash(spec->guidance, strlen(spec->guidance));
+    t->guidance = toolgov__spec_guidance(spec);
+    t->guidance_hash = toolgov__hash(t->guidance, strlen(t->guidance));
 }
 
 /* Append a tool; pool_reserve() must have succeeded first. */
@@ -422,10 +424,15 @@ static int valid_name(const char *s)
 ** generator never writes such a spec, but a hand-built or corrupted table
 ** can, and nothing may then fall back to a weaker rule (an unknown effect
 ** read as `read`, a destructive tool ending a run). */
-static const char *spec_problem(const toolgov_tool_spec *s)
+static const char *spec_problem(const toolgov_registry *reg, const toolgov_tool_spec *s,
+                                char *buf, size_t size, int *rc)
 {
-    if (!s->name || !s->description || !s->guidance)
-        return "a string of its spec is NULL";
+    /* guidance may be NULL: it reads as "" (toolgov.h). */
+    if (!s->name || !s->description)
+        return "its name or description is NULL";
+    if (s->size != 0 && s->size < offsetof(toolgov_tool_spec, schema_json) + sizeof(char *))
+        return "its size is smaller than a spec row of this ABI: set size to "
+               "sizeof(toolgov_tool_spec) (TOOLGOV_TOOL_SPEC_INIT does) or leave it 0";
     if (!valid_name(s->name))
         return "its name does not match [a-z][a-z0-9_]* of at most 64 bytes";
     if ((unsigned)s->effect > TOOLGOV_EFFECT_DESTRUCTIVE)
@@ -439,6 +446,12 @@ static const char *spec_problem(const toolgov_tool_spec *s)
                                  s->confirm == TOOLGOV_CONFIRM_ONCE)))
         return "answers_directly is allowed only where the gate never asks (a read, or a "
                "write with confirm never)";
+    /* The argument tables the decoder will trust, and the text the exports
+    ** will advertise (args_check.c). */
+    *rc = toolgov__args_table_check(&reg->alloc, toolgov__spec_params(s), s->schema_json,
+                                    buf, size);
+    if (*rc == TOOLGOV_EINVAL)
+        return buf;
     return NULL;
 }
 
@@ -472,8 +485,12 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
     if (!valid_plugin(plugin))
         return TOOLGOV_EINVAL;
     for (i = 0; i < plugin->tool_count; i++) {
-        const char *why = spec_problem(&plugin->tools[i]);
+        char buf[512];
+        int trc = 0;
+        const char *why = spec_problem(reg, &plugin->tools[i], buf, sizeof buf, &trc);
 
+        if (trc == TOOLGOV_ENOMEM)
+            return TOOLGOV_ENOMEM;
         if (why) {
             rc = toolgov__drift_invalid_spec(&reg->alloc, &reg->rows, plugin,
                                              &plugin->tools[i], why);

@@ -99,4 +99,15 @@ static const toolgov_arg_schema reminder_schema = {
     0u, NULL, 0
 };
 
+/* The schema text that goes with the tables (a spec row's schema_json):
+** mount checks that the two agree. */
+#define REMINDER_SCHEMA_JSON                                                                  \
+    "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,"         \
+    "\"maxLength\":200},\"date\":{\"type\":\"string\",\"format\":\"date\"},\"time\":{\"type\":"    \
+    "\"string\",\"format\":\"time\"},\"note\":{\"type\":\"string\"},\"priority\":{\"type\":"       \
+    "\"string\",\"enum\":[\"low\",\"normal\",\"high\"],\"default\":\"normal\"},"                \
+    "\"minutes_before\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1440,\"default\":0},"     \
+    "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":10}},"            \
+    "\"required\":[\"title\",\"date\",\"time\"],\"additionalProperties\":false}"
+
 #endif /* TOOLGOV_TEST_FIXTURE_REMINDER_H */

@@ -30,8 +30,7 @@ static int reminder_handler(const toolgov_call *call, const void *args, toolgov_
 
 static const toolgov_tool_spec reminder_tools[] = {
     {sizeof(toolgov_tool_spec), "create_reminder", "Create a reminder.", TOOLGOV_EFFECT_WRITE,
-     TOOLGOV_CONFIRM_ONCE, "", 0, 0, 3, 3, &reminder_schema,
-     "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"}}}"},
+     TOOLGOV_CONFIRM_ONCE, "", 0, 0, 3, 3, &reminder_schema, REMINDER_SCHEMA_JSON},
 };
 
 static int reminder_register(toolgov_plugin_api *api)

@@ -781,7 +781,7 @@ START_TEST(test_decode_rules)
          "!t: /x must be at most 9007199254740992, got 9007199254740993"},
         {O "{\"x\":{\"type\":[\"integer\",\"null\"],\"exclusiveMinimum\":-9223372036854775808}}}",
          "{\"x\":-9223372036854775808}",
-         "!t: /x must be at least -9223372036854775807, got -9223372036854775808"},
+         "!t: /x must be greater than -9223372036854775808, got -9223372036854775808"},
         {O "{\"x\":{\"type\":[\"number\",\"null\"],\"minimum\":0.5}}}", "{\"x\":0}",
          "!t: /x must be at least 0.5, got 0"},
         {O "{\"x\":{\"type\":[\"number\",\"null\"],\"minimum\":0.5}}}", "{\"x\":1}", "{\"x\":1}"},

@@ -22,7 +22,7 @@
 /* A plugin with declared parameters (SPEC section 9's create_reminder,
 ** tests/args's fixture), mounted beside the examples: its handler says back
 ** the arguments it gets. */
-#define NOTE_SCHEMA "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"}}}"
+#define NOTE_SCHEMA REMINDER_SCHEMA_JSON
 
 static int echo_handler(const toolgov_call *call, const void *args, toolgov_result *out)
 {

@@ -3,6 +3,8 @@
 #include <check.h>
 #include <stdio.h>
 
+#include <toolgov/args.h>
+
 #include "fixture.h"
 
 static const struct {
@@ -470,7 +472,8 @@ START_TEST(mount_revalidates_every_spec)
         {{sizeof(toolgov_tool_spec), "odd", "d", TOOLGOV_EFFECT_WRITE, TOOLGOV_CONFIRM_ONCE, "", 0, 1, 3, 3, NULL, "{}"},
          "answers_directly"},
         {{sizeof(toolgov_tool_spec), "Odd", "d", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 3, 3, NULL, "{}"}, "name"},
-        {{sizeof(toolgov_tool_spec), "odd", "d", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, NULL, 0, 0, 3, 3, NULL, "{}"}, "NULL"},
+        {{sizeof(toolgov_tool_spec), "odd", NULL, TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 3, 3, NULL, "{}"}, "NULL"},
+        {{5, "odd", "d", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 0, 0, 3, 3, NULL, "{}"}, "size"},
         {{sizeof(toolgov_tool_spec), "odd", "d", TOOLGOV_EFFECT_READ, TOOLGOV_CONFIRM_NEVER, "", 2, 0, 3, 3, NULL, "{}"}, "pinned"},
     };
     size_t k;
@@ -501,6 +504,231 @@ START_TEST(mount_revalidates_every_spec)
 }
 END_TEST
 
+/* ---- hand-built argument tables (issue 29 items 4 and 17) ---- */
+
+typedef struct odd_args {
+    toolgov_str s;
+    int64_t n;
+    struct { const toolgov_str *items; size_t count; } l;
+    struct { bool n, l; } has;
+} odd_args;
+
+#define ODD_LEAF(kind)                                                                       \
+    { kind, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE, 0, 0, 0.0, 0.0, NULL, 0, NULL, \
+      0, NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED, NULL, 0, 0, 0u, NULL, 0 }
+#define ODD_TEXT                                                                             \
+    "{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"string\"},\"n\":{\"type\":"       \
+    "\"integer\"},\"l\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},\"required\":"  \
+    "[\"s\"],\"additionalProperties\":false}"
+
+/* One table a case may break: every node and field is a copy. */
+typedef struct odd_table {
+    toolgov_arg_schema str, num, item, list, root;
+    toolgov_arg_field fields[3];
+    toolgov_tool_spec spec[1];
+} odd_table;
+
+static void odd_make(odd_table *t)
+{
+    static const toolgov_arg_schema leaf_s = ODD_LEAF(TOOLGOV_ARG_STRING);
+    static const toolgov_arg_schema leaf_n = ODD_LEAF(TOOLGOV_ARG_INTEGER);
+    static const toolgov_arg_schema obj = ODD_LEAF(TOOLGOV_ARG_OBJECT);
+    static const toolgov_arg_schema arr = ODD_LEAF(TOOLGOV_ARG_ARRAY);
+    static const toolgov_tool_spec row = TOOLGOV_TOOL_SPEC_INIT("odd", "An odd tool.");
+
+    memset(t, 0, sizeof *t);
+    t->str = leaf_s;
+    t->num = leaf_n;
+    t->item = leaf_s;
+    t->list = arr;
+    t->list.items = &t->item;
+    t->list.item_size = sizeof(toolgov_str);
+    t->fields[0] = (toolgov_arg_field){"s", 1, &t->str, offsetof(odd_args, s),
+                                       TOOLGOV_ARG_NO_HAS, 1, NULL};
+    t->fields[1] = (toolgov_arg_field){"n", 1, &t->num, offsetof(odd_args, n),
+                                       offsetof(odd_args, has.n), 0, NULL};
+    t->fields[2] = (toolgov_arg_field){"l", 1, &t->list, offsetof(odd_args, l),
+                                       offsetof(odd_args, has.l), 0, NULL};
+    t->root = obj;
+    t->root.flags = TOOLGOV_ARG_F_CLOSED;
+    t->root.fields = t->fields;
+    t->root.field_count = 3;
+    t->root.struct_size = sizeof(odd_args);
+    t->spec[0] = row;
+    t->spec[0].params = &t->root;
+    t->spec[0].schema_json = ODD_TEXT;
+}
+
+static int odd_register(toolgov_plugin_api *api)
+{
+    return toolgov_register_tool(api, "odd", "", fx_handler);
+}
+
+/* Mount the table: the return code, and the drift row's message when the
+** mount was refused (in why). */
+static int odd_mount(odd_table *t, toolgov_registry **reg, char *why, size_t size)
+{
+    toolgov_plugin p = {TOOLGOV_ABI_VERSION, "oddity", "oddity.yaml", fx_provides_tool, 1,
+                        t->spec, 1, odd_register};
+    int rc;
+
+    why[0] = '\0';
+    ck_assert_int_eq(toolgov_registry_new(reg, NULL), 0);
+    rc = toolgov_registry_mount(*reg, &p, NULL);
+    if (rc != 0) {
+        const toolgov_drift_row *r;
+
+        ck_assert_uint_eq(toolgov_registry_count(*reg), 9);
+        ck_assert_uint_eq(toolgov_drift_count(*reg, NULL), 1);
+        r = toolgov_drift_at(*reg, NULL, 0);
+        ck_assert_int_eq(r->kind, TOOLGOV_DRIFT_MOUNT_FAILED);
+        snprintf(why, size, "%s", r->message);
+    }
+    return rc;
+}
+
+/* Issue 29 item 4: a descriptor that would make the decoder write outside
+** its struct, walk a bad pointer or loop, or whose schema text says other
+** arguments than its tables, is refused at mount with a row. */
+START_TEST(hostile_argument_tables_refused)
+{
+    enum { N_CASES = 24 };
+    unsigned k;
+
+    for (k = 0; k < N_CASES; k++) {
+        odd_table t;
+        toolgov_registry *reg = NULL;
+        char why[512];
+        const char *want = NULL;
+
+        odd_make(&t);
+        switch (k) {
+        case 0: t.fields[0].offset = sizeof(odd_args); want = "outside its struct"; break;
+        case 1: t.fields[1].offset = sizeof(odd_args) - 4; want = "outside its struct"; break;
+        case 2: t.fields[1].offset = offsetof(odd_args, s) + 8; want = "overlaps"; break;
+        case 3: memset(&t.str, 0xff, sizeof t.str); want = "unknown kind"; break;
+        case 4: t.root.struct_size = 4; want = "outside its struct"; break;
+        case 5: t.spec[0].schema_json = NULL; want = "schema_json is NULL"; break;
+        case 6:
+            t.spec[0].schema_json = "{\"type\":\"object\",\"properties\":{\"s\":{\"type\":"
+                                    "\"string\"}},\"required\":[\"s\"],\"additionalProperties\":false}";
+            want = "other properties";
+            break;
+        case 7:
+            t.spec[0].schema_json = "{\"type\":\"object\",\"properties\":{\"s\":{\"type\":"
+                                    "\"string\"},\"n\":{\"type\":\"string\"},\"l\":{\"type\":\"array\","
+                                    "\"items\":{\"type\":\"string\"}}},\"required\":[\"s\"],"
+                                    "\"additionalProperties\":false}";
+            want = "another type";
+            break;
+        case 8:
+            t.spec[0].schema_json = "{\"type\":\"object\",\"properties\":{\"s\":{\"type\":"
+                                    "\"string\"},\"n\":{\"type\":\"integer\"},\"l\":{\"type\":\"array\","
+                                    "\"items\":{\"type\":\"string\"}}},\"additionalProperties\":false}";
+            want = "required differs";
+            break;
+        case 9: t.spec[0].schema_json = "{\"type\":\"object\","; want = "not strict JSON"; break;
+        case 10:
+            t.spec[0].schema_json = "{\"type\":\"object\",\"type\":\"object\"}";
+            want = "not strict JSON";
+            break;
+        case 11: t.root.flags = 0; want = "additionalProperties"; break;
+        case 12: t.list.items = &t.list; want = "nest"; break;
+        case 13: t.list.item_size = 1; want = "item_size"; break;
+        case 14: t.list.items = NULL; want = "no items"; break;
+        case 15:
+            t.str.kind = TOOLGOV_ARG_STRING_ENUM;
+            t.str.str_enum_count = 2;
+            want = "NULL";
+            break;
+        case 16: t.fields[1].has_offset = sizeof(odd_args); want = "presence flag"; break;
+        case 17: t.fields[1].has_offset = offsetof(odd_args, n); want = "overlaps"; break;
+        case 18: t.fields[1].name_len = 7; want = "name_len"; break;
+        case 19: t.fields[2].schema = NULL; want = "NULL"; break;
+        case 20: t.str.min_len = 5; t.str.max_len = 2; want = "min_len"; break;
+        case 21: t.num.flags = 0x8000u; want = "flag"; break;
+        case 22: t.root.kind = TOOLGOV_ARG_STRING; want = "not an OBJECT"; break;
+        case 23:
+            t.spec[0].params = NULL;
+            want = "declares arguments";
+            break;
+        default: break;
+        }
+        ck_assert_msg(odd_mount(&t, &reg, why, sizeof why) == TOOLGOV_EINVAL,
+                      "case %u mounted", k);
+        ck_assert_msg(strstr(why, want) != NULL, "case %u: %s", k, why);
+        ck_assert_ptr_nonnull(strstr(why, "odd"));
+        toolgov_registry_free(reg);
+    }
+}
+END_TEST
+
+/* The table itself is good: it mounts and decodes. */
+START_TEST(hand_built_table_mounts)
+{
+    odd_table t;
+    toolgov_registry *reg = NULL;
+    toolgov_policy *pol = NULL;
+    toolgov_run *run = NULL;
+    toolgov_decoded_call dc;
+    char why[512];
+
+    odd_make(&t);
+    ck_assert_int_eq(odd_mount(&t, &reg, why, sizeof why), 0);
+    ck_assert_int_eq(toolgov_policy_new(&pol, reg), 0);
+    ck_assert_int_eq(toolgov_run_new(&run, pol, NULL), 0);
+    ck_assert_int_eq(toolgov_run_decode(&dc, run, "odd", "{\"s\":\"x\",\"l\":[\"a\"]}", 19), 0);
+    ck_assert_str_eq(dc.args, "{\"s\":\"x\",\"l\":[\"a\"]}");
+    toolgov_run_free(run);
+    toolgov_policy_free(pol);
+    toolgov_registry_free(reg);
+}
+END_TEST
+
+/* Issue 29 item 17: a zeroed spec row filled by hand (size 0, guidance
+** NULL) mounts with the seed's defaults and keeps its parameters; the
+** initializer gives read, once and "". */
+START_TEST(zeroed_spec_gets_defaults)
+{
+    static const toolgov_tool_spec init = TOOLGOV_TOOL_SPEC_INIT("x", "y");
+    odd_table t;
+    toolgov_registry *reg = NULL;
+    toolgov_policy *pol = NULL;
+    toolgov_run *run = NULL;
+    toolgov_decoded_call dc;
+    char why[512], prompt[2048];
+    const char *loop[] = {"odd"};
+
+    ck_assert_uint_eq(init.size, sizeof(toolgov_tool_spec));
+    ck_assert_int_eq(init.effect, TOOLGOV_EFFECT_READ);
+    ck_assert_int_eq(init.confirm, TOOLGOV_CONFIRM_ONCE);
+    ck_assert_str_eq(init.guidance, "");
+    ck_assert_ptr_null(init.params);
+    ck_assert_int_eq(init.pinned | init.answers_directly, 0);
+
+    odd_make(&t);
+    memset(t.spec, 0, sizeof t.spec);
+    t.spec[0].name = "odd";
+    t.spec[0].description = "An odd tool.";
+    t.spec[0].params = &t.root;
+    t.spec[0].schema_json = ODD_TEXT;
+    ck_assert_msg(odd_mount(&t, &reg, why, sizeof why) == 0, "%s", why);
+    ck_assert_int_eq(toolgov_registry_find(reg, "odd")->effect, TOOLGOV_EFFECT_READ);
+    ck_assert_int_eq(toolgov_policy_new(&pol, reg), 0);
+    ck_assert_int_eq(toolgov_run_new(&run, pol, NULL), 0);
+    /* The parameters hold: s is required. */
+    ck_assert_int_eq(toolgov_run_decode(&dc, run, "odd", "{}", 2), TOOLGOV_EARGS);
+    ck_assert_ptr_nonnull(strstr(dc.message, "/s is required"));
+    ck_assert_int_eq(toolgov_run_decode(&dc, run, "odd", "{\"s\":\"a\"}", 9), 0);
+    /* A NULL guidance renders as none. */
+    ck_assert_int_eq(toolgov_prompt_render(prompt, sizeof prompt, NULL, pol, loop, 1), 0);
+    ck_assert_ptr_nonnull(strstr(prompt, "odd"));
+    toolgov_run_free(run);
+    toolgov_policy_free(pol);
+    toolgov_registry_free(reg);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("registry");
@@ -523,6 +751,9 @@ int main(void)
     tcase_add_test(tc, second_mount_of_a_plugin_refused);
     tcase_add_test(tc, builtin_owner_is_core);
     tcase_add_test(tc, mount_revalidates_every_spec);
+    tcase_add_test(tc, hostile_argument_tables_refused);
+    tcase_add_test(tc, hand_built_table_mounts);
+    tcase_add_test(tc, zeroed_spec_gets_defaults);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -40,7 +40,9 @@ static const toolgov_arg_schema desk_params = {
     TOOLGOV_FORMAT_NONE, 0, 0, 0.0, 0.0, NULL, 0, NULL, 0, NULL, 0, 0,
     TOOLGOV_ARG_UNBOUNDED, desk_fields, 1, sizeof(desk_args), 0u, NULL, 0};
 
-#define DESK_SCHEMA "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}"
+#define DESK_SCHEMA                                                                         \
+    "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}},\"required\":[\"id\"],"        \
+    "\"additionalProperties\":false}"
 
 static const toolgov_tool_spec desk_tools[] = {
     {sizeof(toolgov_tool_spec), "note_add", "Add a note.", TOOLGOV_EFFECT_WRITE,

@@ -21,10 +21,7 @@
 #include "fixture_reminder.h"
 #include "json.h"
 
-#define REMINDER_SCHEMA                                                                       \
-    "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,"    \
-    "\"maxLength\":200},\"date\":{\"type\":\"string\",\"format\":\"date\"}},"                \
-    "\"required\":[\"title\",\"date\",\"time\"],\"additionalProperties\":false}"
+#define REMINDER_SCHEMA REMINDER_SCHEMA_JSON
 #define NO_ARGS "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"
 
 static int ok_handler(const toolgov_call *call, const void *args, toolgov_result *out)

@@ -123,8 +123,13 @@ struct toolgov_arg_schema; /* args.h */
 struct toolgov_run;        /* run.h */
 
 /* One declared tool: a row of a plugin's generated const table, or one of the
-** core's built-ins. All strings are NUL-terminated UTF-8 and never NULL
-** (guidance is "" when the manifest has none). */
+** core's built-ins. All strings are NUL-terminated UTF-8 and never NULL in a
+** generated row (guidance is "" when the manifest has none). A row built by
+** hand: start from TOOLGOV_TOOL_SPEC_INIT (below); a NULL guidance reads as
+** "", a size of 0 as this header's size (every member read, parameters
+** included), and mount re-checks the rest (effect, confirm, names, the
+** argument tables and the schema text against them), refusing a bad row
+** with a drift row rather than guessing. */
 typedef struct toolgov_tool_spec {
     size_t size;              /* sizeof(toolgov_tool_spec) where the row was
                               ** compiled: members added after ABI 2 are read
@@ -149,6 +154,18 @@ typedef struct toolgov_tool_spec {
     ** that leaves it NULL is rendered with the no-arguments schema). */
     const char *schema_json;
 } toolgov_tool_spec;
+
+/* An initializer for a hand-built spec row with the seed's defaults: read,
+** confirm once (meaningful only if the effect is changed to write), no
+** guidance, not pinned, not answering directly, no parameters (the
+** no-arguments schema text). Change members after it, e.g.
+**   toolgov_tool_spec s = TOOLGOV_TOOL_SPEC_INIT("lookup", "Find a note.");
+**   s.effect = TOOLGOV_EFFECT_WRITE;
+** Works in C and C++ (positional, in member order). */
+#define TOOLGOV_TOOL_SPEC_INIT(name, description)                                          \
+    { sizeof(toolgov_tool_spec), (name), (description), TOOLGOV_EFFECT_READ,               \
+      TOOLGOV_CONFIRM_ONCE, "", 0, 0, 0u, 0u, NULL,                                        \
+      "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" }
 
 /* One invocation of a tool, as its handler sees it. Every pointer is
 ** borrowed for the duration of the call. */
