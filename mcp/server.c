@@ -441,16 +441,34 @@ static int invoke_and_answer(toolgov_mcp_server *s, const char *id, const char *
     return rc;
 }
 
+/* Text of a call as the user is shown it (toolgov_text_shown): nothing
+** invisible or reordering reaches the question. */
+static void put_shown(toolgov__jbuf *b, const char *text)
+{
+    size_t need = 0, len = strlen(text);
+    char *tmp;
+
+    if (toolgov_text_shown(NULL, 0, &need, text, len) != 0 || !(tmp = malloc(need + 1))) {
+        b->failed = 1;
+        return;
+    }
+    if (toolgov_text_shown(tmp, need + 1, NULL, text, len) == 0)
+        toolgov__jbuf_put(b, tmp, need);
+    else
+        b->failed = 1;
+    free(tmp);
+}
+
 /* Line "- plugin.tool ARGS" of a question. */
 static void put_call_line(toolgov__jbuf *b, const toolgov_mcp_server *s, const char *tool,
                           const char *args)
 {
     toolgov__jbuf_puts(b, "\n- ");
-    toolgov__jbuf_puts(b, owner_of(s, tool));
+    put_shown(b, owner_of(s, tool));
     toolgov__jbuf_putc(b, '.');
-    toolgov__jbuf_puts(b, tool);
+    put_shown(b, tool);
     toolgov__jbuf_putc(b, ' ');
-    toolgov__jbuf_puts(b, args);
+    put_shown(b, args);
 }
 
 /* Send elicitation/create with the message in s->scratch. */

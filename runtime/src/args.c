@@ -835,6 +835,12 @@ static void value(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema
             type_problem(c, "a string", doc, idx);
             break;
         }
+        /* A handler reads a string as C text more often than not: one with
+        ** a NUL would end early there ("\u0000spam" reads as ""), so it is
+        ** refused unless the schema opts in (TOOLGOV_ARG_F_ALLOW_NUL). */
+        if (!(s->flags & TOOLGOV_ARG_F_ALLOW_NUL) && memchr(n->u.str, '\0', n->len) &&
+            problem(c))
+            say(c, "must not contain a NUL character (\\u0000)");
         check_string(c, s, doc, idx);
         if (dst) {
             store_str(dst, n->u.str, n->len);

@@ -42,7 +42,7 @@
 
 #define MAX_EDGES 64
 #define MAX_NODES 100000u
-#define KNOWN_FLAGS 0x3ffu
+#define KNOWN_FLAGS 0x7ffu
 #define KNOWN_TYPES 0x7fu
 
 typedef struct chk {

@@ -256,3 +256,16 @@ size_t toolgov_result_len(const toolgov_result *out)
 {
     return out ? out->b.len : 0;
 }
+
+int toolgov_text_shown(char *out, size_t size, size_t *needed, const char *s, size_t len)
+{
+    toolgov__out o;
+
+    if (needed)
+        *needed = 0;
+    if ((!out && size) || (!s && len))
+        return TOOLGOV_EINVAL;
+    toolgov__out_init(&o, out, size);
+    toolgov__out_shown(&o, s ? s : "", len);
+    return toolgov__out_finish(&o, needed);
+}

@@ -103,37 +103,60 @@ void toolgov__out_json_str(toolgov__out *o, const char *s)
         toolgov__out_json_mem(o, s, strlen(s));
 }
 
-void toolgov__out_line_str(toolgov__out *o, const char *s)
+/* Unicode's format characters (general category Cf, Unicode 15): the bidi
+** controls (U+202A..U+202E, U+2066..U+2069, U+200E/F, U+061C), the zero
+** widths (U+200B..U+200D, U+2060, U+FEFF), the soft hyphen, the tags
+** (U+E0001, U+E0020..U+E007F) and the rest, as ranges. */
+static int is_format_char(unsigned cp)
+{
+    static const unsigned ranges[][2] = {
+        {0x00AD, 0x00AD},   {0x0600, 0x0605},   {0x061C, 0x061C},   {0x06DD, 0x06DD},
+        {0x070F, 0x070F},   {0x0890, 0x0891},   {0x08E2, 0x08E2},   {0x180E, 0x180E},
+        {0x200B, 0x200F},   {0x202A, 0x202E},   {0x2060, 0x2064},   {0x2066, 0x206F},
+        {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD}, {0x110CD, 0x110CD},
+        {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001},
+        {0xE0020, 0xE007F},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+        if (cp >= ranges[i][0] && cp <= ranges[i][1])
+            return 1;
+    return 0;
+}
+
+void toolgov__out_shown(toolgov__out *o, const char *s, size_t len)
 {
     static const char digits[] = "0123456789abcdef";
-    const unsigned char *p = (const unsigned char *)s, *run = p, *e = p + strlen(s);
+    const unsigned char *p = (const unsigned char *)s, *run = p, *e = p + len;
 
-    while (*p) {
-        unsigned c = *p;
+    while (p < e) {
+        unsigned c = *p, cp = 0;
         size_t n = 1, xn = 0;
-        char x[6];
+        char x[10];
 
         if (c == '\\') {
             x[0] = '\\';
             x[1] = '\\';
             xn = 2;
-        } else if (c < 0x20 || c == 0x7f || (c >= 0x80 && (n = toolgov__utf8_len(p, e)) == 0)) {
+        } else if (c < 0x20 || c == 0x7f ||
+                   (c >= 0x80 && (n = toolgov__utf8_decode(p, e, &cp)) == 0)) {
             /* C0, DEL, or a byte that is not UTF-8 (a raw 8-bit CSI, say) */
             n = 1;
             x[0] = '\\'; x[1] = 'x'; x[2] = digits[c >> 4]; x[3] = digits[c & 15];
             xn = 4;
-        } else if (n > 1) {
-            unsigned cp = n == 2 ? (c & 0x1f) << 6 | (p[1] & 0x3f)
-                          : n == 3 ? (c & 0x0f) << 12 | (p[1] & 0x3fu) << 6 | (p[2] & 0x3f)
-                                   : 0;
+        } else if (n > 1 && ((cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
+                             is_format_char(cp))) {
+            /* C1 controls, the line and paragraph separators (Zl, Zp) and
+            ** the format characters (Cf): what a reader cannot see, or
+            ** what reorders what they see. */
+            int k, nd = cp > 0xffff ? 8 : 4;
 
-            /* C1 controls and the Unicode line and paragraph separators */
-            if ((cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029) {
-                x[0] = '\\'; x[1] = 'u';
-                x[2] = digits[cp >> 12]; x[3] = digits[(cp >> 8) & 15];
-                x[4] = digits[(cp >> 4) & 15]; x[5] = digits[cp & 15];
-                xn = 6;
-            }
+            x[0] = '\\';
+            x[1] = cp > 0xffff ? 'U' : 'u';
+            for (k = 0; k < nd; k++)
+                x[2 + k] = digits[(cp >> (4 * (nd - 1 - k))) & 15];
+            xn = (size_t)(2 + nd);
         }
         if (xn) {
             toolgov__out_put(o, (const char *)run, (size_t)(p - run));
@@ -143,6 +166,11 @@ void toolgov__out_line_str(toolgov__out *o, const char *s)
         p += n;
     }
     toolgov__out_put(o, (const char *)run, (size_t)(p - run));
+}
+
+void toolgov__out_line_str(toolgov__out *o, const char *s)
+{
+    toolgov__out_shown(o, s, strlen(s));
 }
 
 int toolgov__out_finish(toolgov__out *o, size_t *needed)

@@ -33,11 +33,15 @@ void toolgov__out_json_str(toolgov__out *o, const char *s);
 /* The same for len bytes (NUL included), and without the quotes. */
 void toolgov__out_json_mem(toolgov__out *o, const char *s, size_t len);
 void toolgov__out_json_chars(toolgov__out *o, const char *s, size_t len);
-/* Text for a one-line record: C0 control bytes, DEL and bytes that are not
-** UTF-8 written as \xNN, C1 controls (U+0080..U+009F) and U+2028/U+2029 as
-** \uXXXX, a backslash as two, so a name with a line break (or a terminal
-** escape) cannot start a line of its own and a literal "\x0a" cannot pass
-** for an escape. */
+/* Text shown to a person (toolgov_text_shown, toolgov.h), and every
+** one-line record: C0 control bytes, DEL and bytes that are not UTF-8
+** written as \xNN; C1 controls (U+0080..U+009F), U+2028/U+2029 and every
+** format character (Cf: bidi controls, zero widths, tags) as \uXXXX (or
+** \UXXXXXXXX); a backslash as two; so a name with a line break (or a
+** terminal escape, or a right-to-left override) cannot start a line of its
+** own or reorder what is read, and a literal "\x0a" cannot pass for an
+** escape. _line_str takes a NUL-terminated text. */
+void toolgov__out_shown(toolgov__out *o, const char *s, size_t len);
 void toolgov__out_line_str(toolgov__out *o, const char *s);
 /* NUL-terminate, store *needed; 0 (also for a sizing call, size 0) or
 ** TOOLGOV_ENOSPC (size > 0 and the text was cut short). */

@@ -350,6 +350,40 @@ START_TEST(raw_bounds_named_as_written)
 }
 END_TEST
 
+/* Issue 29 item 5: a decoded string carries no NUL unless its node opts in,
+** so a handler reading .ptr as C text sees the whole value ("\u0000zzz"
+** would read as "" and match everything). */
+START_TEST(strings_carry_no_nul)
+{
+    typedef struct { toolgov_str s; } blob_args;
+    static const toolgov_arg_schema blob = NODES_LEAF(
+        TOOLGOV_ARG_STRING, TOOLGOV_ARG_F_ALLOW_NUL, 0, TOOLGOV_ARG_UNBOUNDED,
+        TOOLGOV_FORMAT_NONE, 0, 0, 0.0, 0.0, 0u);
+    static const toolgov_arg_field fields[] = {
+        {"s", 1, &blob, offsetof(blob_args, s), TOOLGOV_ARG_NO_HAS, 1, NULL}};
+    static const toolgov_arg_schema root = {
+        TOOLGOV_ARG_OBJECT, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE, 0, 0, 0.0, 0.0,
+        NULL, 0, NULL, 0, NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED, fields, 1, sizeof(blob_args),
+        0u, NULL, 0};
+    const blob_args *b;
+
+    refused(&reminder_schema,
+            "{\"title\":\"\\u0000zzz\",\"date\":\"2026-12-02\",\"time\":\"08:30\"}",
+            "t: /title must not contain a NUL character (\\u0000)");
+    refused(&reminder_schema,
+            "{\"title\":\"spam\\u0000\",\"date\":\"2026-12-02\",\"time\":\"08:30\","
+            "\"tags\":[\"a\",\"b\\u0000\"]}",
+            "t: /title must not contain a NUL character (\\u0000); /tags/1 must not contain "
+            "a NUL character (\\u0000)");
+    /* Opted in: kept, and len is the end. */
+    b = accepted(&root, "{\"s\":\"a\\u0000b\"}", "{\"s\":\"a\\u0000b\"}");
+    ck_assert_uint_eq(b->s.len, 3);
+    ck_assert_int_eq(b->s.ptr[1], '\0');
+    /* Raw values are JSON text, where a NUL stays escaped. */
+    accepted(&nodes_schema, "{\"any\":\"x\\u0000\"}", "{\"any\":\"x\\u0000\"}");
+}
+END_TEST
+
 START_TEST(nested_objects_and_arrays_of_objects)
 {
     const nodes_args *a = accepted(
@@ -506,6 +540,7 @@ int main(void)
     tcase_add_test(tc, builtins_have_parameters_in_code);
     tcase_add_test(tc, bad_schemas_are_refused_not_walked);
     tcase_add_test(tc, raw_bounds_named_as_written);
+    tcase_add_test(tc, strings_carry_no_nul);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

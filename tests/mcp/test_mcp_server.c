@@ -233,6 +233,27 @@ START_TEST(test_strict_objects)
 }
 END_TEST
 
+/* Issue 29 item 10: a question shows every invisible or reordering
+** character of a call escaped (U+202E, U+2028, U+200B, a tag, C1), so what
+** the user reads is what runs. */
+START_TEST(test_question_shows_hidden_characters)
+{
+    session s;
+    open_session(&s, NULL);
+    init(&s, "{\"elicitation\":{}}");
+    expect1(&s, call(1, "create_reminder",
+                     "{\"title\":\"Pay \\u202erent\\u2028x\\u200by\\u0085z\xf3\xa0\x80\x81\","
+                     "\"date\":\"2026-12-02\",\"time\":\"08:30\"}"),
+            "\"method\":\"elicitation/create\"");
+    ck_assert_ptr_null(strstr(s.lines[0], "\xe2\x80\xae"));
+    ck_assert_ptr_null(strstr(s.lines[0], "\xe2\x80\xa8"));
+    ck_assert_ptr_null(strstr(s.lines[0], "\xe2\x80\x8b"));
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "Pay \\\\u202erent\\\\u2028x\\\\u200by\\\\u0085z"
+                                             "\\\\U000e0001"));
+    close_session(&s);
+}
+END_TEST
+
 START_TEST(test_oversized)
 {
     session s;
@@ -630,6 +651,7 @@ static Suite *mcp_suite(void)
     tcase_add_test(tc, test_pending_bound);
     tcase_add_test(tc, test_declared_parameters);
     tcase_add_test(tc, test_strict_objects);
+    tcase_add_test(tc, test_question_shows_hidden_characters);
     suite_add_tcase(su, tc);
     return su;
 }

@@ -729,6 +729,48 @@ START_TEST(zeroed_spec_gets_defaults)
 }
 END_TEST
 
+/* Issue 29 item 10: one escaper for what a person is shown, by class:
+** Cc, Cf (bidi controls, zero widths, tags), Zl, Zp, and bytes that are not
+** UTF-8; everything else passes as it is. */
+START_TEST(text_shown_escapes_hidden_characters)
+{
+    static const struct { const char *in; const char *out; } cases[] = {
+        {"plain text, caf\xc3\xa9 \xe2\x82\xac", "plain text, caf\xc3\xa9 \xe2\x82\xac"},
+        {"a\\b", "a\\\\b"},
+        {"line\nbreak\ttab\r", "line\\x0abreak\\x09tab\\x0d"},
+        {"del\x7f", "del\\x7f"},
+        {"c1\xc2\x85", "c1\\u0085"},
+        {"rlo\xe2\x80\xae" "evil", "rlo\\u202eevil"},
+        {"lri\xe2\x81\xa6x\xe2\x81\xa9", "lri\\u2066x\\u2069"},
+        {"zw\xe2\x80\x8b\xe2\x80\x8c\xe2\x80\x8d\xe2\x81\xa0", "zw\\u200b\\u200c\\u200d\\u2060"},
+        {"bom\xef\xbb\xbf", "bom\\ufeff"},
+        {"ls\xe2\x80\xa8ps\xe2\x80\xa9", "ls\\u2028ps\\u2029"},
+        {"shy\xc2\xad", "shy\\u00ad"},
+        {"alm\xd8\x9c", "alm\\u061c"},
+        {"tag\xf3\xa0\x80\x81\xf3\xa0\x81\xbf", "tag\\U000e0001\\U000e007f"},
+        {"emoji\xf0\x9f\x98\x80", "emoji\xf0\x9f\x98\x80"},
+        {"bad\xff\xc3", "bad\\xff\\xc3"},
+        {"cut\xe2\x80", "cut\\xe2\\x80"},
+    };
+    char buf[128];
+    size_t k, need;
+
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ck_assert_int_eq(toolgov_text_shown(buf, sizeof buf, &need, cases[k].in,
+                                            strlen(cases[k].in)), 0);
+        ck_assert_str_eq(buf, cases[k].out);
+        ck_assert_uint_eq(need, strlen(cases[k].out));
+    }
+    /* Length-delimited: a NUL inside is shown, and nothing past len read. */
+    ck_assert_int_eq(toolgov_text_shown(buf, sizeof buf, &need, "a\0b\xe2", 4), 0);
+    ck_assert_str_eq(buf, "a\\x00b\\xe2");
+    ck_assert_int_eq(toolgov_text_shown(NULL, 0, &need, "\xe2\x80\xae", 3), 0);
+    ck_assert_uint_eq(need, 6);
+    ck_assert_int_eq(toolgov_text_shown(buf, 4, &need, "\xe2\x80\xae", 3), TOOLGOV_ENOSPC);
+    ck_assert_int_eq(toolgov_text_shown(NULL, 5, &need, "x", 1), TOOLGOV_EINVAL);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("registry");
@@ -754,6 +796,7 @@ int main(void)
     tcase_add_test(tc, hostile_argument_tables_refused);
     tcase_add_test(tc, hand_built_table_mounts);
     tcase_add_test(tc, zeroed_spec_gets_defaults);
+    tcase_add_test(tc, text_shown_escapes_hidden_characters);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -75,8 +75,9 @@ extern "C" {
 #endif
 
 /* A decoded string: `len` bytes of well-formed UTF-8 at `ptr`, followed by
-** a NUL that is not counted. The text may itself contain NUL bytes (a
-** "\u0000" escape), so `len` is authoritative. `ptr` is never NULL after a
+** a NUL that is not counted. A STRING value holds no NUL byte unless its
+** node sets TOOLGOV_ARG_F_ALLOW_NUL (then `len` is authoritative); still,
+** prefer `len` (printf's "%.*s" with (int)len) to reading `ptr` as C text. `ptr` is never NULL after a
 ** decode, also for an absent optional string (it then points to ""). */
 typedef struct toolgov_str {
     const char *ptr;
@@ -171,6 +172,11 @@ typedef enum toolgov_arg_format {
 #define TOOLGOV_ARG_F_INT_MIN    0x100u
 #define TOOLGOV_ARG_F_INT_MAX    0x200u
 
+/* STRING: the value may contain NUL characters ("\u0000"). Without it a
+** string with a NUL is refused (TOOLGOV_EARGS), so a handler that reads
+** `ptr` as a C string sees the whole value; with it, `len` is the only
+** end. Tables generated from a manifest never set it today. */
+#define TOOLGOV_ARG_F_ALLOW_NUL  0x400u
 /* `max_len` / `max_items` when there is no upper bound. */
 #define TOOLGOV_ARG_UNBOUNDED ((size_t)-1)
 

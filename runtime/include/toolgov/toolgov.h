@@ -100,6 +100,20 @@ typedef enum toolgov_errno {
     TOOLGOV_OK = 0
 } toolgov_errno;
 
+/* Text as a person should be shown it: `len` bytes of `s` (a call's tool
+** and arguments, a handler's output) with every character a reader cannot
+** see or that changes what they see escaped: C0 controls, DEL and bytes
+** that are not UTF-8 as \xNN; C1 controls, the line and paragraph
+** separators (U+2028, U+2029) and every format character (Unicode's Cf:
+** the bidi controls U+202A..U+202E and U+2066..U+2069, the zero widths
+** U+200B..U+200D and U+2060, U+FEFF, the tags, ...) as \uXXXX or
+** \UXXXXXXXX; a backslash as \\. What the user reads in a question is
+** then what runs. Every place toolgov shows a call to a person (toolgov-mcp's
+** questions, the demo, the loop's questions) uses it. Renderer convention
+** (above). TOOLGOV_EINVAL. */
+TOOLGOV_EXTERN int toolgov_text_shown(char *out, size_t size, size_t *needed, const char *s,
+                                      size_t len);
+
 /* Message for an error code; "unknown error" for a value not in the map.
 ** The string is static; never NULL. */
 TOOLGOV_EXTERN const char *toolgov_strerror(int err);
