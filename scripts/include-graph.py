@@ -38,7 +38,7 @@ LAYERS = [
     ["runtime/src/jsonwrite", "runtime/src/alloc", "runtime/src/version", "runtime/src/sort"],
     ["runtime/src/out", "runtime/src/jbuf", "runtime/src/scratch", "runtime/src/core"],
     ["runtime/src/json", "runtime/src/jsonput", "runtime/src/args_format", "runtime/src/seal"],
-    ["runtime/src/args", "runtime/src/core_args", "runtime/src/tooljson"],
+    ["runtime/src/args", "runtime/src/args_check", "runtime/src/core_args", "runtime/src/tooljson"],
     # runtime: the pool and what is decided over it
     ["runtime/src/drift"],
     ["runtime/src/registry"],
