@@ -526,23 +526,31 @@ static void default_value(ctx *c, const toolgov_arg_field *f, unsigned char *dst
 }
 
 /* Which member gives which declared field: at[f] is the value's node
-** index + 1, 0 when the call omits field f. One pass over the members;
-** returns the number of members that matched a field. */
+** index + 1, 0 when the call omits field f. One pass over the members in
+** the text's order; each key is first compared with the field after the
+** one the previous key matched (a model writes the members in the schema's
+** order, or nearly), so a call in schema order costs one comparison per
+** member, and any other order at most one scan of the fields. Returns the
+** number of members that matched a field. */
 static size_t match_fields(const toolgov__json_doc *doc, const toolgov_arg_schema *s,
                            size_t idx, uint32_t *at)
 {
     const toolgov__json *o = &doc->nodes[idx];
-    size_t i, f, matched = 0;
+    size_t i, f, n = s->field_count, next = 0, matched = 0;
+    uint32_t k = (uint32_t)idx + 1;
 
-    memset(at, 0, s->field_count * sizeof *at);
-    for (i = 0; i < o->len; i++) {
-        uint32_t k = o->u.sorted[i];
+    memset(at, 0, n * sizeof *at);
+    for (i = 0; i < o->len; i++, k = doc->nodes[k + 1].end) {
         const toolgov__json *key = &doc->nodes[k];
 
-        for (f = 0; f < s->field_count; f++) {
-            if (toolgov__json_str_eq(key, s->fields[f].name, s->fields[f].name_len)) {
-                at[f] = k + 2;
+        for (f = 0; f < n; f++) {
+            size_t g = next + f < n ? next + f : next + f - n;
+            const toolgov_arg_field *fd = &s->fields[g];
+
+            if (toolgov__json_str_eq(key, fd->name, fd->name_len)) {
+                at[g] = k + 2;
                 matched++;
+                next = g + 1 < n ? g + 1 : 0;
                 break;
             }
         }
@@ -590,7 +598,12 @@ static void object(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schem
             if (!first)
                 toolgov__jbuf_putc(out, ',');
             first = 0;
-            toolgov__json_put_str(out, f->name, f->name_len);
+            /* The member's key holds the name's bytes: its flag says
+            ** whether they need an escape. */
+            if (at[i])
+                toolgov__json_put_node_str(out, &doc->nodes[at[i] - 2]);
+            else
+                toolgov__json_put_str(out, f->name, f->name_len);
             toolgov__jbuf_putc(out, ':');
         }
         path_push(c, f->name, f->name_len);
@@ -624,7 +637,7 @@ static void object(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schem
             if (!first)
                 toolgov__jbuf_putc(out, ',');
             first = 0;
-            toolgov__json_put_str(out, key->u.str, key->len);
+            toolgov__json_put_node_str(out, key);
             toolgov__jbuf_putc(out, ':');
             toolgov__json_put_value(out, doc, k + 1);
         }
@@ -844,7 +857,7 @@ static void value(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema
         check_string(c, s, doc, idx);
         if (dst) {
             store_str(dst, n->u.str, n->len);
-            toolgov__json_put_str(out, n->u.str, n->len);
+            toolgov__json_put_node_str(out, n);
         }
         break;
     case TOOLGOV_ARG_INTEGER:
@@ -886,7 +899,7 @@ static void value(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema
         check_num_bounds(c, s, dv, doc, idx);
         if (dst) {
             memcpy(dst, &dv, sizeof dv);
-            toolgov__json_put_double(out, dv);
+            toolgov__json_put_number_double(out, n, dv);
         }
         break;
     case TOOLGOV_ARG_BOOLEAN:
@@ -912,7 +925,7 @@ static void value(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema
             int e = (int)ev;
 
             memcpy(dst, &e, sizeof e);
-            toolgov__json_put_str(out, n->u.str, n->len);
+            toolgov__json_put_node_str(out, n);
         }
         break;
     case TOOLGOV_ARG_ARRAY:

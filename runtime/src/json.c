@@ -10,7 +10,10 @@
 ** string's closing quote pays for its NUL). So the node array and the
 ** string bytes are each one arena allocation, and the second pass, a small
 ** state machine with an explicit stack of open containers, never grows
-** anything.
+** anything. Strings are scanned and copied eight bytes at a time, and each
+** string node records whether its text had an escape, so the canonical
+** writer copies the usual string (and number) as sent instead of spelling
+** it again.
 */
 #include "json.h"
 
@@ -73,6 +76,7 @@ static size_t new_node(parser *ps, unsigned char type)
 
     n->type = type;
     n->is_int = 0;
+    n->plain = 0;
     n->len = 0;
     n->end = (uint32_t)ps->n + 1;
     n->pos = (uint32_t)(ps->p - ps->s);
@@ -124,21 +128,69 @@ static char *put_utf8(char *o, unsigned cp)
     return o;
 }
 
+/* Eight bytes at a time (SWAR): a word with a bit set in the byte of every
+** '"', '\\', control byte or byte >= 0x80 (and maybe in bytes after the
+** first such one, which callers never look at: they only ask whether any
+** is there, then go byte by byte). The same on any byte order. */
+#define ONES_ 0x0101010101010101ull
+#define HIGH_ 0x8080808080808080ull
+
+static inline uint64_t load8(const unsigned char *p)
+{
+    uint64_t w;
+
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+static inline uint64_t zero_bytes(uint64_t w)
+{
+    return (w - ONES_) & ~w & HIGH_;
+}
+
+/* Bytes a JSON string cannot hold as they are: '"', '\\', below 0x20. */
+static inline uint64_t special8(uint64_t w)
+{
+    return ((w - ONES_ * 0x20) & ~w & HIGH_) | zero_bytes(w ^ (ONES_ * '"')) |
+           zero_bytes(w ^ (ONES_ * '\\'));
+}
+
 /* A string starting at the opening quote under ps->p. */
 static int parse_string(parser *ps)
 {
     const unsigned char *p = ps->p + 1, *e = ps->e;
     size_t idx = new_node(ps, TOOLGOV__JSON_STRING);
     char *start = ps->sbuf + ps->slen, *o = start;
+    int plain = 1;
 
     for (;;) {
-        const unsigned char *run = p;
         unsigned c;
 
+        /* Plain ASCII eight bytes at a time to the first byte that needs a
+        ** look (found in the word where the byte order allows it), the
+        ** last few bytes of the text one by one. Each word is stored whole
+        ** (o never passes p's offset in the text, so 8 bytes fit in sbuf);
+        ** bytes after the plain ones are overwritten later or lie past
+        ** the string's NUL. */
+        while (e - p >= 8) {
+            uint64_t w = load8(p), m = special8(w) | (w & HIGH_);
+
+            if (m) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                size_t k = (size_t)__builtin_ctzll(m) >> 3; /* the lowest flag is exact */
+
+                memcpy(o, &w, sizeof w);
+                p += k;
+                o += k;
+#endif
+                break;
+            }
+            memcpy(o, &w, sizeof w);
+            p += 8;
+            o += 8;
+        }
         while (p < e && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
-            p++;
-        memcpy(o, run, (size_t)(p - run));
-        o += p - run;
+            *o++ = (char)*p++;
         if (p == e)
             return fail(ps, ps->p, "unterminated string");
         c = *p;
@@ -157,6 +209,7 @@ static int parse_string(parser *ps)
             continue;
         }
         /* backslash */
+        plain = 0;
         if (e - p < 2)
             return fail(ps, p, "unterminated string");
         switch (p[1]) {
@@ -192,6 +245,7 @@ static int parse_string(parser *ps)
         p += 2;
     }
     *o = '\0';
+    ps->nodes[idx].plain = (unsigned char)plain;
     ps->nodes[idx].u.str = start;
     ps->nodes[idx].len = (uint32_t)(o - start);
     ps->slen += (size_t)(o - start) + 1;
@@ -605,6 +659,26 @@ static int significant(const numparts *np, size_t *first, size_t *last, long *ex
     return 1;
 }
 
+int toolgov__json_small_int(const toolgov__json *n, int64_t *out)
+{
+    const char *p = n->u.str, *e = p + n->len;
+    int neg = 0;
+    int64_t v = 0;
+
+    if (n->type != TOOLGOV__JSON_NUMBER || !n->is_int)
+        return 0;
+    if (*p == '-') {
+        neg = 1;
+        p++;
+    }
+    if (e - p > 15)
+        return 0;
+    for (; p < e; p++)
+        v = v * 10 + (*p - '0');
+    *out = neg ? -v : v;
+    return 1;
+}
+
 int toolgov__json_int64(const toolgov__json *n, int64_t *out)
 {
     numparts np;
@@ -612,6 +686,8 @@ int toolgov__json_int64(const toolgov__json *n, int64_t *out)
     long e10;
     uint64_t v = 0, limit;
 
+    if (toolgov__json_small_int(n, out))
+        return 0;
     if (n->type != TOOLGOV__JSON_NUMBER)
         return TOOLGOV_EINVAL;
     split_number(n, &np);
@@ -665,7 +741,13 @@ int toolgov__json_double(const toolgov__json *n, double *out)
     size_t f, l, k, nd;
     long e10;
     double v;
+    int64_t iv;
 
+    if (toolgov__json_small_int(n, &iv)) {
+        /* exact: at most 15 digits; -0 keeps its sign */
+        *out = iv == 0 && n->u.str[0] == '-' ? -0.0 : (double)iv;
+        return 0;
+    }
     if (n->type != TOOLGOV__JSON_NUMBER)
         return TOOLGOV_EINVAL;
     split_number(n, &np);

@@ -59,6 +59,9 @@ enum {
 typedef struct toolgov__json {
     unsigned char type;     /* TOOLGOV__JSON_* */
     unsigned char is_int;   /* number: no fraction and no exponent in the text */
+    unsigned char plain;    /* string: its text had no escape, so its bytes
+                            ** are their own canonical spelling (no byte
+                            ** needs one); toolgov__json_put_plain writes it */
     uint32_t len;           /* string: bytes; number: text bytes; array:
                             ** elements; object: members */
     uint32_t end;           /* index one past this value's last node */
@@ -109,6 +112,13 @@ int toolgov__json_parse(toolgov__json_doc *out, toolgov__json_error *err,
 ** -1 (also when `obj` is not an object). O(log members). */
 long toolgov__json_get(const toolgov__json_doc *doc, size_t obj,
                        const char *key, size_t klen);
+
+/* 1 and *out when a number node is an integer written with at most 15
+** digits and no fraction or exponent ("74", "-3": every JSON integer a call
+** usually holds), exact both as an int64 and as a double, and its text is
+** then already its canonical spelling as a double (-0 included); else 0.
+** The fast path of the two conversions below. */
+int toolgov__json_small_int(const toolgov__json *n, int64_t *out);
 
 /* The value of a number node as an exact int64: 0, or TOOLGOV_EINVAL when
 ** the number is not an integer (2.5) or is outside int64 (1e400). 2.0,
@@ -167,8 +177,17 @@ static inline int toolgov__json_str_eq(const toolgov__json *n, const char *s, si
 ** in decimal, a finite double in the shortest text that reads back to it
 ** (ECMAScript layout: 1e+21, 1.5e-7; -0 is "-0"). */
 void toolgov__json_put_str(toolgov__jbuf *b, const char *s, size_t len);
+/* A string node's canonical spelling: its bytes in quotes when it is plain,
+** else as toolgov__json_put_str. */
+void toolgov__json_put_node_str(toolgov__jbuf *b, const toolgov__json *n);
 void toolgov__json_put_int(toolgov__jbuf *b, int64_t v);
 void toolgov__json_put_double(toolgov__jbuf *b, double v);
+/* The canonical spelling of number node n, whose value is the double v
+** (toolgov__json_double): the same bytes as toolgov__json_put_double(b, v),
+** copied from the text when it already is that spelling ("74", "47.3769",
+** "-0.25": plain decimals of at most 15 significant digits), so the usual
+** number never goes through the printer. */
+void toolgov__json_put_number_double(toolgov__jbuf *b, const toolgov__json *n, double v);
 /* Node `i` and its descendants in canonical form: object members sorted
 ** by key bytes, no whitespace, strings as toolgov__json_put_str, number
 ** texts as sent. */

@@ -8,12 +8,69 @@
 
 #include "jsonwrite.h"
 
+#include <string.h>
+
+#define ONES_ 0x0101010101010101ull
+#define HIGH_ 0x8080808080808080ull
+
+static uint64_t zero_bytes(uint64_t w)
+{
+    return (w - ONES_) & ~w & HIGH_;
+}
+
+/* 1 when s[0..len) needs no escape in a JSON string (no '"', '\\' or byte
+** below 0x20): nearly every string and member name a call has. Eight bytes
+** at a time (SWAR), the last few one by one. */
+static int plain_text(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s, *e = p + len;
+
+    for (; e - p >= 8; p += 8) {
+        uint64_t w;
+
+        memcpy(&w, p, sizeof w);
+        if (((w - ONES_ * 0x20) & ~w & HIGH_) | zero_bytes(w ^ (ONES_ * '"')) |
+            zero_bytes(w ^ (ONES_ * '\\')))
+            return 0;
+    }
+    for (; p < e; p++)
+        if (*p < 0x20 || *p == '"' || *p == '\\')
+            return 0;
+    return 1;
+}
+
+/* s[0..len), which needs no escape, in quotes. */
+static void put_quoted(toolgov__jbuf *b, const char *s, size_t len)
+{
+    if (toolgov__jbuf_room(b, len + 2)) {
+        char *o = b->ptr + b->len;
+
+        o[0] = '"';
+        memcpy(o + 1, s, len);
+        o[len + 1] = '"';
+        b->len += len + 2;
+    }
+}
+
 void toolgov__json_put_str(toolgov__jbuf *b, const char *s, size_t len)
 {
-    size_t n = toolgov__json_str_size(s, len);
+    size_t n;
 
+    if (plain_text(s, len)) {
+        put_quoted(b, s, len);
+        return;
+    }
+    n = toolgov__json_str_size(s, len);
     if (toolgov__jbuf_room(b, n))
         b->len += toolgov__json_str_write(b->ptr + b->len, s, len);
+}
+
+void toolgov__json_put_node_str(toolgov__jbuf *b, const toolgov__json *n)
+{
+    if (n->plain)
+        put_quoted(b, n->u.str, n->len);
+    else
+        toolgov__json_put_str(b, n->u.str, n->len);
 }
 
 void toolgov__json_put_int(toolgov__jbuf *b, int64_t v)
@@ -28,6 +85,52 @@ void toolgov__json_put_double(toolgov__jbuf *b, double v)
         b->len += toolgov__json_double_text(b->ptr + b->len, v);
 }
 
+/* 1 when a number text is already the canonical spelling of its double:
+** no exponent, at most 15 significant digits (so the text reads back to a
+** double no other decimal of 15 digits or fewer reads back to: its digits
+** are the shortest, and the only ones that short), no trailing zero after
+** a point, and not below 1e-6 (where the layout turns to an exponent). */
+static int canonical_decimal(const toolgov__json *n)
+{
+    const char *p = n->u.str, *e = p + n->len;
+    size_t sig = 0, zeros = 0;
+    int seen = 0, point = 0;
+
+    if (*p == '-')
+        p++;
+    if (*p == '0' && e - p > 1 && p[1] != '.')
+        return 0;
+    for (; p < e; p++) {
+        if (*p == '.') {
+            point = 1;
+            continue;
+        }
+        if (*p < '0' || *p > '9')
+            return 0; /* an exponent */
+        if (*p != '0')
+            seen = 1;
+        if (seen)
+            sig++;
+        else if (point)
+            zeros++;
+    }
+    if (!seen)
+        return 0; /* a zero: the printer knows its sign */
+    if (point && e[-1] == '0')
+        return 0;
+    if (e[-1] == '.')
+        return 0;
+    return sig <= 15 && zeros < 6;
+}
+
+void toolgov__json_put_number_double(toolgov__jbuf *b, const toolgov__json *n, double v)
+{
+    if (n->type == TOOLGOV__JSON_NUMBER && canonical_decimal(n))
+        toolgov__jbuf_put(b, n->u.str, n->len);
+    else
+        toolgov__json_put_double(b, v);
+}
+
 void toolgov__json_put_value(toolgov__jbuf *b, const toolgov__json_doc *doc, size_t i)
 {
     const toolgov__json *n = &doc->nodes[i];
@@ -38,7 +141,7 @@ void toolgov__json_put_value(toolgov__jbuf *b, const toolgov__json_doc *doc, siz
     case TOOLGOV__JSON_FALSE: toolgov__jbuf_put(b, "false", 5); break;
     case TOOLGOV__JSON_TRUE: toolgov__jbuf_put(b, "true", 4); break;
     case TOOLGOV__JSON_NUMBER: toolgov__jbuf_put(b, n->u.str, n->len); break;
-    case TOOLGOV__JSON_STRING: toolgov__json_put_str(b, n->u.str, n->len); break;
+    case TOOLGOV__JSON_STRING: toolgov__json_put_node_str(b, n); break;
     case TOOLGOV__JSON_ARRAY:
         toolgov__jbuf_putc(b, '[');
         for (k = i + 1; k < n->end; k = doc->nodes[k].end) {
@@ -55,7 +158,7 @@ void toolgov__json_put_value(toolgov__jbuf *b, const toolgov__json_doc *doc, siz
 
             if (k)
                 toolgov__jbuf_putc(b, ',');
-            toolgov__json_put_str(b, doc->nodes[key].u.str, doc->nodes[key].len);
+            toolgov__json_put_node_str(b, &doc->nodes[key]);
             toolgov__jbuf_putc(b, ':');
             toolgov__json_put_value(b, doc, key + 1);
         }

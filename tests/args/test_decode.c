@@ -8,6 +8,7 @@
 ** decode -> canonical -> decode the identity).
 */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,10 +236,45 @@ START_TEST(numbers_finite_and_shortest)
     ck_assert(a->has.n);
     a = accepted(&nodes_schema, "{\"n\":1E2}", "{\"n\":100}");
     ck_assert(a->n == 100.0);
+    /* Integer texts: up to 15 digits copied as sent (the double's own
+    ** spelling), longer ones through the printer; -0 keeps its sign. */
+    a = accepted(&nodes_schema, "{\"n\":74}", "{\"n\":74}");
+    ck_assert(a->n == 74.0);
+    a = accepted(&nodes_schema, "{\"n\":-0}", "{\"n\":-0}");
+    ck_assert(a->n == 0.0 && signbit(a->n));
+    a = accepted(&nodes_schema, "{\"n\":999999999999999}", "{\"n\":999999999999999}");
+    ck_assert(a->n == 999999999999999.0);
+    a = accepted(&nodes_schema, "{\"n\":1234567890123456789}", "{\"n\":1234567890123456800}");
+    a = accepted(&nodes_schema, "{\"n\":100000000000000000000000}", "{\"n\":1e+23}");
+    ck_assert(a->n == 1e23);
     refused(&nodes_schema, "{\"n\":1e400}",
             "t: /n must be a finite number (this one is beyond the double range), got 1e400");
     refused(&nodes_schema, "{\"n\":-0.6}", "t: /n must be at least -0.5, got -0.6");
     refused(&nodes_schema, "{\"n\":true}", "t: /n must be a number, got true");
+}
+END_TEST
+
+/* Strings sent with escapes and without, long and short, as values and as
+** keys, typed and extra: each in its one canonical spelling (only the
+** escapes JSON requires; a text without escapes is copied as sent). */
+START_TEST(strings_canonical_with_and_without_escapes)
+{
+    const nodes_args *a;
+
+    a = accepted(&nodes_schema,
+                 "{\"where\":{\"city\":\"Z\\u00fcrich \\\"old town\\\" \\/ 0123456789\"}}",
+                 "{\"where\":{\"city\":\"Z\xc3\xbcrich \\\"old town\\\" / 0123456789\","
+                 "\"zip\":\"0001\"}}");
+    ck_assert_str_eq(a->where.city.ptr, "Z\xc3\xbcrich \"old town\" / 0123456789");
+    accepted(&nodes_schema,
+             "{\"x\\u0001y\":\"tab\\there 0123456789abcdefghij\","
+             "\"plain key\":\"0123456789abcdefghij\\n\",\"k\":\"Z\xc3\xbcrich, no escape at all\"}",
+             "{\"k\":\"Z\xc3\xbcrich, no escape at all\",\"plain key\":\"0123456789abcdefghij\\n\","
+             "\"x\\u0001y\":\"tab\\there 0123456789abcdefghij\"}");
+    /* A declared name sent escaped is written in its canonical form. */
+    a = accepted(&nodes_schema, "{\"\\u0077here\":{\"city\":\"Oslo\"}}",
+                 "{\"where\":{\"city\":\"Oslo\",\"zip\":\"0001\"}}");
+    ck_assert_str_eq(a->where.city.ptr, "Oslo");
 }
 END_TEST
 
@@ -531,6 +567,7 @@ int main(void)
     tcase_add_test(tc, no_parameters);
     tcase_add_test(tc, integers_exact_in_int64);
     tcase_add_test(tc, numbers_finite_and_shortest);
+    tcase_add_test(tc, strings_canonical_with_and_without_escapes);
     tcase_add_test(tc, booleans_and_integer_enums);
     tcase_add_test(tc, formats);
     tcase_add_test(tc, nested_objects_and_arrays_of_objects);

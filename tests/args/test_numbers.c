@@ -15,6 +15,8 @@
 ** millions), TOOLGOV_NUMBER_SEED the seed), subnormals, powers of ten and two with their neighbours, the
 ** edges of the layout's ranges, and every number text in JSONTestSuite and
 ** in the fuzz and red-team inputs (tests/fuzz, tests/hostile, tests/args).
+** And the decoder's shortcut: a number text copied as its own canonical
+** spelling is exactly what printing its double gives.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -27,6 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "json.h"
 #include "jsonwrite.h"
 
 /* ---- the printer this one replaced, kept as the reference ---- */
@@ -602,6 +605,77 @@ START_TEST(numbers_of_the_test_data)
 }
 END_TEST
 
+/* The decoder copies a number text that already is its double's canonical
+** spelling (toolgov__json_put_number_double): for every kind of text, the
+** same bytes as printing the double. */
+static void copy_or_print_same(toolgov__scratch *a, const char *text)
+{
+    toolgov__json_doc doc;
+    toolgov__json_error err;
+    toolgov__jbuf x, y;
+    double v;
+
+    toolgov__scratch_reset(a);
+    ck_assert_msg(toolgov__json_parse(&doc, &err, a, text, strlen(text), 4, 1024, 0) == 0,
+                  "%s: %s", text, err.msg);
+    if (toolgov__json_double(&doc.nodes[0], &v) != 0)
+        return;
+    toolgov__jbuf_init(&x, NULL);
+    toolgov__jbuf_init(&y, NULL);
+    toolgov__json_put_number_double(&x, &doc.nodes[0], v);
+    toolgov__json_put_double(&y, v);
+    ck_assert_int_eq(toolgov__jbuf_finish(&x), 0);
+    ck_assert_int_eq(toolgov__jbuf_finish(&y), 0);
+    ck_assert_msg(strcmp(x.ptr, y.ptr) == 0, "%s: copied as %s, printed as %s", text, x.ptr,
+                  y.ptr);
+    toolgov__jbuf_free(&x);
+    toolgov__jbuf_free(&y);
+    checked++;
+}
+
+START_TEST(number_texts_copied_only_when_canonical)
+{
+    static const char *const fixed[] = {
+        "0", "-0", "0.0", "-0.0", "1", "-1", "10", "1000", "1.0", "1.50", "0.5", "-0.25",
+        "47.3769", "0.000001", "0.0000001", "0.0000012", "1e2", "1E-7", "1.5e+3",
+        "123456789012345", "1234567890123456", "999999999999999.9", "0.1", "0.30000000000000004",
+        "100000000000000000000", "1000000000000000000000", "9007199254740993", "2.5",
+        "-123.456", "0.100", "5e-324", "1.7976931348623157e308"};
+    toolgov__scratch a;
+    unsigned long i, n = samples();
+    size_t k;
+    char text[64];
+
+    toolgov__scratch_init(&a, NULL);
+    for (k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
+        copy_or_print_same(&a, fixed[k]);
+    seed();
+    for (i = 0; i < n; i++) {
+        uint64_t r = rng();
+        int nd = 1 + (int)(r % 18), lead = (int)((r >> 8) % 8), pt = (int)((r >> 16) % 20), o = 0,
+            d;
+
+        if (r & (1ull << 40))
+            text[o++] = '-';
+        if (lead && pt == 0) {
+            text[o++] = '0';
+            text[o++] = '.';
+            for (d = 1; d < lead; d++)
+                text[o++] = '0';
+        }
+        for (d = 0; d < nd; d++) {
+            if (d == pt && d > 0)
+                text[o++] = '.';
+            text[o++] = (char)((d == 0 && !(lead && pt == 0) ? '1' : '0') +
+                               (char)(rng() % (d == 0 && !(lead && pt == 0) ? 9 : 10)));
+        }
+        text[o] = '\0';
+        copy_or_print_same(&a, text);
+    }
+    toolgov__scratch_free(&a);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("numbers");
@@ -615,6 +689,7 @@ int main(void)
     tcase_add_test(tc, subnormals);
     tcase_add_test(tc, powers_and_boundaries);
     tcase_add_test(tc, numbers_of_the_test_data);
+    tcase_add_test(tc, number_texts_copied_only_when_canonical);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);
