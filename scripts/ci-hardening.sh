@@ -207,7 +207,8 @@ stage_fuzz() {
   cmake -S . -B "$FUZZ_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
         -DTOOLGOV_FUZZ=ON -DTOOLGOV_BUILD_EXAMPLES=OFF >/dev/null
-  cmake --build "$FUZZ_DIR" -j "$JOBS" --target fuzz_manifest fuzz_state fuzz_override fuzz_args fuzz_mcp
+  cmake --build "$FUZZ_DIR" -j "$JOBS" --target fuzz_manifest fuzz_state fuzz_override fuzz_args fuzz_mcp \
+    fuzz_loop
   local work="$FUZZ_DIR/fuzz-run" seeds="$ROOT/tests/fuzz/corpus" y
   rm -rf "$work"
   mkdir -p "$work/artifacts" "$work/yaml"
@@ -216,7 +217,7 @@ stage_fuzz() {
   done
   cp "$ROOT"/examples/plugins/*/*.yaml "$work/yaml/" 2>/dev/null || true
   run_one() {
-    local t=$1
+    local t=$1 secs=${2:-$FUZZ_SECONDS}
     local flags=() dirs=("$work/corpus-$t" "$seeds/$t")
     mkdir -p "$work/corpus-$t"
     [ -d "$ROOT/tests/fuzz/regress/$t" ] && dirs+=("$ROOT/tests/fuzz/regress/$t")
@@ -224,11 +225,11 @@ stage_fuzz() {
     [ "$t" = manifest ] && dirs+=("$work/yaml")
     # The first directory is the working corpus (new inputs go there); the
     # committed seeds and regression inputs are only read.
-    if "$FUZZ_DIR/tests/fuzz/fuzz_$t" -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
+    if "$FUZZ_DIR/tests/fuzz/fuzz_$t" -max_total_time="$secs" -print_final_stats=1 \
          -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$work/artifacts/$t-" \
          "${flags[@]}" "${dirs[@]}" > "$work/$t.log" 2>&1; then
       echo "fuzz: $t: $(grep -o 'stat::number_of_executed_units: [0-9]*' "$work/$t.log" |
-                        grep -o '[0-9]*$') executions in ${FUZZ_SECONDS} s, no crash"
+                        grep -o '[0-9]*$') executions in ${secs} s, no crash"
     else
       echo "fuzz: $t: FAILED; the input is in $work/artifacts/"
       tail -60 "$work/$t.log"
@@ -247,6 +248,8 @@ stage_fuzz() {
   for name in "${pids[@]}"; do wait "$name" || rc=1; done
   pids=()
   run_one mcp || rc=1
+  # The loop's response readers: a smoke run of seconds (run-long.sh for hours).
+  run_one loop "${LOOP_FUZZ_SECONDS:-15}" || rc=1
   return $rc
 }
 

@@ -476,6 +476,28 @@ def case_save_resume():
         check(not os.path.exists(state), "the state file is used up")
 
 
+def case_host_example():
+    """The host of docs/agent-host.md: the dues' reminders through its loop."""
+    host = os.environ.get("TOOLGOV_HOST_EXAMPLE")
+    if not host:
+        return
+    calls = [{"id": "call_%d" % i, "type": "function", "function": {
+        "name": "create_reminder", "arguments": json.dumps(
+            {"title": "Pay %s" % t, "date": d, "time": "08:30"})}}
+        for i, (t, d) in enumerate([("rent", "2026-12-07"), ("power", "2026-12-03")])]
+    first = {"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": None, "tool_calls": calls}}]}
+    with Fake(CHAT, [Step(json.dumps(first).encode()),
+                     Step(fixture(CHAT, "dues-3"))]) as f:
+        env = dict(os.environ, OPENAI_API_KEY=KEY)
+        p = subprocess.run([host, f.base, "Remind me of the rent and the power bill."],
+                           input=b"y\n", capture_output=True, env=env, timeout=60)
+    expect(p, 0, ["Make these 2 changes?", "Done: I created"])
+    check(len(f.requests) == 2, "two requests")
+    outs = [m["content"] for m in f.requests[1][2]["messages"] if m["role"] == "tool"]
+    check(len(outs) == 2 and all("Created reminder" in o for o in outs), outs)
+
+
 CASES = {k[5:]: v for k, v in sorted(globals().items()) if k.startswith("case_")}
 
 
