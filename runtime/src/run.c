@@ -68,6 +68,18 @@ int toolgov_run_child_new(toolgov_run **out, toolgov_run *parent, void *run_ctx)
     return 0;
 }
 
+/* Does tool t (reference ref) answer directly in this run? The operator's
+** override may put an answers-directly tool in the confirm-once set; it
+** then asks, and a tool that asks never answers directly (the rule mount
+** holds manifests to, kept under the override): after the yes its output is
+** one step of the run, which goes on. */
+static int answers_directly(const toolgov_run *run, long ref, const toolgov__tool *t)
+{
+    return t->answers_directly &&
+           !(ref >= 0 && ref < TOOLGOV__DECLARED_REF &&
+             toolgov__policy_confirm_once(run->pol, (size_t)ref));
+}
+
 toolgov_run *toolgov_run_parent(const toolgov_run *run)
 {
     return run ? run->parent : NULL;
@@ -396,7 +408,7 @@ HOT_PATH static inline void gate_call(toolgov__verdict *v, const toolgov_run *ru
         return;
     }
     t = toolgov__tool_at(run->reg, ref);
-    if (t->answers_directly && run->st.nheld && (v->held = find_held(run, ref, ct)) >= 0) {
+    if (answers_directly(run, ref, t) && run->st.nheld && (v->held = find_held(run, ref, ct)) >= 0) {
         verdict(v, TOOLGOV_GATE_REPLAY, TOOLGOV__REFUSAL_NONE);
         return;
     }
@@ -989,7 +1001,8 @@ static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__ve
         outcome(out, v->gate, 0, TOOLGOV_ENOHANDLER, NULL, 0, 0);
         return TOOLGOV_ENOHANDLER;
     }
-    if (t->answers_directly && (rc = hold_room(run, args, args_len, &args_copy)) < 0) {
+    if (answers_directly(run, (long)v->idx, t) &&
+        (rc = hold_room(run, args, args_len, &args_copy)) < 0) {
         outcome(out, v->gate, 0, rc, NULL, 0, 0);
         return rc;
     }
@@ -1022,7 +1035,7 @@ static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__ve
     if (rc > 0)
         rc = TOOLGOV_EHANDLER; /* a handler must return 0 or a negative code */
 
-    if (rc == 0 && t->answers_directly) {
+    if (rc == 0 && answers_directly(run, (long)v->idx, t)) {
         const toolgov__held *h;
 
         hi = hold_answer(run, v->idx, args_copy, args_len);

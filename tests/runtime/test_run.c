@@ -640,6 +640,30 @@ START_TEST(batch_counts_approvals_used_up)
 }
 END_TEST
 
+/* Issue 29 item 9: the operator's override puts the answers-directly tool
+** digest in the confirm-once set. It then asks, and after the yes its output
+** is one step of the run: a tool that asks never ends the run on its
+** output (mount's rule for manifests, kept under the override). */
+START_TEST(override_makes_answers_directly_a_step)
+{
+    env e;
+    toolgov_outcome oc;
+
+    env_open(&e, "digest");
+    ck_assert_int_eq(toolgov_run_gate(e.run, "digest", "{}"), TOOLGOV_GATE_ASK_FIRST);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "digest", "{}"), TOOLGOV_ECONFIRM);
+    ck_assert_int_eq(toolgov_run_confirm(e.run, 1), 0);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "digest", "{}"), 0);
+    ck_assert_int_eq(oc.executed, 1);
+    ck_assert_int_eq(oc.ended, 0);
+    ck_assert_int_eq(toolgov_run_end_reason(e.run), TOOLGOV_END_NONE);
+    /* Not held for replay either: the same call runs again. */
+    ck_assert_int_eq(toolgov_run_gate(e.run, "digest", "{}"), TOOLGOV_GATE_ALLOW);
+    ck_assert_int_eq(toolgov_run_invoke(&oc, e.run, "lookup", "{}"), 0);
+    env_close(&e);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("run");
@@ -670,6 +694,7 @@ int main(void)
     tcase_add_test(tc, later_step_and_unusable_output_do_not_end);
     tcase_add_test(tc, replay_returns_result_in_hand);
     tcase_add_test(tc, evaluator_has_its_say);
+    tcase_add_test(tc, override_makes_answers_directly_a_step);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

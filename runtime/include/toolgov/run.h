@@ -46,7 +46,10 @@
 ** count) is an answers_directly tool and its handler returns 0 with a
 ** non-empty output, the run ends on that output, after the optional
 ** evaluator has had its say (it may keep the run going). Later in a run such
-** a tool is one step of a larger answer and the run goes on.
+** a tool is one step of a larger answer and the run goes on. A tool that
+** asks never answers directly: when the operator's override puts an
+** answers-directly tool in the confirm-once set (policy.h), it asks, and
+** its output is one step of the run (no end, no replay).
 **
 ** toolgov_run_invoke() applies the gate before the handler: a handler never
 ** executes unless the gate says ALLOW.
