@@ -29,12 +29,14 @@ static int plain_text(const char *s, size_t len)
         uint64_t w;
 
         memcpy(&w, p, sizeof w);
-        if (((w - ONES_ * 0x20) & ~w & HIGH_) | zero_bytes(w ^ (ONES_ * '"')) |
+        /* Non-ASCII too: only the slow path checks it is well-formed
+        ** UTF-8 (an ill-formed byte becomes \ufffd there). */
+        if (((w - ONES_ * 0x20) & ~w & HIGH_) | (w & HIGH_) | zero_bytes(w ^ (ONES_ * '"')) |
             zero_bytes(w ^ (ONES_ * '\\')))
             return 0;
     }
     for (; p < e; p++)
-        if (*p < 0x20 || *p == '"' || *p == '\\')
+        if (*p < 0x20 || *p >= 0x80 || *p == '"' || *p == '\\')
             return 0;
     return 1;
 }
