@@ -12,18 +12,20 @@
 #             the tests start: any error or definite leak fails
 #   fuzz      each libFuzzer target for FUZZ_SECONDS (default 60), two at a
 #             time, from the committed seeds, the examples and the YAML test
-#             suite; a crash fails and leaves its input under build-fuzz/
+#             suite, and the grants reader for a smoke of GRANTS_FUZZ_SECONDS
+#             (default 10); a crash fails and leaves its input under build-fuzz/
 #   cppcheck  cppcheck over gen/ runtime/ examples/ mcp/
 #   tidy      clang-tidy (.clang-tidy) over the same sources
 #
 # Environment: HARD_DIR (build-hard), FUZZ_DIR (build-fuzz), FUZZ_SECONDS,
-# JOBS (nproc). Exit status 0 only when every stage asked for passed.
+# GRANTS_FUZZ_SECONDS, JOBS (nproc). Exit status 0 only when every stage asked for passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 HARD_DIR=${HARD_DIR:-$ROOT/build-hard}
 FUZZ_DIR=${FUZZ_DIR:-$ROOT/build-fuzz}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+GRANTS_FUZZ_SECONDS=${GRANTS_FUZZ_SECONDS:-10}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 PACKAGES=(gcc clang cmake ninja-build pkg-config libyaml-dev libsodium-dev libclang-14-dev check
@@ -208,7 +210,7 @@ stage_fuzz() {
         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
         -DTOOLGOV_FUZZ=ON -DTOOLGOV_BUILD_EXAMPLES=OFF >/dev/null
   cmake --build "$FUZZ_DIR" -j "$JOBS" --target fuzz_manifest fuzz_state fuzz_override fuzz_args fuzz_mcp \
-    fuzz_loop
+    fuzz_loop fuzz_grants
   local work="$FUZZ_DIR/fuzz-run" seeds="$ROOT/tests/fuzz/corpus" y
   rm -rf "$work"
   mkdir -p "$work/artifacts" "$work/yaml"
@@ -250,6 +252,8 @@ stage_fuzz() {
   run_one mcp || rc=1
   # The loop's response readers: a smoke run of seconds (run-long.sh for hours).
   run_one loop "${LOOP_FUZZ_SECONDS:-15}" || rc=1
+  # The grants reader: a smoke run (scripts/fuzz-grants-long.sh runs it long).
+  run_one grants "$GRANTS_FUZZ_SECONDS" || rc=1
   return $rc
 }
 

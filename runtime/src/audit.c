@@ -65,6 +65,7 @@ const char *toolgov_audit_reason_name(toolgov_audit_reason reason)
     case TOOLGOV_AUDIT_REASON_NOT_APPROVED: return "not_approved";
     case TOOLGOV_AUDIT_REASON_ENDED: return "ended";
     case TOOLGOV_AUDIT_REASON_NO_HANDLER: return "no_handler";
+    case TOOLGOV_AUDIT_REASON_NEVER_GRANTED: return "never_granted";
     }
     return "unknown";
 }
@@ -382,6 +383,11 @@ static void put_kind_fields(toolgov__out *o, const toolgov_audit_event *ev)
     if (ev->batch_count) {
         put_num_field(o, "batch_index", (long long)ev->batch_index);
         put_num_field(o, "batch_count", (long long)ev->batch_count);
+    }
+    if (ev->grant) {
+        put_key(o, "grant");
+        toolgov__out_u64(o, ev->grant);
+        put_str_field(o, "granted_by", ev->granted_by ? ev->granted_by : "");
     }
 }
 

@@ -19,6 +19,7 @@
 #include "toolgov/toolgov.h"
 #include "toolgov/audit.h"
 #include "toolgov/drift.h"
+#include "toolgov/grants.h"
 #include "toolgov/policy.h"
 #include "toolgov/run.h"
 #include "toolgov/prompt.h"
@@ -317,7 +318,8 @@ typedef enum toolgov__refusal {
     TOOLGOV__REFUSAL_NONE = 0,
     TOOLGOV__REFUSAL_ENDED = 1,    /* the run is over */
     TOOLGOV__REFUSAL_UNKNOWN = 2,  /* no tool of that name in the pool */
-    TOOLGOV__REFUSAL_DECLINED = 3  /* a confirm-once write after the user's no */
+    TOOLGOV__REFUSAL_DECLINED = 3, /* a confirm-once write after the user's no */
+    TOOLGOV__REFUSAL_NEVER = 4     /* a standing grant says never (grants.h) */
 } toolgov__refusal;
 
 /* What the gate decided about one call, together with what it found on the
@@ -329,6 +331,9 @@ typedef struct toolgov__verdict {
     long approval;            /* destructive ALLOW: the approval the call uses up; else -1 */
     long held;                /* REPLAY: the result in hand to return; else -1 */
     long confirmed;           /* listed scope ALLOW: the confirmed call it uses up; else -1 */
+    long grant;               /* the standing grant that decided (an ALLOW it
+                              ** answered, a REFUSE it said never to): its index
+                              ** in the run's grants; else -1 */
 } toolgov__verdict;
 
 /* The part of a run that is saved and restored. A child run (a plugin's
@@ -378,6 +383,8 @@ struct toolgov_run {
     ** digits made with the run. A child's is its root's, not this one. */
     size_t id_len;
     char id[TOOLGOV_RUN_ID_MAX + 1];
+    const toolgov_grants *grants; /* the host's standing grants (borrowed), or
+                            ** NULL; a child consults its root's */
 };
 
 /* The root of a run's family (itself for a run of the host). */
@@ -445,6 +452,21 @@ static inline const char *toolgov__spec_guidance(const toolgov_tool_spec *s)
 }
 
 void toolgov__run_state_free(const toolgov_allocator *a, toolgov__run_state *st);
+
+/* ---- standing grants (grants.c) ---- */
+/* Does the set hold any grant for tool t? *exact: one of them names a call
+** (the gate then needs the call's canonical arguments). */
+int toolgov__grants_any(const toolgov_grants *g, const toolgov__tool *t, int *exact);
+/* The grant that decides a call of tool t with canonical arguments args
+** (NULL: none to compare, so exact grants match nothing), now: a never
+** before an allow, an exact allow before the whole tool's, none for a
+** destructive tool as a whole. Its index and *verdict, or -1. Reads the
+** set's clock only when a candidate has an expiry. */
+long toolgov__grants_decide(const toolgov_grants *g, const toolgov__tool *t, const char *args,
+                            size_t args_len, toolgov_grant_verdict *verdict);
+/* The id and granter of grant i, for the audit trail (borrowed). */
+void toolgov__grants_name(const toolgov_grants *g, long i, unsigned long long *id,
+                          const char **by);
 
 /* ---- audit (audit.c) ----
 ** A run with an observer has run->audit set; every emission point tests

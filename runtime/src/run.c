@@ -336,9 +336,35 @@ static toolgov_audit_reason audit_reason(toolgov__refusal why)
     case TOOLGOV__REFUSAL_ENDED: return TOOLGOV_AUDIT_REASON_ENDED;
     case TOOLGOV__REFUSAL_UNKNOWN: return TOOLGOV_AUDIT_REASON_UNKNOWN_TOOL;
     case TOOLGOV__REFUSAL_DECLINED: return TOOLGOV_AUDIT_REASON_DECLINED;
+    case TOOLGOV__REFUSAL_NEVER: return TOOLGOV_AUDIT_REASON_NEVER_GRANTED;
     case TOOLGOV__REFUSAL_NONE: break;
     }
     return TOOLGOV_AUDIT_REASON_NONE;
+}
+
+/* The standing grants a run consults: its root run's (grants.h). */
+static const toolgov_grants *grants_of(const toolgov_run *run)
+{
+    while (run->parent)
+        run = run->parent;
+    return run->grants;
+}
+
+/* An event about a call a standing grant decided, naming the grant:
+** allowed (an allow answered for the user) or refused (never). */
+TOOLGOV__COLD static int audit_granted(const toolgov_run *run, toolgov_audit_kind kind,
+                                       const toolgov__verdict *v, const char *args,
+                                       size_t args_len, int status)
+{
+    toolgov_audit_event ev;
+
+    toolgov__audit_init(&ev, kind, run, v->idx, NULL, args, args_len,
+                        TOOLGOV_AUDIT_ARGS_CANONICAL);
+    ev.status = status;
+    if (kind == TOOLGOV_AUDIT_REFUSED)
+        ev.reason = TOOLGOV_AUDIT_REASON_NEVER_GRANTED;
+    toolgov__grants_name(grants_of(run), v->grant, &ev.grant, &ev.granted_by);
+    return toolgov__audit_emit(run, &ev);
 }
 
 /* The rule "a confirm-once write asks first": under scope run, the run's one
@@ -390,8 +416,8 @@ HOT_PATH static inline void approval_rule(toolgov__verdict *v, const toolgov_run
 ** confirmation must match. It only reads the run; it allocates nothing
 ** unless a text that is not canonical must be canonicalised (the query
 ** decoder's scratch, nothing once warm). */
-HOT_PATH static inline void gate_call(toolgov__verdict *v, const toolgov_run *run, long ref,
-                             call_text *ct)
+HOT_PATH static inline void gate_rules(toolgov__verdict *v, const toolgov_run *run, long ref,
+                                      call_text *ct)
 {
     const toolgov__tool *t;
 
@@ -399,6 +425,7 @@ HOT_PATH static inline void gate_call(toolgov__verdict *v, const toolgov_run *ru
     v->approval = -1;
     v->held = -1;
     v->confirmed = -1;
+    v->grant = -1;
     if (run->st.end != TOOLGOV_END_NONE || (run->parent && run_over(run->parent))) {
         verdict(v, TOOLGOV_GATE_REFUSE, TOOLGOV__REFUSAL_ENDED);
         return;
@@ -429,6 +456,55 @@ HOT_PATH static inline void gate_call(toolgov__verdict *v, const toolgov_run *ru
         return;
     }
     verdict(v, TOOLGOV_GATE_ALLOW, TOOLGOV__REFUSAL_NONE);
+}
+
+/* The rule "the user answered ahead of time" (grants.h): a never grant
+** refuses the call whatever the rules above said; an allow answers where
+** they would ask (a confirm-once write's confirmation; a destructive
+** call's approval, for a grant of exactly that call). A refusal stays a
+** refusal. The call's canonical arguments are made only when a grant
+** names a call of this tool. */
+COLD_PATH static void grant_rule(toolgov__verdict *v, const toolgov_run *run,
+                                 const toolgov_grants *gs, call_text *ct)
+{
+    const toolgov__tool *t = toolgov__tool_at(run->reg, v->idx);
+    toolgov_grant_verdict gv;
+    const char *args = NULL;
+    size_t args_len = 0;
+    int exact;
+    long gi;
+
+    if (!toolgov__grants_any(gs, t, &exact))
+        return;
+    if (exact && canonicalise(run, v->idx, ct) == 0) {
+        if (ct->len == ARGS_LEN_UNKNOWN)
+            ct->len = strlen(ct->text);
+        args = ct->text;
+        args_len = ct->len;
+    }
+    gi = toolgov__grants_decide(gs, t, args, args_len, &gv);
+    if (gi < 0)
+        return;
+    if (gv == TOOLGOV_GRANT_NEVER) {
+        v->approval = v->held = v->confirmed = -1;
+        v->grant = gi;
+        verdict(v, TOOLGOV_GATE_REFUSE, TOOLGOV__REFUSAL_NEVER);
+    } else if (v->gate == TOOLGOV_GATE_ASK_FIRST || v->gate == TOOLGOV_GATE_NEEDS_APPROVAL) {
+        v->grant = gi;
+        verdict(v, TOOLGOV_GATE_ALLOW, TOOLGOV__REFUSAL_NONE);
+    }
+}
+
+/* The gate: the run's own rules, then the host's standing grants (one
+** pointer test when it handed the run none). */
+HOT_PATH static inline void gate_call(toolgov__verdict *v, const toolgov_run *run, long ref,
+                                     call_text *ct)
+{
+    const toolgov_grants *gs;
+
+    gate_rules(v, run, ref, ct);
+    if (v->gate != TOOLGOV_GATE_REFUSE && (gs = run->parent ? grants_of(run) : run->grants))
+        grant_rule(v, run, gs, ct);
 }
 
 /* The gate for a call as the host names it: tool name and JSON text. A
@@ -809,6 +885,10 @@ TOOLGOV__COLD static void audit_not_allowed(const toolgov_run *run, const toolgo
                          TOOLGOV_AUDIT_ARGS_CANONICAL, TOOLGOV_AUDIT_REASON_NOT_APPROVED, rc);
         return;
     case TOOLGOV_GATE_REFUSE:
+        if (v->grant >= 0) {
+            (void)audit_granted(run, TOOLGOV_AUDIT_REFUSED, v, call->args, call->args_len, rc);
+            return;
+        }
         (void)audit_call(run, TOOLGOV_AUDIT_REFUSED, v->idx, call->tool, call->args,
                          call->args_len, TOOLGOV_AUDIT_ARGS_CANONICAL, audit_reason(v->refusal),
                          rc);
@@ -928,11 +1008,13 @@ static int end_if_answered(toolgov_run *run, int first, const toolgov_call *call
 }
 
 /* The code for each reason of a refusal: an ended run, a name the pool
-** does not have (a plugin not mounted, say), a write after the user's no. */
+** does not have (a plugin not mounted, say), a standing never, a write
+** after the user's no. */
 static int refuse(toolgov_outcome *out, toolgov__refusal why)
 {
     int rc = why == TOOLGOV__REFUSAL_ENDED     ? TOOLGOV_EENDED
              : why == TOOLGOV__REFUSAL_UNKNOWN ? TOOLGOV_ENOENT
+             : why == TOOLGOV__REFUSAL_NEVER   ? TOOLGOV_ENEVER
                                                : TOOLGOV_EREFUSED;
 
     outcome(out, TOOLGOV_GATE_REFUSE, 0, rc, NULL, 0, 0);
@@ -1008,9 +1090,11 @@ static int run_allowed(toolgov_outcome *out, toolgov_run *run, const toolgov__ve
     }
     /* Delivered before the handler runs: a sink that cannot record the
     ** call stops it. */
-    if (run->audit && (rc = audit_call(run, TOOLGOV_AUDIT_ALLOWED, v->idx, NULL, args, args_len,
-                                       TOOLGOV_AUDIT_ARGS_CANONICAL, TOOLGOV_AUDIT_REASON_NONE,
-                                       0)) < 0) {
+    if (run->audit &&
+        (rc = v->grant >= 0 ? audit_granted(run, TOOLGOV_AUDIT_ALLOWED, v, args, args_len, 0)
+                            : audit_call(run, TOOLGOV_AUDIT_ALLOWED, v->idx, NULL, args,
+                                         args_len, TOOLGOV_AUDIT_ARGS_CANONICAL,
+                                         TOOLGOV_AUDIT_REASON_NONE, 0)) < 0) {
         toolgov__free(&run->reg->alloc, args_copy, args_len + 1);
         outcome(out, v->gate, 0, rc, NULL, 0, 0);
         return rc;

@@ -83,7 +83,7 @@ def main(path):
                 assert ev["effect"] in ("read", "write", "destructive"), ev
         if kind == "refused":
             assert ev["reason"] in ("unknown_tool", "declined", "not_approved", "ended",
-                                    "no_handler"), ev
+                                    "no_handler", "never_granted"), ev
             assert ev["status"] < 0, ev
         if kind == "args_error":
             assert ev["message"], ev

@@ -87,7 +87,9 @@ typedef enum toolgov_audit_reason {
     TOOLGOV_AUDIT_REASON_NOT_APPROVED = 3, /* "not_approved": a destructive call with no
                                            ** approval of exactly it */
     TOOLGOV_AUDIT_REASON_ENDED = 4,        /* "ended": the run is over */
-    TOOLGOV_AUDIT_REASON_NO_HANDLER = 5    /* "no_handler": allowed, but nothing bound */
+    TOOLGOV_AUDIT_REASON_NO_HANDLER = 5,   /* "no_handler": allowed, but nothing bound */
+    TOOLGOV_AUDIT_REASON_NEVER_GRANTED = 6 /* "never_granted": a standing grant says
+                                           ** never (grants.h; grant names it) */
 } toolgov_audit_reason;
 
 /* What `args` holds ("args_form" in JSON). */
@@ -142,6 +144,10 @@ typedef struct toolgov_audit_event {
     int child;                     /* 1 when a child run (a plugin's own loop,
                                    ** toolgov_run_child_new) made the decision;
                                    ** run_id and seq are its root run's */
+    /* A standing grant that decided the call (grants.h): allowed (an allow
+    ** answered for the user) or refused with reason never_granted. */
+    unsigned long long grant;      /* its id; 0: no grant decided */
+    const char *granted_by;        /* who gave it; NULL when grant is 0 */
 } toolgov_audit_event;
 
 /* The observer. Return 0, or non-zero to stop an authorising event's action

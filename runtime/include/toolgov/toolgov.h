@@ -91,7 +91,8 @@ TOOLGOV_EXTERN const char *toolgov_version(void);
     X(EENDED, -14, "the run has already ended")                                \
     X(ENOHANDLER, -15, "tool has no handler bound")                            \
     X(EFAIL, -16, "unspecified failure")                                       \
-    X(EARGS, -17, "the call's arguments do not match the tool's parameters")
+    X(EARGS, -17, "the call's arguments do not match the tool's parameters") \
+    X(ENEVER, -18, "refused: the user's standing grant says never to this call")
 
 typedef enum toolgov_errno {
 #define TOOLGOV_ERRNO_ENUM_(name, value, msg) TOOLGOV_##name = (value),
