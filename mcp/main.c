@@ -5,6 +5,7 @@
 **
 **   toolgov-mcp [--plugin PATH [--plugin-config TEXT | --plugin-config-file FILE]]...
 **               [--upstreams FILE] [--no-examples] [--max-message BYTES] [--audit FILE]
+**               [--grants FILE [--grants-user NAME] [--state-key FILE]]
 **
 ** With no arguments it serves the example plugins over their built-in data
 ** (examples/). --plugin loads a plugin built as a MODULE library with
@@ -20,6 +21,9 @@
 ** each is started, its tools compared with the manifest the file names for
 ** it, and its declared tools served beside the plugins' through the same
 ** gate, their calls forwarded to it.
+** --grants FILE keeps the answers a user asked to keep "always" as standing
+** grants (toolgov/grants.h), sealed with the key in --state-key FILE (or
+** TOOLGOV_STATE_KEY_FILE) and bound to the user (grants_file.h).
 **
 ** Transport: one JSON-RPC message per line on stdin and stdout (MCP's stdio
 ** transport); diagnostics go to stderr only. A line longer than the bound
@@ -43,6 +47,7 @@
 #include <toolgov/policy.h>
 #include <toolgov/toolgov.h>
 
+#include "grants_file.h"
 #include "plugins.h"
 #include "server.h"
 #ifdef TOOLGOV_MCP_UPSTREAMS
@@ -56,6 +61,7 @@ static const char usage_text[] =
     "usage: toolgov-mcp [--plugin PATH [--plugin-config TEXT | --plugin-config-file FILE]]...\n"
     "                   [--upstreams FILE] [--no-examples] [--max-message BYTES]\n"
     "                   [--audit FILE]\n"
+    "                   [--grants FILE [--grants-user NAME] [--state-key FILE]]\n"
     "       toolgov-mcp --import NAME --upstreams FILE\n"
     "\n"
     "A Model Context Protocol server (stdio, JSON-RPC 2.0) that serves toolgov\n"
@@ -75,6 +81,10 @@ static const char usage_text[] =
     "  --no-examples        do not serve the built-in example plugins\n"
     "  --max-message BYTES  the largest message accepted (default 4194304)\n"
     "  --audit FILE         append every decision of the gate to FILE (JSON lines)\n"
+    "  --grants FILE        keep the answers the user chooses to keep always in FILE\n"
+    "                       (sealed; read at start, written as they are given)\n"
+    "  --grants-user NAME   the user the grants belong to (default: the login name)\n"
+    "  --state-key FILE     the key that seals them (64 hex digits; made when missing)\n"
     "  --help               show this help\n"
     "  --version            show the version\n"
     "\n"
@@ -84,6 +94,7 @@ static const char usage_text[] =
     "                              empty or unset: the manifests decide)\n"
     "  TOOLGOV_CONFIRM_SCOPE       run (a yes covers the run's writes) or listed\n"
     "                              (only the calls the question listed)\n"
+    "  TOOLGOV_STATE_KEY_FILE      the key file when --state-key is not given\n"
     "\n"
     "The manual: man toolgov-mcp\n";
 
@@ -232,6 +243,9 @@ int main(int argc, char **argv)
     char **files = NULL; /* configuration files read, freed after the modules start */
     size_t nfiles = 0;
     const char *audit_path = NULL, *upstreams_path = NULL, *import_name = NULL;
+    const char *grants_path = NULL, *grants_user = NULL, *key_path = NULL;
+    toolgov_mcp_grants_file grants;
+    int grants_open = 0;
     FILE *audit_file = NULL;
     toolgov_audit_jsonl *audit = NULL;
 #ifdef TOOLGOV_MCP_UPSTREAMS
@@ -306,6 +320,16 @@ int main(int argc, char **argv)
                 return drop_modules(mods, files, nfiles,
                                     misuse("--import needs the name of a server in the "
                                            "--upstreams file", NULL));
+        } else if (strcmp(a, "--grants") == 0 || strcmp(a, "--grants-user") == 0 ||
+                   strcmp(a, "--state-key") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : NULL;
+            if (!v || !*v)
+                return drop_modules(mods, files, nfiles,
+                                    misuse(a[2] == 'g' ? (a[8] ? "--grants-user needs a name"
+                                                               : "--grants needs a file name")
+                                                       : "--state-key needs a file name",
+                                           NULL));
+            *(a[2] == 's' ? &key_path : a[8] ? &grants_user : &grants_path) = v;
         } else if (strcmp(a, "--no-examples") == 0) {
             examples = 0;
         } else if (strcmp(a, "--max-message") == 0 || strncmp(a, "--max-message=", 14) == 0) {
@@ -324,6 +348,16 @@ int main(int argc, char **argv)
             return drop_modules(mods, files, nfiles, misuse("unknown argument", a));
         }
     }
+    if ((grants_user || key_path) && !grants_path)
+        return drop_modules(mods, files, nfiles,
+                            misuse("--grants-user and --state-key go with --grants FILE", NULL));
+    if (!key_path)
+        key_path = getenv("TOOLGOV_STATE_KEY_FILE");
+    if (grants_path && (!key_path || !*key_path))
+        return drop_modules(mods, files, nfiles,
+                            misuse("--grants needs the key that seals it: --state-key FILE, or "
+                                   "TOOLGOV_STATE_KEY_FILE (never beside the grants file)",
+                                   NULL));
     if (!examples && npaths == 0 && !upstreams_path)
         return drop_modules(
             mods, files, nfiles,
@@ -394,6 +428,17 @@ int main(int argc, char **argv)
         opt.audit = toolgov_audit_jsonl_observe;
         opt.audit_ud = audit;
     }
+    if (grants_path) {
+        grants_open = 1;
+        if (toolgov_mcp_grants_open(&grants, grants_path, grants_user, key_path, plugins.reg,
+                                    stderr) != 0) {
+            status = EXIT_MISUSE;
+            goto out;
+        }
+        opt.grants = grants.set;
+        opt.grant_store = toolgov_mcp_grants_store;
+        opt.grant_store_ud = &grants;
+    }
     if ((rc = toolgov_mcp_server_new(&srv, plugins.reg, pol, &opt, write_line, &out_fd))) {
         fprintf(stderr, "toolgov-mcp: %s\n", toolgov_strerror(rc));
         goto out;
@@ -401,6 +446,8 @@ int main(int argc, char **argv)
     status = serve(srv) == 0 ? 0 : 1;
 out:
     toolgov_mcp_server_free(srv);
+    if (grants_open)
+        toolgov_mcp_grants_close(&grants);
     if (audit) {
         int err = 0;
         if ((rc = toolgov_audit_jsonl_status(audit, &err))) {

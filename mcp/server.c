@@ -75,6 +75,10 @@ struct toolgov_mcp_server {
     void *audit_ud;
     int (*tool_unavailable)(void *, const char *, const char *, char *, size_t);
     void *tool_ud;
+    toolgov_grants *grants;  /* the runs' standing grants (owned when own_grants) */
+    int own_grants;
+    toolgov_mcp_grant_store_fn grant_store;
+    void *grant_store_ud;
     const char *name;
 
     toolgov_allocator alloc;
@@ -312,6 +316,7 @@ static int new_run(toolgov_mcp_server *s)
             return rc;
         }
     }
+    (void)toolgov_run_set_grants(run, s->grants);
     toolgov_run_free(s->run);
     s->run = run;
     s->run_gen++;
@@ -409,6 +414,12 @@ static int invoke_and_answer(toolgov_mcp_server *s, const char *id, const char *
 
     if (rc == TOOLGOV_ECONFIRM || rc == TOOLGOV_EAPPROVAL)
         return rc;
+    if (rc == TOOLGOV_ENEVER) {
+        snprintf(msg, sizeof msg,
+                 "%s was not run: the user said never to this call, in a standing grant. "
+                 "Do not call it again; tell the user what you meant to do instead.", tool);
+        return send_tool_error(s, id, msg);
+    }
     if (rc == TOOLGOV_EREFUSED || rc == TOOLGOV_EENDED) {
         if (toolgov_run_confirmation(s->run) == TOOLGOV_CONFIRMATION_REFUSED)
             snprintf(msg, sizeof msg,
@@ -471,6 +482,44 @@ static void put_call_line(toolgov__jbuf *b, const toolgov_mcp_server *s, const c
     put_shown(b, args);
 }
 
+/* The form of a question: one field, `remember`, whose choices say how
+** long the answer stands ("always" only with a grant store). Titled
+** choices (oneOf/const) from revision 2025-11-25 on, enumNames before. */
+static void put_remember_schema(toolgov__jbuf *b, const toolgov_mcp_server *s)
+{
+    static const char *const values[] = {"once", "session", "always"};
+    static const char *const titles[] = {"Only this time", "Allow for this session",
+                                         "Always allow (kept by the operator)"};
+    size_t i, n = s->grant_store ? 3 : 2;
+    int titled = strcmp(s->protocol, "2025-11-25") >= 0;
+
+    toolgov__jbuf_puts(b, "{\"type\":\"object\",\"properties\":{\"remember\":{\"type\":\"string\","
+                          "\"title\":\"Remember this answer\",");
+    toolgov__jbuf_puts(b, titled ? "\"oneOf\":[" : "\"enum\":[");
+    for (i = 0; i < n; i++) {
+        if (i)
+            toolgov__jbuf_putc(b, ',');
+        if (titled) {
+            toolgov__jbuf_puts(b, "{\"const\":");
+            put_cstr(b, values[i]);
+            toolgov__jbuf_puts(b, ",\"title\":");
+            put_cstr(b, titles[i]);
+            toolgov__jbuf_putc(b, '}');
+        } else {
+            put_cstr(b, values[i]);
+        }
+    }
+    if (!titled) {
+        toolgov__jbuf_puts(b, "],\"enumNames\":[");
+        for (i = 0; i < n; i++) {
+            if (i)
+                toolgov__jbuf_putc(b, ',');
+            put_cstr(b, titles[i]);
+        }
+    }
+    toolgov__jbuf_puts(b, "],\"default\":\"once\"}}}");
+}
+
 /* Send elicitation/create with the message in s->scratch. */
 static int send_question(toolgov_mcp_server *s, long eid)
 {
@@ -486,8 +535,20 @@ static int send_question(toolgov_mcp_server *s, long eid)
         toolgov__jbuf_puts(&s->out, "\"mode\":\"form\",");
     toolgov__jbuf_puts(&s->out, "\"message\":");
     put_text(&s->out, s->scratch.ptr, s->scratch.len);
-    toolgov__jbuf_puts(&s->out, ",\"requestedSchema\":{\"type\":\"object\",\"properties\":{}}}}");
+    toolgov__jbuf_puts(&s->out, ",\"requestedSchema\":");
+    put_remember_schema(&s->out, s);
+    toolgov__jbuf_puts(&s->out, "}}");
     return send_out(s);
+}
+
+/* The question's last sentence: what remembering an accept would cover. */
+static void put_remember_note(toolgov__jbuf *b, const toolgov_mcp_server *s, const char *what)
+{
+    toolgov__jbuf_puts(b, "\nRemember this answer to let ");
+    toolgov__jbuf_puts(b, what);
+    toolgov__jbuf_puts(b, s->grant_store ? " run without asking for the rest of this session, "
+                                           "or always."
+                                         : " run without asking for the rest of this session.");
 }
 
 static int add_pending(toolgov_mcp_server *s, const char *id, const char *tool,
@@ -566,6 +627,7 @@ static int ask_confirm(toolgov_mcp_server *s, const char *id, const char *tool, 
         put_call_line(&s->scratch, s, tool, args);
         toolgov__jbuf_puts(&s->scratch, "\nAccept runs exactly this call, once; any other write "
                                        "asks on its own. Decline refuses this call.");
+        put_remember_note(&s->scratch, s, "this tool's writes");
     } else {
         /* Under scope run the yes is the run's: a write that arrives while
         ** the question is open waits on it, as the question says. */
@@ -577,6 +639,7 @@ static int ask_confirm(toolgov_mcp_server *s, const char *id, const char *tool, 
         toolgov__jbuf_puts(&s->scratch, "\nAccept lets these writes and the session's later "
                                        "writes run without asking again; Decline refuses every "
                                        "write of this run.");
+        put_remember_note(&s->scratch, s, "these tools' writes");
     }
     eid = s->next_elicit++;
     rc = add_pending(s, id, tool, args, eid, ASK_CONFIRM);
@@ -600,6 +663,7 @@ static int ask_approval(toolgov_mcp_server *s, const char *id, const char *tool,
     put_call_line(&s->scratch, s, tool, args);
     toolgov__jbuf_puts(&s->scratch, "\nAccept runs this one call; any other destructive call asks "
                                    "again.");
+    put_remember_note(&s->scratch, s, "exactly this call");
     eid = s->next_elicit++;
     rc = add_pending(s, id, tool, args, eid, ASK_APPROVAL);
     return rc ? rc : send_question(s, eid);
@@ -731,6 +795,69 @@ static int answer_pending(toolgov_mcp_server *s, pending *p, const char *action)
     return send_tool_error(s, p->id, msg);
 }
 
+/* ---- remembered answers (standing grants) ----------------------------- */
+
+enum { REMEMBER_ONCE, REMEMBER_SESSION, REMEMBER_ALWAYS };
+
+/* How long an accept stands: the form's `remember` (read strictly: a key
+** given twice, a value not offered, anything else is "once"). */
+static int remember_choice(const toolgov_mcp_server *s, const msg *m, long result)
+{
+    long content = member(m, result, "content");
+    long r = member(m, content, "remember");
+
+    if (r < 0 || has_duplicate_key(m, content))
+        return REMEMBER_ONCE;
+    if (str_is(m, r, "session"))
+        return REMEMBER_SESSION;
+    if (str_is(m, r, "always") && s->grant_store)
+        return REMEMBER_ALWAYS;
+    return REMEMBER_ONCE;
+}
+
+/* Keep an accept as a standing allow: of the whole tool (args NULL: a
+** confirm-once write), or of exactly one destructive call. For the
+** session it joins the runs' set; "always" also goes to the store, whose
+** failure the host reports (the grant still holds for the session). */
+static void remember_grant(toolgov_mcp_server *s, const char *tool, const char *args, int how)
+{
+    toolgov_grant g;
+
+    if (how == REMEMBER_ONCE)
+        return;
+    memset(&g, 0, sizeof g);
+    g.tool = tool;
+    g.args = args;
+    g.verdict = TOOLGOV_GRANT_ALLOW;
+    if (how == REMEMBER_ALWAYS)
+        (void)s->grant_store(s->grant_store_ud, &g);
+    (void)toolgov_grants_add(NULL, s->grants, s->reg, &g);
+}
+
+/* An accepted question to remember: each tool the confirmation listed
+** (once), or the approved call. */
+static void remember_answer(toolgov_mcp_server *s, long eid, int how)
+{
+    size_t i, j;
+
+    for (i = 0; i < s->pend_count && how != REMEMBER_ONCE; i++) {
+        const pending *p = &s->pend[i];
+        int seen = 0;
+
+        if (!p->live || p->elicit != eid || p->run_gen != s->run_gen)
+            continue;
+        if (p->kind == ASK_APPROVAL) {
+            remember_grant(s, p->tool, p->args, how);
+            continue;
+        }
+        for (j = 0; j < i; j++)
+            seen |= s->pend[j].live && s->pend[j].elicit == eid &&
+                    s->pend[j].run_gen == s->run_gen && strcmp(s->pend[j].tool, p->tool) == 0;
+        if (!seen)
+            remember_grant(s, p->tool, NULL, how);
+    }
+}
+
 /* The client's answer to our elicitation/create `eid`: result.action, or an
 ** error (treated as no answer). */
 static int on_answer(toolgov_mcp_server *s, const msg *m, long eid, long result)
@@ -767,6 +894,8 @@ static int on_answer(toolgov_mcp_server *s, const msg *m, long eid, long result)
                 action = "cancel";
         }
     }
+    if (strcmp(action, "accept") == 0)
+        remember_answer(s, eid, remember_choice(s, m, result));
     /* Entries may be added while answering (a call the answer did not
     ** cover may ask again under the confirmation scope `listed`), so walk
     ** the count taken now. */
@@ -1012,6 +1141,16 @@ int toolgov_mcp_server_new(toolgov_mcp_server **out, const toolgov_registry *reg
     s->audit_ud = opt ? opt->audit_ud : NULL;
     s->tool_unavailable = opt ? opt->tool_unavailable : NULL;
     s->tool_ud = opt ? opt->tool_ud : NULL;
+    s->grants = opt ? opt->grants : NULL;
+    s->grant_store = opt ? opt->grant_store : NULL;
+    s->grant_store_ud = opt ? opt->grant_store_ud : NULL;
+    if (!s->grants) {
+        if (toolgov_grants_new(&s->grants, "session", NULL) != 0) {
+            free(s);
+            return TOOLGOV_ENOMEM;
+        }
+        s->own_grants = 1;
+    }
     s->alloc.fn = NULL; /* the runtime's default allocator (the C library's) */
     s->alloc.ud = NULL;
     toolgov__scratch_init(&s->arena, &s->alloc);
@@ -1036,6 +1175,8 @@ void toolgov_mcp_server_free(toolgov_mcp_server *s)
         pending_free(&s->pend[i]);
     free(s->pend);
     toolgov_run_free(s->run);
+    if (s->own_grants)
+        toolgov_grants_free(s->grants);
     toolgov__scratch_free(&s->arena);
     toolgov__jbuf_free(&s->out);
     toolgov__jbuf_free(&s->scratch);

@@ -24,7 +24,12 @@
 **   - a destructive call asks for its own approval each time, naming the
 **     exact call; only accept lets that one call run;
 **   - for a client without the elicitation capability both are refused with
-**     a message that says why and what the operator can do.
+**     a message that says why and what the operator can do;
+**   - a question's form has one field, `remember`: "once" (the default),
+**     "session" or, with a grant store, "always". An accepted answer to
+**     remember becomes a standing allow (grants.h): of each tool the
+**     confirmation listed, or of exactly the approved destructive call;
+**     a call a standing never refuses is refused with its own message.
 ** The envelope is read with the runtime's strict JSON reader; the call's
 ** `arguments` are decoded once, by the run (toolgov_run_decode), before the
 ** gate, and a question lists the call with its canonical arguments.
@@ -39,6 +44,7 @@
 #include <stddef.h>
 
 #include <toolgov/audit.h>
+#include <toolgov/grants.h>
 #include <toolgov/policy.h>
 #include <toolgov/toolgov.h>
 
@@ -55,6 +61,10 @@ typedef int (*toolgov_mcp_write_fn)(void *ud, const char *msg, size_t len);
 
 typedef struct toolgov_mcp_server toolgov_mcp_server;
 
+/* Keeps a grant the user asked to keep "always" (the operator's grants
+** file): 0 when it is kept. The grant is borrowed for the call. */
+typedef int (*toolgov_mcp_grant_store_fn)(void *ud, const toolgov_grant *grant);
+
 typedef struct toolgov_mcp_options {
     size_t max_message;      /* 0: TOOLGOV_MCP_MAX_MESSAGE */
     const char *server_name; /* serverInfo.name; NULL: "toolgov-mcp" */
@@ -69,6 +79,15 @@ typedef struct toolgov_mcp_options {
     ** a server that is down, or a tool it no longer offers. */
     int (*tool_unavailable)(void *ud, const char *owner, const char *tool, char *why, size_t n);
     void *tool_ud;
+    /* Standing grants (toolgov/grants.h). Every run of the session consults
+    ** `grants` (borrowed; NULL: the server keeps a set of its own for the
+    ** session). A confirmation or approval question offers to remember the
+    ** answer "for this session" (a grant added to that set) and, when
+    ** `grant_store` is set, "always" (added to the set and handed to
+    ** grant_store to keep). */
+    toolgov_grants *grants;
+    toolgov_mcp_grant_store_fn grant_store;
+    void *grant_store_ud;
 } toolgov_mcp_options;
 
 /* Create a server over `reg` and `pol` (borrowed, must outlive it). `opt`
