@@ -930,7 +930,10 @@ static int exec_batch(toolgov_loop *lp)
             not_run(lp, c, c->asked ? TOOLGOV_NOT_RUN_NOT_APPROVED : TOOLGOV_NOT_RUN_WAITS_APPROVAL,
                     NULL, 0);
             break;
-        case TOOLGOV_EREFUSED: not_run(lp, c, TOOLGOV_NOT_RUN_DECLINED, NULL, 0); break;
+        case TOOLGOV_EREFUSED:
+        case TOOLGOV_ENEVER: /* the user's no, given ahead of time (grants.h) */
+            not_run(lp, c, TOOLGOV_NOT_RUN_DECLINED, NULL, 0);
+            break;
         case TOOLGOV_EENDED: not_run(lp, c, TOOLGOV_NOT_RUN_ENDED, NULL, 0); break;
         case TOOLGOV_ENOHANDLER: not_run(lp, c, TOOLGOV_NOT_RUN_NO_HANDLER, NULL, 0); break;
         case TOOLGOV_ENOENT: not_run(lp, c, TOOLGOV_NOT_RUN_UNKNOWN_TOOL, NULL, 0); break;

@@ -367,7 +367,13 @@ START_TEST(test_confirm_accept_once_for_two)
             "wants to run:\\n- calendar.create_reminder {");
     /* The question shows the call's canonical arguments. */
     ck_assert_ptr_nonnull(strstr(s.lines[0], "\\\"title\\\":\\\"Pay rent\\\""));
-    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"requestedSchema\":{\"type\":\"object\",\"properties\":{}}"));
+    /* Its form offers to remember the answer: this session only, since no
+    ** grant store was given. */
+    ck_assert_ptr_nonnull(strstr(s.lines[0],
+        "\"requestedSchema\":{\"type\":\"object\",\"properties\":{\"remember\":{\"type\":"
+        "\"string\",\"title\":\"Remember this answer\",\"oneOf\":[{\"const\":\"once\",\"title\":"
+        "\"Only this time\"},{\"const\":\"session\",\"title\":\"Allow for this session\"}],"
+        "\"default\":\"once\"}}}}}"));
     ck_assert_uint_eq(feed(&s, call(2, "create_reminder", REMINDER("Call Ana"))), 0);
     /* A read meanwhile runs at once. */
     expect1(&s, call(3, "calendar_lookup", "{\"date\":\"2026-12-02\"}"), "\"id\":3,\"result\"");
@@ -501,6 +507,84 @@ START_TEST(test_destructive_each_call)
     expect1(&s, call(3, "empty_trash", "{}"), "\"id\":3,\"method\":\"elicitation/create\"");
     expect1(&s, answer(3, "cancel"), "closed the question");
     close_session(&s);
+}
+END_TEST
+
+/* An accept with content.remember. */
+static const char *answer_remember(int eid, const char *remember)
+{
+    snprintf(answer_line, sizeof answer_line,
+             "{\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"action\":\"accept\","
+             "\"content\":{\"remember\":%s}}}", eid, remember);
+    return answer_line;
+}
+
+#define NEW_RUN_CALL(id, tool, args)                                                        \
+    "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"method\":\"tools/call\",\"params\":{\"name\":\"" tool \
+    "\",\"arguments\":" args ",\"_meta\":{\"toolgov/new_run\":true}}}"
+
+/* "Allow for this session": the answer stands in the session's later runs
+** (a standing grant), for the tool asked about or the one destructive
+** call; "always" without a grant store, or a key given twice, is once. */
+START_TEST(test_remember_for_the_session)
+{
+    session s;
+    open_session(&s, NULL);
+    init(&s, "{\"elicitation\":{\"form\":{}}}");
+    expect1(&s, call(1, "create_reminder", REMINDER("A")), "\"id\":1,\"method\":\"elicitation/create\"");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "Remember this answer to let these tools' writes run "
+                                             "without asking for the rest of this session."));
+    ck_assert_ptr_null(strstr(s.lines[0], "always"));
+    expect1(&s, answer_remember(1, "\"session\""), "Created reminder \\\"A\\\"");
+    /* A new run: the write runs without a question. */
+    expect1(&s, NEW_RUN_CALL(2, "create_reminder", REMINDER("B")), "\"id\":2,\"result\"");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "Created reminder"));
+    /* The destructive call: only exactly the approved call is remembered. */
+    expect1(&s, call(3, "empty_trash", "{}"), "\"id\":2,\"method\":\"elicitation/create\"");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "exactly this call"));
+    expect1(&s, answer_remember(2, "\"session\""), "\"id\":3,\"result\"");
+    expect1(&s, NEW_RUN_CALL(4, "empty_trash", "{}"), "\"id\":4,\"result\"");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"isError\":false"));
+    close_session(&s);
+
+    /* Not offered or not read: once. */
+    open_session(&s, NULL);
+    init(&s, "{\"elicitation\":{\"form\":{}}}");
+    expect1(&s, call(1, "create_reminder", REMINDER("A")), "\"id\":1,\"method\":\"elicitation/create\"");
+    expect1(&s, answer_remember(1, "\"always\""), "\"id\":1,\"result\"");
+    expect1(&s, NEW_RUN_CALL(2, "create_reminder", REMINDER("B")), "\"id\":2,\"method\":\"elicitation/create\"");
+    expect1(&s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"action\":\"accept\",\"content\":"
+                "{\"remember\":\"once\",\"remember\":\"session\"}}}", "\"id\":2,\"result\"");
+    expect1(&s, NEW_RUN_CALL(3, "create_reminder", REMINDER("C")), "\"id\":3,\"method\":\"elicitation/create\"");
+    close_session(&s);
+}
+END_TEST
+
+/* A standing never of the host's set: refused with its own message. */
+START_TEST(test_never_grant)
+{
+    session s;
+    toolgov_mcp_options opt;
+    toolgov_grants *g;
+    toolgov_grant gr;
+
+    memset(&s, 0, sizeof s);
+    memset(&opt, 0, sizeof opt);
+    ck_assert_int_eq(toolgov_mcp_plugins_open(&s.plugins, 1, NULL, 0, stderr), 0);
+    ck_assert_int_eq(toolgov_policy_new(&s.pol, s.plugins.reg), 0);
+    ck_assert_int_eq(toolgov_grants_new(&g, "ana", NULL), 0);
+    memset(&gr, 0, sizeof gr);
+    gr.tool = "calendar_lookup";
+    gr.verdict = TOOLGOV_GRANT_NEVER;
+    ck_assert_int_eq(toolgov_grants_add(NULL, g, s.plugins.reg, &gr), 0);
+    opt.grants = g;
+    ck_assert_int_eq(toolgov_mcp_server_new(&s.srv, s.plugins.reg, s.pol, &opt, capture, &s), 0);
+    init(&s, "{\"elicitation\":{\"form\":{}}}");
+    expect1(&s, call(1, "calendar_lookup", "{\"date\":\"2026-12-02\"}"),
+            "calendar_lookup was not run: the user said never to this call, in a standing grant.");
+    ck_assert_ptr_nonnull(strstr(s.lines[0], "\"isError\":true"));
+    close_session(&s);
+    toolgov_grants_free(g);
 }
 END_TEST
 
@@ -644,6 +728,8 @@ static Suite *mcp_suite(void)
     tcase_add_test(tc, test_confirm_listed_scope);
     tcase_add_test(tc, test_confirm_decline_and_cancel);
     tcase_add_test(tc, test_destructive_each_call);
+    tcase_add_test(tc, test_remember_for_the_session);
+    tcase_add_test(tc, test_never_grant);
     tcase_add_test(tc, test_cancelled_call);
     tcase_add_test(tc, test_no_elicitation);
     tcase_add_test(tc, test_override_none);
