@@ -443,49 +443,23 @@ int toolgov_grants_save(char *out, size_t size, size_t *needed, const toolgov_gr
     return toolgov__out_finish(&o, needed);
 }
 
-typedef struct cursor {
-    const char *p, *end;
-} cursor;
+typedef toolgov__reader cursor;
 
+/* The field readers of seal.h, under short names. */
 static int lit(cursor *c, const char *s)
 {
-    size_t n = strlen(s);
+    return toolgov__read_lit(c, s);
+}
 
-    if ((size_t)(c->end - c->p) < n || memcmp(c->p, s, n) != 0)
-        return 0;
-    c->p += n;
-    return 1;
+static int bytes(cursor *c, const char **s, size_t *n)
+{
+    return toolgov__read_bytes(c, s, n);
 }
 
 /* A decimal number without sign or leading zeros, below NUM_LIMIT. */
 static int num(cursor *c, unsigned long long *out)
 {
-    unsigned long long v = 0;
-    const char *start = c->p;
-
-    while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
-        v = v * 10 + (unsigned)(*c->p - '0');
-        if (v >= NUM_LIMIT)
-            return 0;
-        c->p++;
-    }
-    if (c->p == start || (c->p - start > 1 && *start == '0'))
-        return 0;
-    *out = v;
-    return 1;
-}
-
-/* <n>:<bytes>, borrowed from the text. */
-static int bytes(cursor *c, const char **s, size_t *n)
-{
-    unsigned long long v;
-
-    if (!num(c, &v) || !lit(c, ":") || (unsigned long long)(c->end - c->p) < v)
-        return 0;
-    *s = c->p;
-    *n = (size_t)v;
-    c->p += *n;
-    return 1;
+    return toolgov__read_num(c, NUM_LIMIT, out);
 }
 
 /* One "grant ..." line after its word; fills gr (owned strings). */

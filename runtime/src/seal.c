@@ -145,3 +145,45 @@ int toolgov__seal_open(const char **body, size_t *body_len, const char *text, si
     *body_len = signed_len - (mlen + hlen + bound_len + 1);
     return 0;
 }
+
+/* ---- reading a body ---- */
+
+int toolgov__read_lit(toolgov__reader *c, const char *s)
+{
+    size_t n = strlen(s);
+
+    if ((size_t)(c->end - c->p) < n || memcmp(c->p, s, n) != 0)
+        return 0;
+    c->p += n;
+    return 1;
+}
+
+int toolgov__read_num(toolgov__reader *c, unsigned long long limit, unsigned long long *out)
+{
+    unsigned long long v = 0;
+    const char *start = c->p;
+
+    while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+        v = v * 10 + (unsigned)(*c->p - '0');
+        if (v >= limit)
+            return 0;
+        c->p++;
+    }
+    if (c->p == start || (c->p - start > 1 && *start == '0'))
+        return 0;
+    *out = v;
+    return 1;
+}
+
+int toolgov__read_bytes(toolgov__reader *c, const char **s, size_t *n)
+{
+    unsigned long long v;
+
+    if (!toolgov__read_num(c, 1ull << 48, &v) || !toolgov__read_lit(c, ":") ||
+        (unsigned long long)(c->end - c->p) < v)
+        return 0;
+    *s = c->p;
+    *n = (size_t)v;
+    c->p += *n;
+    return 1;
+}

@@ -65,4 +65,18 @@ int toolgov__seal_open(const char **body, size_t *body_len, const char *text, si
                        const toolgov_state_key *key, const char *magic, const char *bound,
                        size_t bound_len);
 
+/* Reading an opened body: a cursor and the field readers every kind
+** shares, the inverses of toolgov__seal_str, _num and _bytes. Each returns
+** 1 and moves past what it read, or 0 (the cursor then says nothing). */
+typedef struct toolgov__reader {
+    const char *p, *end;
+} toolgov__reader;
+
+/* Exactly the bytes of s. */
+int toolgov__read_lit(toolgov__reader *c, const char *s);
+/* A decimal number without sign or leading zeros, below `limit`. */
+int toolgov__read_num(toolgov__reader *c, unsigned long long limit, unsigned long long *out);
+/* <n>:<bytes> with n below 2^48, borrowed from the text. */
+int toolgov__read_bytes(toolgov__reader *c, const char **s, size_t *n);
+
 #endif /* TOOLGOV_SEAL_H */

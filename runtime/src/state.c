@@ -141,33 +141,25 @@ int toolgov_run_save(char *out, size_t size, size_t *needed, const toolgov_run *
 
 /* ---- restoring ---- */
 
-typedef struct cursor {
-    const char *p, *end;
-} cursor;
+typedef toolgov__reader cursor;
 
+/* The field readers of seal.h, under short names. */
 static int lit(cursor *c, const char *s)
 {
-    size_t n = strlen(s);
+    return toolgov__read_lit(c, s);
+}
 
-    if ((size_t)(c->end - c->p) < n || memcmp(c->p, s, n) != 0)
-        return 0;
-    c->p += n;
-    return 1;
+static int bytes(cursor *c, const char **s, size_t *n)
+{
+    return toolgov__read_bytes(c, s, n);
 }
 
 /* A decimal number without sign or leading zeros, below 2^48. */
 static int num(cursor *c, size_t *out)
 {
-    unsigned long long v = 0;
-    const char *start = c->p;
+    unsigned long long v;
 
-    while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
-        v = v * 10 + (unsigned)(*c->p - '0');
-        if (v >= (1ull << 48))
-            return 0;
-        c->p++;
-    }
-    if (c->p == start || (c->p - start > 1 && *start == '0'))
+    if (!toolgov__read_num(c, 1ull << 48, &v))
         return 0;
     *out = (size_t)v;
     return 1;
@@ -191,16 +183,6 @@ static int hex64(cursor *c, uint64_t *out)
             return 0;
     }
     *out = v;
-    return 1;
-}
-
-/* <n>:<bytes>, borrowed from the text. */
-static int bytes(cursor *c, const char **s, size_t *n)
-{
-    if (!num(c, n) || !lit(c, ":") || (size_t)(c->end - c->p) < *n)
-        return 0;
-    *s = c->p;
-    c->p += *n;
     return 1;
 }
 

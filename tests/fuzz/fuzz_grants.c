@@ -25,10 +25,7 @@
 #include <sodium.h>
 #include <toolgov/grants.h>
 
-static const toolgov_state_key fuzz_test_key = {{
-    0x74, 0x6f, 0x6f, 0x6c, 0x67, 0x6f, 0x76, 0x2d, 0x66, 0x75, 0x7a, 0x7a,
-    0x2d, 0x6b, 0x65, 0x79, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
-    0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f}};
+#include "fuzz_seal.h"
 
 #define FUZZ_USER "fuzz"
 #define FUZZ_HEAD "toolgov-grants 1\nbound 4:" FUZZ_USER "\n"
@@ -38,21 +35,6 @@ static long long fuzz_clock(void *ud)
 {
     (void)ud;
     return FUZZ_NOW;
-}
-
-static size_t seal(char *fixed, size_t body)
-{
-    unsigned char mac[crypto_generichash_BYTES];
-    char hex[2 * crypto_generichash_BYTES + 1];
-
-    FUZZ_CHECK(sodium_init() >= 0);
-    crypto_generichash(mac, sizeof mac, (const unsigned char *)fixed, body,
-                       fuzz_test_key.bytes, sizeof fuzz_test_key.bytes);
-    sodium_bin2hex(hex, sizeof hex, mac, sizeof mac);
-    memcpy(fixed + body, "mac ", 4);
-    memcpy(fixed + body + 4, hex, 2 * sizeof mac);
-    fixed[body + 4 + 2 * sizeof mac] = '\n';
-    return body + 4 + 2 * sizeof mac + 1;
 }
 
 static toolgov_grants *new_set(void)
@@ -182,7 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             (nl = memchr(text + skip, '\n', body - skip)) != NULL)
             skip = (size_t)(nl - text) + 1;
     }
-    fixed = malloc(head + body - skip + 4 + 2 * crypto_generichash_BYTES + 1);
+    fixed = malloc(head + body - skip + FUZZ_SEAL_BYTES);
     FUZZ_CHECK(fixed != NULL);
     memcpy(fixed, FUZZ_HEAD, head);
     memcpy(fixed + head, text + skip, body - skip);

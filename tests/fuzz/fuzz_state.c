@@ -22,32 +22,11 @@
 
 #include <sodium.h>
 
-/* The key every state in this harness is sealed and restored with. */
-static const toolgov_state_key fuzz_test_key = {{
-    0x74, 0x6f, 0x6f, 0x6c, 0x67, 0x6f, 0x76, 0x2d, 0x66, 0x75, 0x7a, 0x7a,
-    0x2d, 0x6b, 0x65, 0x79, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
-    0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f}};
+#include "fuzz_seal.h"
 
 /* The identity of every run here, which the corpus texts are bound to
 ** ("bound 8:fuzz-run"). */
 #define FUZZ_RUN_ID "fuzz-run"
-
-/* Append "mac <hex>\n" sealing fixed[0, body) with the test key, the way
-** toolgov_run_save does (keyed BLAKE2b-256); returns the new length. */
-static size_t seal(char *fixed, size_t body)
-{
-    unsigned char mac[crypto_generichash_BYTES];
-    char hex[2 * crypto_generichash_BYTES + 1];
-
-    FUZZ_CHECK(sodium_init() >= 0);
-    crypto_generichash(mac, sizeof mac, (const unsigned char *)fixed, body,
-                       fuzz_test_key.bytes, sizeof fuzz_test_key.bytes);
-    sodium_bin2hex(hex, sizeof hex, mac, sizeof mac);
-    memcpy(fixed + body, "mac ", 4);
-    memcpy(fixed + body + 4, hex, 2 * sizeof mac);
-    fixed[body + 4 + 2 * sizeof mac] = '\n';
-    return body + 4 + 2 * sizeof mac + 1;
-}
 
 /* Save into a fresh malloc'd buffer; *len gets its length. */
 static char *save(const toolgov_run *run, size_t *len)
