@@ -161,7 +161,8 @@ static int read_key(toolgov_mcp_grants_file *gf, const char *key_path)
     if (len != 2 * TOOLGOV_STATE_KEY_BYTES)
         goto bad;
     for (i = 0; i < TOOLGOV_STATE_KEY_BYTES; i++) {
-        int hi = hex_digit((unsigned char)text[2 * i]), lo = hex_digit((unsigned char)text[2 * i + 1]);
+        int hi = hex_digit((unsigned char)text[2 * i]),
+            lo = hex_digit((unsigned char)text[2 * i + 1]);
 
         if (hi < 0 || lo < 0)
             goto bad;
