@@ -7,12 +7,13 @@
 **                 [--api openai|openai-responses|anthropic] [--api-key-file FILE]
 **                 [--plugin PATH]... [--once QUESTION] [--audit FILE] [--state FILE]
 **                 [--timeout SECONDS] [--connect-timeout SECONDS] [--retries N]
-**                 [--max-steps N]
+**                 [--max-steps N] [--grants FILE [--grants-user NAME]]
 **
 ** Without --base-url it talks to the demo's scripted model, in process.
 ** Questions to the user go to standard output; each is answered by one
 ** line of standard input (y or Y first: yes; anything else or the end of
-** input: no). Without --once each line of standard input is one turn.
+** input: no; with --grants, a or A first: yes, and always: a standing
+** grant kept in FILE, grants_file.h). Without --once each line of standard input is one turn.
 **
 ** Exit status: 0 every turn ended normally (the answer, an answers-directly
 ** tool's output, a refusal, the output limit); 1 an API error (its message
@@ -33,6 +34,7 @@
 #include <toolgov/run.h>
 #include <toolgov/toolgov.h>
 
+#include "grants_file.h"
 #include "plugins.h"
 #include "scripted.h"
 #include "transport.h"
@@ -52,7 +54,7 @@ static const char usage_text[] =
     "                     [--plugin PATH [--plugin-config TEXT | --plugin-config-file FILE]]...\n"
     "                     [--once QUESTION] [--audit FILE]\n"
     "                     [--state FILE] [--timeout SECONDS] [--connect-timeout SECONDS]\n"
-    "                     [--retries N] [--max-steps N]\n"
+    "                     [--retries N] [--max-steps N] [--grants FILE [--grants-user NAME]]\n"
     "\n"
     "A terminal agent: the model proposes tool calls, toolgov's gate decides,\n"
     "writes ask you once per turn, destructive calls ask every time.\n"
@@ -78,6 +80,9 @@ static const char usage_text[] =
     "  --connect-timeout SECONDS  (default 10)\n"
     "  --retries N             retries on 429, 5xx and network failures (default 3)\n"
     "  --max-steps N           model requests per turn (default 8)\n"
+    "  --grants FILE           answer a to a question: yes, and always (kept in FILE,\n"
+    "                          sealed with the state key; read at start)\n"
+    "  --grants-user NAME      the user the grants belong to (default: the login name)\n"
     "  --help, --version\n"
     "\n"
     "environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, TOOLGOV_CONFIRM_ONCE_TOOLS,\n"
@@ -99,6 +104,8 @@ typedef struct agent {
     char run_id[TOOLGOV_RUN_ID_MAX + 1]; /* the run's identity under --state:
                                          ** binds the saved text to its file */
     toolgov_state_key key;
+    toolgov_mcp_grants_file grants; /* --grants, when have_grants */
+    int have_grants;
 } agent;
 
 /* With the example plugins, the user's memory the demo has too. */
@@ -176,17 +183,46 @@ static int send_http(void *ud, toolgov_loop *lp, const char *req, size_t len)
     return rc == TOOLGOV_ENOMEM ? -1 : 0;
 }
 
+/* "a": keep the yes as standing allows, in the file and for this process:
+** of each tool the confirmation listed, or of exactly the approved call. */
+static void keep_always(agent *ag, const toolgov_loop_action *q)
+{
+    size_t i, j;
+
+    for (i = 0; i < q->n_calls; i++) {
+        toolgov_grant g;
+        int seen = 0;
+
+        for (j = 0; j < i && q->question != TOOLGOV_LOOP_APPROVAL; j++)
+            seen |= strcmp(q->calls[j].tool, q->calls[i].tool) == 0;
+        if (seen)
+            continue;
+        memset(&g, 0, sizeof g);
+        g.tool = q->calls[i].tool;
+        g.args = q->question == TOOLGOV_LOOP_APPROVAL ? q->calls[i].args : NULL;
+        g.verdict = TOOLGOV_GRANT_ALLOW;
+        if (toolgov_mcp_grants_store(&ag->grants, &g) == 0)
+            fprintf(stdout, "(kept: %s%s runs without asking from now on)\n", g.tool,
+                    g.args ? " with exactly these arguments" : "");
+        (void)toolgov_grants_add(NULL, ag->grants.set, ag->grants.reg, &g);
+    }
+}
+
 static int ask_terminal(void *ud, const toolgov_loop_action *q)
 {
     agent *ag = ud;
     char line[256];
-    fprintf(stdout, "%s\n[y/N] ", q->text);
+    fprintf(stdout, ag->have_grants ? "%s\n[y/N/a: yes, and always] " : "%s\n[y/N] ", q->text);
     fflush(stdout);
     if (!fgets(line, sizeof line, ag->in)) {
         fputc('\n', stdout);
         return 0;
     }
     /* The rest of a longer line is not another answer. */
+    if (ag->have_grants && (line[0] == 'a' || line[0] == 'A')) {
+        keep_always(ag, q);
+        line[0] = 'y';
+    }
     while (!strchr(line, '\n') && fgets(line, sizeof line, ag->in))
         ;
     return line[0] == 'y' || line[0] == 'Y';
@@ -321,6 +357,8 @@ static int turn(agent *ag, toolgov_loop *lp, const toolgov_policy *pol,
 
     if (new_run(&run, pol, audit, ag->state_path ? ag->run_id : NULL))
         return EXIT_API;
+    if (ag->have_grants)
+        (void)toolgov_run_set_grants(run, ag->grants.set);
     if ((rc = toolgov_loop_start(lp, run, question, tools, n_tools))) {
         fprintf(stderr, "toolgov-agent: %s\n", toolgov_strerror(rc));
         toolgov_run_free(run);
@@ -341,6 +379,8 @@ static int resume(agent *ag, toolgov_loop *lp, const toolgov_policy *pol,
 
     if (new_run(&run, pol, audit, ag->run_id))
         return EXIT_API;
+    if (ag->have_grants)
+        (void)toolgov_run_set_grants(run, ag->grants.set);
     rc = toolgov_loop_restore(lp, run, text, len, &ag->key);
     if (rc) {
         fprintf(stderr, "toolgov-agent: --state %s: %s\n", ag->state_path,
@@ -448,7 +488,7 @@ int main(int argc, char **argv)
     int config_files[MAX_PLUGINS] = {0};  /* plugins[i].config names a file */
     size_t n_plugins = 0, i, n_tools = 0;
     const char *once = NULL, *audit_path = NULL, *state_path = NULL, *key_file = NULL;
-    const char *model = NULL, **tools = NULL;
+    const char *model = NULL, **tools = NULL, *grants_path = NULL, *grants_user = NULL;
     toolgov_loop_options lo;
     toolgov_mcp_plugins p;
     toolgov_policy *pol = NULL;
@@ -522,6 +562,10 @@ int main(int argc, char **argv)
             audit_path = val;
         else if (!strcmp(opt, "--state"))
             state_path = val;
+        else if (!strcmp(opt, "--grants"))
+            grants_path = val;
+        else if (!strcmp(opt, "--grants-user"))
+            grants_user = val;
         else if (!strcmp(opt, "--timeout")) {
             if (parse_count(val, 1, 86400, &v))
                 return misuse("--timeout takes whole seconds from 1 to 86400", val);
@@ -626,6 +670,30 @@ int main(int argc, char **argv)
         goto out;
     }
     toolgov_mcp_plugins_report_drift(&p, pol, stderr);
+    if (grants_user && !grants_path) {
+        status = misuse("--grants-user goes with --grants FILE", grants_user);
+        goto out;
+    }
+    if (grants_path) {
+        /* The key that seals --state seals the grants too. */
+        const char *env = getenv("TOOLGOV_STATE_KEY_FILE");
+        char kpath[PATH_MAX + 8];
+        if (env && *env)
+            snprintf(kpath, sizeof kpath, "%s", env);
+        else if (state_path)
+            snprintf(kpath, sizeof kpath, "%s.key", state_path);
+        else {
+            status = misuse("--grants needs the key that seals it: TOOLGOV_STATE_KEY_FILE (or "
+                            "--state FILE, whose FILE.key it then shares)", grants_path);
+            goto out;
+        }
+        ag.have_grants = 1;
+        if (toolgov_mcp_grants_open(&ag.grants, grants_path, grants_user, kpath, p.reg,
+                                    "toolgov-agent", stderr) != 0) {
+            status = EXIT_MISUSE;
+            goto out;
+        }
+    }
     /* The tools on the loop: every plugin tool in the pool, and
     ** memory_search when it is bound (the core's other built-ins have no
     ** handler here). */
@@ -702,6 +770,8 @@ out:
         fclose(audit_file);
     free(tools);
     toolgov_policy_free(pol);
+    if (ag.have_grants)
+        toolgov_mcp_grants_close(&ag.grants);
     toolgov_mcp_plugins_close(&p);
     return status;
 }

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** grants_file.h: toolgov-mcp's standing grants on disk (--grants FILE).
+** grants_file.h: standing grants on disk (--grants FILE), for toolgov-mcp
+** and toolgov-agent.
 **
 ** The operator names a file for the grants and a key file for the seal
 ** (--state-key FILE, or TOOLGOV_STATE_KEY_FILE: the key that seals what the
 ** host keeps, as run state is sealed; never on the command line). The key
-** file holds the 32-byte key as 64 hex digits; when it does not exist it is
-** made (mode 0600) with a new key, and one that others may read is
-** refused. The grants text is sealed with that key and bound to the user
+** file holds the key's 32 bytes, as toolgov-agent's does; when it does not
+** exist it is made (mode 0600) with a new key, and one that others may
+** read is refused. The grants text is sealed with that key and bound to the user
 ** (--grants-user NAME, else the login name of the process's user): a file
 ** sealed under another key, for another user, or altered is refused at
 ** start with a message, never half-read. A missing grants file is an empty
@@ -34,13 +35,16 @@ typedef struct toolgov_mcp_grants_file {
     toolgov_state_key key;
     char user[TOOLGOV_GRANTS_NAME_MAX + 1];
     FILE *err;
+    const char *prog;        /* the program's name, for messages */
 } toolgov_mcp_grants_file;
 
 /* Read the key (making it when missing) and the grants file. 0, or -1
 ** after a message on `err` saying what is wrong and how to fix it.
-** `user` NULL: the login name. */
+** `user` NULL: the login name; `prog` names the program in messages
+** (static). */
 int toolgov_mcp_grants_open(toolgov_mcp_grants_file *gf, const char *path, const char *user,
-                            const char *key_path, const toolgov_registry *reg, FILE *err);
+                            const char *key_path, const toolgov_registry *reg, const char *prog,
+                            FILE *err);
 
 /* The server's grant store (toolgov_mcp_grant_store_fn): add the grant to
 ** the file (read again, so grants kept meanwhile by another session stay)

@@ -84,7 +84,7 @@ static const char usage_text[] =
     "  --grants FILE        keep the answers the user chooses to keep always in FILE\n"
     "                       (sealed; read at start, written as they are given)\n"
     "  --grants-user NAME   the user the grants belong to (default: the login name)\n"
-    "  --state-key FILE     the key that seals them (64 hex digits; made when missing)\n"
+    "  --state-key FILE     the key that seals them (32 bytes; made when missing)\n"
     "  --help               show this help\n"
     "  --version            show the version\n"
     "\n"
@@ -431,7 +431,7 @@ int main(int argc, char **argv)
     if (grants_path) {
         grants_open = 1;
         if (toolgov_mcp_grants_open(&grants, grants_path, grants_user, key_path, plugins.reg,
-                                    stderr) != 0) {
+                                    "toolgov-mcp", stderr) != 0) {
             status = EXIT_MISUSE;
             goto out;
         }

@@ -437,6 +437,48 @@ def case_audit():
         check("confirm_answered" in events, "the answer is logged")
 
 
+def case_grants_always():
+    """`a` at a question: yes, and always. The grant is kept in the sealed
+    --grants file, and the next process does not ask; a destructive tool is
+    kept only for the call approved; another user's file is refused."""
+    with tempfile.TemporaryDirectory() as d:
+        grants = os.path.join(d, "grants")
+        env = {"TOOLGOV_STATE_KEY_FILE": os.path.join(d, "key")}
+        args = ["--grants", grants, "--grants-user", "ana"]
+        p = run_agent(["--once", DUES] + args, stdin="a\n", env_extra=env)
+        so, _ = expect(p, 0, ["Make these 4 changes?", "[y/N/a: yes, and always]",
+                              "(kept: create_reminder runs without asking from now on)",
+                              "Done: I created 4 reminders"])
+        with open(grants, "rb") as fh:
+            text = fh.read()
+        check(text.startswith(b"toolgov-grants 1\nbound 3:ana\n"), "sealed for ana: %r" % text)
+        check(b" 8:calendar 15:create_reminder - 3:ana\n" in text, "the tool's grant: %r" % text)
+        p = run_agent(["--once", DUES] + args, stdin="", env_extra=env)
+        so, _ = expect(p, 0, ["Done: I created 4 reminders"])
+        check("Make these 4 changes?" not in so, "asked again:\n" + so)
+        # The destructive call: kept for exactly that call.
+        p = run_agent(["--once", "Empty the trash, I am sure."] + args, stdin="a\n",
+                      env_extra=env)
+        expect(p, 0, ["Approve this call?",
+                      "(kept: empty_trash with exactly these arguments runs without asking"])
+        p = run_agent(["--once", "Empty the trash, I am sure."] + args, stdin="",
+                      env_extra=env)
+        so, _ = expect(p, 0)
+        check("Approve this call?" not in so, "asked again:\n" + so)
+        # Another user, or the file changed in a byte: refused at start.
+        p = run_agent(["--once", DUES, "--grants", grants, "--grants-user", "bob"],
+                      env_extra=env)
+        expect(p, 2, [], ["refused: the grants are not sealed with this key for user 'bob'"])
+        bad = bytearray(text)
+        bad[len(bad) // 3] ^= 1
+        with open(grants, "wb") as fh:
+            fh.write(bytes(bad))
+        p = run_agent(["--once", DUES] + args, env_extra=env)
+        expect(p, 2, [], ["refused"])
+        p = run_agent(["--once", DUES, "--grants", grants])
+        expect(p, 2, [], ["TOOLGOV_STATE_KEY_FILE"])
+
+
 def case_save_resume():
     """A turn stopped at its question (--state) and resumed by a second
     process; a text changed in a byte, or copied to another state file, is
