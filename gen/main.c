@@ -26,15 +26,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "codegen.h"
-#include "diag.h"
-#include "export.h"
-#include "fileio.h"
-#include "generate.h"
-#include "manifest.h"
-#include "pool.h"
-#include "opts.h"
-#include "stubs.h"
+#include "emit/codegen.h"
+#include "base/diag.h"
+#include "emit/export.h"
+#include "base/fileio.h"
+#include "emit/generate.h"
+#include "manifest/manifest.h"
+#include "check/link.h"
+#include "base/opts.h"
+#include "emit/stubs.h"
 
 #ifndef TOOLGOV_GEN_VERSION
 #define TOOLGOV_GEN_VERSION "unknown"

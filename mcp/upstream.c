@@ -18,13 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "diag.h"
+#include "base/arena.h"
+#include "base/diag.h"
 #include "internal.h"
 #include "json.h"
-#include "manifest.h"
-#include "names.h"
-#include "schema.h"
+#include "manifest/manifest.h"
+#include "base/names.h"
+#include "schema/schema.h"
 #include "upstream_conn.h"
 
 #include <sodium.h>

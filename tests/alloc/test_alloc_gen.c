@@ -26,11 +26,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "codegen.h"
-#include "generate.h"
-#include "diag.h"
+#include "emit/codegen.h"
+#include "emit/generate.h"
+#include "base/diag.h"
 #include "failalloc.h"
-#include "manifest.h"
+#include "manifest/manifest.h"
 #include "spawn.h"
 
 /* Covers every key of the format, so every branch that allocates runs. */

@@ -30,9 +30,9 @@
 
 #include <yaml.h>
 
-#include "codegen.h"
-#include "diag.h"
-#include "manifest.h"
+#include "emit/codegen.h"
+#include "base/diag.h"
+#include "manifest/manifest.h"
 
 #include "bench_manifest.h"
 

@@ -158,7 +158,7 @@ if [ "$mode" = full ]; then
   expect_absent 'toolgov: (checking|generating) tides'
 
   # A changed toolgov-gen re-runs the steps it drives.
-  printf '\n/* touched by the build test */\n' >>"$toolgov/gen/check.c"
+  printf '\n/* touched by the build test */\n' >>"$toolgov/gen/check/check.c"
   expect_ok "generator changed"
   grep -q "toolgov: checking weather" "$out" || fail "the check did not re-run for a new toolgov-gen"
   expect_noop "no-op after the generator changed"

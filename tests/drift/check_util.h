@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check_cmd.h"
+#include "check/check.h"
 
 #define DATA TOOLGOV_SOURCE_DIR "/tests/drift/data/"
 #define INC_RUNTIME "-I" TOOLGOV_SOURCE_DIR "/runtime/include"

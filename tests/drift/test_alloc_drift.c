@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "check/compare.h"
 #include "failalloc.h"
 
 static const char manifest_text[] =

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "check/compare.h"
 
 static const char manifest_text[] =
     "name: calendar\n"                         /* 1 */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool.h"
+#include "check/link.h"
 
 static toolgov__manifest *load(const char *path, const char *text)
 {

@@ -16,7 +16,7 @@
 
 #include <toolgov/toolgov.h>
 
-#include "scan.h"
+#include "check/scan.h"
 
 #define DATA TOOLGOV_SOURCE_DIR "/tests/drift/data/"
 

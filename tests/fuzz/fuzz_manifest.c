@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen.h"
-#include "diag.h"
+#include "emit/codegen.h"
+#include "base/diag.h"
 #include "fuzz_check.h"
-#include "manifest.h"
-#include "schema.h"
+#include "manifest/manifest.h"
+#include "schema/schema.h"
 
 static int is_name(const char *s)
 {

@@ -22,9 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "manifest.h"
-#include "schema.h"
+#include "base/diag.h"
+#include "manifest/manifest.h"
+#include "schema/schema.h"
 
 /* Load `yaml` (len bytes) as "m.yaml" with no error cap; *out_text gets
 ** every diagnostic line (malloc'd, caller frees). */

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """A property may be named like any macro of the C standard headers.
 
-gen/c_std_macros.inc lists the object-like macros of the C standard library
+gen/schema/c_std_macros.inc lists the object-like macros of the C standard library
 headers (SIZE_MAX, EINVAL, INT_MAX, NAN, stdin, ...); a property's C name
 that is one of them gets a '_' after it, or the struct member would expand
 to a number in every source that includes the header (toolgov.h itself

@@ -10,8 +10,8 @@
 */
 #include "gen_test_util.h"
 
-#include "codegen.h"
-#include "generate.h"
+#include "emit/codegen.h"
+#include "emit/generate.h"
 
 void *__real_malloc(size_t n);
 void *__real_realloc(void *p, size_t n);

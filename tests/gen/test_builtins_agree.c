@@ -10,7 +10,7 @@
 
 #include <toolgov/toolgov.h>
 
-#include "pool.h"
+#include "check/link.h"
 
 static int in_gen_list(const char *name)
 {

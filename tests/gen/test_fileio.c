@@ -8,7 +8,7 @@
 
 #include <dirent.h>
 
-#include "fileio.h"
+#include "base/fileio.h"
 
 static char *dir_;
 

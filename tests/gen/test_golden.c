@@ -7,7 +7,7 @@
 */
 #include "gen_test_util.h"
 
-#include "codegen.h"
+#include "emit/codegen.h"
 
 static const char *const golden_names[] = {"calendar", "empty", "strings", "planner", "ownloop"};
 

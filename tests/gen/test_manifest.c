@@ -8,8 +8,8 @@
 #define _GNU_SOURCE /* memmem */
 #include "gen_test_util.h"
 
-#include "stubs.h"
-#include "text.h"
+#include "emit/stubs.h"
+#include "base/text.h"
 
 #define T "name: p\nprovides: [tool]\ntools:\n"
 

@@ -5,7 +5,7 @@
 */
 #include "gen_test_util.h"
 
-#include "opts.h"
+#include "base/opts.h"
 
 typedef struct fixture {
     const char *manifest, *depfile;

@@ -12,7 +12,7 @@
 #include "gen_test_util.h"
 
 #include "planner.toolgov.h"
-#include "schema.h"
+#include "schema/schema.h"
 
 static void same_node(const toolgov_arg_schema *g, const toolgov_arg_schema *m, int typed);
 

@@ -7,7 +7,7 @@
 */
 #include "gen_test_util.h"
 
-#include "reader.h"
+#include "base/reader.h"
 
 typedef struct walk {
     toolgov__reader r;

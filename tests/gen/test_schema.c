@@ -10,8 +10,8 @@
 #define _GNU_SOURCE /* memmem */
 #include "gen_test_util.h"
 
-#include "schema.h"
-#include "schema_c.h"
+#include "schema/schema.h"
+#include "schema/schema_c.h"
 
 #include "../args/fixture_reminder.h"
 
