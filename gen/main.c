@@ -114,7 +114,7 @@ static int exec_check(char **av, const char *argv0)
     return 1; /* fail closed: a check that could not run never passes */
 }
 
-/* Validate each manifest, then all of them as one pool (pool.h). */
+/* Validate each manifest, then all of them as one pool (check/link.h). */
 static int cmd_validate(char **files, int nfiles, toolgov__diag *d)
 {
     int i;
@@ -125,7 +125,7 @@ static int cmd_validate(char **files, int nfiles, toolgov__diag *d)
     }
     for (i = 0; i < nfiles; i++)
         ms[i] = toolgov__manifest_load(files[i], d);
-    toolgov__pool_check((const toolgov__manifest *const *)ms, (size_t)nfiles, d);
+    toolgov__link_check((const toolgov__manifest *const *)ms, (size_t)nfiles, d);
     for (i = 0; i < nfiles; i++)
         toolgov__manifest_free(ms[i]);
     free(ms);
@@ -144,7 +144,7 @@ static int cmd_generate(const char *manifest, const char *out_dir, const char *e
                             "'%s'; make them equal", m->name, expect);
         failed = 1;
     }
-    if (m && toolgov__pool_check((const toolgov__manifest *const *)&m, 1, d) != 0)
+    if (m && toolgov__link_check((const toolgov__manifest *const *)&m, 1, d) != 0)
         failed = 1; /* a built-in's name: the runtime would refuse the tool */
     if (!failed && toolgov__generate_consume(&m, out_dir, d) != 0)
         failed = 1;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** pool.c: clashes of names across the manifests of one pool (pool.h).
+** check/link.c: the link check, clashes of names across the manifests of
+** one pool (link.h).
 **
 ** Names go into one string set in manifest order, so the first manifest to
 ** use a name owns it and every later use is the error, as at mount.
@@ -52,7 +53,7 @@ static void first_use(const toolgov__manifest *const *ms, size_t upto, const cha
     }
 }
 
-size_t toolgov__pool_check(const toolgov__manifest *const *ms, size_t n, toolgov__diag *d)
+size_t toolgov__link_check(const toolgov__manifest *const *ms, size_t n, toolgov__diag *d)
 {
     toolgov__strset tools, plugins;
     size_t errors = 0;

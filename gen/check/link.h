@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** pool.h: manifests checked together as the one pool of tools a host mounts
+** check/link.h: the link check: manifests checked together as the tools one host mounts
 ** (`toolgov-gen validate a.yaml b.yaml ...`, and the build step of
 ** toolgov_link_plugins()).
 **
@@ -14,8 +14,8 @@
 **
 ** Ownership: everything is borrowed for the call.
 */
-#ifndef TOOLGOV_GEN_POOL_H
-#define TOOLGOV_GEN_POOL_H
+#ifndef TOOLGOV_GEN_CHECK_LINK_H
+#define TOOLGOV_GEN_CHECK_LINK_H
 
 #include <stddef.h>
 
@@ -30,6 +30,6 @@ extern const size_t toolgov__builtin_tool_count;
 ** load, are skipped) to `d`, in manifest order. A single manifest is checked
 ** against the built-ins. Returns the number of errors reported, or
 ** (size_t)-1 after reporting that memory ran out. */
-size_t toolgov__pool_check(const toolgov__manifest *const *ms, size_t n, toolgov__diag *d);
+size_t toolgov__link_check(const toolgov__manifest *const *ms, size_t n, toolgov__diag *d);
 
-#endif /* TOOLGOV_GEN_POOL_H */
+#endif /* TOOLGOV_GEN_CHECK_LINK_H */

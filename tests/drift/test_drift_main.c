@@ -10,7 +10,7 @@ Suite *scan_suite(void);
 Suite *compare_suite(void);
 Suite *check_suite(void);
 Suite *evasion_suite(void);
-Suite *pool_suite(void);
+Suite *link_suite(void);
 
 int main(void)
 {
@@ -18,7 +18,7 @@ int main(void)
     srunner_add_suite(sr, compare_suite());
     srunner_add_suite(sr, check_suite());
     srunner_add_suite(sr, evasion_suite());
-    srunner_add_suite(sr, pool_suite());
+    srunner_add_suite(sr, link_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

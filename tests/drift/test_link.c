@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** test_pool.c: manifests checked as one pool (gen/pool.c): a tool name
+** test_link.c: the link check (gen/check/link.c), manifests checked as one pool: a tool name
 ** declared by two plugins, a built-in's name taken, a plugin name used
 ** twice, each with the exact diagnostics.
 */
@@ -22,8 +22,8 @@ static toolgov__manifest *load(const char *path, const char *text)
     return m;
 }
 
-/* Run the pool check over the texts; returns its result, output in *out. */
-static size_t pool(char **out, size_t n, const char *const *paths, const char *const *texts)
+/* Run the link check over the texts; returns its result, output in *out. */
+static size_t link_check(char **out, size_t n, const char *const *paths, const char *const *texts)
 {
     toolgov__manifest *ms[8];
     size_t len = 0;
@@ -33,7 +33,7 @@ static size_t pool(char **out, size_t n, const char *const *paths, const char *c
     toolgov__diag_init(&d, sink, 0);
     for (size_t i = 0; i < n; i++)
         ms[i] = load(paths[i], texts[i]);
-    size_t errors = toolgov__pool_check((const toolgov__manifest *const *)ms, n, &d);
+    size_t errors = toolgov__link_check((const toolgov__manifest *const *)ms, n, &d);
     fclose(sink);
     for (size_t i = 0; i < n; i++)
         toolgov__manifest_free(ms[i]);
@@ -64,7 +64,7 @@ START_TEST(distinct_plugins_are_quiet)
              "    description: O.\n",
     };
     char *out = NULL;
-    ck_assert_uint_eq(pool(&out, 2, paths, texts), 0);
+    ck_assert_uint_eq(link_check(&out, 2, paths, texts), 0);
     ck_assert_str_eq(out, "");
     free(out);
 }
@@ -75,7 +75,7 @@ START_TEST(a_tool_name_in_two_plugins_is_an_error_at_the_second)
     static const char *const paths[] = { "cal.yaml", "mail.yaml" };
     static const char *const texts[] = { cal, mail };
     char *out = NULL;
-    ck_assert_uint_eq(pool(&out, 2, paths, texts), 1);
+    ck_assert_uint_eq(link_check(&out, 2, paths, texts), 1);
     ck_assert_str_eq(out,
         "mail.yaml:7:3: error: tool 'lookup' of plugin 'mail' is declared by plugin 'cal' "
         "too; in one pool a tool name has one owner (the runtime keeps the first and "
@@ -105,7 +105,7 @@ START_TEST(own_loop_tools_share_the_pool_names)
     static const char *const paths[] = { "cal.yaml", "own.yaml" };
     static const char *const texts[] = { cal, own };
     char *out = NULL;
-    ck_assert_uint_eq(pool(&out, 2, paths, texts), 2);
+    ck_assert_uint_eq(link_check(&out, 2, paths, texts), 2);
     ck_assert_str_eq(out,
         "own.yaml:4:3: error: tool 'lookup' of plugin 'own' is declared by plugin 'cal' "
         "too; in one pool a tool name has one owner (the runtime keeps the first and "
@@ -128,7 +128,7 @@ START_TEST(a_builtin_name_is_an_error_even_alone)
         const char *paths[] = { "cal.yaml" };
         const char *texts[] = { text };
         char *out = NULL;
-        ck_assert_uint_eq(pool(&out, 1, paths, texts), 1);
+        ck_assert_uint_eq(link_check(&out, 1, paths, texts), 1);
         snprintf(want, sizeof want,
                  "cal.yaml:4:3: error: tool '%s' of plugin 'cal' takes the name of a core "
                  "built-in tool, which the runtime refuses at mount; rename it\n",
@@ -148,7 +148,7 @@ START_TEST(a_plugin_name_used_twice_is_an_error)
              "    description: O.\n",
     };
     char *out = NULL;
-    ck_assert_uint_eq(pool(&out, 2, paths, texts), 1);
+    ck_assert_uint_eq(link_check(&out, 2, paths, texts), 1);
     ck_assert_str_eq(out,
         "cal2.yaml:1:7: error: plugin name 'cal' is used by another manifest of this pool; "
         "the generated names of the two would collide\n"
@@ -162,16 +162,16 @@ START_TEST(manifests_that_did_not_load_are_skipped)
     toolgov__manifest *ms[3] = { NULL, load("mail.yaml", mail), NULL };
     toolgov__diag d;
     toolgov__diag_init(&d, stderr, 0);
-    ck_assert_uint_eq(toolgov__pool_check((const toolgov__manifest *const *)ms, 3, &d), 0);
+    ck_assert_uint_eq(toolgov__link_check((const toolgov__manifest *const *)ms, 3, &d), 0);
     toolgov__manifest_free(ms[1]);
 }
 END_TEST
 
-Suite *pool_suite(void);
-Suite *pool_suite(void)
+Suite *link_suite(void);
+Suite *link_suite(void)
 {
-    Suite *s = suite_create("pool");
-    TCase *tc = tcase_create("pool");
+    Suite *s = suite_create("link");
+    TCase *tc = tcase_create("link");
     tcase_add_test(tc, distinct_plugins_are_quiet);
     tcase_add_test(tc, a_tool_name_in_two_plugins_is_an_error_at_the_second);
     tcase_add_test(tc, a_builtin_name_is_an_error_even_alone);
