@@ -82,6 +82,17 @@ void *toolgov__alloc_big(size_t *n)
 
 /* One vsnprintf into a small array, a second one straight into the buffer
 ** for long text. */
+void toolgov__buf_decimal(toolgov__buf *b, unsigned long long v)
+{
+    char t[24];
+    size_t n = sizeof t;
+    do {
+        t[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    toolgov__buf_put(b, t + n, sizeof t - n);
+}
+
 void toolgov__buf_vprintf(toolgov__buf *b, const char *fmt, va_list ap)
 {
     va_list again;

@@ -41,6 +41,9 @@ static inline void toolgov__buf_put(toolgov__buf *b, const char *s, size_t n)
     b->len += n;
 }
 
+/* v in decimal: the generator's one decimal printer (no printf). */
+void toolgov__buf_decimal(toolgov__buf *b, unsigned long long v);
+
 void toolgov__buf_vprintf(toolgov__buf *b, const char *fmt, va_list ap);
 void toolgov__buf_printf(toolgov__buf *b, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -3,21 +3,15 @@
 ** codegen.c: the generated header and C file (see codegen.h and
 ** docs/generated-code.md).
 **
-** Strings. Every manifest string is written as a C string literal in which
-** only printable ASCII stands for itself: quote, backslash, newline, tab and
-** CR use their short escapes, '?' becomes \? (so no "??=" trigraph forms in
-** a C99 compiler), and every other byte (controls, and all bytes of a
-** multi-byte UTF-8 character) is a three-digit octal escape, which can never
-** swallow the character after it the way a \x escape can. A string of more
-** than 4095 bytes (C99's minimum limit, which gcc -Wpedantic enforces with
-** -Woverlength-strings) is written as a brace-initialized char array
-** instead. No manifest string is ever put inside a comment.
+** Strings are C literals or char arrays (base/c_literal.h); no manifest
+** string is ever put inside a comment.
 **
 ** Names are identifiers the loader has checked, so they are written as is.
 */
 #include "emit/codegen.h"
 
 #include "base/contract.h"
+#include "base/c_literal.h"
 #include "schema/schema_c.h"
 
 #include <stdarg.h>
@@ -44,22 +38,7 @@ static void puts_(toolgov__buf *b, const char *s)
 /* Append a string literal without a strlen at run time. */
 #define PUTL(b, lit) put((b), "" lit, sizeof(lit) - 1)
 
-/* Decimal without printf: the table has a few numbers per tool. */
-static void put_size(toolgov__buf *b, size_t v)
-{
-    char tmp[24];
-    size_t n = 0;
-    if (v < 10) {
-        char c = (char)('0' + v);
-        put(b, &c, 1);
-        return;
-    }
-    do {
-        tmp[sizeof tmp - 1 - n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    put(b, tmp + sizeof tmp - n, n);
-}
+#define put_size(b, v) toolgov__buf_decimal((b), (v))
 
 static void putf(toolgov__buf *b, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -74,113 +53,8 @@ static void putf(toolgov__buf *b, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The spelling of each byte inside a string literal; built once. */
-static char lit_esc[256][5];
-static unsigned char lit_len[256];
-static int lit_ready;
-
-static void init_lit(void)
-{
-    int c;
-    for (c = 0; c < 256; c++) {
-        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\' && c != '?') {
-            lit_esc[c][0] = (char)c;
-            lit_len[c] = 1;
-            continue;
-        }
-        switch (c) {
-        case '"': memcpy(lit_esc[c], "\\\"", 2); lit_len[c] = 2; break;
-        case '\\': memcpy(lit_esc[c], "\\\\", 2); lit_len[c] = 2; break;
-        case '?': memcpy(lit_esc[c], "\\?", 2); lit_len[c] = 2; break;
-        case '\n': memcpy(lit_esc[c], "\\n", 2); lit_len[c] = 2; break;
-        case '\t': memcpy(lit_esc[c], "\\t", 2); lit_len[c] = 2; break;
-        case '\r': memcpy(lit_esc[c], "\\r", 2); lit_len[c] = 2; break;
-        default:
-            lit_esc[c][0] = '\\';
-            lit_esc[c][1] = (char)('0' + ((c >> 6) & 7));
-            lit_esc[c][2] = (char)('0' + ((c >> 3) & 7));
-            lit_esc[c][3] = (char)('0' + (c & 7));
-            lit_len[c] = 4;
-            break;
-        }
-    }
-    lit_ready = 1;
-}
-
-/* A string literal for s[0..n). After each newline that is not the last
-** byte the literal is closed and reopened on a new line with `indent`, so
-** multi-line guidance reads as lines; adjacent literals concatenate. */
-static void put_literal(toolgov__buf *b, const char *s, size_t n, const char *indent)
-{
-    size_t i, ind = strlen(indent);
-    char *o;
-    if (!lit_ready)
-        init_lit();
-    /* Worst case: 4 bytes per input byte, plus a line break per newline. */
-    if (n > ((size_t)-1 - 2) / (8 + ind) || reserve(b, n * (8 + ind) + 2))
-        return;
-    o = b->data + b->len;
-    *o++ = '"';
-    for (i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (lit_len[c] == 1) {
-            /* A run of bytes that stand for themselves: one copy. */
-            size_t j = i + 1;
-            while (j < n && lit_len[(unsigned char)s[j]] == 1)
-                j++;
-            memcpy(o, s + i, j - i);
-            o += j - i;
-            i = j - 1;
-        } else {
-            memcpy(o, lit_esc[c], lit_len[c]);
-            o += lit_len[c];
-            if (c == '\n' && i + 1 < n) {
-                *o++ = '"';
-                *o++ = '\n';
-                memcpy(o, indent, ind);
-                o += ind;
-                *o++ = '"';
-            }
-        }
-    }
-    *o++ = '"';
-    b->len = (size_t)(o - b->data);
-}
-
-/* A char array initializer for a string too long for one literal. */
-static void put_char_array(toolgov__buf *b, const char *s, size_t n)
-{
-    size_t i;
-    if (!lit_ready)
-        init_lit();
-    for (i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        puts_(b, i % 12 == 0 ? "\n    " : " ");
-        if (c == '\'')
-            puts_(b, "'\\''");
-        else if (c == '"')
-            puts_(b, "'\"'");
-        else if (c == '?')
-            puts_(b, "'?'");
-        else {
-            put(b, "'", 1);
-            put(b, lit_esc[c], lit_len[c]);
-            put(b, "'", 1);
-        }
-        put(b, ",", 1);
-    }
-    puts_(b, "\n    0\n};\n");
-}
-
-void toolgov__buf_literal(toolgov__buf *b, const char *s, size_t n, const char *indent)
-{
-    put_literal(b, s, n, indent);
-}
-
-void toolgov__buf_char_array(toolgov__buf *b, const char *s, size_t n)
-{
-    put_char_array(b, s, n);
-}
+#define put_literal toolgov__buf_literal
+#define put_char_array toolgov__buf_char_array
 
 static void put_upper(toolgov__buf *b, const char *s)
 {
@@ -757,8 +631,6 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         cx.tool = NULL;
         cx.oom = 0;
         if (!bad) {
-            if (!lit_ready)
-                init_lit();
             /* The header and the C file each with a share table of their
             ** own: each file names its shared tables in its own order. */
             render_header(h, m, &nm, &h_mark, &sh_h);

@@ -44,7 +44,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/diag.h"
-#include "manifest/manifest.h"
+
 #include <toolgov/args.h>
 
 /* Deepest nesting of schemas (the root object is level 1; each step into

@@ -30,6 +30,9 @@
 
 #include "jsonwrite.h"
 #include "schema/schema_c.h"
+
+#include "base/c_literal.h"
+#include "base/names.h"
 #include "base/strset.h"
 
 /* Longest string literal C99 guarantees (5.2.4.1). */
@@ -215,13 +218,6 @@ static void enum_of(tctx *t, const toolgov__snode *n)
     put_tname(t, "Enum");
     PUTS(t->b, " {\n");
     for (i = 0; i < n->enum_vals->count; i++) {
-        char num[24];
-        size_t k = sizeof num;
-        size_t v = i;
-        do {
-            num[--k] = (char)('0' + v % 10);
-            v /= 10;
-        } while (v);
         PUTS(t->b, "    ");
         put_tname(t, "Enum");
         {
@@ -231,7 +227,7 @@ static void enum_of(tctx *t, const toolgov__snode *n)
             toolgov__buf_put(t->b, n->enum_c_names[i], len);
         }
         PUTS(t->b, " = ");
-        toolgov__buf_put(t->b, num + k, sizeof num - k);
+        toolgov__buf_decimal(t->b, i);
         PUTS(t->b, i + 1 < n->enum_vals->count ? ",\n" : "\n");
     }
     PUTS(t->b, "} ");
@@ -575,13 +571,7 @@ static void begin(gctx *g, char k)
 
 static void put_u(gctx *g, unsigned long long v)
 {
-    char t[24];
-    size_t n = sizeof t;
-    do {
-        t[--n] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    BPUT(g, t + n, sizeof t - n);
+    toolgov__buf_decimal(&g->body, v);
 }
 
 static void put_size(gctx *g, size_t v, int max)

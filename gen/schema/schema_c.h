@@ -12,7 +12,8 @@
 
 #include <stdint.h>
 
-#include "emit/codegen.h"
+#include "base/buf.h"
+#include "base/diag.h"
 #include "schema/schema.h"
 
 
