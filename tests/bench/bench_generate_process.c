@@ -10,6 +10,11 @@
 **                                                  (the bare parse, then write
 **                                                  two files of those sizes into
 **                                                  a new DIR: the floor)
+**   bench_generate_process --examples TOOLGOV_GEN RUNS MANIFEST...
+**                                                  (SPEC section 14: each manifest's
+**                                                  generate against `toolgov-gen
+**                                                  --version`, the same program
+**                                                  doing nothing; target 1.5x)
 **   bench_generate_process --dump [--params|--distinct-params]
 **                                                  (print the manifest, to profile with)
 **
@@ -131,6 +136,8 @@ static sample run(char *const argv[])
     if (pid < 0)
         return s;
     if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout)) /* --version prints */
+            _exit(127);
         execv(argv[0], argv);
         _exit(127);
     }
@@ -158,6 +165,54 @@ static double median(double *v, size_t n)
 
 enum { BARE, COLD, WARM, VALIDATE, FLOOR, KINDS };
 
+/* --examples: per round, `--version` then `generate` of every manifest
+** into a new directory; the ratio of each to that round's --version. */
+static int examples(char *gen, size_t runs, int n, char **manifests)
+{
+    char dir[] = "/tmp/toolgov-bench-XXXXXX", out[300];
+    double *base = calloc(runs, sizeof(double));
+    double *ms = calloc(runs * (size_t)n, sizeof(double));
+    double *ratio = calloc(runs * (size_t)n, sizeof(double));
+    char cmd[400];
+    size_t r;
+    int i;
+    if (!base || !ms || !ratio || !mkdtemp(dir))
+        return 1;
+    for (r = 0; r <= runs; r++) {
+        char *ver_argv[] = {gen, (char *)"--version", NULL};
+        sample v = run(ver_argv);
+        for (i = 0; i < n; i++) {
+            char *gen_argv[] = {gen, (char *)"generate", (char *)"--manifest", manifests[i],
+                                (char *)"--out-dir", out, NULL};
+            sample g;
+            snprintf(out, sizeof out, "%s/r%zu_%d", dir, r, i);
+            g = run(gen_argv);
+            if (r > 0) {
+                ms[(size_t)i * runs + r - 1] = g.wall_ms;
+                ratio[(size_t)i * runs + r - 1] = g.wall_ms / v.wall_ms;
+            }
+        }
+        if (r > 0)
+            base[r - 1] = v.wall_ms;
+    }
+    printf("%zu paired runs, each a process, wall time (medians; ratio = median of "
+           "per-round ratios to `toolgov-gen --version`)\n", runs);
+    printf("%-48s %8.3f ms\n", "toolgov-gen --version", median(base, runs));
+    for (i = 0; i < n; i++) {
+        const char *name = strrchr(manifests[i], '/');
+        printf("generate %-39s %8.3f ms %6.2fx\n", name ? name + 1 : manifests[i],
+               median(ms + (size_t)i * runs, runs), median(ratio + (size_t)i * runs, runs));
+    }
+    printf("target: generate <= 1.50x toolgov-gen --version\n");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "bench: could not remove %s\n", dir);
+    free(base);
+    free(ms);
+    free(ratio);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const char *const what[KINDS] = {
@@ -177,6 +232,8 @@ int main(int argc, char **argv)
     if (argc == 6 && strcmp(argv[1], "--floor") == 0)
         return floor_run(argv[2], argv[3], (size_t)strtoull(argv[4], NULL, 10),
                          (size_t)strtoull(argv[5], NULL, 10));
+    if (argc >= 5 && strcmp(argv[1], "--examples") == 0)
+        return examples(argv[2], (size_t)strtoul(argv[3], NULL, 10), argc - 4, argv + 4);
     if (argc >= 2 && strcmp(argv[1], "--dump") == 0) {
         int kind = argc < 3 ? 0 : strcmp(argv[2], "--params") == 0 ? 1
                            : strcmp(argv[2], "--distinct-params") == 0 ? 2 : -1;
