@@ -39,7 +39,7 @@
 #include <toolgov/run.h>
 
 #include "bench_util.h"
-#include "schema.h"
+#include "schema/schema.h"
 
 #define MAX_CALLS 64
 #define ROUNDS 31
