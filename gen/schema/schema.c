@@ -604,6 +604,45 @@ static toolgov__sformat format_of(const toolgov__jval *f)
     return TOOLGOV_F_OTHER;
 }
 
+/* Formats this subset does not check that JSON Schema (draft 2020-12) or
+** OpenAPI define: annotations, kept as written and never taken for a slip
+** of a checked one ("iri" is one letter from "uri", "uuid" two). */
+static const char *const annotation_formats[] = {
+    "duration", "idn-email", "hostname", "idn-hostname", "ipv4", "ipv6", "uri-reference",
+    "iri", "iri-reference", "uuid", "uri-template", "json-pointer", "relative-json-pointer",
+    "regex", "int32", "int64", "float", "double", "byte", "binary", "password"};
+
+/* The checked format an unchecked format name is a slip of (a case or
+** blank slip, or a near miss by edit distance: "emial", "Email", "url",
+** "datetime", "date-time "), or NULL when it is none: a known annotation
+** or a name far from every checked one. Error path only in effect: a
+** checked name is found by format_of first. */
+static const char *format_slip(const toolgov__jval *f)
+{
+    char w[64];
+    size_t i, a = 0, b = f->len;
+
+    if (f->len == 0 || f->len >= sizeof w || memchr(f->text, 0, f->len))
+        return NULL;
+    for (i = 0; i < COUNT_OF(annotation_formats); i++)
+        if (strlen(annotation_formats[i]) == f->len &&
+            !memcmp(annotation_formats[i], f->text, f->len))
+            return NULL;
+    while (a < b && (f->text[a] == ' ' || f->text[a] == '\t'))
+        a++;
+    while (b > a && (f->text[b - 1] == ' ' || f->text[b - 1] == '\t'))
+        b--;
+    for (i = a; i < b; i++)
+        w[i - a] = (char)(f->text[i] >= 'A' && f->text[i] <= 'Z' ? f->text[i] | 0x20 : f->text[i]);
+    w[b - a] = '\0';
+    for (i = 0; i < COUNT_OF(format_words); i++)
+        if (!strcmp(w, format_words[i]))
+            return format_words[i];
+    memcpy(w, f->text, f->len);
+    w[f->len] = '\0';
+    return toolgov__suggest(w, format_words, COUNT_OF(format_words));
+}
+
 /* ---- labels (error path only) -------------------------------------------- */
 
 /* How a node hangs from its parent. */
@@ -1637,8 +1676,17 @@ static toolgov__snode *compile_node(toolgov__schema_ctx *cx, const toolgov__jval
                label(l, cx, n), jkind_name(kw[KW_EXAMPLES]->val));
     if (kw[KW_FORMAT] && text_kw(cx, n, KW_FORMAT, kw[KW_FORMAT]->val) == 0) {
         const toolgov__jval *f = kw[KW_FORMAT]->val;
-        n->format_name = keep(cx, f->text, f->len);
-        n->format = format_of(f);
+        const char *slip = format_of(f) == TOOLGOV_F_OTHER ? format_slip(f) : NULL;
+        if (slip) {
+            /* Kept as an annotation it would check nothing, in silence. */
+            char q[TOOLGOV_SHOW_MAX];
+            err_at(cx, f->at, "unknown format '%s' for %s; did you mean '%s'? (the checked "
+                              "formats are date, time, date-time, email and uri)",
+                   toolgov__text_show(q, f->text, f->len), label(l, cx, n), slip);
+        } else {
+            n->format_name = keep(cx, f->text, f->len);
+            n->format = format_of(f);
+        }
     }
     if (has_limits(kw)) {
         /* Limits of its own (see toolgov__slimits). */

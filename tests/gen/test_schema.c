@@ -124,6 +124,15 @@ static const bad_case bad_cases[] = {
     {"maxItems fraction", O "{\"a\":{\"type\":\"array\",\"maxItems\":1.5}}}", "s.json:1:63: error: maxItems of property 'a'", {"whole number"}, 1},
     {"minimum string", O "{\"a\":{\"type\":\"integer\",\"minimum\":\"0\"}}}", "s.json:1:64: error: minimum of property 'a' of tool 't' must be a number, not a string '0'", {0}, 1},
     {"exclusiveMinimum draft-04", O "{\"a\":{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":true}}}", "s.json:1:85: error: exclusiveMinimum of property 'a' of tool 't' is a boolean (the draft-04 form)", {"exclusiveMinimum: <number>"}, 1},
+    /* A misspelt format would check nothing, in silence: a near miss of a
+    ** checked one is an error with the name it is close to. */
+    {"format emial", O "{\"a\":{\"type\":\"string\",\"format\":\"emial\"}}}", "s.json:1:62: error: unknown format 'emial' for property 'a' of tool 't'; did you mean 'email'?", {"the checked formats are date, time, date-time, email and uri"}, 1},
+    {"format Email", O "{\"a\":{\"type\":\"string\",\"format\":\"Email\"}}}", "s.json:1:62: error: unknown format 'Email'", {"did you mean 'email'?"}, 1},
+    {"format url", O "{\"a\":{\"type\":\"string\",\"format\":\"url\"}}}", "s.json:1:62: error: unknown format 'url'", {"did you mean 'uri'?"}, 1},
+    {"format datetime", O "{\"a\":{\"type\":\"string\",\"format\":\"datetime\"}}}", "s.json:1:62: error: unknown format 'datetime'", {"did you mean 'date-time'?"}, 1},
+    {"format blank", O "{\"a\":{\"type\":\"string\",\"format\":\"date-time \"}}}", "s.json:1:62: error: unknown format 'date-time '", {"did you mean 'date-time'?"}, 1},
+    {"format DATE-TIME", O "{\"a\":{\"type\":\"string\",\"format\":\"DATE-TIME\"}}}", "s.json:1:62: error: unknown format 'DATE-TIME'", {"did you mean 'date-time'?"}, 1},
+    {"format tmie on integer", O "{\"a\":{\"type\":\"integer\",\"format\":\"tmie\"}}}", "s.json:1:63: error: unknown format 'tmie'", {"did you mean 'time'?"}, 1},
     {"format number", O "{\"a\":{\"type\":\"string\",\"format\":1}}}", "s.json:1:62: error: format of property 'a' of tool 't' must be a string", {0}, 1},
     {"anyOf empty", O "{\"a\":{\"anyOf\":[]}}}", "s.json:1:45: error: anyOf of property 'a' of tool 't' must be a non-empty list of schemas", {0}, 1},
     {"anyOf branch bad", O "{\"a\":{\"anyOf\":[{\"type\":\"string\",\"pattern\":\"x\"}]}}}", "s.json:1:63: error: keyword 'pattern' (in property 'a (anyOf 1)' of tool 't') is not supported", {0}, 1},
@@ -385,6 +394,12 @@ START_TEST(test_raw_forms)
         O "{\"a\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1}}}",
         O "{\"a\":{\"type\":\"number\",\"format\":\"double\"}}}",
         O "{\"a\":{\"type\":\"array\",\"format\":\"csv\",\"items\":{\"type\":\"string\"}}}}",
+        /* Formats JSON Schema defines and toolgov does not check stay
+        ** annotations, also the ones a letter or two from a checked one. */
+        O "{\"a\":{\"type\":\"string\",\"format\":\"iri\"}}}",
+        O "{\"a\":{\"type\":\"string\",\"format\":\"uuid\"}}}",
+        O "{\"a\":{\"type\":\"string\",\"format\":\"idn-email\"}}}",
+        O "{\"a\":{\"type\":\"string\",\"format\":\"json\"}}}",
         O "{\"a\":{\"type\":\"object\",\"examples\":[{\"x\":1}],\"title\":\"T\"}}}",
         "{\"type\":\"object\"}",
         /* Under a raw value nothing gets a C name, so names that would

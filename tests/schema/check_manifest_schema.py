@@ -58,6 +58,8 @@ INEXPRESSIBLE = [
     (r"is nested \d+ levels deep", "the depth of nested schemas"),
     (r"is a YAML number that JSON cannot hold", "YAML's number forms are gone once loaded"),
     (r"gives the generated C name", "C names are the generator's"),
+    (r"unknown format '.*'; did you mean '", "a near miss by edit distance (the schema lists the "
+     "checked formats for completion)"),
 ]
 INEXPRESSIBLE = [(re.compile(p), why) for p, why in INEXPRESSIBLE]
 
