@@ -504,6 +504,27 @@ static int is_reserved(const char *s)
            bsearch(s, std_macros, COUNT_OF(std_macros), sizeof *std_macros, cmp_str) != NULL;
 }
 
+/* The macro names of toolgov's own headers (every one starts TOOLGOV_) and
+** of generated headers (<PLUGIN>_TOOLGOV_H, _GENERATION, _HANDLER, of this
+** plugin or any other, with more added later): the whole namespace
+** [A-Z0-9_]*TOOLGOV_[A-Z0-9_]* is reserved, since a member spelt like one
+** of them is expanded by whichever header defines it. A name there gets a
+** 'p' before it (a '_' after it would still be in the namespace:
+** TOOLGOV_HANDLER_LINKAGE_ is a macro). */
+static int toolgov_macro_space(const char *s)
+{
+    const char *t = strstr(s, "TOOLGOV_");
+    size_t i;
+    while (t && t != s && t[-1] != '_')
+        t = strstr(t + 1, "TOOLGOV_");
+    if (!t)
+        return 0;
+    for (i = 0; s[i]; i++)
+        if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+            return 0;
+    return 1;
+}
+
 static int ident_char(unsigned char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -573,7 +594,8 @@ static const char *c_name(toolgov__schema_ctx *cx, const char *s, size_t len, in
         memcpy(o, "p", 2);
         return o;
     }
-    if ((o[0] >= '0' && o[0] <= '9') || (o[0] == '_' && o[1] >= 'A' && o[1] <= 'Z')) {
+    if ((o[0] >= '0' && o[0] <= '9') || (o[0] == '_' && o[1] >= 'A' && o[1] <= 'Z') ||
+        (keywords && toolgov_macro_space(o))) {
         memmove(o + 1, o, (size_t)(w - o) + 1);
         o[0] = 'p';
         w++;
