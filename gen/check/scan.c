@@ -64,6 +64,10 @@ typedef struct proto {
     const char *symbol, *type;
 } proto;
 
+/* The longest tool name read from a literal's tokens (names are at most 64
+** bytes; a longer literal is still read, to be reported as undeclared). */
+#define TOOLGOV_SCAN_LITERAL_MAX 1024
+
 typedef struct ctx {
     toolgov__scan *s;
     priv *p;
@@ -617,6 +621,96 @@ static void add_registration(ctx *c, const toolgov__registration *r)
     s->registrations[s->registration_count++] = *r;
 }
 
+/* The string literal an argument is, under parentheses and implicit
+** conversions; a null cursor when it is anything else. */
+static enum CXChildVisitResult inner_literal(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    CXCursor *out = data;
+    enum CXCursorKind k = clang_getCursorKind(cur);
+    (void)parent;
+    if (k == CXCursor_StringLiteral)
+        *out = cur;
+    else if (k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr)
+        return CXChildVisit_Recurse;
+    return CXChildVisit_Break;
+}
+
+/* The value of a string literal clang will not evaluate: in a call that
+** depends on a template argument (the API itself one, say) the literal is
+** not decayed to a pointer and clang evaluates no array, yet the name is
+** as literal as anywhere. Read from its tokens: one or more adjacent plain
+** "..." literals with the simple escapes. NULL when the argument is not
+** such a literal (then the name is computed at run time, as before); *oom
+** on allocation failure. */
+static char *literal_from_tokens(ctx *c, CXCursor arg, int *oom)
+{
+    CXCursor lit = clang_getNullCursor();
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(arg);
+    CXToken *toks = NULL;
+    unsigned n = 0, i;
+    char buf[TOOLGOV_SCAN_LITERAL_MAX];
+    size_t len = 0;
+    int ok = 1;
+
+    if (clang_getCursorKind(arg) == CXCursor_StringLiteral)
+        lit = arg;
+    else if (clang_getCursorKind(arg) == CXCursor_UnexposedExpr ||
+             clang_getCursorKind(arg) == CXCursor_ParenExpr)
+        clang_visitChildren(arg, inner_literal, &lit);
+    if (clang_Cursor_isNull(lit) || !tu)
+        return NULL;
+    {
+        /* Where the literal is spelt: in a macro's definition when it came
+        ** from one. */
+        CXSourceRange ext = clang_getCursorExtent(lit);
+        CXFile f0, f1;
+        unsigned o0, o1;
+        clang_getSpellingLocation(clang_getRangeStart(ext), &f0, NULL, NULL, &o0);
+        clang_getSpellingLocation(clang_getRangeEnd(ext), &f1, NULL, NULL, &o1);
+        if (!f0 || !clang_File_isEqual(f0, f1) || o1 < o0)
+            return NULL;
+        clang_tokenize(tu, clang_getRange(clang_getLocationForOffset(tu, f0, o0),
+                                          clang_getLocationForOffset(tu, f1, o1)),
+                       &toks, &n);
+    }
+    for (i = 0; i < n && ok; i++) {
+        CXString sp = clang_getTokenSpelling(tu, toks[i]);
+        const char *t = clang_getCString(sp);
+        size_t tl = t ? strlen(t) : 0, j;
+        if (clang_getTokenKind(toks[i]) != CXToken_Literal || tl < 2 || t[0] != '"' ||
+            t[tl - 1] != '"')
+            ok = 0;
+        for (j = 1; ok && j + 1 < tl; j++) {
+            char ch = t[j];
+            if (ch == '\\') {
+                static const char from[] = "ntr\\\"'?abfv", to[] = "\n\t\r\\\"'?\a\b\f\v";
+                const char *e = j + 2 < tl ? strchr(from, t[j + 1]) : NULL;
+                if (!e || !*e) {
+                    ok = 0; /* a numeric or universal escape: not read here */
+                    break;
+                }
+                ch = to[e - from];
+                j++;
+            }
+            if (len + 1 >= sizeof buf)
+                ok = 0;
+            else
+                buf[len++] = ch;
+        }
+        clang_disposeString(sp);
+    }
+    clang_disposeTokens(tu, toks, n);
+    if (!ok || n == 0)
+        return NULL;
+    buf[len] = '\0';
+    {
+        char *r = sdup(c->p, buf, NULL);
+        if (!r)
+            *oom = 1;
+        return r;
+    }
+}
+
 static void handle_call(ctx *c, CXCursor call)
 {
     callee_find f = { clang_getNullCursor(), 0 };
@@ -656,6 +750,8 @@ static void handle_call(ctx *c, CXCursor call)
             }
             clang_EvalResult_dispose(ev);
         }
+        if (!r.name && !c->oom)
+            r.name = literal_from_tokens(c, arg, &c->oom);
     }
     if (!c->oom)
         add_registration(c, &r);

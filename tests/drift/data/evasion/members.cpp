@@ -39,3 +39,19 @@ inline int lambda()
     return f();
 }
 } // namespace ns
+
+/* The API itself a template argument: the call is dependent, its name a
+** literal all the same. */
+template <typename Api> int sneaky(Api *a)
+{
+    return toolgov_register_tool(a, "sneaky_template", "d", demo_entry);
+}
+template int sneaky<toolgov_plugin_api>(toolgov_plugin_api *);
+template <typename Api> int sneaky_joined(Api *a)
+{
+    return toolgov_register_tool(a, "sneaky_" "joined", "d", demo_entry);
+}
+template <typename Api> int sneaky_paren(Api *a)
+{
+    return (toolgov_register_tool)(a, ("sneaky_paren"), "d", demo_entry);
+}
