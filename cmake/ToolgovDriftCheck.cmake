@@ -300,6 +300,17 @@ function(_toolgov_add_drift_check tgt name manifest gen gen_target)
     list(APPEND requested "${abs}")
   endforeach()
   set_target_properties(${tgt} PROPERTIES TOOLGOV_CHECK_REQUESTED_${name} "${requested}")
+  # The check parses each handler source alone, with the target's flags: the
+  # compiler must see the same. A unity build (CMAKE_UNITY_BUILD) would put
+  # the host's other sources, and their macros, before the handlers in one
+  # unit, and a precompiled header (target_precompile_headers) is included
+  # before each source without the source naming it; either can change what
+  # a handler source means after the check has passed (a macro that hides
+  # the handler macro, an include guard), so the handler sources and the
+  # generated C file are left out of both. Each still compiles with the
+  # target's own flags; the target's other sources keep them.
+  set_source_files_properties(${requested} "${gen_c}" PROPERTIES
+    SKIP_UNITY_BUILD_INCLUSION ON SKIP_PRECOMPILE_HEADERS ON)
 
   _toolgov_drift_check_cflags(${tgt})
   _toolgov_drift_check_sources(${tgt} ${name})
