@@ -233,6 +233,24 @@ static void enum_of(tctx *t, const toolgov__snode *n)
     PUTS(t->b, "} ");
     put_tname(t, "Enum");
     PUTS(t->b, ";\n\n");
+    /* Its name table (value -> the JSON text), as protobuf-c and nanopb
+    ** give: static inline, so a unit that does not use it pays nothing and
+    ** no compiler warns. */
+    PUTS(t->b, "/* The text of a value of the enum above, as the model sends it; NULL for\n"
+               "** a value outside it. */\nstatic inline const char *");
+    put_tname(t, "EnumName");
+    PUTS(t->b, "(");
+    put_tname(t, "Enum");
+    PUTS(t->b, " value)\n{\n    static const char *const names[] = {\n");
+    for (i = 0; i < n->enum_vals->count; i++) {
+        const toolgov__jval *v = n->enum_vals->items[i];
+        PUTS(t->b, "        ");
+        toolgov__buf_literal(t->b, v->text, v->len, "        ");
+        PUTS(t->b, ",\n");
+    }
+    PUTS(t->b, "    };\n    return (unsigned)value < sizeof names / sizeof names[0] ? names[value]\n"
+               "                                                         : (const char *)0;\n"
+               "}\n\n");
 }
 
 static void types_of(tctx *t, const toolgov__snode *n)

@@ -111,6 +111,22 @@ START_TEST(destructive_runs_without_the_gate)
 }
 END_TEST
 
+/* A generated string enum has a name table: value -> the JSON text. */
+START_TEST(enum_names)
+{
+    ck_assert_str_eq(email_workflows_EnumName_list_by_category_category(
+                         email_workflows_Enum_list_by_category_category_social),
+                     "social");
+    ck_assert_str_eq(email_workflows_EnumName_list_by_category_category(
+                         email_workflows_Enum_list_by_category_category_primary),
+                     "primary");
+    ck_assert_ptr_null(email_workflows_EnumName_list_by_category_category(
+        (email_workflows_Enum_list_by_category_category)99));
+    ck_assert_ptr_null(email_workflows_EnumName_list_by_category_category(
+        (email_workflows_Enum_list_by_category_category)-1));
+}
+END_TEST
+
 START_TEST(misuse)
 {
     toolgov_result *out = NULL;
@@ -142,6 +158,7 @@ int main(void)
 
     tcase_add_test(tc, handler_with_its_state);
     tcase_add_test(tc, destructive_runs_without_the_gate);
+    tcase_add_test(tc, enum_names);
     tcase_add_test(tc, misuse);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);

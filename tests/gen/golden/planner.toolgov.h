@@ -9,7 +9,7 @@
 #endif
 
 /* The C file of the same generation checks this mark. */
-#define PLANNER_TOOLGOV_GENERATION 0x94de31d0UL
+#define PLANNER_TOOLGOV_GENERATION 0xe0c1e606UL
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,11 +32,37 @@ typedef enum planner_Enum_create_reminder_priority {
     planner_Enum_create_reminder_priority_high = 2
 } planner_Enum_create_reminder_priority;
 
+/* The text of a value of the enum above, as the model sends it; NULL for
+** a value outside it. */
+static inline const char *planner_EnumName_create_reminder_priority(planner_Enum_create_reminder_priority value)
+{
+    static const char *const names[] = {
+        "low",
+        "normal",
+        "high",
+    };
+    return (unsigned)value < sizeof names / sizeof names[0] ? names[value]
+                                                         : (const char *)0;
+}
+
 typedef enum planner_Enum_create_reminder_stops_item_mode {
     planner_Enum_create_reminder_stops_item_mode_walk = 0,
     planner_Enum_create_reminder_stops_item_mode_drive = 1,
     planner_Enum_create_reminder_stops_item_mode_on_foot = 2
 } planner_Enum_create_reminder_stops_item_mode;
+
+/* The text of a value of the enum above, as the model sends it; NULL for
+** a value outside it. */
+static inline const char *planner_EnumName_create_reminder_stops_item_mode(planner_Enum_create_reminder_stops_item_mode value)
+{
+    static const char *const names[] = {
+        "walk",
+        "drive",
+        "on-foot",
+    };
+    return (unsigned)value < sizeof names / sizeof names[0] ? names[value]
+                                                         : (const char *)0;
+}
 
 typedef struct planner_Args_create_reminder_stops_item {
     toolgov_str at;
@@ -95,11 +121,37 @@ typedef enum planner_Enum_snooze_reminder_priority {
     planner_Enum_snooze_reminder_priority_high = 2
 } planner_Enum_snooze_reminder_priority;
 
+/* The text of a value of the enum above, as the model sends it; NULL for
+** a value outside it. */
+static inline const char *planner_EnumName_snooze_reminder_priority(planner_Enum_snooze_reminder_priority value)
+{
+    static const char *const names[] = {
+        "low",
+        "normal",
+        "high",
+    };
+    return (unsigned)value < sizeof names / sizeof names[0] ? names[value]
+                                                         : (const char *)0;
+}
+
 typedef enum planner_Enum_snooze_reminder_stops_item_mode {
     planner_Enum_snooze_reminder_stops_item_mode_walk = 0,
     planner_Enum_snooze_reminder_stops_item_mode_drive = 1,
     planner_Enum_snooze_reminder_stops_item_mode_on_foot = 2
 } planner_Enum_snooze_reminder_stops_item_mode;
+
+/* The text of a value of the enum above, as the model sends it; NULL for
+** a value outside it. */
+static inline const char *planner_EnumName_snooze_reminder_stops_item_mode(planner_Enum_snooze_reminder_stops_item_mode value)
+{
+    static const char *const names[] = {
+        "walk",
+        "drive",
+        "on-foot",
+    };
+    return (unsigned)value < sizeof names / sizeof names[0] ? names[value]
+                                                         : (const char *)0;
+}
 
 typedef struct planner_Args_snooze_reminder_stops_item {
     toolgov_str at;
@@ -126,11 +178,37 @@ typedef enum planner_Enum_postpone_reminder_priority {
     planner_Enum_postpone_reminder_priority_high = 2
 } planner_Enum_postpone_reminder_priority;
 
+/* The text of a value of the enum above, as the model sends it; NULL for
+** a value outside it. */
+static inline const char *planner_EnumName_postpone_reminder_priority(planner_Enum_postpone_reminder_priority value)
+{
+    static const char *const names[] = {
+        "low",
+        "normal",
+        "high",
+    };
+    return (unsigned)value < sizeof names / sizeof names[0] ? names[value]
+                                                         : (const char *)0;
+}
+
 typedef enum planner_Enum_postpone_reminder_stops_item_mode {
     planner_Enum_postpone_reminder_stops_item_mode_walk = 0,
     planner_Enum_postpone_reminder_stops_item_mode_drive = 1,
     planner_Enum_postpone_reminder_stops_item_mode_on_foot = 2
 } planner_Enum_postpone_reminder_stops_item_mode;
+
+/* The text of a value of the enum above, as the model sends it; NULL for
+** a value outside it. */
+static inline const char *planner_EnumName_postpone_reminder_stops_item_mode(planner_Enum_postpone_reminder_stops_item_mode value)
+{
+    static const char *const names[] = {
+        "walk",
+        "drive",
+        "on-foot",
+    };
+    return (unsigned)value < sizeof names / sizeof names[0] ? names[value]
+                                                         : (const char *)0;
+}
 
 typedef struct planner_Args_postpone_reminder_stops_item {
     toolgov_str at;
