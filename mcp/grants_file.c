@@ -197,13 +197,16 @@ int toolgov_mcp_grants_open(toolgov_mcp_grants_file *gf, const char *path, const
                             const char *key_path, const toolgov_registry *reg, const char *prog,
                             FILE *err)
 {
+    char pwbuf[4096];
+    struct passwd pwd, *pw = NULL;
+
     memset(gf, 0, sizeof *gf);
     gf->err = err;
     gf->prog = prog;
     gf->reg = reg;
     if (!user || !*user) {
-        struct passwd *pw = getpwuid(getuid());
-
+        if (getpwuid_r(getuid(), &pwd, pwbuf, sizeof pwbuf, &pw) != 0)
+            pw = NULL;
         user = pw && pw->pw_name && *pw->pw_name ? pw->pw_name : NULL;
         if (!user) {
             fprintf(say(gf), "--grants: the user has no login name; name one with "

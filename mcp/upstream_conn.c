@@ -516,7 +516,7 @@ int toolgov__upconn_request(toolgov__upconn *c, const char *method, const char *
             }
             /* The line moves out of the read buffer: the parsed response
             ** points into it (numbers) and outlives the next read. */
-            if (n + 1 > line_cap) {
+            if (n >= line_cap) {
                 char *nl = realloc(line, n + 1);
                 if (!nl) {
                     snprintf(err, errlen, "out of memory");

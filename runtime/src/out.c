@@ -156,7 +156,7 @@ void toolgov__out_shown(toolgov__out *o, const char *s, size_t len)
             x[1] = cp > 0xffff ? 'U' : 'u';
             for (k = 0; k < nd; k++)
                 x[2 + k] = digits[(cp >> (4 * (nd - 1 - k))) & 15];
-            xn = (size_t)(2 + nd);
+            xn = 2 + (size_t)nd;
         }
         if (xn) {
             toolgov__out_put(o, (const char *)run, (size_t)(p - run));
