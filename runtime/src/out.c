@@ -70,17 +70,25 @@ void toolgov__out_json_chars(toolgov__out *o, const char *s, size_t len)
         o->len += n;
         return;
     }
-    /* Cut short: the part that fits, escaped piece by piece. A piece never
-    ** ends just before a continuation byte (a sequence has at most three),
-    ** so no well-formed sequence is split and the bytes are the whole
-    ** text's. */
+    /* Cut short: the part that fits, escaped piece by piece. A piece ends
+    ** where the writer's own walk steps (after a well-formed sequence, or
+    ** after one byte that starts none), so the writer sees each piece as it
+    ** would have seen it in the whole text and the bytes are the whole
+    ** text's: a piece cut by count could split a well-formed sequence, or
+    ** end inside a run of continuation bytes that a lead before it owns. */
     while (len) {
         char tmp[6 * PIECE];
-        size_t k = len < PIECE ? len : PIECE, back = 0;
+        const unsigned char *p = (const unsigned char *)s, *e = p + len;
+        size_t k = 0;
 
-        while (k < len && back < 3 && ((unsigned char)s[k] & 0xC0) == 0x80) {
-            k--;
-            back++;
+        while (k < len) {
+            size_t step = p[k] >= 0x80 ? toolgov__utf8_len(p + k, e) : 1;
+
+            if (step == 0)
+                step = 1;
+            if (k + step > PIECE)
+                break;
+            k += step;
         }
         toolgov__out_put(o, tmp, toolgov__json_chars_write(tmp, s, k));
         s += k;

@@ -467,21 +467,15 @@ END_TEST
 /* The renderers' writer (out.c) spells a JSON string as the shared writer
 ** does, also when the caller's buffer cuts it short: at every size the
 ** buffer holds the whole text's first size - 1 bytes (its pieces never
-** split a UTF-8 sequence), and the length needed is the whole text's. */
-START_TEST(out_writer_cut_short_keeps_the_prefix)
+** split a UTF-8 sequence, nor part a run of continuation bytes from the
+** lead before it), and the length needed is the whole text's. */
+static void check_cut_prefix(const char *in, size_t n)
 {
-    char in[400], full[2600], buf[2600];
-    size_t n = 0, len, size;
+    char full[6 * 400 + 3], buf[sizeof full];
+    size_t len, size;
     toolgov__out o;
 
-    while (n < sizeof in - 8) {
-        static const char *const parts[] = {"ab", "\xe2\x82\xac", "\n", "\xf0\x9f\x98\x80",
-                                            "\xc3", "\"", "\x01", "\xed\xa0\x80"};
-        const char *p = parts[(n * 7 + n / 3) % 8];
-
-        memcpy(in + n, p, strlen(p));
-        n += strlen(p);
-    }
+    ck_assert_uint_le(n, 400);
     full[0] = '"';
     len = 1 + toolgov__json_chars_write(full + 1, in, n);
     full[len++] = '"';
@@ -497,6 +491,33 @@ START_TEST(out_writer_cut_short_keeps_the_prefix)
         ck_assert_int_eq(rc, size == 0 || size > len ? 0 : TOOLGOV_ENOSPC);
         if (size)
             ck_assert_int_eq(memcmp(buf, full, size - 1 < len ? size - 1 : len), 0);
+    }
+}
+
+START_TEST(out_writer_cut_short_keeps_the_prefix)
+{
+    char in[400];
+    size_t n = 0, shift;
+
+    while (n < sizeof in - 8) {
+        static const char *const parts[] = {"ab", "\xe2\x82\xac", "\n", "\xf0\x9f\x98\x80",
+                                            "\xc3", "\"", "\x01", "\xed\xa0\x80"};
+        const char *p = parts[(n * 7 + n / 3) % 8];
+
+        memcpy(in + n, p, strlen(p));
+        n += strlen(p);
+    }
+    check_cut_prefix(in, n);
+    /* A well-formed sequence followed by stray continuation bytes (the
+    ** fuzz_override finding: a piece cut three bytes back from a run of
+    ** them split U+7618 from its lead), at every alignment to a piece. */
+    for (shift = 0; shift < 8; shift++) {
+        memset(in, 'z', shift);
+        for (n = shift; n + 7 <= 300;) {
+            memcpy(in + n, "\xe7\x98\x98\x98\x98\x98\x98", 7);
+            n += 7;
+        }
+        check_cut_prefix(in, n);
     }
 }
 END_TEST
