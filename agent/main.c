@@ -648,11 +648,11 @@ int main(int argc, char **argv)
         if (!config_files[i])
             continue;
         if (!(configs[i] = toolgov_mcp_read_config(plugins[i].config, &plugins[i].config_len,
-                                                   stderr)))
+                                                   "toolgov-agent", stderr)))
             return free_configs(configs, EXIT_MISUSE);
         plugins[i].config = configs[i];
     }
-    rc = toolgov_mcp_plugins_open(&p, n_plugins == 0, plugins, n_plugins, stderr);
+    rc = toolgov_mcp_plugins_open(&p, n_plugins == 0, plugins, n_plugins, "toolgov-agent", stderr);
     free_configs(configs, 0);
     if (rc) {
         toolgov_mcp_plugins_close(&p);

@@ -295,7 +295,7 @@ int main(int argc, char **argv)
                 return drop_modules(mods, files, nfiles,
                                     misuse("a second configuration for one plugin", m->path));
             if (from_file) {
-                char *text = toolgov_mcp_read_config(v, &m->config_len, stderr);
+                char *text = toolgov_mcp_read_config(v, &m->config_len, "toolgov-mcp", stderr);
                 if (!text)
                     return drop_modules(mods, files, nfiles, EXIT_MISUSE);
                 files[nfiles++] = text;
@@ -390,7 +390,7 @@ int main(int argc, char **argv)
     /* A client that closes its end must not kill us mid-write. */
     signal(SIGPIPE, SIG_IGN);
 
-    rc = toolgov_mcp_plugins_open(&plugins, examples, mods, npaths, stderr);
+    rc = toolgov_mcp_plugins_open(&plugins, examples, mods, npaths, "toolgov-mcp", stderr);
     drop_modules(mods, files, nfiles, 0);
 #ifdef TOOLGOV_MCP_UPSTREAMS
     /* The servers' tools join the pool after the plugins' (a name both

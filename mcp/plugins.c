@@ -6,10 +6,23 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <toolgov/drift.h>
+
+
+/* One message on `err`, "PROG: " first (the program that loaded the plugins). */
+static void report(FILE *err, const char *prog, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(err, "%s: ", prog ? prog : "toolgov-mcp");
+    va_start(ap, fmt);
+    vfprintf(err, fmt, ap);
+    va_end(ap);
+}
 
 #ifdef TOOLGOV_MCP_EXAMPLES
 #include "calendar.toolgov.h"
@@ -31,10 +44,11 @@ struct toolgov_mcp_world {
 
 static int mount_examples(toolgov_mcp_plugins *p, FILE *err)
 {
+    const char *prog = p->prog;
     toolgov_mcp_world *w = calloc(1, sizeof *w);
     int rc;
     if (!w) {
-        fputs("toolgov-mcp: out of memory\n", err);
+        report(err, prog, "out of memory\n");
         return -1;
     }
     p->world = w;
@@ -48,7 +62,7 @@ static int mount_examples(toolgov_mcp_plugins *p, FILE *err)
         (rc = toolgov_registry_mount(p->reg, &system_toolgov_plugin, NULL)) ||
         (rc = toolgov_registry_mount(p->reg, &research_toolgov_plugin, NULL)) ||
         (rc = toolgov_registry_mount(p->reg, &code_exec_toolgov_plugin, NULL))) {
-        fprintf(err, "toolgov-mcp: mounting the examples: %s\n", toolgov_strerror(rc));
+        report(err, prog, "mounting the examples: %s\n", toolgov_strerror(rc));
         return -1;
     }
     return 0;
@@ -61,8 +75,7 @@ struct toolgov_mcp_world {
 static int mount_examples(toolgov_mcp_plugins *p, FILE *err)
 {
     (void)p;
-    fputs("toolgov-mcp: this build has no example plugins; give --no-examples and --plugin\n",
-          err);
+    report(err, p->prog, "this build has no example plugins; give --no-examples and --plugin\n");
     return -1;
 }
 #endif
@@ -82,7 +95,7 @@ static void *module_symbol(void *h, const char *name)
 ** the operator's configuration: l->ctx gets the context to mount it with,
 ** l->fini its TOOLGOV_MODULE_FINI (when it has one) for close. */
 static int start_module(toolgov_mcp_loaded *l, const toolgov_mcp_module *m,
-                        const toolgov_plugin *plugin, FILE *err)
+                        const toolgov_plugin *plugin, const char *prog, FILE *err)
 {
     void *sym;
     toolgov_module_init_fn *init;
@@ -96,7 +109,7 @@ static int start_module(toolgov_mcp_loaded *l, const toolgov_mcp_module *m,
     if (!sym) {
         if (m->config) {
             l->fini = NULL;
-            fprintf(err, "toolgov-mcp: %s: a configuration was given, but plugin '%s' has no "
+            report(err, prog, "%s: a configuration was given, but plugin '%s' has no "
                          "start entry to take it; define TOOLGOV_MODULE_INIT "
                          "(<toolgov/module.h>) in the plugin, or drop the configuration\n",
                     m->path, plugin->name);
@@ -116,10 +129,10 @@ static int start_module(toolgov_mcp_loaded *l, const toolgov_mcp_module *m,
             if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
                 msg[i] = ' '; /* one line on the operator's terminal */
         if (msg[0])
-            fprintf(err, "toolgov-mcp: %s: plugin '%s' did not start: %s\n", m->path,
+            report(err, prog, "%s: plugin '%s' did not start: %s\n", m->path,
                     plugin->name, msg);
         else
-            fprintf(err, "toolgov-mcp: %s: plugin '%s' did not start (its %s returned %d)\n",
+            report(err, prog, "%s: plugin '%s' did not start (its %s returned %d)\n",
                     m->path, plugin->name, TOOLGOV_MODULE_INIT_SYMBOL, rc);
         return -1;
     }
@@ -138,6 +151,7 @@ static void stop_module(toolgov_mcp_loaded *l)
 
 static int load_module(toolgov_mcp_plugins *p, const toolgov_mcp_module *m, FILE *err)
 {
+    const char *prog = p->prog;
     void *h = dlopen(m->path, RTLD_NOW | RTLD_LOCAL);
     void *sym;
     toolgov_module_entry_fn *entry;
@@ -146,35 +160,35 @@ static int load_module(toolgov_mcp_plugins *p, const toolgov_mcp_module *m, FILE
     int rc;
 
     if (!h) {
-        fprintf(err, "toolgov-mcp: %s: cannot load: %s\n", m->path, dlerror());
+        report(err, prog, "%s: cannot load: %s\n", m->path, dlerror());
         return -1;
     }
     l = &p->loaded[p->loaded_count++];
     l->handle = h;
     sym = module_symbol(h, TOOLGOV_MODULE_ENTRY_SYMBOL);
     if (!sym) {
-        fprintf(err, "toolgov-mcp: %s: no %s symbol; build the plugin with "
+        report(err, prog, "%s: no %s symbol; build the plugin with "
                      "toolgov_add_plugin(NAME ... MODULE)\n", m->path, TOOLGOV_MODULE_ENTRY_SYMBOL);
         return -1;
     }
     memcpy(&entry, &sym, sizeof entry);
     plugin = entry();
     if (!plugin) {
-        fprintf(err, "toolgov-mcp: %s: %s returned no plugin\n", m->path,
+        report(err, prog, "%s: %s returned no plugin\n", m->path,
                 TOOLGOV_MODULE_ENTRY_SYMBOL);
         return -1;
     }
     if (plugin->abi_version != TOOLGOV_ABI_VERSION) {
-        fprintf(err, "toolgov-mcp: %s: plugin '%s' was generated for toolgov ABI %u, this "
+        report(err, prog, "%s: plugin '%s' was generated for toolgov ABI %u, this "
                      "server has ABI %u; rebuild the plugin against this toolgov\n",
                 m->path, plugin->name ? plugin->name : "?", plugin->abi_version,
                 (unsigned)TOOLGOV_ABI_VERSION);
         return -1;
     }
-    if (start_module(l, m, plugin, err) != 0)
+    if (start_module(l, m, plugin, p->prog, err) != 0)
         return -1;
     if ((rc = toolgov_registry_mount(p->reg, plugin, l->ctx)) != 0) {
-        fprintf(err, "toolgov-mcp: %s: mounting plugin '%s': %s\n", m->path, plugin->name,
+        report(err, prog, "%s: mounting plugin '%s': %s\n", m->path, plugin->name,
                 toolgov_strerror(rc));
         /* A failed mount leaves the pool as it was: nothing holds the
         ** context any more. */
@@ -184,25 +198,25 @@ static int load_module(toolgov_mcp_plugins *p, const toolgov_mcp_module *m, FILE
     return 0;
 }
 
-char *toolgov_mcp_read_config(const char *path, size_t *len, FILE *err)
+char *toolgov_mcp_read_config(const char *path, size_t *len, const char *prog, FILE *err)
 {
     FILE *f = fopen(path, "rb");
     char *buf;
     size_t n;
     if (!f) {
-        fprintf(err, "toolgov-mcp: %s: cannot read the plugin configuration: %s\n", path,
+        report(err, prog, "%s: cannot read the plugin configuration: %s\n", path,
                 strerror(errno));
         return NULL;
     }
     buf = malloc(TOOLGOV_MCP_CONFIG_MAX + 1);
     if (!buf) {
-        fputs("toolgov-mcp: out of memory\n", err);
+        report(err, prog, "out of memory\n");
         fclose(f);
         return NULL;
     }
     n = fread(buf, 1, TOOLGOV_MCP_CONFIG_MAX + 1, f);
     if (ferror(f) || n > TOOLGOV_MCP_CONFIG_MAX) {
-        fprintf(err, "toolgov-mcp: %s: %s\n", path,
+        report(err, prog, "%s: %s\n", path,
                 ferror(f) ? "cannot read the plugin configuration"
                           : "the plugin configuration is larger than 1 MiB");
         free(buf);
@@ -216,20 +230,22 @@ char *toolgov_mcp_read_config(const char *path, size_t *len, FILE *err)
 }
 
 int toolgov_mcp_plugins_open(toolgov_mcp_plugins *p, int examples,
-                             const toolgov_mcp_module *modules, size_t n, FILE *err)
+                             const toolgov_mcp_module *modules, size_t n, const char *prog,
+                             FILE *err)
 {
     size_t i;
     int rc;
     memset(p, 0, sizeof *p);
+    p->prog = prog ? prog : "toolgov-mcp";
     if ((rc = toolgov_registry_new(&p->reg, NULL)) != 0) {
-        fprintf(err, "toolgov-mcp: %s\n", toolgov_strerror(rc));
+        report(err, prog, "%s\n", toolgov_strerror(rc));
         return -1;
     }
     if (examples && mount_examples(p, err) != 0)
         return -1;
     p->loaded = calloc(n ? n : 1, sizeof *p->loaded);
     if (!p->loaded) {
-        fputs("toolgov-mcp: out of memory\n", err);
+        report(err, prog, "out of memory\n");
         return -1;
     }
     for (i = 0; i < n; i++)
@@ -250,7 +266,7 @@ void toolgov_mcp_plugins_report_drift(const toolgov_mcp_plugins *p, const toolgo
     if (!text)
         return;
     if (toolgov_drift_render_text(text, needed + 1, NULL, p->reg, pol) == 0)
-        fprintf(err, "toolgov-mcp: drift:\n%s", text);
+        report(err, p->prog, "drift:\n%s", text);
     free(text);
 }
 

@@ -50,22 +50,26 @@ typedef struct toolgov_mcp_plugins {
     toolgov_mcp_world *world;   /* the examples' changing state, or NULL */
     toolgov_mcp_loaded *loaded; /* in load order */
     size_t loaded_count;
+    const char *prog;           /* the name messages start with (borrowed) */
 } toolgov_mcp_plugins;
 
 /* Fill *p: a registry, the examples when `examples` is non-zero, then each
 ** of the n modules (loaded, started, mounted, in order). Problems are
-** reported on `err` as "toolgov-mcp: PATH: what went wrong"; 0, or -1 after
-** such a report. */
+** reported on `err` as "PROG: PATH: what went wrong", PROG being `prog`
+** (the program's name, borrowed for the struct's life; NULL: "toolgov-mcp");
+** 0, or -1 after such a report. */
 int toolgov_mcp_plugins_open(toolgov_mcp_plugins *p, int examples,
-                             const toolgov_mcp_module *modules, size_t n, FILE *err);
+                             const toolgov_mcp_module *modules, size_t n, const char *prog,
+                             FILE *err);
 
 /* The largest plugin configuration file: 1 MiB. */
 #define TOOLGOV_MCP_CONFIG_MAX (1u << 20)
 
 /* Read a plugin's configuration file whole (--plugin-config-file), at most
 ** TOOLGOV_MCP_CONFIG_MAX bytes, NUL-terminated after *len bytes. The text is
-** the caller's (free()); NULL after a message on `err`. */
-char *toolgov_mcp_read_config(const char *path, size_t *len, FILE *err);
+** the caller's (free()); NULL after a message on `err` that starts with
+** `prog` (NULL: "toolgov-mcp"). */
+char *toolgov_mcp_read_config(const char *path, size_t *len, const char *prog, FILE *err);
 
 /* Print the drift panel to `err` when it has rows. */
 void toolgov_mcp_plugins_report_drift(const toolgov_mcp_plugins *p, const toolgov_policy *pol,

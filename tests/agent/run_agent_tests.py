@@ -421,6 +421,18 @@ def case_unreachable():
     expect(p, 1, [], ["no answer from http://127.0.0.1:%d/v1/chat/completions" % port])
 
 
+def case_plugin_errors_name_the_agent():
+    """Plugin-load problems name toolgov-agent, the program that reports them."""
+    missing = "/nonexistent/libnot_a_plugin.so"
+    p = run_agent(["--plugin", missing, "--once", DUES])
+    expect(p, 2, [], ["toolgov-agent: %s: cannot load" % missing])
+    check(b"toolgov-mcp" not in p.stderr, "a toolgov-mcp prefix in toolgov-agent's message")
+    p = run_agent(["--plugin", missing, "--plugin-config-file", "/nonexistent/config.json",
+                   "--once", DUES])
+    expect(p, 2, [], ["toolgov-agent: /nonexistent/config.json: cannot read the plugin "
+                      "configuration"])
+
+
 def case_scripted():
     p = run_agent(["--once", DUES], stdin="y\n")
     expect(p, 0, ["Make these 4 changes?", "Done: I created 4 reminders"])

@@ -80,7 +80,7 @@ static void open_session(session *s, const char *override)
     memset(s, 0, sizeof *s);
     memset(&opt, 0, sizeof opt);
     opt.max_message = 4096;
-    ck_assert_int_eq(toolgov_mcp_plugins_open(&s->plugins, 1, NULL, 0, stderr), 0);
+    ck_assert_int_eq(toolgov_mcp_plugins_open(&s->plugins, 1, NULL, 0, NULL, stderr), 0);
     ck_assert_int_eq(toolgov_registry_mount(s->plugins.reg, &note_plugin, NULL), 0);
     ck_assert_int_eq(toolgov_policy_new(&s->pol, s->plugins.reg), 0);
     if (override)
@@ -570,7 +570,7 @@ START_TEST(test_never_grant)
 
     memset(&s, 0, sizeof s);
     memset(&opt, 0, sizeof opt);
-    ck_assert_int_eq(toolgov_mcp_plugins_open(&s.plugins, 1, NULL, 0, stderr), 0);
+    ck_assert_int_eq(toolgov_mcp_plugins_open(&s.plugins, 1, NULL, 0, NULL, stderr), 0);
     ck_assert_int_eq(toolgov_policy_new(&s.pol, s.plugins.reg), 0);
     ck_assert_int_eq(toolgov_grants_new(&g, "ana", NULL), 0);
     memset(&gr, 0, sizeof gr);
