@@ -39,6 +39,7 @@
 #include <toolgov/run.h>
 
 #include "bench_util.h"
+#include "bench_plugin.h"
 #include "schema/schema.h"
 
 #define MAX_CALLS 64
@@ -48,9 +49,11 @@
 typedef struct call {
     char server[64];
     char tool[96];
-    char *text; /* the arguments as sent (compact, the model's order) */
+    char *text; /* the arguments as written in calls.jsonl (compact, the
+                ** model's order), NUL-terminated */
     size_t len;
     const toolgov_arg_schema *params;
+    char *schema_json; /* the tool's inputSchema as published (compact) */
     unsigned reps;
     double tg[ROUNDS], jn[ROUNDS], cj[ROUNDS];
     double tg_med, jn_med, cj_med;
@@ -62,25 +65,10 @@ static toolgov_tool_spec specs[MAX_CALLS];
 static size_t nspecs;
 static volatile size_t sink;
 
-static int handler(const toolgov_call *c, const void *args, toolgov_result *out)
-{
-    (void)args;
-    return toolgov_result_set(out, c->tool, strlen(c->tool));
-}
-
-static int register_all(toolgov_plugin_api *api)
-{
-    size_t i;
-
-    for (i = 0; i < nspecs; i++)
-        if (toolgov_register_tool(api, specs[i].name, "", handler) < 0)
-            return TOOLGOV_EFAIL;
-    return 0;
-}
-
 /* The tables of one tool's inputSchema, compiled in memory. */
 static const toolgov_arg_schema *tables_of(toolgov__schema_ctx *cx, const char *dir,
-                                           const char *server, const char *tool)
+                                           const char *server, const char *tool,
+                                           char **schema_json)
 {
     char path[1024];
     json_error_t jerr;
@@ -110,7 +98,10 @@ static const toolgov_arg_schema *tables_of(toolgov__schema_ctx *cx, const char *
                 toolgov__schema_compile(cx, v, v->at, &n) == 0 &&
                 toolgov__schema_tables(cx, n, &out) != 0)
                 out = NULL;
-            free(text);
+            if (out)
+                *schema_json = text;
+            else
+                free(text);
             break;
         }
     }
@@ -118,6 +109,41 @@ static const toolgov_arg_schema *tables_of(toolgov__schema_ctx *cx, const char *
     if (!out)
         fprintf(stderr, "bench_calls: no tables for %s/%s\n", server, tool);
     return out;
+}
+
+/* The bytes of a line's "arguments" value as written (a model's numbers
+** and escapes, not a library's reprint of them): the line's last member,
+** from after `"arguments":` to the line's closing brace. NULL unless those
+** bytes read as the value jansson read (malloc'd otherwise). */
+static char *arguments_text(const char *line, const json_t *args)
+{
+    const char *start = strstr(line, "\"arguments\":"), *end = line + strlen(line);
+    json_error_t jerr;
+    json_t *back;
+    char *text;
+    int same;
+
+    if (!start)
+        return NULL;
+    start += strlen("\"arguments\":");
+    while (end > start && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+        end--;
+    if (end == start || end[-1] != '}')
+        return NULL;
+    end--; /* the line's own closing brace */
+    text = malloc((size_t)(end - start) + 1);
+    if (!text)
+        return NULL;
+    memcpy(text, start, (size_t)(end - start));
+    text[end - start] = '\0';
+    back = json_loads(text, 0, &jerr);
+    same = back && json_equal(back, (json_t *)args);
+    json_decref(back);
+    if (!same) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }
 
 static int load_calls(toolgov__schema_ctx *cx, const char *dir)
@@ -144,12 +170,16 @@ static int load_calls(toolgov__schema_ctx *cx, const char *dir)
         snprintf(c->server, sizeof c->server, "%s",
                  json_string_value(json_object_get(j, "server")));
         snprintf(c->tool, sizeof c->tool, "%s", json_string_value(json_object_get(j, "tool")));
-        c->text = json_dumps(json_object_get(j, "arguments"), JSON_COMPACT | JSON_PRESERVE_ORDER);
+        c->text = arguments_text(line, json_object_get(j, "arguments"));
         json_decref(j);
-        if (!c->text)
+        if (!c->text) {
+            fprintf(stderr, "bench_calls: %s:%zu: \"arguments\" must be the line's last member\n",
+                    path, ncalls + 1);
+            fclose(f);
             return -1;
+        }
         c->len = strlen(c->text);
-        c->params = tables_of(cx, dir, c->server, c->tool);
+        c->params = tables_of(cx, dir, c->server, c->tool, &c->schema_json);
         if (!c->params) {
             fclose(f);
             return -1;
@@ -224,11 +254,9 @@ static void bench_gate(void)
 {
     counter cnt = {0};
     toolgov_allocator hook = {count_alloc, &cnt};
-    toolgov_plugin plugin = {TOOLGOV_ABI_VERSION, "bench", "bench.yaml", NULL, 0, NULL, 0,
-                             register_all};
-    toolgov_registry *reg = NULL;
-    toolgov_policy *pol = NULL;
-    toolgov_run *run = NULL;
+    bench_rt p;
+    toolgov_registry *reg;
+    toolgov_run *run;
     double gate_t[ROUNDS], text_t[ROUNDS], find_t[ROUNDS];
     unsigned long long before = 0;
     unsigned acc = 0;
@@ -249,16 +277,13 @@ static void bench_gate(void)
         specs[nspecs].effect = TOOLGOV_EFFECT_WRITE;
         specs[nspecs].confirm = TOOLGOV_CONFIRM_ONCE;
         specs[nspecs].params = calls[i].params;
-        specs[nspecs].schema_json = "{}";
+        specs[nspecs].schema_json = calls[i].schema_json;
         nspecs++;
     }
-    plugin.tools = specs;
-    plugin.tool_count = nspecs;
-    if (toolgov_registry_new(&reg, &hook) < 0 || toolgov_registry_mount(reg, &plugin, NULL) < 0 ||
-        toolgov_policy_new(&pol, reg) < 0 || toolgov_run_new(&run, pol, NULL) < 0) {
-        fprintf(stderr, "bench_calls: gate setup failed\n");
+    if (bench_rt_new(&p, "bench_calls", &hook, specs, nspecs, 1) != 0)
         exit(1);
-    }
+    reg = p.reg;
+    run = p.run;
     /* An approval, so the answer depends on the arguments. */
     toolgov_run_approve(run, calls[0].tool, calls[0].text);
     for (r = 0; r < ROUNDS; r++) {
@@ -301,9 +326,7 @@ static void bench_gate(void)
                "%.2fx\nallocations in the run's decode + gate once warm: %llu\n",
                g, t, f, g / f, t / f, cnt.allocs - before);
     }
-    toolgov_run_free(run);
-    toolgov_policy_free(pol);
-    toolgov_registry_free(reg);
+    bench_rt_free(&p);
 }
 
 int main(int argc, char **argv)
@@ -407,8 +430,10 @@ int main(int argc, char **argv)
            (double)(cnt.allocs - warm) / (double)(calls_done ? calls_done : 1), calls_done);
     toolgov_args_decoder_free(g_dec);
     bench_gate();
-    for (i = 0; i < ncalls; i++)
+    for (i = 0; i < ncalls; i++) {
         free(calls[i].text);
+        free(calls[i].schema_json);
+    }
     toolgov__arena_free(&a);
     return sink == 0;
 }
