@@ -14,7 +14,7 @@
 #             time, from the committed seeds, the examples and the YAML test
 #             suite, and the grants reader for a smoke of GRANTS_FUZZ_SECONDS
 #             (default 10); a crash fails and leaves its input under build-fuzz/
-#   cppcheck  cppcheck over gen/ runtime/ examples/ mcp/
+#   cppcheck  cppcheck over gen/ runtime/ examples/ mcp/ agent/
 #   tidy      clang-tidy (.clang-tidy) over the same sources
 #
 # Environment: HARD_DIR (build-hard), FUZZ_DIR (build-fuzz), FUZZ_SECONDS,
@@ -263,11 +263,11 @@ stage_cppcheck() {
     --inline-suppr --error-exitcode=1 -j "$JOBS" \
     --suppressions-list="$ROOT/scripts/cppcheck-suppressions.txt" \
     -I runtime/include -I runtime/src -I gen -I examples/common \
-    --library=posix gen runtime examples mcp
+    --library=posix gen runtime examples mcp agent
   echo "cppcheck: clean"
 }
 
-# clang-tidy over every C file of gen/, runtime/, examples/ and mcp/. A finding
+# clang-tidy over every C file of gen/, runtime/, examples/, mcp/ and agent/. A finding
 # fails the stage unless scripts/clang-tidy-known.txt lists its file and
 # check: analyzer paths that were read and found impossible, each with its
 # reason, kept out of the code so that its owners' files stay as they are.
@@ -277,13 +277,13 @@ stage_tidy() {
   local tidy=run-clang-tidy-14
   command -v "$tidy" >/dev/null || tidy=run-clang-tidy
   "$tidy" -p "$HARD_DIR" -j "$JOBS" -quiet \
-    "$ROOT/(gen|runtime|examples|mcp)/.*\\.c\$" > "$HARD_DIR/clang-tidy.log" 2>&1 || true
+    "$ROOT/(gen|runtime|examples|mcp|agent)/.*\\.c\$" > "$HARD_DIR/clang-tidy.log" 2>&1 || true
   python3 - "$ROOT" "$HARD_DIR/clang-tidy.log" "$ROOT/scripts/clang-tidy-known.txt" \
     "$HARD_DIR/compile_commands.json" <<'PY'
 import json, os, re, sys
 root, log, known_file, db = sys.argv[1:5]
 files = {e["file"] for e in json.load(open(db))
-         if re.match(re.escape(root) + r"/(gen|runtime|examples|mcp)/.*\.c$", e["file"])}
+         if re.match(re.escape(root) + r"/(gen|runtime|examples|mcp|agent)/.*\.c$", e["file"])}
 if not files:
     sys.exit("clang-tidy: no source of gen/, runtime/ or examples/ in " + db)
 known = set()
