@@ -20,7 +20,8 @@
 ** --upstreams FILE governs MCP servers toolgov did not write (upstream.h):
 ** each is started, its tools compared with the manifest the file names for
 ** it, and its declared tools served beside the plugins' through the same
-** gate, their calls forwarded to it.
+** gate, their calls forwarded to it. --drift starts them, prints the drift
+** report (upstream.h) on stdout and exits: 0 without drift, 1 with.
 ** --grants FILE keeps the answers a user asked to keep "always" as standing
 ** grants (toolgov/grants.h), sealed with the key in --state-key FILE (or
 ** TOOLGOV_STATE_KEY_FILE) and bound to the user (grants_file.h).
@@ -36,6 +37,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +65,7 @@ static const char usage_text[] =
     "                   [--audit FILE]\n"
     "                   [--grants FILE [--grants-user NAME] [--state-key FILE]]\n"
     "       toolgov-mcp --import NAME --upstreams FILE\n"
+    "       toolgov-mcp --drift --upstreams FILE\n"
     "\n"
     "A Model Context Protocol server (stdio, JSON-RPC 2.0) that serves toolgov\n"
     "plugins with their declared effects enforced: writes ask the user once per\n"
@@ -78,6 +81,9 @@ static const char usage_text[] =
     "  --import NAME        write a manifest to review for server NAME of the\n"
     "                       --upstreams file on stdout (its tools, suggested effects,\n"
     "                       pins), then exit\n"
+    "  --drift              start the --upstreams servers, compare what they offer\n"
+    "                       with their manifests, print the drift report on stdout\n"
+    "                       and exit (0: no drift, 1: drift)\n"
     "  --no-examples        do not serve the built-in example plugins\n"
     "  --max-message BYTES  the largest message accepted (default 4194304)\n"
     "  --audit FILE         append every decision of the gate to FILE (JSON lines)\n"
@@ -132,7 +138,9 @@ static int write_line(void *ud, const char *msg, size_t len)
 }
 
 /* Read lines from fd 0 and hand each to the server. 0 at end of input, -1
-** when a response could not be written. */
+** when a response could not be written. Input quiet for a second lets the
+** server say what changed meanwhile (toolgov_mcp_server_idle: an upstream
+** server's tool list). */
 static int serve(toolgov_mcp_server *srv)
 {
     size_t max = toolgov_mcp_server_max_message(srv);
@@ -156,6 +164,15 @@ static int serve(toolgov_mcp_server *srv)
             }
             buf = nb;
             cap = ncap;
+        }
+        {
+            struct pollfd pfd = {0, POLLIN, 0};
+            int ready = poll(&pfd, 1, 1000);
+            if (ready == 0) {
+                if (toolgov_mcp_server_idle(srv) != 0)
+                    goto fail;
+                continue;
+            }
         }
         got = read(0, buf + len, cap - len);
         if (got < 0) {
@@ -252,7 +269,7 @@ int main(int argc, char **argv)
     toolgov_mcp_upstreams *upstreams = NULL;
 #endif
     size_t npaths = 0;
-    int examples = 1, i, rc, status = 1, out_fd = 1;
+    int examples = 1, i, rc, status = 1, out_fd = 1, drift_only = 0;
 
     memset(&opt, 0, sizeof opt);
     memset(&plugins, 0, sizeof plugins);
@@ -332,6 +349,8 @@ int main(int argc, char **argv)
             *(a[2] == 's' ? &key_path : a[8] ? &grants_user : &grants_path) = v;
         } else if (strcmp(a, "--no-examples") == 0) {
             examples = 0;
+        } else if (strcmp(a, "--drift") == 0) {
+            drift_only = 1;
         } else if (strcmp(a, "--max-message") == 0 || strncmp(a, "--max-message=", 14) == 0) {
             const char *v = a[13] == '=' ? a + 14 : (i + 1 < argc ? argv[++i] : NULL);
             char *end = NULL;
@@ -363,6 +382,9 @@ int main(int argc, char **argv)
             mods, files, nfiles,
             misuse("--no-examples and no --plugin or --upstreams: there is nothing to serve",
                    NULL));
+    if (drift_only && (!upstreams_path || import_name))
+        return drop_modules(mods, files, nfiles,
+                            misuse("--drift needs --upstreams FILE (and no --import)", NULL));
     if (import_name && !upstreams_path)
         return drop_modules(mods, files, nfiles,
                             misuse("--import needs --upstreams FILE, where the server is listed",
@@ -398,7 +420,18 @@ int main(int argc, char **argv)
     if (rc == 0 && upstreams && toolgov_mcp_upstreams_start(upstreams, plugins.reg, stderr))
         rc = -1;
     opt.tool_unavailable = toolgov_mcp_upstreams_unavailable;
+    if (upstreams)
+        opt.tools_changed = toolgov_mcp_upstreams_changed;
     opt.tool_ud = upstreams;
+    if (rc == 0 && drift_only) {
+        /* The report, then out: nothing is served. */
+        status = toolgov_mcp_upstreams_report(upstreams, stdout) ? 1 : 0;
+        if (fflush(stdout) != 0)
+            status = EXIT_MISUSE;
+        toolgov_mcp_plugins_close(&plugins);
+        toolgov_mcp_upstreams_free(upstreams);
+        return status;
+    }
 #endif
     if (rc) {
         toolgov_mcp_plugins_close(&plugins);
@@ -427,6 +460,10 @@ int main(int argc, char **argv)
         }
         opt.audit = toolgov_audit_jsonl_observe;
         opt.audit_ud = audit;
+#ifdef TOOLGOV_MCP_UPSTREAMS
+        if (upstreams)
+            toolgov_mcp_upstreams_audit(upstreams, audit_file);
+#endif
     }
     if (grants_path) {
         grants_open = 1;
@@ -457,6 +494,10 @@ out:
         }
         toolgov_audit_jsonl_free(audit);
     }
+#ifdef TOOLGOV_MCP_UPSTREAMS
+    if (upstreams)
+        toolgov_mcp_upstreams_audit(upstreams, NULL);
+#endif
     if (audit_file && fclose(audit_file) != 0 && status == 0) {
         fprintf(stderr, "toolgov-mcp: %s: the audit log could not be closed: %s\n", audit_path,
                 strerror(errno));

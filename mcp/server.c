@@ -74,6 +74,7 @@ struct toolgov_mcp_server {
     toolgov_audit_fn audit;  /* every run's observer, or NULL */
     void *audit_ud;
     int (*tool_unavailable)(void *, const char *, const char *, char *, size_t);
+    int (*tools_changed)(void *);
     void *tool_ud;
     toolgov_grants *grants;  /* the runs' standing grants (owned when own_grants) */
     int own_grants;
@@ -970,8 +971,11 @@ static int initialize(toolgov_mcp_server *s, const msg *m, const char *id, long 
     begin_result(s, id);
     toolgov__jbuf_puts(&s->out, "{\"protocolVersion\":");
     put_cstr(&s->out, chosen);
-    toolgov__jbuf_puts(&s->out, ",\"capabilities\":{\"tools\":{\"listChanged\":false}},"
-                               "\"serverInfo\":{\"name\":");
+    toolgov__jbuf_puts(&s->out, s->tools_changed
+                                    ? ",\"capabilities\":{\"tools\":{\"listChanged\":true}},"
+                                      "\"serverInfo\":{\"name\":"
+                                    : ",\"capabilities\":{\"tools\":{\"listChanged\":false}},"
+                                      "\"serverInfo\":{\"name\":");
     put_cstr(&s->out, s->name);
     toolgov__jbuf_puts(&s->out, ",\"version\":");
     put_cstr(&s->out, TOOLGOV_VERSION_STRING);
@@ -1006,7 +1010,25 @@ static int request(toolgov_mcp_server *s, const msg *m, const char *id, const ch
     return send_error(s, id, ERR_METHOD_NOT_FOUND, emsg);
 }
 
+static int handle_one(toolgov_mcp_server *s, const char *text, size_t len);
+
 int toolgov_mcp_server_handle(toolgov_mcp_server *s, const char *text, size_t len)
+{
+    int rc = handle_one(s, text, len);
+    return rc ? rc : toolgov_mcp_server_idle(s);
+}
+
+int toolgov_mcp_server_idle(toolgov_mcp_server *s)
+{
+    if (!s->tools_changed || !s->initialized || !s->tools_changed(s->tool_ud))
+        return 0;
+    toolgov__jbuf_clear(&s->out);
+    toolgov__jbuf_puts(&s->out,
+                       "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}");
+    return send_out(s);
+}
+
+static int handle_one(toolgov_mcp_server *s, const char *text, size_t len)
 {
     msg m;
     toolgov__json_error jerr;
@@ -1140,6 +1162,7 @@ int toolgov_mcp_server_new(toolgov_mcp_server **out, const toolgov_registry *reg
     s->audit = opt ? opt->audit : NULL;
     s->audit_ud = opt ? opt->audit_ud : NULL;
     s->tool_unavailable = opt ? opt->tool_unavailable : NULL;
+    s->tools_changed = opt ? opt->tools_changed : NULL;
     s->tool_ud = opt ? opt->tool_ud : NULL;
     s->grants = opt ? opt->grants : NULL;
     s->grant_store = opt ? opt->grant_store : NULL;

@@ -78,6 +78,10 @@ typedef struct toolgov_mcp_options {
     ** is decoded or gated. The upstream servers' tools use it (upstream.h):
     ** a server that is down, or a tool it no longer offers. */
     int (*tool_unavailable)(void *ud, const char *owner, const char *tool, char *why, size_t n);
+    /* When set, the tools capability says listChanged, and after each
+    ** message handled (and at toolgov_mcp_server_idle) non-zero from it
+    ** sends notifications/tools/list_changed: the served list changed. */
+    int (*tools_changed)(void *ud);
     void *tool_ud;
     /* Standing grants (toolgov/grants.h). Every run of the session consults
     ** `grants` (borrowed; NULL: the server keeps a set of its own for the
@@ -109,6 +113,11 @@ int toolgov_mcp_server_handle(toolgov_mcp_server *s, const char *msg, size_t len
 /* Answer a message the transport refused for its size (`len` bytes, more
 ** than the bound) with the JSON-RPC "invalid request" error. Same returns. */
 int toolgov_mcp_server_oversized(toolgov_mcp_server *s, size_t len);
+
+/* Between messages (the transport calls it when its input has been quiet
+** for a while): when the tools_changed hook says the list changed, send
+** notifications/tools/list_changed. Same returns as handle. */
+int toolgov_mcp_server_idle(toolgov_mcp_server *s);
 
 /* The bound on one message, as configured. */
 size_t toolgov_mcp_server_max_message(const toolgov_mcp_server *s);

@@ -13,6 +13,7 @@
 #include "upstream.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <time.h>
 #include <stdlib.h>
@@ -41,14 +42,31 @@ static const char *const default_env[] = {"HOME", "LOGNAME", "PATH", "SHELL", "T
 typedef struct tool_state {
     unsigned char offered;  /* in its last tools/list */
     unsigned char pin_bad;  /* pinned, and the definition does not match */
+    unsigned char served;   /* servable when the client last heard of the list */
     unsigned char have;     /* part[] holds the last definition read */
     unsigned char part[4][32]; /* SHA-256 of each part (part_names) */
 } tool_state;
 
 /* The parts of a tool's definition a pin covers besides its name, in the
-** order of their keys in the canonical text. */
+** order of their keys in the canonical text; each has a digest of its own
+** in the pin, after the whole one: ";a=" and 12 hex digits, then d, i, o. */
 static const char *const part_names[4] = {"annotations", "description", "inputSchema",
                                           "outputSchema"};
+#define PIN_WHOLE 71                /* "sha256:" and 64 hex digits */
+#define PIN_PART 15                 /* ";a=" and 12 hex digits */
+#define PIN_LEN (PIN_WHOLE + 4 * PIN_PART)
+
+/* One drift row, kept for the --drift report and the audit trail. */
+typedef struct drift_row {
+    const char *server;   /* the upstream's name (the set owns it) */
+    const char *kind;     /* static: undeclared, not_offered, withdrawn, ... */
+    char *tool;           /* as the server or manifest names it, escaped */
+    char changed[64];     /* the parts that changed, ", "-separated, or "" */
+    char *message;        /* the sentence printed on stderr */
+} drift_row;
+
+/* The most rows kept; later ones are still printed, and counted. */
+#define MAX_DRIFT_ROWS 4096
 
 typedef struct upstream {
     char *name;             /* the key under mcpServers */
@@ -62,6 +80,7 @@ typedef struct upstream {
     toolgov_tool_spec *specs;
     tool_state *st;         /* per manifest tool */
     FILE *err;              /* where drift rows go */
+    toolgov_mcp_upstreams *set; /* the set it belongs to */
     char *reported;         /* undeclared names already reported, each NUL-ended */
     size_t reported_len;
     int listed;             /* its tools/list has been read once */
@@ -78,6 +97,10 @@ struct toolgov_mcp_upstreams {
     upstream *ups;
     size_t count;
     size_t max_message;
+    drift_row *rows;      /* every drift row so far, in order */
+    size_t row_count, rows_dropped;
+    FILE *audit;          /* where rows go as audit events, or NULL */
+    int audit_failed;     /* a write to it failed */
 };
 
 static char *dup_n(const char *s, size_t n)
@@ -90,22 +113,39 @@ static char *dup_n(const char *s, size_t n)
     return d;
 }
 
-/* A name a server gave, for a row on stderr: control bytes, backslashes and
-** bytes past 120 shown escaped or cut, so a row is one line. */
-static void put_name(FILE *f, const char *s, size_t n)
+/* A name a server gave, for a row on stderr: control bytes, backslashes,
+** quotes and bytes past 120 shown escaped or cut, so a row is one line.
+** Quoted in out (NAME_TEXT_MAX bytes). */
+#define NAME_TEXT_MAX (120 * 4 + 8)
+static const char *name_text(char out[NAME_TEXT_MAX], const char *s, size_t n)
 {
-    size_t i;
-    fputc('\'', f);
+    static const char digits[] = "0123456789abcdef";
+    size_t i, k = 0;
+    out[k++] = '\'';
     for (i = 0; i < n && i < 120; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f || c == '\\' || c == '\'')
-            fprintf(f, "\\x%02x", c);
-        else
-            fputc(c, f);
+        if (c < 0x20 || c == 0x7f || c == '\\' || c == '\'') {
+            out[k++] = '\\';
+            out[k++] = 'x';
+            out[k++] = digits[c >> 4];
+            out[k++] = digits[c & 15];
+        } else {
+            out[k++] = (char)c;
+        }
     }
-    if (n > 120)
-        fputs("...", f);
-    fputc('\'', f);
+    if (n > 120) {
+        memcpy(out + k, "...", 3);
+        k += 3;
+    }
+    out[k++] = '\'';
+    out[k] = '\0';
+    return out;
+}
+
+static void put_name(FILE *f, const char *s, size_t n)
+{
+    char q[NAME_TEXT_MAX];
+    fputs(name_text(q, s, n), f);
 }
 
 /* ---- the upstreams file ------------------------------------------------- */
@@ -472,6 +512,11 @@ void toolgov_mcp_upstreams_free(toolgov_mcp_upstreams *u)
     size_t i;
     if (!u)
         return;
+    for (i = 0; i < u->row_count; i++) {
+        free(u->rows[i].tool);
+        free(u->rows[i].message);
+    }
+    free(u->rows);
     for (i = 0; i < u->count; i++)
         upstream_free(&u->ups[i]);
     free(u->ups);
@@ -581,6 +626,120 @@ static void row(FILE *err, const upstream *up)
     fprintf(err, "toolgov-mcp: upstream '%s': ", up->name);
 }
 
+/* A JSON string member ,"key":"value" of an audit line. */
+static void put_member(toolgov__jbuf *b, const char *key, const char *v)
+{
+    toolgov__jbuf_putc(b, ',');
+    toolgov__json_put_str(b, key, strlen(key));
+    toolgov__jbuf_putc(b, ':');
+    toolgov__json_put_str(b, v, strlen(v));
+}
+
+/* One drift row as an audit event: a JSON line of its own in the --audit
+** file, beside the runs' events (docs/mcp.md). */
+static void audit_row(toolgov_mcp_upstreams *set, const drift_row *r)
+{
+    toolgov_allocator alloc = {NULL, NULL};
+    toolgov__jbuf b;
+    struct timespec ts;
+    struct tm tm;
+    char when[40];
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(when + strlen(when), sizeof when - strlen(when), ".%09ldZ", ts.tv_nsec);
+    toolgov__jbuf_init(&b, &alloc);
+    toolgov__jbuf_puts(&b, "{\"v\":1");
+    put_member(&b, "time", when);
+    put_member(&b, "event", "upstream_drift");
+    put_member(&b, "server", r->server);
+    put_member(&b, "tool", r->tool);
+    put_member(&b, "drift", r->kind);
+    put_member(&b, "changed", r->changed);
+    put_member(&b, "message", r->message);
+    toolgov__jbuf_puts(&b, "}\n");
+    if (toolgov__jbuf_finish(&b) || fwrite(b.ptr, 1, b.len, set->audit) != b.len ||
+        fflush(set->audit) != 0) {
+        if (!set->audit_failed)
+            fputs("toolgov-mcp: the audit log could not be written (a drift row)\n", stderr);
+        set->audit_failed = 1;
+    }
+    toolgov__jbuf_free(&b);
+}
+
+static void keep_row(upstream *up, const char *kind, const char *tool, const char *changed,
+                     const char *msg);
+
+/* A drift row: printed on stderr as it happens, kept for the report, and
+** written to the audit trail. tool[0..tool_len) is the name as the server
+** or the manifest gives it (escaped for the row); changed the parts that
+** changed, or "". */
+static void drift(upstream *up, const char *kind, const char *tool, size_t tool_len,
+                  const char *changed, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+static void drift(upstream *up, const char *kind, const char *tool, size_t tool_len,
+                  const char *changed, const char *fmt, ...)
+{
+    char msg[1024], q[NAME_TEXT_MAX];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    row(up->err, up);
+    fprintf(up->err, "drift: %s\n", msg);
+    keep_row(up, kind, tool ? name_text(q, tool, tool_len) : "", changed, msg);
+}
+
+/* Keep a row (tool: quoted as name_text gives it, or "") for the report and
+** write it to the audit trail. */
+static void keep_row(upstream *up, const char *kind, const char *tool, const char *changed,
+                     const char *msg)
+{
+    toolgov_mcp_upstreams *set = up->set;
+    if (!set)
+        return;
+    if (set->row_count == MAX_DRIFT_ROWS) {
+        set->rows_dropped++;
+        return;
+    }
+    if (set->row_count % 64 == 0) {
+        drift_row *nr = realloc(set->rows, (set->row_count + 64) * sizeof *nr);
+        if (!nr) {
+            set->rows_dropped++;
+            return;
+        }
+        set->rows = nr;
+    }
+    {
+        drift_row *r = &set->rows[set->row_count];
+        const char *t = tool;
+        size_t tl = strlen(t);
+        if (tl >= 2 && t[0] == '\'') { /* kept without the quotes */
+            t++;
+            tl -= 2;
+        }
+        r->server = up->name;
+        r->kind = kind;
+        r->tool = dup_n(t, tl);
+        snprintf(r->changed, sizeof r->changed, "%s", changed ? changed : "");
+        r->message = strdup(msg);
+        if (!r->tool || !r->message) {
+            free(r->tool);
+            free(r->message);
+            set->rows_dropped++;
+            return;
+        }
+        set->row_count++;
+        if (set->audit)
+            audit_row(set, r);
+    }
+}
+
 /* The declared tool the server calls name[0..len): its upstream_name, or
 ** its key when it has none. -1 when none is. */
 static long find_decl(const upstream *up, const char *name, size_t len)
@@ -614,15 +773,21 @@ static void hex(char *out, const unsigned char *d, size_t n)
     out[2 * n] = '\0';
 }
 
+/* The pin of a tool's definition (node `tool` of d), PIN_LEN characters:
+** the digest of the whole canonical definition, then of each part; and
+** each part's full digest in parts (NULL: not wanted). */
 static int definition_pin(const toolgov__json_doc *d, size_t tool, toolgov__jbuf *b,
-                          char pin[72], unsigned char parts[4][32])
+                          char pin[PIN_LEN + 1], unsigned char parts[4][32])
 {
+    unsigned char own[4][32];
     static const char *const keys[5] = {"annotations", "description", "inputSchema", "name",
                                         "outputSchema"};
     unsigned char whole[32];
     size_t i;
     int first = 1;
 
+    if (!parts)
+        parts = own;
     /* The canonical definition: the five members present, in key order,
     ** each value canonical (object keys sorted, no whitespace; SPEC 9). */
     toolgov__jbuf_clear(b);
@@ -639,7 +804,7 @@ static int definition_pin(const toolgov__json_doc *d, size_t tool, toolgov__jbuf
         toolgov__jbuf_putc(b, ':');
         start = b->len;
         toolgov__json_put_value(b, d, (size_t)v);
-        if (parts && i != 3 && !b->failed) {
+        if (i != 3 && !b->failed) {
             size_t p = i < 3 ? i : 3;
             crypto_hash_sha256(parts[p], (const unsigned char *)b->ptr + start, b->len - start);
         }
@@ -647,13 +812,19 @@ static int definition_pin(const toolgov__json_doc *d, size_t tool, toolgov__jbuf
     toolgov__jbuf_putc(b, '}');
     if (toolgov__jbuf_finish(b))
         return -1;
-    if (parts)
-        for (i = 0; i < 5; i++)
-            if (i != 3 && toolgov__json_get(d, tool, keys[i], strlen(keys[i])) < 0)
-                crypto_hash_sha256(parts[i < 3 ? i : 3], (const unsigned char *)"", 0);
+    for (i = 0; i < 5; i++)
+        if (i != 3 && toolgov__json_get(d, tool, keys[i], strlen(keys[i])) < 0)
+            crypto_hash_sha256(parts[i < 3 ? i : 3], (const unsigned char *)"", 0);
     crypto_hash_sha256(whole, (const unsigned char *)b->ptr, b->len);
     memcpy(pin, "sha256:", 7);
     hex(pin + 7, whole, 32);
+    for (i = 0; i < 4; i++) {
+        char *q = pin + PIN_WHOLE + i * PIN_PART;
+        q[0] = ';';
+        q[1] = part_names[i][0];
+        q[2] = '=';
+        hex(q + 3, parts[i], 6);
+    }
     return 0;
 }
 
@@ -668,11 +839,12 @@ static void report_undeclared(upstream *up, const char *name, size_t len)
             return;
         off += l + 1;
     }
-    row(up->err, up);
-    fputs("drift: tool ", up->err);
-    put_name(up->err, name, len);
-    fprintf(up->err, " is offered by the server but not declared in its manifest %s; it is "
-                     "not served\n", up->manifest_path);
+    {
+        char q[NAME_TEXT_MAX];
+        drift(up, "undeclared", name, len, NULL,
+              "tool %s is offered by the server but not declared in its manifest %s; it is "
+              "not served", name_text(q, name, len), up->manifest_path);
+    }
     if (up->reported_len > 65536 || strlen(name) != len)
         return;
     nr = realloc(up->reported, up->reported_len + len + 1);
@@ -683,38 +855,53 @@ static void report_undeclared(upstream *up, const char *name, size_t len)
     }
 }
 
+/* Append part name p to the list in changed[0..n). */
+static void add_part(char *changed, size_t n, size_t p)
+{
+    size_t l = strlen(changed);
+    snprintf(changed + l, n - l, "%s%s", l ? ", " : "", part_names[p]);
+}
+
 /* Compare one declared tool's definition as just read with its pin and
-** with what was read before; rows for every change. */
+** with what was read before; rows for every change, naming the parts. */
 static void judge_tool(upstream *up, size_t i, const char *pin, unsigned char parts[4][32])
 {
     tool_state *st = &up->st[i];
     const toolgov__tool_decl *t = &up->m->tools[i];
-    char changed[96] = "";
+    char changed[64] = "", against[64] = "";
     size_t p;
-    int bad = t->pin && strcmp(t->pin, pin) != 0;
+    int bad = t->pin && strncmp(t->pin, pin, PIN_WHOLE) != 0;
 
     if (st->have)
         for (p = 0; p < 4; p++)
-            if (memcmp(st->part[p], parts[p], 32) != 0) {
-                if (changed[0])
-                    strcat(changed, ", ");
-                strcat(changed, part_names[p]);
-            }
+            if (memcmp(st->part[p], parts[p], 32) != 0)
+                add_part(changed, sizeof changed, p);
+    /* What differs from the pin: its part digests say which part. */
+    if (bad && strlen(t->pin) == PIN_LEN)
+        for (p = 0; p < 4; p++)
+            if (memcmp(t->pin + PIN_WHOLE + p * PIN_PART, pin + PIN_WHOLE + p * PIN_PART,
+                       PIN_PART) != 0)
+                add_part(against, sizeof against, p);
     if (changed[0]) {
-        row(up->err, up);
-        fprintf(up->err, "drift: tool '%s' changed its %s since toolgov-mcp started; %s\n",
-                t->name, changed,
-                bad ? "it does not match its pin and is refused until the manifest is reviewed "
-                      "again"
-                : t->pin ? "it still matches its pin"
-                         : "it has no pin, so it is still served, under the manifest's "
-                           "description and parameters");
+        drift(up, bad ? "pin_mismatch" : "changed", t->name, strlen(t->name), changed,
+              "tool '%s' changed its %s since toolgov-mcp started; %s", t->name, changed,
+              bad ? "it does not match its pin and is refused until the manifest is reviewed "
+                    "again"
+              : t->pin ? "it still matches its pin"
+                       : "it has no pin, so it is still served, under the manifest's "
+                         "description and parameters");
     } else if (bad && !st->pin_bad) {
-        row(up->err, up);
-        fprintf(up->err, "drift: tool '%s' does not match its pin in %s:%u:%u: the server's "
-                         "definition changed since it was reviewed (toolgov-mcp --import '%s' "
-                         "shows it now); it is refused\n",
-                t->name, up->m->path, t->at.line, t->at.col, up->name);
+        if (against[0])
+            drift(up, "pin_mismatch", t->name, strlen(t->name), against,
+                  "tool '%s' does not match its pin in %s:%u:%u: its %s changed since it was "
+                  "reviewed (toolgov-mcp --import '%s' shows it now); it is refused",
+                  t->name, up->m->path, t->at.line, t->at.col, against, up->name);
+        else
+            drift(up, "pin_mismatch", t->name, strlen(t->name), "",
+                  "tool '%s' does not match its pin in %s:%u:%u: the server's definition "
+                  "changed since it was reviewed (the pin holds no part digests to say which "
+                  "part; toolgov-mcp --import '%s' writes them); it is refused",
+                  t->name, up->m->path, t->at.line, t->at.col, up->name);
     }
     st->pin_bad = (unsigned char)bad;
     memcpy(st->part, parts, sizeof st->part);
@@ -745,7 +932,7 @@ static int list_page(upstream *up, const char *cursor, long *res, char *why, siz
 static int read_tools(upstream *up)
 {
     const toolgov__json_doc *d = &up->conn.doc;
-    char *cursor = NULL, why[400], pin[72];
+    char *cursor = NULL, why[400], pin[PIN_LEN + 1];
     unsigned char *now = NULL, parts[4][32];
     size_t pages = 0, total = 0, i;
     toolgov__jbuf def;
@@ -779,18 +966,18 @@ static int read_tools(upstream *up)
                 goto out;
             }
             if (!name || name->type != TOOLGOV__JSON_STRING) {
-                row(up->err, up);
-                fputs("drift: a tool without a name in its tools/list; ignored\n", up->err);
+                drift(up, "unnamed", NULL, 0, NULL,
+                      "a tool without a name in its tools/list; ignored");
                 continue;
             }
             idx = find_decl(up, name->u.str, name->len);
             if (idx < 0) {
                 report_undeclared(up, name->u.str, name->len);
             } else if (now[idx]) {
-                row(up->err, up);
-                fputs("drift: tool ", up->err);
-                put_name(up->err, name->u.str, name->len);
-                fputs(" is offered twice; the first is judged\n", up->err);
+                char q[NAME_TEXT_MAX];
+                drift(up, "duplicate", name->u.str, name->len, NULL,
+                      "tool %s is offered twice; the first is judged",
+                      name_text(q, name->u.str, name->len));
             } else {
                 now[idx] = 1;
                 if (definition_pin(d, (size_t)k, &def, pin, parts)) {
@@ -818,14 +1005,14 @@ static int read_tools(upstream *up)
     for (i = 0; i < up->m->tool_count; i++) {
         const toolgov__tool_decl *t = &up->m->tools[i];
         if (!now[i] && (!up->listed || up->st[i].offered)) {
-            row(up->err, up);
             if (up->listed)
-                fprintf(up->err, "drift: tool '%s' is no longer offered by the server; it is not "
-                                 "served\n", t->name);
+                drift(up, "withdrawn", t->name, strlen(t->name), NULL,
+                      "tool '%s' is no longer offered by the server; it is not served",
+                      t->name);
             else
-                fprintf(up->err, "drift: tool '%s' is declared in %s:%u:%u but the server does "
-                                 "not offer it; it is not served\n", t->name, up->m->path,
-                        t->at.line, t->at.col);
+                drift(up, "not_offered", t->name, strlen(t->name), NULL,
+                      "tool '%s' is declared in %s:%u:%u but the server does not offer it; "
+                      "it is not served", t->name, up->m->path, t->at.line, t->at.col);
         }
         up->st[i].offered = now[i];
     }
@@ -918,6 +1105,7 @@ static void went_down(upstream *up)
     row(up->err, up);
     fprintf(up->err, "not serving: %s; its tools are unavailable, a restart is tried in %d s\n",
             up->down, up->backoff_ms / 1000);
+    keep_row(up, "unavailable", "", "", up->down);
 }
 
 /* A server that is down and due: start it again, read and judge its tools. */
@@ -931,12 +1119,13 @@ static void maybe_restart(upstream *up)
         went_down(up);
 }
 
-static int tool_unavailable(upstream *up, const char *tool, char *why, size_t n)
+/* What the server said meanwhile, without waiting: a changed tool list is
+** read again and judged before anything of it is listed or called; a
+** server that broke is taken down, one that is due is started again. */
+static void refresh(upstream *up)
 {
-    long idx = toolgov__manifest_find(up->m, tool);
-    /* What the server said meanwhile: a changed tool list is read again
-    ** and judged before anything of it is listed or called. */
-    if (!up->down[0] && toolgov__upconn_pump(&up->conn, why, n) != 0) {
+    char why[400];
+    if (!up->down[0] && toolgov__upconn_pump(&up->conn, why, sizeof why) != 0) {
         snprintf(up->down, sizeof up->down, "%.400s", why);
         went_down(up);
     }
@@ -950,6 +1139,68 @@ static int tool_unavailable(upstream *up, const char *tool, char *why, size_t n)
             went_down(up);
     }
     maybe_restart(up);
+}
+
+/* Whether declared tool i can be served now. */
+static int servable(const upstream *up, size_t i)
+{
+    return !up->down[0] && up->st[i].offered && !up->st[i].pin_bad;
+}
+
+/* 1 when a declared tool became servable or stopped being so since the
+** last call; the state is then taken as known to the client. */
+static int served_changed(upstream *up)
+{
+    size_t i;
+    int changed = 0;
+    for (i = 0; i < up->m->tool_count; i++) {
+        unsigned char now = (unsigned char)servable(up, i);
+        if (now != up->st[i].served) {
+            up->st[i].served = now;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+int toolgov_mcp_upstreams_changed(void *ud)
+{
+    toolgov_mcp_upstreams *u = ud;
+    size_t i;
+    int changed = 0;
+    for (i = 0; u && i < u->count; i++) {
+        refresh(&u->ups[i]);
+        changed |= served_changed(&u->ups[i]);
+    }
+    return changed;
+}
+
+void toolgov_mcp_upstreams_audit(toolgov_mcp_upstreams *u, FILE *audit)
+{
+    size_t i;
+    u->audit = audit;
+    for (i = 0; audit && i < u->row_count; i++)
+        audit_row(u, &u->rows[i]);
+}
+
+size_t toolgov_mcp_upstreams_report(const toolgov_mcp_upstreams *u, FILE *out)
+{
+    size_t i;
+    fputs("# server\ttool\tdrift\tchanged\tmessage\n", out);
+    for (i = 0; i < u->row_count; i++) {
+        const drift_row *r = &u->rows[i];
+        fprintf(out, "%s\t%s\t%s\t%s\t%s\n", r->server, r->tool[0] ? r->tool : "-", r->kind,
+                r->changed[0] ? r->changed : "-", r->message);
+    }
+    if (u->rows_dropped)
+        fprintf(out, "# %zu more rows not kept (over %d)\n", u->rows_dropped, MAX_DRIFT_ROWS);
+    return u->row_count + u->rows_dropped;
+}
+
+static int tool_unavailable(upstream *up, const char *tool, char *why, size_t n)
+{
+    long idx = toolgov__manifest_find(up->m, tool);
+    refresh(up);
     if (up->down[0]) {
         long long left = up->retry_at - clock_ms();
         snprintf(why, n, "%s is not available: the MCP server '%s' is not serving (%s); a "
@@ -1110,8 +1361,10 @@ int toolgov_mcp_upstreams_start(toolgov_mcp_upstreams *u, toolgov_registry *reg,
         upstream *up = &u->ups[i];
         int rc;
         up->err = err;
+        up->set = u;
         if (connect_upstream(up, 1))
             went_down(up);
+        (void)served_changed(up); /* the client's first list is this one */
         up->plugin.register_fn = register_upstream;
         if ((rc = toolgov_registry_mount(reg, &up->plugin, up)) != 0) {
             row(err, up);
@@ -1260,7 +1513,7 @@ static void import_tool(FILE *out, const toolgov__json_doc *d, size_t k, toolgov
     long ds = an >= 0 && d->nodes[an].type == TOOLGOV__JSON_OBJECT
                   ? toolgov__json_get(d, (size_t)an, "destructiveHint", 15) : -1;
     const toolgov__json *name = &d->nodes[nm];
-    char *key = keys[nkeys], pin[72], *report = NULL;
+    char *key = keys[nkeys], pin[PIN_LEN + 1], *report = NULL;
     const char *effect, *why;
     size_t i, suffix = 2, dlen;
     int no_schema = 0;

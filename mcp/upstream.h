@@ -90,6 +90,26 @@ int toolgov_mcp_upstreams_start(toolgov_mcp_upstreams *u, toolgov_registry *reg,
 int toolgov_mcp_upstreams_unavailable(void *u, const char *owner, const char *tool, char *why,
                                       size_t n);
 
+/* The server hook (toolgov_mcp_options.tools_changed): handle what every
+** server sent meanwhile, without waiting (a changed tools/list is read and
+** judged, a server that broke is taken down, one due is started again),
+** and return 1 when a declared tool became servable or stopped being so
+** since the last call (each change is reported once), else 0. */
+int toolgov_mcp_upstreams_changed(void *u);
+
+/* From now on write every drift row to `audit` as it happens, after the
+** rows kept so far: one JSON object a line, {"v":1,"time":...,"event":
+** "upstream_drift","server","tool","drift","changed","message"}, beside the
+** runs' events (docs/mcp.md). `audit` is borrowed; NULL stops it. */
+void toolgov_mcp_upstreams_audit(toolgov_mcp_upstreams *u, FILE *audit);
+
+/* The --drift report: a header line, then every drift row kept so far, one
+** a line, tab-separated: server, tool ("-" for none), the kind of drift
+** (undeclared, not_offered, withdrawn, pin_mismatch, changed, duplicate,
+** unnamed, unavailable), the parts that changed ("-" when none is named),
+** and the row's sentence. Returns the number of rows. */
+size_t toolgov_mcp_upstreams_report(const toolgov_mcp_upstreams *u, FILE *out);
+
 /* Stop every child and free the set. NULL is a no-op. */
 void toolgov_mcp_upstreams_free(toolgov_mcp_upstreams *u);
 

@@ -326,18 +326,35 @@ static int text_value(loader *L, const char *what, const char *tool, size_t limi
 
 /* pin: the digest of an upstream MCP server's tool definition, as
 ** `toolgov-mcp --import` writes it (SPEC section 13): "sha256:" and 64
-** lowercase hex digits. */
+** lowercase hex digits, optionally followed by the digests of the parts
+** (";a=" annotations, ";d=" description, ";i=" inputSchema, ";o="
+** outputSchema, 12 hex digits each) that let toolgov-mcp say which part
+** changed. */
+static int pin_hex(const char *v, size_t from, size_t to)
+{
+    size_t i;
+    for (i = from; i < to; i++)
+        if (!((v[i] >= '0' && v[i] <= '9') || (v[i] >= 'a' && v[i] <= 'f')))
+            return 0;
+    return 1;
+}
+
 static int pin_value(loader *L, toolgov__tool_decl *t)
 {
-    size_t len = sl(L), i;
+    static const char part_keys[4] = {'a', 'd', 'i', 'o'};
+    size_t len = sl(L), p;
     const char *v = sv(L);
-    int ok = len == 71 && memcmp(v, "sha256:", 7) == 0;
-    for (i = 7; ok && i < len; i++)
-        ok = (v[i] >= '0' && v[i] <= '9') || (v[i] >= 'a' && v[i] <= 'f');
+    int ok = (len == 71 || len == 71 + 4 * 15) && memcmp(v, "sha256:", 7) == 0 &&
+             pin_hex(v, 7, 71);
+    for (p = 0; ok && len > 71 && p < 4; p++) {
+        const char *q = v + 71 + p * 15;
+        ok = q[0] == ';' && q[1] == part_keys[p] && q[2] == '=' && pin_hex(q, 3, 15);
+    }
     if (!ok) {
         err_at(L, ev_mark(L), "pin of tool '%s' must be \"sha256:\" and 64 lowercase hex "
-                              "digits, as toolgov-mcp --import writes it; import the server's "
-                              "tools again rather than editing a pin", t->name);
+                              "digits (then, optionally, \";a=\", \";d=\", \";i=\" and \";o=\" "
+                              "each with 12), as toolgov-mcp --import writes it; import the "
+                              "server's tools again rather than editing a pin", t->name);
         return -1;
     }
     t->pin = toolgov__arena_strndup(&L->priv->arena, v, len);

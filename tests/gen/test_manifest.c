@@ -140,6 +140,8 @@ static const bad_case bad_cases[] = {
      "m.yaml:7:5: error: unknown key 'timeout' in tool 't'; expected effect, confirm, description, guidance, pinned, answers_directly, parameters, loop, pin or upstream_name", {0}, 1},
     {"pin not a digest", T "  t:\n    effect: read\n    description: x\n    pin: sha256:ABC\n", 0,
      "m.yaml:7:10: error: pin of tool 't' must be \"sha256:\" and 64 lowercase hex digits", {"import the server's tools again"}, 1},
+    {"pin part misspelt", T "  t:\n    effect: read\n    description: x\n    pin: sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef;a=000000000000;d=000000000000;i=000000000000;x=000000000000\n", 0,
+     "m.yaml:7:10: error: pin of tool 't' must be \"sha256:\" and 64 lowercase hex digits (then, optionally,", {"each with 12"}, 1},
     {"upstream_name with a blank", T "  t:\n    effect: read\n    description: x\n    upstream_name: get sum\n", 0,
      "m.yaml:7:20: error: upstream_name of tool 't' must be the server's name for the tool", {0}, 1},
     {"duplicate tool key", T "  t:\n    effect: read\n    effect: write\n    description: x\n", 0,
@@ -540,8 +542,12 @@ START_TEST(test_upstream_keys)
     toolgov__manifest *m = load_ok(T
         "  get_sum:\n    effect: read\n    description: x\n    upstream_name: get-sum\n"
         "    pin: sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n"
-        "  other:\n    effect: read\n    description: y\n", 0);
-    ck_assert_uint_eq(m->tool_count, 2);
+        "  other:\n    effect: read\n    description: y\n"
+        "  parts:\n    effect: read\n    description: z\n"
+        "    pin: sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef;a=0123456789ab;d=0123456789ab;i=0123456789ab;o=0123456789ab\n", 0);
+    ck_assert_uint_eq(m->tool_count, 3);
+    ck_assert_str_eq(m->tools[2].pin, "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef;a=0123456789ab;d=0123456789ab;"
+                                      "i=0123456789ab;o=0123456789ab");
     ck_assert_str_eq(m->tools[0].upstream_name, "get-sum");
     ck_assert_str_eq(m->tools[0].pin,
                      "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");

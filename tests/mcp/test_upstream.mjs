@@ -19,7 +19,7 @@ import { after, test } from "node:test";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ElicitRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const server = process.env.TOOLGOV_MCP;
 const source = process.env.TOOLGOV_SOURCE_DIR;
@@ -267,7 +267,7 @@ test("import writes a manifest to review that serves as written; pins hold", () 
   assert.match(y, / {2}read_graph:\n[^]*?effect: read\n/);
   // The server's description, its inputSchema as parameters, and a pin.
   assert.match(y, /description: "Create multiple new entities in the knowledge graph"\n {4}parameters: \{"\$schema": "http:\/\/json-schema.org\/draft-07\/schema#", "type": "object", "properties": \{"entities": /);
-  assert.equal((y.match(/\n {4}pin: sha256:[0-9a-f]{64}\n/g) ?? []).length, 9);
+  assert.equal((y.match(/\n {4}pin: sha256:[0-9a-f]{64};a=[0-9a-f]{12};d=[0-9a-f]{12};i=[0-9a-f]{12};o=[0-9a-f]{12}\n/g) ?? []).length, 9);
   // Served as imported: no drift, no unpinned tool.
   fs.writeFileSync(path.join(w.dir, "memory.yaml"), y);
   validates(path.join(w.dir, "memory.yaml"));
@@ -314,10 +314,19 @@ test("a rug pull: a description changed after review is refused with its row; a 
   assert.equal(r.status, 0, r.stderr);
   fs.writeFileSync(path.join(dir, "dict.yaml"), r.stdout);
   fs.writeFileSync(config, JSON.stringify({ mcpServers: { dict: { ...entry, manifest: "dict.yaml" } } }));
-  const { client, err } = await connect({ config }, []);
+  const audit = path.join(dir, "audit.jsonl");
+  const { client, err } = await connectWith({ config }, ["--audit", audit]);
+  let changed = 0;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed++; });
+  assert.equal(client.getServerCapabilities().tools.listChanged, true);
   assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ["lookup", "flip"]);
   assert.equal(text(await client.callTool({ name: "lookup", arguments: { word: "tea" } })), "tea: a word");
+  assert.equal(changed, 0);
   assert.equal(text(await client.callTool({ name: "flip", arguments: {} })), "flipped");
+  // The server's own list_changed is read within a second of quiet input,
+  // and the client is told the governed list changed.
+  for (let i = 0; i < 40 && changed === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(changed, 1);
   const pulled = await client.callTool({ name: "lookup", arguments: { word: "tea" } });
   assert.equal(pulled.isError, true);
   assert.match(text(pulled), /lookup is refused: the MCP server 'dict' changed its definition since it was reviewed/);
@@ -328,6 +337,46 @@ test("a rug pull: a description changed after review is refused with its row; a 
   await client.close();
   assert.match(err.text, /upstream 'dict': drift: tool 'lookup' changed its description since toolgov-mcp started; it does not match its pin and is refused until the manifest is reviewed again/);
   assert.match(err.text, /upstream 'dict': drift: tool 'exfiltrate' is offered by the server but not declared in its manifest/);
+  // Each row is an audit event too, beside the runs' events.
+  const rows = fs.readFileSync(audit, "utf8").trim().split("\n").map((l) => JSON.parse(l))
+    .filter((e) => e.event === "upstream_drift");
+  assert.deepEqual(rows.map((e) => [e.server, e.tool, e.drift, e.changed]), [
+    ["dict", "lookup", "pin_mismatch", "description"],
+    ["dict", "exfiltrate", "undeclared", ""],
+  ]);
+  assert.match(rows[0].time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
+});
+
+test("drift at start names the part that changed; --drift reports it and exits 1", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolgov-upstream-"));
+  temps.push(dir);
+  const config = path.join(dir, "upstreams.json");
+  const script = path.join(path.dirname(new URL(import.meta.url).pathname), "rugpull_server.mjs");
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: { dict: { command: process.execPath, args: [script] } } }));
+  const r = spawnSync(server, ["--import", "dict", "--upstreams", config], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  fs.writeFileSync(path.join(dir, "dict.yaml"), r.stdout);
+  // As reviewed: no drift.
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: { dict: { command: process.execPath, args: [script], manifest: "dict.yaml" } } }));
+  const clean = spawnSync(server, ["--drift", "--upstreams", config], { encoding: "utf8" });
+  assert.equal(clean.status, 0, clean.stderr);
+  assert.equal(clean.stdout, "# server\ttool\tdrift\tchanged\tmessage\n");
+  // The server was changed before this start: the pin's part digests say which part.
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: { dict: { command: process.execPath, args: [script, "pulled"], manifest: "dict.yaml" } } }));
+  const d = spawnSync(server, ["--drift", "--upstreams", config], { encoding: "utf8" });
+  assert.equal(d.status, 1, d.stderr);
+  const lines = d.stdout.trim().split("\n").slice(1).map((l) => l.split("\t"));
+  assert.deepEqual(lines.map((l) => l.slice(0, 4)), [
+    ["dict", "lookup", "pin_mismatch", "description, inputSchema"],
+    ["dict", "exfiltrate", "undeclared", "-"],
+  ]);
+  assert.match(d.stderr, /upstream 'dict': drift: tool 'lookup' does not match its pin in .*dict\.yaml:\d+:\d+: its description, inputSchema changed since it was reviewed/);
+  // A pin of the whole definition only (as written before part digests):
+  // refused all the same, saying the part cannot be named.
+  fs.writeFileSync(path.join(dir, "dict.yaml"), r.stdout.replace(/(pin: sha256:[0-9a-f]{64});[^\n]*/g, "$1"));
+  const old = spawnSync(server, ["--drift", "--upstreams", config], { encoding: "utf8" });
+  assert.equal(old.status, 1, old.stderr);
+  assert.match(old.stdout, /dict\tlookup\tpin_mismatch\t-\t.*the pin holds no part digests/);
 });
 
 // toolgov-mcp in front of hostile_server.mjs in `mode` (and an unrelated
