@@ -67,6 +67,9 @@ typedef struct drift_row {
 
 /* The most rows kept; later ones are still printed, and counted. */
 #define MAX_DRIFT_ROWS 4096
+/* The most rows one reading of a server's list shows; the rest are counted
+** in one row, so a server offering thousands of tools floods nothing. */
+#define ROWS_PER_LIST 32
 
 typedef struct upstream {
     char *name;             /* the key under mcpServers */
@@ -84,6 +87,8 @@ typedef struct upstream {
     char *reported;         /* undeclared names already reported, each NUL-ended */
     size_t reported_len;
     int listed;             /* its tools/list has been read once */
+    size_t burst;           /* drift rows of the list being read */
+    size_t hushed;          /* of those, past ROWS_PER_LIST, not shown */
     long long retry_at;     /* down: when to start it again (monotonic ms) */
     int backoff_ms;         /* the wait before the next start: 1 s, doubling to 60 s */
     toolgov_plugin plugin;
@@ -687,6 +692,10 @@ static void drift(upstream *up, const char *kind, const char *tool, size_t tool_
     char msg[1024], q[NAME_TEXT_MAX];
     va_list ap;
 
+    if (++up->burst > ROWS_PER_LIST) {
+        up->hushed++;
+        return;
+    }
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
@@ -939,6 +948,7 @@ static int read_tools(upstream *up)
     int rc = -1;
 
     toolgov__jbuf_init(&def, &up->alloc);
+    up->burst = up->hushed = 0;
     now = calloc(up->m->tool_count ? up->m->tool_count : 1, 1);
     if (!now) {
         snprintf(up->down, sizeof up->down, "out of memory");
@@ -1030,6 +1040,16 @@ static int read_tools(upstream *up)
     up->listed = 1;
     rc = 0;
 out:
+    if (up->hushed) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "%zu more drift rows of this tools/list not shown (over %d); "
+                                  "toolgov-mcp --import '%s' lists what it offers",
+                 up->hushed, ROWS_PER_LIST, up->name);
+        row(up->err, up);
+        fprintf(up->err, "drift: %s\n", msg);
+        keep_row(up, "more", "", "", msg);
+        up->hushed = 0;
+    }
     free(now);
     free(cursor);
     toolgov__jbuf_free(&def);
@@ -1501,10 +1521,40 @@ static int schema_verdict(const char *text, size_t len, const char *tool, char *
     return bad;
 }
 
+/* Whether the server's tool named by node nm can be declared: a name a
+** manifest can hold as upstream_name (1 to 128 bytes, no blank, no control
+** character) and not offered before. When not, a line on err and a comment
+** in the manifest say why it is left out. */
+static int declarable(FILE *out, const toolgov__json_doc *d, long nm, char *const *snames,
+                      size_t n, FILE *err, const char *server)
+{
+    const toolgov__json *name = &d->nodes[nm];
+    const unsigned char *v = (const unsigned char *)name->u.str;
+    const char *why = NULL;
+    char q[NAME_TEXT_MAX];
+    size_t i;
+
+    if (name->len == 0 || name->len > 128)
+        why = "its name is not 1 to 128 bytes, so no manifest can name it";
+    for (i = 0; !why && i < name->len; i++)
+        if (v[i] <= 0x20 || v[i] == 0x7f)
+            why = "its name holds a blank or a control character, so no manifest can name it";
+    for (i = 0; !why && i < n; i++)
+        if (strlen(snames[i]) == name->len && memcmp(snames[i], v, name->len) == 0)
+            why = "it is offered twice; the first is imported";
+    if (!why)
+        return 1;
+    name_text(q, name->u.str, name->len);
+    fprintf(err, "toolgov-mcp: import '%s': tool %s: %s; left out\n", server, q, why);
+    fprintf(out, "\n  # LEFT OUT: the server's tool %s: %s.\n", q, why);
+    return 0;
+}
+
 /* One tool of the list as a manifest entry (or, when it cannot be one, the
-** entry commented out with the reason). */
-static void import_tool(FILE *out, const toolgov__json_doc *d, size_t k, toolgov__jbuf *b,
-                        char (*keys)[65], size_t nkeys, FILE *err, const char *server)
+** entry commented out with the reason). 1 when written as an entry. */
+static int import_tool(FILE *out, const toolgov__json_doc *d, size_t k, toolgov__jbuf *b,
+                        char (*keys)[65], char *const *snames, size_t nkeys, FILE *err,
+                        const char *server)
 {
     long nm = toolgov__json_get(d, k, "name", 4), de = toolgov__json_get(d, k, "description", 11);
     long is = toolgov__json_get(d, k, "inputSchema", 11), an = toolgov__json_get(d, k, "annotations", 11);
@@ -1516,6 +1566,7 @@ static void import_tool(FILE *out, const toolgov__json_doc *d, size_t k, toolgov
     char *key = keys[nkeys], pin[PIN_LEN + 1], *report = NULL;
     const char *effect, *why;
     size_t i, suffix = 2, dlen;
+    long clash = -1;
     int no_schema = 0;
 
     manifest_name(key, name->u.str, name->len, "t_");
@@ -1525,6 +1576,8 @@ static void import_tool(FILE *out, const toolgov__json_doc *d, size_t k, toolgov
         if (strcmp(keys[i], key) == 0) {
             /* Two server names made one key: number the later one. */
             char base[59];
+            if (clash < 0)
+                clash = (long)i;
             snprintf(base, sizeof base, "%s", keys[i]);
             snprintf(key, 65, "%s_%u", base, (unsigned)(suffix++ % 10000));
             i = (size_t)-1;
@@ -1550,23 +1603,43 @@ static void import_tool(FILE *out, const toolgov__json_doc *d, size_t k, toolgov
             report = NULL;
         }
     } else {
-        no_schema = 1;
-        report = strdup("the server gives no inputSchema object");
+        no_schema = 2;
+        report = strdup("the server gives no inputSchema object (MCP requires one)");
     }
     fputc('\n', out);
+    if (clash >= 0) {
+        char q[NAME_TEXT_MAX], q2[NAME_TEXT_MAX];
+        fprintf(err, "toolgov-mcp: import '%s': tools %s and %s make the same name here; the "
+                     "second is %s: review the names\n", server,
+                name_text(q, snames[clash], strlen(snames[clash])),
+                name_text(q2, name->u.str, name->len), key);
+        fprintf(out, "  # RENAMED: the server's %s is %s here, since %s already took the name\n"
+                     "  # %s once governed. Review which is which before serving them.\n",
+                q2, key, q, keys[clash]);
+    }
     if (no_schema) {
         fprintf(err, "toolgov-mcp: import '%s': tool ", server);
         put_name(err, name->u.str, name->len);
-        fputs(": its inputSchema is outside what toolgov decodes; written commented out\n", err);
-        fprintf(out, "  # NOT IMPORTED: the inputSchema of '%.*s' is outside the subset toolgov "
-                     "decodes, and a\n  # weaker schema would let calls through that the "
-                     "server's own would refuse. Write\n  # parameters that say the same in "
-                     "the subset (docs/manifest.md), then remove the #s.\n",
-                (int)(name->len > 128 ? 128 : name->len), name->u.str);
-        fputs("  # The compiler said:\n", out);
+        fputs(no_schema == 2 ? ": it gives no inputSchema; written commented out\n"
+                             : ": its inputSchema is outside what toolgov decodes; written "
+                               "commented out\n",
+              err);
+        if (no_schema == 2)
+            fprintf(out, "  # NOT IMPORTED: '%.*s' gives no inputSchema, so what its arguments "
+                         "may be is\n  # not known. Write the parameters it takes "
+                         "(docs/manifest.md), then remove the #s.\n",
+                    (int)(name->len > 128 ? 128 : name->len), name->u.str);
+        else
+            fprintf(out, "  # NOT IMPORTED: the inputSchema of '%.*s' is outside the subset "
+                         "toolgov decodes, and a\n  # weaker schema would let calls through "
+                         "that the server's own would refuse. Write\n  # parameters that say "
+                         "the same in the subset (docs/manifest.md), then remove the #s.\n",
+                    (int)(name->len > 128 ? 128 : name->len), name->u.str);
+        if (no_schema != 2)
+            fputs("  # The compiler said:\n", out);
         {
             const char *p = report;
-            while (p && *p) {
+            while (no_schema != 2 && p && *p) {
                 const char *nl = strchr(p, '\n');
                 size_t n = nl ? (size_t)(nl - p) : strlen(p);
                 fprintf(out, "  #   %.*s\n", (int)n, p);
@@ -1575,7 +1648,7 @@ static void import_tool(FILE *out, const toolgov__json_doc *d, size_t k, toolgov
         }
         free(report);
         fprintf(out, "  # %s:\n  #   effect: %s\n", key, effect);
-        return;
+        return 0;
     }
     fprintf(out, "  %s:\n", key);
     fprintf(out, "    # SUGGESTED from the server's annotations (%s):\n"
@@ -1610,6 +1683,7 @@ static void import_tool(FILE *out, const toolgov__json_doc *d, size_t k, toolgov
     if (!toolgov__jbuf_finish(b))
         fprintf(out, "    parameters: %s\n", b->ptr);
     fprintf(out, "    pin: %s\n", pin);
+    return 1;
 }
 
 int toolgov_mcp_upstreams_import(toolgov_mcp_upstreams *u, const char *name, FILE *out,
@@ -1618,8 +1692,9 @@ int toolgov_mcp_upstreams_import(toolgov_mcp_upstreams *u, const char *name, FIL
     upstream *up = NULL;
     const toolgov__json_doc *d;
     toolgov__jbuf b;
-    char *cursor = NULL, why[400], plugin[65], (*keys)[65] = NULL;
-    size_t i, pages = 0, nkeys = 0;
+    char *cursor = NULL, why[400], plugin[65], (*keys)[65] = NULL, **snames = NULL;
+    size_t i, pages = 0, nkeys = 0, written = 0;
+    long tools_end;
     char *text = NULL;
     size_t text_len = 0;
     FILE *body;
@@ -1640,9 +1715,10 @@ int toolgov_mcp_upstreams_import(toolgov_mcp_upstreams *u, const char *name, FIL
     d = &up->conn.doc;
     toolgov__jbuf_init(&b, &up->alloc);
     keys = calloc(TOOLGOV_MCP_UPSTREAM_MAX_TOOLS, sizeof *keys);
+    snames = calloc(TOOLGOV_MCP_UPSTREAM_MAX_TOOLS, sizeof *snames);
     /* The whole text first: nothing is written unless all of it can be. */
     body = open_memstream(&text, &text_len);
-    if (!keys || !body) {
+    if (!keys || !snames || !body) {
         fputs("toolgov-mcp: out of memory\n", err);
         goto out;
     }
@@ -1658,6 +1734,7 @@ int toolgov_mcp_upstreams_import(toolgov_mcp_upstreams *u, const char *name, FIL
                   "# until it is imported and reviewed again. Delete the tools not to serve.\n",
             name);
     fprintf(body, "name: %s\nprovides:\n  - tool\ntools:", plugin);
+    tools_end = ftell(body);
     for (;;) {
         long res, tools, next, k;
         if (list_page(up, cursor, &res, why, sizeof why) != 0) {
@@ -1682,7 +1759,14 @@ int toolgov_mcp_upstreams_import(toolgov_mcp_upstreams *u, const char *name, FIL
                         TOOLGOV_MCP_UPSTREAM_MAX_TOOLS);
                 goto out;
             }
-            import_tool(body, d, (size_t)k, &b, keys, nkeys, err, name);
+            if (!declarable(body, d, nm, snames, nkeys, err, name))
+                continue;
+            if (!(snames[nkeys] = dup_n(d->nodes[nm].u.str, d->nodes[nm].len))) {
+                fputs("toolgov-mcp: out of memory\n", err);
+                goto out;
+            }
+            written += (size_t)import_tool(body, d, (size_t)k, &b, keys, snames, nkeys, err,
+                                           name);
             nkeys++;
         }
         next = toolgov__json_get(d, (size_t)res, "nextCursor", 10);
@@ -1697,12 +1781,16 @@ int toolgov_mcp_upstreams_import(toolgov_mcp_upstreams *u, const char *name, FIL
             goto out;
         }
     }
-    if (nkeys == 0)
-        fputs(" {}", body);
     fputc('\n', body);
-    if (fflush(body) != 0)
+    if (fflush(body) != 0 || tools_end < 0 || (size_t)tools_end > text_len)
         goto out;
-    if (fwrite(text, 1, text_len, out) != text_len || fflush(out) != 0) {
+    /* No tool written as an entry (none offered, or each commented out):
+    ** "tools: {}", so the manifest still reads. */
+    if ((written == 0 && (fwrite(text, 1, (size_t)tools_end, out) != (size_t)tools_end ||
+                          fputs(" {}", out) < 0 ||
+                          fwrite(text + tools_end, 1, text_len - (size_t)tools_end, out) !=
+                              text_len - (size_t)tools_end)) ||
+        (written > 0 && fwrite(text, 1, text_len, out) != text_len) || fflush(out) != 0) {
         fprintf(err, "toolgov-mcp: --import %s: writing the manifest failed\n", name);
         goto out;
     }
@@ -1713,6 +1801,9 @@ out:
     free(text);
     free(cursor);
     free(keys);
+    for (i = 0; snames && i < nkeys; i++)
+        free(snames[i]);
+    free(snames);
     toolgov__jbuf_free(&b);
     toolgov__upconn_stop(&up->conn, 500);
     return rc;

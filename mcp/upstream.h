@@ -106,7 +106,8 @@ void toolgov_mcp_upstreams_audit(toolgov_mcp_upstreams *u, FILE *audit);
 /* The --drift report: a header line, then every drift row kept so far, one
 ** a line, tab-separated: server, tool ("-" for none), the kind of drift
 ** (undeclared, not_offered, withdrawn, pin_mismatch, changed, duplicate,
-** unnamed, unavailable), the parts that changed ("-" when none is named),
+** unnamed, unavailable, more: rows over 32 in one reading of a list,
+** counted), the parts that changed ("-" when none is named),
 ** and the row's sentence. Returns the number of rows. */
 size_t toolgov_mcp_upstreams_report(const toolgov_mcp_upstreams *u, FILE *out);
 

@@ -12,6 +12,17 @@
 //   huge      a line of 100,000 bytes (over a --max-message of 65536)
 //   sample    first its own sampling/createMessage and elicitation/create
 //             requests; the answer names the error codes they got back
+// And what its tools/list holds, by MODE (its calls answer as usual):
+//   many      5,000 tools (over toolgov-mcp's bound of 4,096)
+//   paged     act on the third of three pages (nextCursor)
+//   endless   a nextCursor on every page
+//   dupes     act twice, the second with another description
+//   names     names with a newline, a bell and a quote, and 200 bytes long
+//   nonutf8   a name holding the byte 0xff (not UTF-8)
+//   collide   get-sum and get_sum, one name once governed
+//   noschema  act without inputSchema
+//   deep      act's inputSchema nested 40 objects deep
+//   bomb      a tool whose inputSchema nests 100,000 arrays
 import fs from "node:fs";
 import readline from "node:readline";
 
@@ -35,7 +46,32 @@ rl.on("line", (line) => {
   if (m.method === "initialize") {
     send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1" } } });
   } else if (m.method === "tools/list") {
-    send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "act", description: "Act.", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } }] } });
+    const act = { name: "act", description: "Act.", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } };
+    const tool = (name) => ({ ...act, name });
+    const cursor = m.params?.cursor;
+    const page = (tools, nextCursor) => send({ jsonrpc: "2.0", id: m.id, result: nextCursor ? { tools, nextCursor } : { tools } });
+    if (mode === "many") return page(Array.from({ length: 5000 }, (_, i) => tool("t" + i)));
+    if (mode === "paged") return cursor === undefined ? page([tool("one")], "p2") : cursor === "p2" ? page([tool("two")], "p3") : page([act]);
+    if (mode === "endless") return page([act], "again");
+    if (mode === "dupes") return page([act, { ...act, description: "Act, the other one." }]);
+    if (mode === "names") return page([act, tool("evil\nname\u0007'"), tool("x".repeat(200))]);
+    if (mode === "nonutf8") {
+      const head = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { tools: [act, tool("bad@")] } }));
+      head[head.indexOf("bad@") + 3] = 0xff;
+      return void process.stdout.write(Buffer.concat([head, Buffer.from("\n")]));
+    }
+    if (mode === "collide") return page([act, tool("get-sum"), tool("get_sum")]);
+    if (mode === "noschema") return page([{ name: "act", description: "Act." }]);
+    if (mode === "deep") {
+      let schema = { type: "string" };
+      for (let i = 0; i < 40; i++) schema = { type: "object", properties: { a: schema } };
+      return page([{ ...act, inputSchema: schema }]);
+    }
+    if (mode === "bomb") {
+      const text = JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { tools: [{ ...act, inputSchema: "@" }] } });
+      return void process.stdout.write(text.replace('"@"', "[".repeat(100000) + "]".repeat(100000)) + "\n");
+    }
+    page([act]);
   } else if (m.method === "tools/call") {
     const answer = (text) => send({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text }] } });
     if (mode === "hang") return;

@@ -442,3 +442,126 @@ test("a server's own sampling and elicitation requests are refused, never passed
   assert.equal(asked.length, 0);
   await client.close();
 });
+
+// --drift and --import in front of hostile_server.mjs whose tools/list is
+// `mode`: [status, stdout, stderr] of each.
+function hostileList(mode) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolgov-upstream-"));
+  temps.push(dir);
+  const entry = { command: process.execPath, args: [path.join(path.dirname(new URL(import.meta.url).pathname), "hostile_server.mjs"), mode] };
+  fs.writeFileSync(path.join(dir, "bad.yaml"),
+    "name: bad\nprovides: [tool]\ntools:\n  act:\n    effect: read\n    description: Act.\n");
+  fs.writeFileSync(path.join(dir, "u.json"), JSON.stringify({ mcpServers: { bad: { ...entry, manifest: "bad.yaml" } } }));
+  fs.writeFileSync(path.join(dir, "i.json"), JSON.stringify({ mcpServers: { bad: entry } }));
+  const d = spawnSync(server, ["--drift", "--no-examples", "--upstreams", path.join(dir, "u.json")], { encoding: "utf8" });
+  const i = spawnSync(server, ["--import", "bad", "--upstreams", path.join(dir, "i.json")], { encoding: "utf8" });
+  for (const r of [d, i]) assert.equal(r.signal, null, mode + ": " + r.stderr.slice(-2000));
+  if (i.status === 0) {
+    fs.writeFileSync(path.join(dir, "imported.yaml"), i.stdout);
+    validates(path.join(dir, "imported.yaml"));
+  }
+  const rows = d.stdout.trim().split("\n").slice(1).map((l) => l.split("\t"));
+  return { d, i, rows };
+}
+
+test("hostile tool lists: each gets a clear row or error, bounded, and an import that reads", async (t) => {
+  await t.test("5,000 tools: 32 rows, one that counts the rest, the server refused", () => {
+    const { d, i, rows } = hostileList("many");
+    assert.equal(d.status, 1);
+    assert.equal(rows.filter((r) => r[2] === "undeclared").length, 32);
+    assert.match(d.stdout, /\tmore\t-\t4064 more drift rows of this tools\/list not shown \(over 32\)/);
+    assert.match(d.stdout, /\tunavailable\t-\tit offers more than 4096 tools\n/);
+    assert.ok(d.stderr.split("\n").length < 40, "stderr is bounded");
+    assert.equal(i.status, 1);
+    assert.match(i.stderr, /--import bad: more than 4096 tools/);
+    assert.equal(i.stdout, "");
+  });
+  await t.test("pages: all are read; a cursor that never ends is refused", () => {
+    const paged = hostileList("paged");
+    assert.deepEqual(paged.rows.map((r) => [r[1], r[2]]), [["one", "undeclared"], ["two", "undeclared"]]);
+    assert.match(paged.i.stdout, /\n {2}one:\n[^]*\n {2}two:\n[^]*\n {2}act:\n/);
+    const endless = hostileList("endless");
+    assert.match(endless.d.stdout, /\tunavailable\t-\tits tools\/list has more than 256 pages\n/);
+    assert.equal(endless.i.status, 1);
+    assert.match(endless.i.stderr, /more than 256 pages of tools/);
+  });
+  await t.test("a name offered twice: the first is judged, the second left out of the import", () => {
+    const { d, i, rows } = hostileList("dupes");
+    assert.deepEqual(rows.map((r) => r.slice(0, 3)), [["bad", "act", "duplicate"]]);
+    assert.equal(d.status, 1);
+    assert.match(i.stdout, /# LEFT OUT: the server's tool 'act': it is offered twice; the first is imported\./);
+    assert.match(i.stdout, /description: "Act\."\n/);
+    assert.doesNotMatch(i.stdout, /act_2/);
+  });
+  await t.test("control characters and overlong names: escaped in rows, left out of the import", () => {
+    const { i, rows } = hostileList("names");
+    assert.deepEqual(rows[0].slice(1, 3), ["evil\\x0aname\\x07\\x27", "undeclared"]);
+    assert.equal(rows[1][1], "x".repeat(120) + "...");
+    assert.match(i.stderr, /tool 'evil\\x0aname\\x07\\x27': its name holds a blank or a control character, so no manifest can name it; left out/);
+    assert.match(i.stderr, /its name is not 1 to 128 bytes/);
+    assert.equal(i.status, 0);
+    assert.doesNotMatch(i.stdout, /upstream_name/);
+  });
+  await t.test("names that collide once governed: the second renamed, said so", () => {
+    const { i } = hostileList("collide");
+    assert.match(i.stderr, /tools 'get-sum' and 'get_sum' make the same name here; the second is get_sum_2/);
+    assert.match(i.stdout, / {2}get_sum:\n[^]*?upstream_name: "get-sum"\n/);
+    assert.match(i.stdout, / {2}# RENAMED: the server's 'get_sum' is get_sum_2 here[^]*\n {2}get_sum_2:\n[^]*?upstream_name: "get_sum"\n/);
+  });
+  await t.test("a byte that is not UTF-8: the list is refused, saying where", () => {
+    const { d, i } = hostileList("nonutf8");
+    assert.match(d.stdout, /\tunavailable\t-\ttools\/list failed: the server sent a message that is not JSON \(invalid UTF-8 in a string at byte \d+\)\n/);
+    assert.equal(i.status, 1);
+    assert.match(i.stderr, /invalid UTF-8/);
+  });
+  await t.test("no inputSchema: commented out, saying so; the manifest still reads", () => {
+    const { i } = hostileList("noschema");
+    assert.equal(i.status, 0);
+    assert.match(i.stderr, /tool 'act': it gives no inputSchema; written commented out/);
+    assert.match(i.stdout, /\ntools: \{\}\n {2}# NOT IMPORTED: 'act' gives no inputSchema/);
+  });
+  await t.test("schemas nested too deep, and a bomb of 100,000 brackets: refused, bounded", () => {
+    for (const mode of ["deep", "bomb"]) {
+      const { d, i } = hostileList(mode);
+      assert.match(d.stdout, /\tunavailable\t-\ttools\/list failed: the server sent a message that is not JSON \(nested deeper than the limit at byte \d+\)\n/, mode);
+      assert.equal(i.status, 1, mode);
+    }
+  });
+});
+
+test("everything server: a long call completes within its timeout, one past it fails closed and the server serves on", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolgov-upstream-"));
+  temps.push(dir);
+  const config = path.join(dir, "upstreams.json");
+  const entry = { command: process.execPath, args: [serverJs("everything"), "stdio"] };
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: { everything: entry } }));
+  const r = spawnSync(server, ["--import", "everything", "--upstreams", config], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  fs.writeFileSync(path.join(dir, "everything.yaml"), r.stdout);
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: { everything: { ...entry, manifest: "everything.yaml", timeout: 2500 } } }));
+  const { client, err } = await connect({ config }, []);
+  const names = (await client.listTools()).tools.map((t) => t.name);
+  assert.ok(names.includes("trigger_long_running_operation"), names.join(" "));
+  // The client asks for progress (not relayed from the server yet: none comes);
+  // the call runs its 1.2 s to the end.
+  const progress = [];
+  const ok = await client.callTool({ name: "trigger_long_running_operation", arguments: { duration: 1.2, steps: 3 } },
+    undefined, { onprogress: (p) => progress.push(p) });
+  assert.deepEqual(progress, []);
+  assert.equal(ok.isError, false, text(ok));
+  assert.equal(text(ok), "Long running operation completed. Duration: 1.2 seconds, Steps: 3.");
+  // Past the entry's timeout: failed closed, the server's state unknown.
+  const late = await client.callTool({ name: "trigger_long_running_operation", arguments: { duration: 6, steps: 2 } });
+  assert.equal(late.isError, true);
+  assert.match(text(late), /trigger_long_running_operation failed: the server did not answer within 2500 ms \(MCP server 'everything'\); whether it changed anything is not known/);
+  // Its other tools answer again once it is back.
+  let sum;
+  for (let i = 0; i < 30; i++) {
+    sum = await client.callTool({ name: "get_sum", arguments: { a: 2, b: 3 } });
+    if (!sum.isError) break;
+    await new Promise((res) => setTimeout(res, 200));
+  }
+  assert.equal(text(sum), "The sum of 2 and 3 is 5.");
+  await client.close();
+  assert.doesNotMatch(err.text, /drift/);
+});
