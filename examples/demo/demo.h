@@ -85,6 +85,9 @@ typedef struct demo_event {
     int executed;
     int status;
     int answer;           /* DEMO_EV_ASK: 1 yes, 0 no */
+    int shown;            /* text is already safe to show a person (the loop
+                          ** wrote it with toolgov_text_shown); every other
+                          ** text is shown through it by the report */
 } demo_event;
 
 typedef struct demo_transcript {
@@ -150,9 +153,12 @@ int demo_play(demo_transcript *out, const demo_scenario *sc, const demo_model *m
 void demo_report_text(FILE *f, const demo_transcript *tr);
 void demo_report_heading(FILE *f, const demo_transcript *tr);
 /* Print text that came from outside (an environment variable, a message
-** quoting one) on the current line: a backslash, a control byte or DEL is
-** written as an escape (\\, \n, \t, \xNN), so it cannot start a line of
-** its own. */
+** quoting one) on the current line, through toolgov_text_shown: controls,
+** terminal escapes, bidirectional and invisible characters and a backslash
+** are written as escapes, so it can neither start a line of its own nor
+** change what the rest of the line looks like. The text form shows every
+** model- or tool-supplied text (calls, outputs, questions, answers, the
+** data afterwards) the same way, line by line. */
 void demo_report_escaped(FILE *f, const char *s);
 void demo_report_event(FILE *f, const demo_event *ev);
 void demo_report_closing(FILE *f, const demo_transcript *tr);

@@ -6,39 +6,65 @@
 ** order, so a test can parse it or compare fields; the text form is for a
 ** person and shows every gate decision where it happens.
 */
+#include <stdlib.h>
 #include <string.h>
 
 #include "demo.h"
 
 /* ---- text ----------------------------------------------------------------- */
 
-/* Print text with every line indented by `prefix`. */
-static void indented(FILE *f, const char *prefix, const char *text)
+/* Write n bytes of `s` as a person should see them (toolgov_text_shown:
+** terminal escapes, controls, bidirectional and invisible characters
+** escaped), so what the transcript shows is what the model wrote or the
+** tool returned, and nothing in it can rewrite the terminal. */
+static void shown_n(FILE *f, const char *s, size_t n)
+{
+    char small[1024], *big = NULL;
+    size_t needed = 0;
+    if (!s)
+        return;
+    if (toolgov_text_shown(small, sizeof small, &needed, s, n) == 0) {
+        fputs(small, f);
+        return;
+    }
+    if (needed >= sizeof small && (big = malloc(needed + 1)) != NULL &&
+        toolgov_text_shown(big, needed + 1, NULL, s, n) == 0)
+        fputs(big, f);
+    else
+        fputs("(text not shown: out of memory)", f);
+    free(big);
+}
+
+static void shown(FILE *f, const char *s)
+{
+    shown_n(f, s, s ? strlen(s) : 0);
+}
+
+/* Print text with every line indented by `prefix`; each line shown as
+** shown_n() does (the line breaks are the text's own). With `raw` the text
+** is already safe to show (the runtime's own rendering, or a question the
+** loop wrote and escaped). */
+static void indented(FILE *f, const char *prefix, const char *text, int raw)
 {
     const char *p = text ? text : "";
     while (*p) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        fprintf(f, "%s%.*s\n", prefix, (int)n, p);
+        fputs(prefix, f);
+        if (raw)
+            fwrite(p, 1, n, f);
+        else
+            shown_n(f, p, n);
+        fputc('\n', f);
         p += n + (nl ? 1 : 0);
     }
 }
 
+/* Text that came from outside (an environment variable, a message quoting
+** one), on the current line. */
 void demo_report_escaped(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '\\')
-            fputs("\\\\", f);
-        else if (c == '\n')
-            fputs("\\n", f);
-        else if (c == '\t')
-            fputs("\\t", f);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(f, "\\x%02x", c);
-        else
-            fputc(c, f);
-    }
+    shown(f, s);
 }
 
 void demo_report_heading(FILE *f, const demo_transcript *tr)
@@ -57,10 +83,13 @@ void demo_report_event(FILE *f, const demo_event *ev)
     size_t i;
     switch (ev->type) {
     case DEMO_EV_TURN:
-        fprintf(f, "\nuser (turn %u): %s\n", ev->turn, ev->text ? ev->text : "");
-        fprintf(f, "tools on the loop:");
-        for (i = 0; i < ev->item_count; i++)
-            fprintf(f, "%s %s", i ? "," : "", ev->items[i] ? ev->items[i] : "?");
+        fprintf(f, "\nuser (turn %u): ", ev->turn);
+        shown(f, ev->text);
+        fprintf(f, "\ntools on the loop:");
+        for (i = 0; i < ev->item_count; i++) {
+            fputs(i ? ", " : " ", f);
+            shown(f, ev->items[i] ? ev->items[i] : "?");
+        }
         fprintf(f, "\n");
         break;
     case DEMO_EV_MODEL:
@@ -71,8 +100,11 @@ void demo_report_event(FILE *f, const demo_event *ev)
         else
             fprintf(f, "model call %u: proposes %lu call%s\n", ev->step,
                     (unsigned long)ev->item_count, ev->item_count == 1 ? "" : "s");
-        for (i = 0; i < ev->item_count; i++)
-            fprintf(f, "    %s\n", ev->items[i] ? ev->items[i] : "?");
+        for (i = 0; i < ev->item_count; i++) {
+            fputs("    ", f);
+            shown(f, ev->items[i] ? ev->items[i] : "?");
+            fputc('\n', f);
+        }
         break;
     case DEMO_EV_GATE:
         fprintf(f, "  gate, batch of %lu: %s\n", (unsigned long)ev->item_count,
@@ -86,18 +118,22 @@ void demo_report_event(FILE *f, const demo_event *ev)
                 gate = q + 2;
                 p = q + 2;
             }
-            fprintf(f, "    %lu. %.*s: %s\n", (unsigned long)i + 1,
-                    (int)(sp ? (size_t)(sp - item) : strlen(item)), item, gate ? gate : "?");
+            fprintf(f, "    %lu. ", (unsigned long)i + 1);
+            shown_n(f, item, sp ? (size_t)(sp - item) : strlen(item));
+            fprintf(f, ": %s\n", gate ? gate : "?");
         }
         break;
     case DEMO_EV_ASK:
         fprintf(f, "  ask the user (%s):\n", ev->kind ? ev->kind : "?");
-        indented(f, "    ? ", ev->text);
+        indented(f, "    ? ", ev->text, ev->shown);
         fprintf(f, "  user answers: %s\n", ev->answer ? "yes" : "no");
         break;
     case DEMO_EV_CALL:
-        fprintf(f, "  %s %s -> %s, ", ev->tool ? ev->tool : "?", ev->args ? ev->args : "",
-                ev->gate ? ev->gate : "?");
+        fputs("  ", f);
+        shown(f, ev->tool ? ev->tool : "?");
+        fputc(' ', f);
+        shown(f, ev->args);
+        fprintf(f, " -> %s, ", ev->gate ? ev->gate : "?");
         if (ev->executed)
             fprintf(f, "executed, %s\n", ev->status ? toolgov_strerror(ev->status) : "ok");
         else if (ev->gate && !strcmp(ev->gate, "REPLAY"))
@@ -107,12 +143,12 @@ void demo_report_event(FILE *f, const demo_event *ev)
             fprintf(f, "not executed: %s\n", toolgov_strerror(ev->status));
         else
             fprintf(f, "not executed\n");
-        indented(f, "    | ", ev->text);
+        indented(f, "    | ", ev->text, 0);
         break;
     case DEMO_EV_END:
         fprintf(f, "end of turn %u: %s\n", ev->turn, ev->kind ? ev->kind : "?");
         fprintf(f, "  answer:\n");
-        indented(f, "  > ", ev->text);
+        indented(f, "  > ", ev->text, 0);
         break;
     }
 }
@@ -124,7 +160,13 @@ static void text_state(FILE *f, const demo_world *w)
     fprintf(f, "state afterwards:\n  reminders: %lu\n", (unsigned long)w->calendar.reminder_count);
     for (i = 0; i < w->calendar.reminder_count; i++) {
         const calendar_reminder *r = &w->calendar.reminders[i];
-        fprintf(f, "    - %s %s %s\n", r->date, r->time, r->title);
+        fputs("    - ", f);
+        shown(f, r->date);
+        fputc(' ', f);
+        shown(f, r->time);
+        fputc(' ', f);
+        shown(f, r->title);
+        fputc('\n', f);
     }
     fprintf(f,
             "  email: %lu in the inbox (%lu promotions), %lu in the Trash, %lu deleted for "
@@ -148,11 +190,11 @@ void demo_report_closing(FILE *f, const demo_transcript *tr)
     if (tr->prompt) {
         fprintf(f, "the prompt for the %lu tools in the pool:\n",
                 (unsigned long)tr->prompt_tool_count);
-        indented(f, "  ", tr->prompt);
+        indented(f, "  ", tr->prompt, 1);
     }
     if (tr->drift_text) {
         fprintf(f, "drift panel of the mounted set:\n");
-        indented(f, "  ", tr->drift_text);
+        indented(f, "  ", tr->drift_text, 1);
     }
     if (tr->turns)
         fprintf(f, "\nsummary: %u model call%s, %u question%s to the user, %u execution%s\n",

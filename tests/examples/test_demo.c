@@ -1011,7 +1011,7 @@ START_TEST(heading_keeps_the_override_on_its_line)
     char *out = demo_env("TOOLGOV_CONFIRM_ONCE_TOOLS=\"$(printf 'none\\nx\\\\y')\"", "digest",
                          &status);
     ck_assert_int_eq(status, 0);
-    ck_assert_ptr_nonnull(strstr(out, "\noperator override: TOOLGOV_CONFIRM_ONCE_TOOLS=none\\nx\\\\y\n\n"));
+    ck_assert_ptr_nonnull(strstr(out, "\noperator override: TOOLGOV_CONFIRM_ONCE_TOOLS=none\\x0ax\\\\y\n\n"));
     free(out);
 }
 END_TEST
@@ -1038,6 +1038,68 @@ START_TEST(scope_typo_stops_with_the_fix)
     ck_assert_ptr_nonnull(strstr(err, "toolgov-demo: error: TOOLGOV_CONFIRM_SCOPE is \"lsted\", "
                                       "which it may not be: set it to run "));
     free(err);
+}
+END_TEST
+
+/* ---- text shown to a person ---------------------------------------------- */
+
+/* A model- or tool-supplied text with terminal escapes (clear screen, a
+** title change), a right-to-left override, a line separator, a zero width
+** space and a C1 control: the text transcript shows each escaped, never
+** raw, and still breaks lines where the text has them. */
+#define HOSTILE "spam\x1b[2J\x1b]0;owned\x07 \xe2\x80\xaetxt.exe\xe2\x80\xa8x\xe2\x80\x8by\xc2\x9b"
+
+static void assert_nothing_hostile(const char *out)
+{
+    ck_assert_msg(strchr(out, '\x1b') == NULL, "a raw ESC is shown: %s", out);
+    ck_assert_msg(strchr(out, '\x07') == NULL, "a raw BEL is shown: %s", out);
+    ck_assert_msg(strstr(out, "\xe2\x80\xae") == NULL, "a raw U+202E is shown: %s", out);
+    ck_assert_msg(strstr(out, "\xe2\x80\xa8") == NULL, "a raw U+2028 is shown: %s", out);
+    ck_assert_msg(strstr(out, "\xe2\x80\x8b") == NULL, "a raw U+200B is shown: %s", out);
+    ck_assert_msg(strstr(out, "\xc2\x9b") == NULL, "a raw C1 control is shown: %s", out);
+}
+
+START_TEST(text_transcript_escapes_hostile_text)
+{
+    static char tool[] = "search_inbox", args[] = "{\"query\":\"" HOSTILE "\"}";
+    static char output[] = "line one " HOSTILE "\nline two", answer[] = HOSTILE "\nbye";
+    static char question[] = "Shall I? " HOSTILE;
+    char *item = args;
+    demo_event evs[4];
+    char *out = NULL;
+    size_t len = 0, i;
+    FILE *f = open_memstream(&out, &len);
+
+    ck_assert_ptr_nonnull(f);
+    memset(evs, 0, sizeof evs);
+    evs[0].type = DEMO_EV_MODEL;
+    evs[0].items = &item;
+    evs[0].item_count = 1;
+    evs[1].type = DEMO_EV_CALL;
+    evs[1].tool = tool;
+    evs[1].args = args;
+    evs[1].gate = "ALLOW";
+    evs[1].executed = 1;
+    evs[1].text = output;
+    evs[2].type = DEMO_EV_ASK;
+    evs[2].kind = "ask_user";
+    evs[2].text = question;
+    evs[3].type = DEMO_EV_END;
+    evs[3].kind = "answered";
+    evs[3].text = answer;
+    for (i = 0; i < 4; i++)
+        demo_report_event(f, &evs[i]);
+    demo_report_escaped(f, HOSTILE);
+    fclose(f);
+    assert_nothing_hostile(out);
+    ck_assert_ptr_nonnull(strstr(out, "\\x1b[2J"));
+    ck_assert_ptr_nonnull(strstr(out, "\\u202e"));
+    ck_assert_ptr_nonnull(strstr(out, "\\u2028"));
+    ck_assert_ptr_nonnull(strstr(out, "\\u200b"));
+    /* the output's own line break is kept, each line indented */
+    ck_assert_ptr_nonnull(strstr(out, "\n    | line two\n"));
+    ck_assert_ptr_nonnull(strstr(out, "\n  > bye\n"));
+    free(out);
 }
 END_TEST
 
@@ -1084,6 +1146,7 @@ static Suite *demo_suite(void)
     tcase_add_test(tc, host_passes_usage_errors_back);
     tcase_add_test(tc, json_transcript_is_utf8_whatever_the_model_writes);
     tcase_add_test(tc, scripted_model_reads_observations);
+    tcase_add_test(tc, text_transcript_escapes_hostile_text);
     suite_add_tcase(s, tc);
     return s;
 }
