@@ -69,11 +69,16 @@ static int digits(const char *s, size_t n)
 
 int exworld_parse_date(const char *text, long *out)
 {
+    return text ? exworld_parse_date_n(text, strlen(text), out) : -1;
+}
+
+int exworld_parse_date_n(const char *text, size_t len, long *out)
+{
     long y;
     unsigned m, d, mdays;
     static const unsigned month_days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 
-    if (!text || strlen(text) != 10 || !digits(text, 4) || text[4] != '-' ||
+    if (!text || len != 10 || !digits(text, 4) || text[4] != '-' ||
         !digits(text + 5, 2) || text[7] != '-' || !digits(text + 8, 2))
         return -1;
     y = (text[0] - '0') * 1000 + (text[1] - '0') * 100 + (text[2] - '0') * 10 + (text[3] - '0');
@@ -120,7 +125,12 @@ int exworld_check_time(const char *text)
 
 int exworld_contains(const char *hay, const char *needle)
 {
-    size_t n = strlen(needle), i, j;
+    return exworld_contains_n(hay, needle, strlen(needle));
+}
+
+int exworld_contains_n(const char *hay, const char *needle, size_t n)
+{
+    size_t i, j;
     if (n == 0)
         return 1;
     for (i = 0; hay[i]; i++) {
@@ -133,15 +143,15 @@ int exworld_contains(const char *hay, const char *needle)
     return 0;
 }
 
-int exworld_words_match(const char *hay, const char *query, size_t min_len)
+int exworld_words_match(const char *hay, const char *query, size_t query_len, size_t min_len)
 {
-    const char *p = query;
-    while (*p) {
+    const char *p = query, *end = query + query_len;
+    while (p < end) {
         char word[64];
         size_t n = 0;
-        while (*p && !isalnum((unsigned char)*p))
+        while (p < end && !isalnum((unsigned char)*p))
             p++;
-        while (isalnum((unsigned char)*p)) {
+        while (p < end && isalnum((unsigned char)*p)) {
             if (n + 1 < sizeof word)
                 word[n++] = *p;
             p++;

@@ -54,21 +54,28 @@ extern const exworld_bill exworld_bills[];
 extern const size_t exworld_bill_count;
 
 /* Parse "YYYY-MM-DD" into a day number (days since 1970-01-01, proleptic
-** Gregorian). 0 on success, -1 when the text is not a real date. */
+** Gregorian). 0 on success, -1 when the text is not a real date.
+**
+** Strings from a call (a toolgov_str) are read with their length: the
+** functions that take one take (ptr, len), never ptr alone as C text, the
+** habit SPEC §9 and the manifest reference ask of every handler. */
 int exworld_parse_date(const char *text, long *out);
+int exworld_parse_date_n(const char *text, size_t len, long *out);
 /* Write the date of day number `day` as "YYYY-MM-DD" into out[11]. */
 void exworld_format_date(long day, char out[11]);
 /* Day of the week of a day number as an English name ("Tuesday"). Static. */
 const char *exworld_weekday(long day);
 /* Check "HH:MM" (24-hour). 0 when valid, -1 otherwise. */
 int exworld_check_time(const char *text);
-/* Case-insensitive substring test; an empty needle matches. */
+/* Case-insensitive substring test; an empty needle matches. The _n form
+** reads `len` bytes of the needle (a NUL among them never matches). */
 int exworld_contains(const char *hay, const char *needle);
+int exworld_contains_n(const char *hay, const char *needle, size_t len);
 /* 1 when some word of `query` (a run of letters and digits, at least
 ** min_len long; a plural 's' dropped when the word is longer than that)
 ** occurs in `hay`, case-insensitively: the plain keyword match the
-** examples' search tools use. */
-int exworld_words_match(const char *hay, const char *query, size_t min_len);
+** examples' search tools use. `query` is query_len bytes. */
+int exworld_words_match(const char *hay, const char *query, size_t query_len, size_t min_len);
 
 /* Replace the result with "error: <tool>: <message>" for a call whose
 ** arguments match the tool's parameters but ask for something this world

@@ -160,39 +160,48 @@ static int builtin_memory_search(const toolgov_call *call, const void *decoded,
                                  toolgov_result *out)
 {
     const toolgov_core_memory_search_args *args = decoded;
-    const char *q = args->query.ptr;
     size_t i, found = 0;
 
     (void)call;
     for (i = 0; i < sizeof memories / sizeof memories[0]; i++) {
         /* Any word of four letters or more: a crude stand-in for the
         ** semantic search a real memory would do. */
-        if (!exworld_words_match(memories[i], q, 4))
+        if (!exworld_words_match(memories[i], args->query.ptr, args->query.len, 4))
             continue;
         if (toolgov_result_printf(out, "- %s\n", memories[i]))
             return TOOLGOV_ENOMEM;
         found++;
     }
-    if (!found && toolgov_result_printf(out, "Nothing remembered about '%s'.", q))
+    if (!found && toolgov_result_printf(out, "Nothing remembered about '%.*s'.",
+                                        (int)args->query.len, args->query.ptr))
         return TOOLGOV_ENOMEM;
     return 0;
 }
 
+/* The model's question, read with its length and shown as a person should
+** see it (toolgov_text_shown): the person is asked exactly what the model
+** wrote, with nothing in it able to change the terminal. */
 static int builtin_ask_user(const toolgov_call *call, const void *decoded,
                             toolgov_result *out)
 {
     const toolgov_core_ask_user_args *args = decoded;
-    const char *question = args->question.ptr;
     host *h = call->plugin_ctx;
     demo_event ev;
+    size_t need = 0;
+    char *question;
     int yes;
 
+    if (toolgov_text_shown(NULL, 0, &need, args->question.ptr, args->question.len) ||
+        !(question = malloc(need + 1)))
+        return TOOLGOV_ENOMEM;
+    (void)toolgov_text_shown(question, need + 1, NULL, args->question.ptr, args->question.len);
     yes = h->answerer->ask(h->answerer->ud, "ask_user", question);
     memset(&ev, 0, sizeof ev);
     ev.type = DEMO_EV_ASK;
     ev.turn = h->turn;
     ev.kind = "ask_user";
-    ev.text = dup_str(h->tr, question);
+    ev.text = question;
+    ev.shown = 1;
     ev.answer = yes;
     h->tr->asks++;
     add_event(h->tr, &ev);

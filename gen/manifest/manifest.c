@@ -230,9 +230,9 @@ enum { RK_NAME, RK_PROVIDES, RK_TOOLS, RK_COUNT };
 
 static const char *const tool_keys[] = {"effect", "confirm", "description",
                                         "guidance", "pinned", "answers_directly", "parameters",
-                                        "loop", "pin", "upstream_name"};
+                                        "loop", "pin", "upstream_name", "allow_nul"};
 enum { TK_EFFECT, TK_CONFIRM, TK_DESCRIPTION, TK_GUIDANCE, TK_PINNED, TK_ANSWERS, TK_PARAMETERS,
-       TK_LOOP, TK_PIN, TK_UPSTREAM_NAME, TK_COUNT };
+       TK_LOOP, TK_PIN, TK_UPSTREAM_NAME, TK_ALLOW_NUL, TK_COUNT };
 
 static const char *const effect_words[] = {"read", "write", "destructive"};
 static const char *const confirm_words[] = {"once", "never"};
@@ -479,6 +479,113 @@ static void check_c_names(loader *L)
     free(ats);
 }
 
+/* allow_nul: [name, ...]: the string properties of the tool (at the top
+** of its parameters) whose values may hold a NUL character. The current
+** event is the key; the names are checked once the tool is read
+** (check_allow_nul), since parameters: may come after. */
+static int parse_allow_nul(loader *L, toolgov__tool_decl *t)
+{
+    size_t cap = 0;
+    char q[SHOW_MAX];
+
+    if (next(L))
+        return -1;
+    check_props(L);
+    if (L->r.ev.type == YAML_ALIAS_EVENT)
+        return 0;
+    if (L->r.ev.type != YAML_SEQUENCE_START_EVENT) {
+        err_at(L, ev_mark(L), "allow_nul of tool '%s' must be a list of string property names "
+                              "such as [payload], not %s", t->name, ev_kind(L));
+        return skip_node(L) ? -1 : 0;
+    }
+    for (;;) {
+        const char *v;
+        size_t len, i;
+        if (next(L))
+            return -1;
+        if (L->r.ev.type == YAML_SEQUENCE_END_EVENT)
+            return 0;
+        check_props(L);
+        if (L->r.ev.type == YAML_ALIAS_EVENT)
+            continue;
+        if (L->r.ev.type != YAML_SCALAR_EVENT) {
+            err_at(L, ev_mark(L), "each allow_nul entry of tool '%s' must be a property name, "
+                                  "not %s", t->name, ev_kind(L));
+            if (skip_node(L))
+                return -1;
+            continue;
+        }
+        if (toolgov__reader_scalar_ok(&L->r, subject("allow_nul entry", t->name)))
+            continue;
+        v = sv(L);
+        len = sl(L);
+        for (i = 0; i < t->allow_nul_count; i++)
+            if (strlen(t->allow_nul[i]) == len && !memcmp(t->allow_nul[i], v, len))
+                break;
+        if (i < t->allow_nul_count) {
+            err_at(L, ev_mark(L), "'%s' is listed twice in allow_nul of tool '%s'; keep one",
+                   show(q, v, len), t->name);
+            note_at(L, t->allow_nul_at[i], "first listed here");
+            continue;
+        }
+        {
+            size_t c1 = cap, c2 = cap;
+            const char **nn = grow(L, (void *)t->allow_nul, &c1, t->allow_nul_count,
+                                   sizeof *t->allow_nul);
+            toolgov__mark *na;
+            if (nn)
+                t->allow_nul = nn;
+            na = nn ? grow(L, t->allow_nul_at, &c2, t->allow_nul_count, sizeof *na) : NULL;
+            if (!nn || !na) {
+                out_of_memory(L);
+                return -1;
+            }
+            t->allow_nul_at = na;
+            cap = c1;
+        }
+        t->allow_nul[t->allow_nul_count] = toolgov__arena_strndup(&L->priv->arena, v, len);
+        if (!t->allow_nul[t->allow_nul_count]) {
+            out_of_memory(L);
+            return -1;
+        }
+        t->allow_nul_at[t->allow_nul_count++] = ev_mark(L);
+    }
+}
+
+/* Each allow_nul name must be a string property at the top of the tool's
+** parameters (not an enum: its values are fixed); its node is marked. */
+static void check_allow_nul(loader *L, toolgov__tool_decl *t)
+{
+    size_t i, j;
+    char q[SHOW_MAX];
+    for (i = 0; i < t->allow_nul_count; i++) {
+        const char *name = t->allow_nul[i];
+        const toolgov__sprop *p = NULL;
+        for (j = 0; t->params && j < t->params->prop_count; j++)
+            if (!strcmp(t->params->props[j].name, name))
+                p = &t->params->props[j];
+        if (!p) {
+            err_at(L, t->allow_nul_at[i], "allow_nul names '%s', which is not a property of tool "
+                                          "'%s'; list string properties of its parameters",
+                   show(q, name, strlen(name)), t->name);
+        } else if (p->schema->type != TOOLGOV_S_STRING || p->schema->enum_vals) {
+            err_at(L, t->allow_nul_at[i], "allow_nul applies to string properties, and property "
+                                          "'%s' of tool '%s' is %s; remove it from allow_nul",
+                   show(q, name, strlen(name)), t->name,
+                   p->schema->type == TOOLGOV_S_STRING ? "a string enum (its values are fixed)"
+                   : p->schema->type == TOOLGOV_S_INTEGER ? "an integer"
+                   : p->schema->type == TOOLGOV_S_NUMBER ? "a number"
+                   : p->schema->type == TOOLGOV_S_BOOLEAN ? "a boolean"
+                   : p->schema->type == TOOLGOV_S_ARRAY ? "an array"
+                   : p->schema->type == TOOLGOV_S_OBJECT ? "an object"
+                                                         : "raw JSON (several types)");
+            note_at(L, p->at, "'%s' is declared here", show(q, name, strlen(name)));
+        } else {
+            p->schema->allow_nul = 1;
+        }
+    }
+}
+
 /* The current event is the MAPPING_START of tool `t`'s body. */
 static int parse_tool(loader *L, toolgov__tool_decl *t)
 {
@@ -514,6 +621,11 @@ static int parse_tool(loader *L, toolgov__tool_decl *t)
         s.at[k] = kat;
         if (k == TK_PARAMETERS) {
             if (parse_parameters(L, t, kat))
+                return -1;
+            continue;
+        }
+        if (k == TK_ALLOW_NUL) {
+            if (parse_allow_nul(L, t))
                 return -1;
             continue;
         }
@@ -580,6 +692,7 @@ static int parse_tool(loader *L, toolgov__tool_decl *t)
             return -1;
     }
 
+    check_allow_nul(L, t);
     if (!s.given[TK_EFFECT])
         err_at(L, t->at, "tool '%s' has no 'effect'; add effect: read, write or destructive",
                t->name);

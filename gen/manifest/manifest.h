@@ -54,6 +54,11 @@ typedef struct toolgov__tool_decl {
                                ** tool (toolgov-mcp); NULL when absent */
     const char *upstream_name; /* the upstream server's name for the tool
                                ** when it is not `name`; NULL when absent */
+    const char **allow_nul;    /* allow_nul: the string properties whose
+                               ** values may hold a NUL (\u0000); their
+                               ** nodes get allow_nul set (schema.h) */
+    toolgov__mark *allow_nul_at;
+    size_t allow_nul_count;
 } toolgov__tool_decl;
 
 typedef struct toolgov__manifest {

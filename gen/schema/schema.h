@@ -223,6 +223,10 @@ struct toolgov__snode {
                               ** items of an array without items:) */
     toolgov__sformat format;
     int additional;           /* additionalProperties: 1 (default) or 0 */
+    int allow_nul;            /* a string whose value may hold a NUL: set by
+                              ** the manifest's allow_nul (not a schema
+                              ** keyword; exports do not carry it); the
+                              ** tables then set TOOLGOV_ARG_F_ALLOW_NUL */
     const char *text;         /* root only: the canonical text (see
                               ** toolgov__schema_text), NULL elsewhere */
     size_t text_len;

@@ -673,7 +673,8 @@ static void put_flags(gctx *g, unsigned f)
                  {TOOLGOV_ARG_F_ENUM_NULL, "TOOLGOV_ARG_F_ENUM_NULL"},
                  {TOOLGOV_ARG_F_HAS_ENUM, "TOOLGOV_ARG_F_HAS_ENUM"},
                  {TOOLGOV_ARG_F_INT_MIN, "TOOLGOV_ARG_F_INT_MIN"},
-                 {TOOLGOV_ARG_F_INT_MAX, "TOOLGOV_ARG_F_INT_MAX"}};
+                 {TOOLGOV_ARG_F_INT_MAX, "TOOLGOV_ARG_F_INT_MAX"},
+                 {TOOLGOV_ARG_F_ALLOW_NUL, "TOOLGOV_ARG_F_ALLOW_NUL"}};
     size_t i;
     int any = 0;
     for (i = 0; i < sizeof names / sizeof *names; i++) {

@@ -456,6 +456,8 @@ static void fill(tb *t, toolgov_arg_schema *o, const toolgov__snode *n, int vali
     switch (n->type) {
     case TOOLGOV_S_STRING:
         o->kind = n->enum_vals ? TOOLGOV_ARG_STRING_ENUM : TOOLGOV_ARG_STRING;
+        if (n->allow_nul)
+            o->flags |= TOOLGOV_ARG_F_ALLOW_NUL;
         fill_enum(t, o, n);
         return;
     case TOOLGOV_S_INTEGER: {

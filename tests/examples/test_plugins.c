@@ -15,6 +15,7 @@
 
 #include <toolgov/drift.h>
 #include <toolgov/run.h>
+#include <toolgov/testing.h>
 
 #include "calendar.toolgov.h"
 #include "calendar_state.h"
@@ -941,6 +942,85 @@ START_TEST(every_tool_declares_its_arguments)
 }
 END_TEST
 
+/* ---- strings are read with their length ----------------------------------- */
+
+/* A string from a call is `len` bytes at `ptr`: each handler here is given
+** strings whose buffer goes on past `len` (as a string with an opted-in NUL
+** would, or any hand-built toolgov_str), and must act on the `len` bytes
+** only, never on ptr read as C text (issue 29 item 5). */
+START_TEST(handlers_read_strings_with_their_length)
+{
+    toolgov_result *out = NULL;
+    toolgov_call call;
+    email_state em;
+    calendar_state cal;
+    email_workflows_Args_search_inbox s;
+    calendar_Args_create_reminder r;
+    planner_Args_daily_plan d;
+    finance_workflows_Args_portfolio pf;
+    research_Args_research rs;
+
+    ck_assert_int_eq(toolgov_result_new(&out, NULL), 0);
+    memset(&call, 0, sizeof call);
+    email_state_init(&em);
+    calendar_state_init(&cal);
+
+    call.tool = "search_inbox";
+    call.plugin_ctx = &em;
+    memset(&s, 0, sizeof s);
+    s.query.ptr = "invoice|not part of the query";
+    s.query.len = 7;
+    s.limit = 10;
+    ck_assert_int_eq(email_workflows_Handler_search_inbox(&call, &s, out), 0);
+    ck_assert_msg(strstr(toolgov_result_text(out), "No email") == NULL, "%s",
+                  toolgov_result_text(out));
+
+    toolgov_result_set(out, "", 0);
+    call.tool = "create_reminder";
+    call.plugin_ctx = &cal;
+    memset(&r, 0, sizeof r);
+    r.title.ptr = "milk and more";
+    r.title.len = 4;
+    r.date.ptr = "2026-12-02T";
+    r.date.len = 10;
+    r.time.ptr = "09:00:59";
+    r.time.len = 5;
+    ck_assert_int_eq(calendar_Handler_create_reminder(&call, &r, out), 0);
+    ck_assert_uint_eq(cal.reminder_count, 1);
+    ck_assert_str_eq(cal.reminders[0].title, "milk");
+    ck_assert_str_eq(cal.reminders[0].date, "2026-12-02");
+    ck_assert_str_eq(cal.reminders[0].time, "09:00");
+
+    toolgov_result_set(out, "", 0);
+    call.tool = "daily_plan";
+    call.plugin_ctx = NULL;
+    memset(&d, 0, sizeof d);
+    d.date.ptr = "2026-12-02 and more";
+    d.date.len = 10;
+    d.has.date = 1;
+    ck_assert_int_eq(planner_Handler_daily_plan(&call, &d, out), 0);
+    ck_assert_ptr_nonnull(strstr(toolgov_result_text(out), "Plan for Wednesday 2026-12-02\n"));
+
+    toolgov_result_set(out, "", 0);
+    call.tool = "portfolio";
+    memset(&pf, 0, sizeof pf);
+    pf.ticker.ptr = "VWCE2";
+    pf.ticker.len = 4;
+    pf.has.ticker = 1;
+    ck_assert_int_eq(finance_workflows_Handler_portfolio(&call, &pf, out), 0);
+    ck_assert_ptr_nonnull(strstr(toolgov_result_text(out), "VWCE"));
+
+    toolgov_result_set(out, "", 0);
+    call.tool = "research";
+    memset(&rs, 0, sizeof rs);
+    rs.query.ptr = "zzzzqqqq";
+    rs.query.len = 0;
+    ck_assert_int_eq(research_Handler_research(&call, &rs, out), 0);
+    ck_assert_ptr_nonnull(strstr(toolgov_result_text(out), "matches ''."));
+    toolgov_result_free(out);
+}
+END_TEST
+
 static Suite *plugins_suite(void)
 {
     Suite *s = suite_create("example_plugins");
@@ -1000,6 +1080,7 @@ static Suite *plugins_suite(void)
 
     tc = tcase_create("parameters");
     tcase_add_test(tc, every_tool_declares_its_arguments);
+    tcase_add_test(tc, handlers_read_strings_with_their_length);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("generated_arguments");

@@ -9,7 +9,8 @@
 
 #include "emit/codegen.h"
 
-static const char *const golden_names[] = {"calendar", "empty", "strings", "planner", "ownloop"};
+static const char *const golden_names[] = {"calendar", "empty", "strings", "planner", "ownloop",
+                                            "nulsafe"};
 
 static void compare_or_update(const char *golden, const toolgov__buf *b)
 {

@@ -11,6 +11,7 @@
 */
 #include "gen_test_util.h"
 
+#include "nulsafe.toolgov.h"
 #include "planner.toolgov.h"
 #include "schema/schema.h"
 
@@ -198,6 +199,81 @@ START_TEST(test_decode_through_shared_tables)
 }
 END_TEST
 
+/* The nulsafe plugin's handlers: lengths, never ptr as C text. */
+NULSAFE_TOOLGOV_HANDLER(store_blob, call, args, out)
+{
+    (void)call;
+    return toolgov_result_printf(out, "%.*s: %lu bytes", (int)args->label.len, args->label.ptr,
+                                 (unsigned long)args->payload.len);
+}
+
+NULSAFE_TOOLGOV_HANDLER(find_blob, call, args, out)
+{
+    (void)call;
+    return toolgov_result_printf(out, "%.*s", (int)args->label.len, args->label.ptr);
+}
+
+/* allow_nul: [payload]: that string takes a NUL and keeps every byte; the
+** tool's other string, and the other tool's, still refuse one; the
+** generated tables equal the in-memory ones (the flag included). */
+START_TEST(test_allow_nul_opt_in)
+{
+    static const char ok[] = "{\"label\":\"a\",\"payload\":\"x\\u0000spam\"}";
+    static const char bad_label[] = "{\"label\":\"\\u0000spam\",\"payload\":\"x\"}";
+    static const char bad_find[] = "{\"label\":\"\\u0000spam\"}";
+    const toolgov_tool_spec *store = &nulsafe_toolgov_plugin.tools[0];
+    const toolgov_tool_spec *find = &nulsafe_toolgov_plugin.tools[1];
+    const nulsafe_Args_store_blob *a;
+    toolgov_args_decoder *dec;
+    toolgov_decoded_args out;
+    toolgov__diag d;
+    toolgov__manifest *m;
+    toolgov__arena ar;
+    toolgov__schema_ctx cx;
+    const toolgov_arg_schema *mem;
+    char path[4096];
+
+    ck_assert_str_eq(store->name, "store_blob");
+    ck_assert_str_eq(store->params->fields[1].name, "payload");
+    ck_assert_uint_ne(store->params->fields[1].schema->flags & TOOLGOV_ARG_F_ALLOW_NUL, 0);
+    ck_assert_uint_eq(store->params->fields[0].schema->flags & TOOLGOV_ARG_F_ALLOW_NUL, 0);
+    ck_assert_uint_eq(find->params->fields[0].schema->flags & TOOLGOV_ARG_F_ALLOW_NUL, 0);
+    /* the schema text the model sees does not carry the opt-in */
+    ck_assert_ptr_null(strstr(store->schema_json, "nul"));
+
+    ck_assert_int_eq(toolgov_args_decoder_new(&dec, NULL), 0);
+    ck_assert_int_eq(toolgov_args_decode(&out, dec, store->params, store->name, ok, strlen(ok)),
+                     0);
+    a = out.args;
+    ck_assert_uint_eq(a->payload.len, 6);
+    ck_assert_int_eq(memcmp(a->payload.ptr, "x\0spam", 6), 0);
+    ck_assert_int_eq(toolgov_args_decode(&out, dec, store->params, store->name, bad_label,
+                                         strlen(bad_label)),
+                     TOOLGOV_EARGS);
+    ck_assert_ptr_nonnull(strstr(out.message, "/label"));
+    ck_assert_ptr_nonnull(strstr(out.message, "NUL"));
+    ck_assert_int_eq(toolgov_args_decode(&out, dec, find->params, find->name, bad_find,
+                                         strlen(bad_find)),
+                     TOOLGOV_EARGS);
+    ck_assert_ptr_nonnull(strstr(out.message, "NUL"));
+    toolgov_args_decoder_free(dec);
+
+    snprintf(path, sizeof path, "%s/tests/gen/manifests/nulsafe.yaml", TOOLGOV_SOURCE_DIR);
+    toolgov__diag_init(&d, stderr, 0);
+    m = toolgov__manifest_load(path, &d);
+    ck_assert_ptr_nonnull(m);
+    toolgov__arena_init(&ar);
+    memset(&cx, 0, sizeof cx);
+    cx.arena = &ar;
+    cx.d = &d;
+    cx.path = m->path;
+    ck_assert_int_eq(toolgov__schema_tables(&cx, m->tools[0].params, &mem), 0);
+    same_node(store->params, mem, 1);
+    toolgov__arena_free(&ar);
+    toolgov__manifest_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("params_decode");
@@ -207,6 +283,7 @@ int main(void)
     tcase_add_test(tc, test_tables_equal_in_memory);
     tcase_add_test(tc, test_decode_into_generated_struct);
     tcase_add_test(tc, test_decode_through_shared_tables);
+    tcase_add_test(tc, test_allow_nul_opt_in);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -22,10 +22,12 @@ void calendar_state_init(calendar_state *st)
 CALENDAR_TOOLGOV_HANDLER(calendar_lookup, call, args, out)
 {
     const calendar_state *st = call->plugin_ctx;
-    const char *date = args->has.date ? args->date.ptr : NULL;
-    const char *from = args->has.from ? args->from.ptr : NULL;
-    const char *to = args->has.to ? args->to.ptr : NULL;
-    const char *query = args->has.query ? args->query.ptr : "";
+    /* Every string is read with its length (toolgov_str), never as C text. */
+    const toolgov_str *date = args->has.date ? &args->date : NULL;
+    const toolgov_str *from = args->has.from ? &args->from : NULL;
+    const toolgov_str *to = args->has.to ? &args->to : NULL;
+    static const toolgov_str today = {EXWORLD_TODAY, sizeof EXWORLD_TODAY - 1}, all = {"", 0};
+    const toolgov_str *query = args->has.query ? &args->query : &all;
     long first, last, day;
     size_t i, found = 0;
     int rc;
@@ -35,18 +37,22 @@ CALENDAR_TOOLGOV_HANDLER(calendar_lookup, call, args, out)
     if (!from != !to)
         return exworld_refuse(out, call->tool, "'from' and 'to' go together");
     if (!date && !from)
-        date = EXWORLD_TODAY;
+        date = &today;
     if (date) {
-        if (exworld_parse_date(date, &first))
-            return exworld_refuse(out, call->tool, "'%s' is not a date (YYYY-MM-DD)", date);
+        if (exworld_parse_date_n(date->ptr, date->len, &first))
+            return exworld_refuse(out, call->tool, "'%.*s' is not a date (YYYY-MM-DD)",
+                                  (int)date->len, date->ptr);
         last = first;
     } else {
-        if (exworld_parse_date(from, &first))
-            return exworld_refuse(out, call->tool, "'%s' is not a date (YYYY-MM-DD)", from);
-        if (exworld_parse_date(to, &last))
-            return exworld_refuse(out, call->tool, "'%s' is not a date (YYYY-MM-DD)", to);
+        if (exworld_parse_date_n(from->ptr, from->len, &first))
+            return exworld_refuse(out, call->tool, "'%.*s' is not a date (YYYY-MM-DD)",
+                                  (int)from->len, from->ptr);
+        if (exworld_parse_date_n(to->ptr, to->len, &last))
+            return exworld_refuse(out, call->tool, "'%.*s' is not a date (YYYY-MM-DD)",
+                                  (int)to->len, to->ptr);
         if (last < first)
-            return exworld_refuse(out, call->tool, "'to' (%s) is before 'from' (%s)", to, from);
+            return exworld_refuse(out, call->tool, "'to' (%.*s) is before 'from' (%.*s)",
+                                  (int)to->len, to->ptr, (int)from->len, from->ptr);
         if (last - first >= MAX_RANGE_DAYS)
             return exworld_refuse(out, call->tool, "a range covers at most %d days",
                                   MAX_RANGE_DAYS);
@@ -57,7 +63,7 @@ CALENDAR_TOOLGOV_HANDLER(calendar_lookup, call, args, out)
         exworld_format_date(day, ymd);
         for (i = 0; i < exworld_event_count; i++) {
             const exworld_event *e = &exworld_events[i];
-            if (strcmp(e->date, ymd) != 0 || !exworld_contains(e->title, query))
+            if (strcmp(e->date, ymd) != 0 || !exworld_contains_n(e->title, query->ptr, query->len))
                 continue;
             if (toolgov_result_printf(out, "- %s %s %s-%s %s (%s)\n",
                                       exworld_weekday(day), e->date, e->start,
@@ -67,7 +73,7 @@ CALENDAR_TOOLGOV_HANDLER(calendar_lookup, call, args, out)
         }
         for (i = 0; st && i < st->reminder_count; i++) {
             const calendar_reminder *r = &st->reminders[i];
-            if (strcmp(r->date, ymd) != 0 || !exworld_contains(r->title, query))
+            if (strcmp(r->date, ymd) != 0 || !exworld_contains_n(r->title, query->ptr, query->len))
                 continue;
             if (toolgov_result_printf(out, "- %s %s %s reminder: %s\n",
                                       exworld_weekday(day), r->date, r->time,
@@ -81,14 +87,14 @@ CALENDAR_TOOLGOV_HANDLER(calendar_lookup, call, args, out)
         exworld_format_date(first, a);
         exworld_format_date(last, b);
         if (first == last)
-            rc = toolgov_result_printf(out, "No events on %s %s%s%s%s.",
+            rc = toolgov_result_printf(out, "No events on %s %s%s%.*s%s.",
                                        exworld_weekday(first), a,
-                                       *query ? " matching '" : "", query,
-                                       *query ? "'" : "");
+                                       query->len ? " matching '" : "", (int)query->len,
+                                       query->ptr, query->len ? "'" : "");
         else
-            rc = toolgov_result_printf(out, "No events from %s to %s%s%s%s.", a, b,
-                                       *query ? " matching '" : "", query,
-                                       *query ? "'" : "");
+            rc = toolgov_result_printf(out, "No events from %s to %s%s%.*s%s.", a, b,
+                                       query->len ? " matching '" : "", (int)query->len,
+                                       query->ptr, query->len ? "'" : "");
         return rc ? TOOLGOV_ENOMEM : 0;
     }
     return 0;
@@ -101,7 +107,8 @@ static int copy_field(char *dst, size_t size, toolgov_str src)
 {
     if (src.len >= size)
         return -1;
-    memcpy(dst, src.ptr, src.len + 1);
+    memcpy(dst, src.ptr, src.len);
+    dst[src.len] = '\0';
     return 0;
 }
 
@@ -120,9 +127,9 @@ CALENDAR_TOOLGOV_HANDLER(create_reminder, call, args, out)
     }
     /* date and time are checked by the decoder (format: date, format: time
     ** of exactly five characters, HH:MM); the day number is still needed. */
-    if (exworld_parse_date(args->date.ptr, &day))
-        return exworld_refuse(out, call->tool, "'%s' is not a date (YYYY-MM-DD)",
-                              args->date.ptr);
+    if (exworld_parse_date_n(args->date.ptr, args->date.len, &day))
+        return exworld_refuse(out, call->tool, "'%.*s' is not a date (YYYY-MM-DD)",
+                              (int)args->date.len, args->date.ptr);
     memset(&r, 0, sizeof r);
     if (copy_field(r.title, sizeof r.title, args->title))
         return exworld_refuse(out, call->tool, "'title' is longer than %u bytes",
@@ -132,8 +139,9 @@ CALENDAR_TOOLGOV_HANDLER(create_reminder, call, args, out)
                               (unsigned)sizeof r.note - 1u);
     if (copy_field(r.date, sizeof r.date, args->date) ||
         copy_field(r.time, sizeof r.time, args->time))
-        return exworld_refuse(out, call->tool, "'%s' at '%s' is not YYYY-MM-DD at HH:MM",
-                              args->date.ptr, args->time.ptr);
+        return exworld_refuse(out, call->tool, "'%.*s' at '%.*s' is not YYYY-MM-DD at HH:MM",
+                              (int)args->date.len, args->date.ptr, (int)args->time.len,
+                              args->time.ptr);
 
     /* Creating the same reminder twice is one reminder: a retried call must
     ** not double the user's calendar. */

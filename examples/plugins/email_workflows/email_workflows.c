@@ -157,6 +157,7 @@ EMAIL_WORKFLOWS_TOOLGOV_HANDLER(search_inbox, call, args, out)
 {
     const email_state *st = state_of(call, out);
     const char *q = args->query.ptr;
+    size_t qn = args->query.len;
     long limit = (long)args->limit, shown = 0;
     size_t i, matches = 0;
     int rc;
@@ -166,8 +167,8 @@ EMAIL_WORKFLOWS_TOOLGOV_HANDLER(search_inbox, call, args, out)
     for (i = 0; i < MESSAGE_COUNT; i++) {
         const message *m = &messages[i];
         if (st->folder[i] != EMAIL_INBOX ||
-            !(exworld_contains(m->from, q) || exworld_contains(m->subject, q) ||
-              exworld_contains(m->body, q)))
+            !(exworld_contains_n(m->from, q, qn) || exworld_contains_n(m->subject, q, qn) ||
+              exworld_contains_n(m->body, q, qn)))
             continue;
         matches++;
         if (shown < limit) {
@@ -177,7 +178,7 @@ EMAIL_WORKFLOWS_TOOLGOV_HANDLER(search_inbox, call, args, out)
         }
     }
     if (!matches)
-        return toolgov_result_printf(out, "No email in the inbox matches '%s'.", q)
+        return toolgov_result_printf(out, "No email in the inbox matches '%.*s'.", (int)qn, q)
                    ? TOOLGOV_ENOMEM : 0;
     if (matches > (size_t)shown &&
         toolgov_result_printf(out, "(%lu more; raise \"limit\" to see them)\n",
@@ -213,22 +214,22 @@ EMAIL_WORKFLOWS_TOOLGOV_HANDLER(find_attachment, call, args, out)
 {
     const email_state *st = state_of(call, out);
     const char *q = args->query.ptr;
-    size_t i, found = 0;
+    size_t qn = args->query.len, i, found = 0;
 
     if (!st)
         return TOOLGOV_EHANDLER;
     for (i = 0; i < MESSAGE_COUNT; i++) {
         const message *m = &messages[i];
         if (!m->attachment || st->folder[i] == EMAIL_DELETED ||
-            !(exworld_contains(m->attachment, q) || exworld_contains(m->subject, q) ||
-              exworld_contains(m->from, q)))
+            !(exworld_contains_n(m->attachment, q, qn) || exworld_contains_n(m->subject, q, qn) ||
+              exworld_contains_n(m->from, q, qn)))
             continue;
         if (toolgov_result_printf(out, "- %s in #%d \"%s\" from %s, %s\n", m->attachment,
                                   m->id, m->subject, m->from, m->date))
             return TOOLGOV_ENOMEM;
         found++;
     }
-    if (!found && toolgov_result_printf(out, "No attachment matches '%s'.", q))
+    if (!found && toolgov_result_printf(out, "No attachment matches '%.*s'.", (int)qn, q))
         return TOOLGOV_ENOMEM;
     return 0;
 }

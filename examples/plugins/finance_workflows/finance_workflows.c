@@ -48,13 +48,14 @@ static int money(toolgov_result *out, long cents)
 
 FINANCE_WORKFLOWS_TOOLGOV_HANDLER(finance_lookup, call, args, out)
 {
-    const char *query = args->query.ptr;
+    const toolgov_str *query = &args->query;
     size_t i, found = 0;
 
     (void)call;
     for (i = 0; i < exworld_bill_count; i++) {
         const exworld_bill *b = &exworld_bills[i];
-        if (!exworld_contains(b->name, query) && !exworld_contains(b->payee, query))
+        if (!exworld_contains_n(b->name, query->ptr, query->len) &&
+            !exworld_contains_n(b->payee, query->ptr, query->len))
             continue;
         if (toolgov_result_printf(out, "- %s (%s): ", b->name, b->payee) ||
             money(out, b->cents) ||
@@ -64,7 +65,8 @@ FINANCE_WORKFLOWS_TOOLGOV_HANDLER(finance_lookup, call, args, out)
             return TOOLGOV_ENOMEM;
         found++;
     }
-    if (!found && toolgov_result_printf(out, "No bills or payments match '%s'.", query))
+    if (!found && toolgov_result_printf(out, "No bills or payments match '%.*s'.",
+                                        (int)query->len, query->ptr))
         return TOOLGOV_ENOMEM;
     return 0;
 }
@@ -109,16 +111,15 @@ FINANCE_WORKFLOWS_TOOLGOV_HANDLER(upcoming_dues, call, args, out)
 
 FINANCE_WORKFLOWS_TOOLGOV_HANDLER(portfolio, call, args, out)
 {
-    const char *ticker = args->has.ticker ? args->ticker.ptr : NULL;
+    const toolgov_str *ticker = args->has.ticker ? &args->ticker : NULL;
     long total = 0, cost = 0;
     size_t i, shown = 0;
 
     for (i = 0; i < sizeof holdings / sizeof holdings[0]; i++) {
         const holding *h = &holdings[i];
         long value = (long)(h->shares * (double)h->price_cents + 0.5);
-        if (ticker && !exworld_contains(h->ticker, ticker))
-            continue;
-        if (ticker && strlen(ticker) != strlen(h->ticker))
+        if (ticker && (ticker->len != strlen(h->ticker) ||
+                       !exworld_contains_n(h->ticker, ticker->ptr, ticker->len)))
             continue;
         if (toolgov_result_printf(out, "- %s %s: %.0f shares at ", h->ticker, h->name,
                                   h->shares) ||
@@ -134,7 +135,8 @@ FINANCE_WORKFLOWS_TOOLGOV_HANDLER(portfolio, call, args, out)
     }
     if (!shown)
         return exworld_refuse(out, call->tool,
-                              "no holding with ticker '%s' (held: VWCE, EUNA, ASML)", ticker);
+                              "no holding with ticker '%.*s' (held: VWCE, EUNA, ASML)",
+                              ticker ? (int)ticker->len : 0, ticker ? ticker->ptr : "");
     if (!ticker && (toolgov_result_printf(out, "Total: ") || money(out, total) ||
                     toolgov_result_printf(out, " (%+.1f%% on cost)\n",
                                           100.0 * (double)(total - cost) / (double)cost)))

@@ -61,14 +61,22 @@ static int minutes_of(const char *hhmm)
 PLANNER_TOOLGOV_HANDLER(daily_plan, call, args, out)
 {
     const exworld_event *day_events[16];
-    const char *date = args->has.date ? args->date.ptr : EXWORLD_TODAY;
+    /* The date is read with its length; a string from a call is never read
+    ** as C text (it is copied into a buffer of its own here). */
+    char date[11] = EXWORLD_TODAY;
     size_t n = 0, i, j, count;
     long day;
     int cursor;
 
     /* The decoder checked format: date; the day number is still needed. */
-    if (exworld_parse_date(date, &day))
-        return exworld_refuse(out, call->tool, "'%s' is not a date (YYYY-MM-DD)", date);
+    if (args->has.date) {
+        if (exworld_parse_date_n(args->date.ptr, args->date.len, &day))
+            return exworld_refuse(out, call->tool, "'%.*s' is not a date (YYYY-MM-DD)",
+                                  (int)args->date.len, args->date.ptr);
+        memcpy(date, args->date.ptr, 10);
+    } else if (exworld_parse_date(date, &day)) {
+        return TOOLGOV_EHANDLER;
+    }
 
     /* The event table is in time order within a day, so no sort is needed. */
     for (i = 0; i < exworld_event_count && n < 16; i++)

@@ -33,20 +33,19 @@ static const struct {
 
 RESEARCH_TOOLGOV_HANDLER(research, call, args, out)
 {
-    const char *q = args->query.ptr;
     size_t i, found = 0;
 
     (void)call;
     for (i = 0; i < NOTE_COUNT; i++) {
-        if (!exworld_words_match(notes[i].topic, q, 3))
+        if (!exworld_words_match(notes[i].topic, args->query.ptr, args->query.len, 3))
             continue;
         if (toolgov_result_printf(out, "- [%s] %s\n", notes[i].date, notes[i].note))
             return TOOLGOV_ENOMEM;
         found++;
     }
     if (!found)
-        return toolgov_result_printf(out, "Nothing in the research snapshot of %s matches '%s'.",
-                                     SNAPSHOT_DATE, q)
+        return toolgov_result_printf(out, "Nothing in the research snapshot of %s matches '%.*s'.",
+                                     SNAPSHOT_DATE, (int)args->query.len, args->query.ptr)
                    ? TOOLGOV_ENOMEM : 0;
     return toolgov_result_printf(out, "(snapshot of %s; today is %s)\n", SNAPSHOT_DATE,
                                  EXWORLD_TODAY)
