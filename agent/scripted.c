@@ -162,8 +162,8 @@ int toolgov_agent_scripted(const char *request, size_t len, char **out, size_t *
     t.obs = obs;
     t.obs_count = n_obs;
     t.step = step;
-    t.prompt = "";
-    t.tools_json = "";
+    t.request = request;
+    t.request_len = len;
     if (!(prop = calloc(1, sizeof *prop))) {
         snprintf(err, errsize, "out of memory");
         goto out;

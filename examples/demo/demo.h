@@ -10,10 +10,11 @@
 ** fresh host, so scenarios never see each other's data.
 **
 ** A scenario is one or more user turns; each turn is one toolgov run driven
-** by a model (model.h). Everything that happens (model calls, gate
-** decisions, questions to the user, tool calls, how the run ended) is
-** recorded as events in a demo_transcript, which report.c prints as text or
-** JSON together with the data state afterwards.
+** by the runtime's loop (toolgov/loop.h) with a model (model.h) behind the
+** API the loop speaks. Everything that happens (model calls, questions to
+** the user, each call with the gate's answer and its output, how the run
+** ended) is recorded as events in a demo_transcript, which report.c prints
+** as text or JSON together with the data state afterwards.
 **
 ** Ownership: a transcript owns every string in its events (freed by
 ** demo_transcript_free). The host owns its registry, policy and world.
@@ -45,6 +46,9 @@ extern "C" {
 ** host that honours the operator's override would. */
 #define DEMO_DRIFT_OVERRIDE "create_reminder,create_remindr"
 
+/* The user whose standing grants the grant scenario holds (grants.h). */
+#define DEMO_GRANT_USER "ana"
+
 /* Everything the plugins change, owned by the host. */
 typedef struct demo_world {
     calendar_state calendar;
@@ -53,8 +57,10 @@ typedef struct demo_world {
 } demo_world;
 
 /* Asks the user a yes/no question. kind is "confirm" (the run's one
-** confirmation of its writes) or "approval" (one destructive call), or
-** "ask_user" (the model's own question). Returns 1 for yes, 0 for no. */
+** confirmation of its writes) or "approval" (one destructive call), both
+** as the loop words them, or "ask_user" (the model's own question). The
+** question is safe to show as it is: every call and every model-written
+** text in it went through toolgov_text_shown. Returns 1 for yes, 0 for no. */
 typedef int (*demo_answer_fn)(void *ud, const char *kind, const char *question);
 
 typedef struct demo_answerer {
@@ -65,9 +71,9 @@ typedef struct demo_answerer {
 typedef enum demo_event_type {
     DEMO_EV_TURN = 0,   /* a user turn begins: text = the user's message */
     DEMO_EV_MODEL,      /* a model call: items = proposed calls, or text = answer */
-    DEMO_EV_GATE,       /* the gate's decision on a batch: gate, items = per call */
     DEMO_EV_ASK,        /* a question to the user: kind, text, items, answer */
-    DEMO_EV_CALL,       /* one call through the gate: tool, args, gate, executed, status, text */
+    DEMO_EV_CALL,       /* one call through the gate: tool, args, gate, executed, status,
+                        ** text (its output), grant */
     DEMO_EV_END         /* the run ended: kind = reason, text = the answer */
 } demo_event_type;
 
@@ -80,11 +86,14 @@ typedef struct demo_event {
     char *tool;
     char *args;
     char *text;
-    char **items;         /* DEMO_EV_MODEL/ASK: "tool args"; DEMO_EV_GATE: "tool args: GATE" */
+    char **items;         /* DEMO_EV_MODEL/ASK: "tool args" */
     size_t item_count;
     int executed;
     int status;
     int answer;           /* DEMO_EV_ASK: 1 yes, 0 no */
+    unsigned long long grant; /* DEMO_EV_CALL: the standing grant that decided
+                          ** it (its id in the user's set), 0 for none */
+    int pending;          /* host-internal: the output is still to come */
     int shown;            /* text is already safe to show a person (the loop
                           ** wrote it with toolgov_text_shown); every other
                           ** text is shown through it by the report */
@@ -105,6 +114,9 @@ typedef struct demo_transcript {
     char *drift_text;
     char *drift_json;
     char *override;       /* the operator override in effect, or NULL for none */
+    char *grant;          /* the standing grant the runs hold, in words, or NULL */
+    size_t printed;       /* events printed to `live` so far */
+    unsigned model_calls_turn; /* model calls of the turn being played */
     int has_state;
     demo_world state;     /* the world after the scenario */
     FILE *live;           /* when set, each event is printed as text as it happens */
@@ -136,6 +148,8 @@ typedef struct demo_scenario {
     const char *turns[3];      /* the user's messages, one run each */
     const char *ranking[8];    /* the retriever's ranking for the shortlist */
     int default_answer;        /* the scripted user's answer, 1 yes / 0 no */
+    const char *grant;         /* a write tool the user always allows (a standing
+                               ** grant of DEMO_GRANT_USER's), or NULL */
 } demo_scenario;
 
 extern const demo_scenario demo_scenarios[];

@@ -1,11 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** host.c: toolgov-demo's host. It mounts the example plugins into a real
-** registry, binds the core built-ins it implements (ask_user,
-** memory_search), and drives each user turn as one toolgov run: the model
-** proposes a batch, the gate decides, the user is asked where the gate says
-** so, and every call goes through toolgov_run_invoke() so the runtime, not
-** the host, decides what executes.
+** host.c: toolgov-demo's host, on the library's loop (toolgov/loop.h).
+**
+** It mounts the example plugins into a real registry, binds the core
+** built-ins it implements (ask_user, memory_search) and plays each user
+** turn as one toolgov run driven by the runtime's loop: the loop builds
+** every request, reads every response, asks the one confirmation of a
+** batch of writes and each destructive call's approval, replays repeats
+** and ends the turn. The host only moves the loop's bytes to the demo's
+** model and back, puts the loop's questions to the answerer, and writes
+** the transcript:
+**
+**   SEND  the request goes to the model adapter (model_exchange): it reads
+**         each call's result from the request, as a model would, hands the
+**         scripted model its observations and writes its proposal back as
+**         an OpenAI chat completion;
+**   ASK   the question, as the loop wrote it, to the answerer;
+**   DONE  the end of the turn and its answer.
+**
+** What each call came to (the gate's answer, whether it ran, its status)
+** is read from the run's audit trail, the events the gate emits as it
+** decides; its output from the next request (or, for the call that ended
+** the turn, from the answer). A call's line in the live transcript waits
+** until its output is known.
 */
 #include "demo.h"
 
@@ -13,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <toolgov/grants.h>
+#include <toolgov/loop.h>
 #include <toolgov/prompt.h>
 #include <toolgov/run.h>
 #include <toolgov/shortlist.h>
@@ -31,33 +50,55 @@
 #define MAX_STEPS 8u
 #define SHORTLIST_LIMIT 8u
 
+/* One call of the model's latest proposal, until its result is known. */
+typedef struct step_call {
+    char id[40];          /* the id the adapter gave it: "call_<step>_<n>" */
+    const char *tool;     /* borrowed from the proposal */
+    const char *args;
+    int on_loop;          /* offered this turn (else the loop refuses it) */
+    int has_ev;           /* its CALL event exists: */
+    size_t ev;            /* at this index of the transcript */
+    int ended;            /* the run ended on its output */
+} step_call;
 
 typedef struct host {
     toolgov_registry *reg;
     toolgov_policy *pol;
+    toolgov_grants *grants; /* the scenario's standing grants, or NULL */
     demo_world *world;
     demo_transcript *tr;
     const demo_answerer *answerer;
     unsigned turn;
     toolgov_plugin faulty; /* built by hand; must outlive the registry it is mounted in */
+    /* The turn being played. */
+    const char *const *names;
+    size_t name_count;
+    demo_proposal *prop;  /* the model's latest proposal */
+    step_call calls[DEMO_MAX_BATCH];
+    size_t n_calls;
+    unsigned long long allowed_grant; /* the grant of the last "allowed" event */
 } host;
 
 /* ---- transcript --------------------------------------------------------- */
 
-static char *dup_str(demo_transcript *tr, const char *s)
+static char *dup_n(demo_transcript *tr, const char *s, size_t n)
 {
     char *d;
-    size_t n;
     if (!s)
         return NULL;
-    n = strlen(s);
     d = malloc(n + 1);
     if (!d) {
         tr->failed = 1;
         return NULL;
     }
-    memcpy(d, s, n + 1);
+    memcpy(d, s, n);
+    d[n] = '\0';
     return d;
+}
+
+static char *dup_str(demo_transcript *tr, const char *s)
+{
+    return s ? dup_n(tr, s, strlen(s)) : NULL;
 }
 
 static char *format_str(demo_transcript *tr, const char *fmt, ...)
@@ -85,9 +126,19 @@ static char *format_str(demo_transcript *tr, const char *fmt, ...)
     return big;
 }
 
-/* Append an event (copied by value, strings already owned) and print it
-** when the transcript is live. Returns the stored event or NULL. */
-static demo_event *add_event(demo_transcript *tr, const demo_event *ev)
+/* Print the events not printed yet, up to the first whose output is still
+** to come (a live transcript shows each call with its output). */
+static void flush_live(demo_transcript *tr)
+{
+    if (!tr->live)
+        return;
+    while (tr->printed < tr->count && !tr->events[tr->printed].pending)
+        demo_report_event(tr->live, &tr->events[tr->printed++]);
+}
+
+/* Append an event (copied by value, strings already owned). Returns its
+** index, or (size_t)-1 when out of memory (its strings are freed). */
+static size_t add_event(demo_transcript *tr, const demo_event *ev)
 {
     if (tr->count == tr->cap) {
         size_t cap = tr->cap ? tr->cap * 2 : 32;
@@ -101,15 +152,14 @@ static demo_event *add_event(demo_transcript *tr, const demo_event *ev)
             for (i = 0; i < ev->item_count; i++)
                 free(ev->items[i]);
             free(ev->items);
-            return NULL;
+            return (size_t)-1;
         }
         tr->events = e;
         tr->cap = cap;
     }
-    tr->events[tr->count] = *ev;
-    if (tr->live)
-        demo_report_event(tr->live, &tr->events[tr->count]);
-    return &tr->events[tr->count++];
+    tr->events[tr->count++] = *ev;
+    flush_live(tr);
+    return tr->count - 1;
 }
 
 static char **new_items(demo_transcript *tr, size_t n)
@@ -142,6 +192,7 @@ void demo_transcript_free(demo_transcript *tr)
     free(tr->drift_text);
     free(tr->drift_json);
     free(tr->override);
+    free(tr->grant);
     memset(tr, 0, sizeof *tr);
 }
 
@@ -214,7 +265,7 @@ static int builtin_ask_user(const toolgov_call *call, const void *decoded,
 /* from_env: apply the operator's TOOLGOV_CONFIRM_ONCE_TOOLS (it is set);
 ** otherwise apply `override` when not NULL. */
 static int host_open(host *h, demo_world *world, int with_faulty, int from_env,
-                     const char *override)
+                     const char *override, const char *grant_tool)
 {
     int rc;
 
@@ -251,11 +302,27 @@ static int host_open(host *h, demo_world *world, int with_faulty, int from_env,
     rc = toolgov_policy_override_from_env(h->pol);
     if (rc == 0 && !from_env && override)
         rc = toolgov_policy_set_override(h->pol, override);
+    if (rc == 0 && grant_tool) {
+        /* The user's standing grant (grants.h): "always allow" for every
+        ** call of one write tool, given ahead of this run by the user the
+        ** set belongs to. A host keeps such a set as sealed text
+        ** (toolgov_grants_save) between runs; the demo makes it anew. */
+        toolgov_grant g;
+        memset(&g, 0, sizeof g);
+        g.tool = grant_tool;
+        g.verdict = TOOLGOV_GRANT_ALLOW;
+        g.expires = TOOLGOV_GRANT_NO_EXPIRY;
+        g.granted_by = DEMO_GRANT_USER;
+        if ((rc = toolgov_grants_new(&h->grants, DEMO_GRANT_USER, NULL)) == 0)
+            rc = toolgov_grants_add(NULL, h->grants, h->reg, &g);
+    }
     return rc;
 }
 
 static void host_close(host *h)
 {
+    toolgov_grants_free(h->grants);
+    h->grants = NULL;
     toolgov_policy_free(h->pol);
     toolgov_registry_free(h->reg);
     h->pol = NULL;
@@ -286,361 +353,529 @@ static char *render_prompt(demo_transcript *tr, const toolgov_policy *pol,
     return text;
 }
 
-/* Render `names` with their JSON Schemas, as an OpenAI request's `tools`,
-** into a new string (NULL on failure). */
-static char *render_tools_json(demo_transcript *tr, const toolgov_policy *pol,
-                               const char *const *names, size_t n)
-{
-    size_t needed = 0;
-    char *text;
-    if (toolgov_tools_render(NULL, 0, &needed, pol, TOOLGOV_TOOLS_OPENAI, names, n) &&
-        needed == 0) {
-        tr->failed = 1;
-        return NULL;
-    }
-    text = malloc(needed + 1);
-    if (!text) {
-        tr->failed = 1;
-        return NULL;
-    }
-    if (toolgov_tools_render(text, needed + 1, NULL, pol, TOOLGOV_TOOLS_OPENAI, names, n)) {
-        free(text);
-        tr->failed = 1;
-        return NULL;
-    }
-    return text;
-}
+/* ---- what the gate decided: the run's audit trail ------------------------ */
 
-/* ---- one turn: one run ---------------------------------------------------- */
-
-typedef struct observations {
-    demo_observation *obs;
-    size_t count, cap;
-} observations;
-
-static void observations_free(observations *o)
+/* The call of the current proposal an audit event is about: the first one
+** of that tool not yet decided (for an argument error, the one sent with
+** exactly those arguments first: the loop checks arguments before it runs
+** a batch). NULL for a call the host did not propose (a plugin's own loop
+** reports through a child run: those are left to the handler). */
+static step_call *call_of(host *h, const toolgov_audit_event *ev)
 {
     size_t i;
-    for (i = 0; i < o->count; i++) {
-        free((char *)o->obs[i].tool);
-        free((char *)o->obs[i].args);
-        free((char *)o->obs[i].output);
-    }
-    free(o->obs);
-    memset(o, 0, sizeof *o);
-}
-
-static int observe(demo_transcript *tr, observations *o, const char *tool, const char *args,
-                   const char *gate, int executed, int status, const char *output)
-{
-    demo_observation *ob;
-    if (o->count == o->cap) {
-        size_t cap = o->cap ? o->cap * 2 : 16;
-        demo_observation *n = realloc(o->obs, cap * sizeof *n);
-        if (!n) {
-            tr->failed = 1;
-            return TOOLGOV_ENOMEM;
-        }
-        o->obs = n;
-        o->cap = cap;
-    }
-    ob = &o->obs[o->count];
-    ob->tool = dup_str(tr, tool);
-    ob->args = dup_str(tr, args);
-    ob->output = dup_str(tr, output);
-    ob->gate = gate;
-    ob->executed = executed;
-    ob->status = status;
-    if (!ob->tool || !ob->args || !ob->output) {
-        free((char *)ob->tool);
-        free((char *)ob->args);
-        free((char *)ob->output);
-        return TOOLGOV_ENOMEM;
-    }
-    o->count++;
-    return 0;
-}
-
-/* The run's one question and the numbered list of every call it is about,
-** so the person sees all of them before answering once. The calls are
-** "changes" only when every one of them writes: the operator's override can
-** make a read ask too, and a read changes nothing. */
-static char *confirm_question(demo_transcript *tr, char *const *items, size_t n,
-                              size_t writes)
-{
-    size_t len = 64, i, at;
-    char *q;
-    for (i = 0; i < n; i++)
-        len += strlen(items[i] ? items[i] : "") + 32;
-    if (!(q = malloc(len))) {
-        tr->failed = 1;
+    if (!ev->tool)
         return NULL;
-    }
-    if (writes == n)
-        at = (size_t)(n == 1 ? snprintf(q, len, "Make this change?")
-                             : snprintf(q, len, "Make these %lu changes?", (unsigned long)n));
-    else
-        at = (size_t)(n == 1 ? snprintf(q, len, "Run this call?")
-                             : snprintf(q, len, "Run these %lu calls?", (unsigned long)n));
-    for (i = 0; i < n && at < len; i++)
-        at += (size_t)snprintf(q + at, len - at, "\n  %lu. %s", (unsigned long)i + 1,
-                               items[i] ? items[i] : "");
-    return q;
-}
-
-/* Why a call that did not execute did not, in words the model can use. */
-static const char *not_run_reason(int rc, toolgov_gate gate, const toolgov_run *run)
-{
-    if (rc == TOOLGOV_EAPPROVAL)
-        return "not run: the user did not approve this call";
-    if (rc == TOOLGOV_ECONFIRM)
-        return "not run: waiting for the user's confirmation";
-    if (gate == TOOLGOV_GATE_REFUSE &&
-        toolgov_run_confirmation(run) == TOOLGOV_CONFIRMATION_REFUSED)
-        return "not run: the user said no to these changes";
-    if (rc == TOOLGOV_EENDED)
-        return "not run: the run has ended";
+    if (ev->kind == TOOLGOV_AUDIT_ARGS_ERROR && ev->args)
+        for (i = 0; i < h->n_calls; i++)
+            if (!h->calls[i].has_ev && h->calls[i].on_loop &&
+                !strcmp(h->calls[i].tool, ev->tool) && !strcmp(h->calls[i].args, ev->args))
+                return &h->calls[i];
+    for (i = 0; i < h->n_calls; i++)
+        if (!h->calls[i].has_ev && h->calls[i].on_loop && !strcmp(h->calls[i].tool, ev->tool))
+            return &h->calls[i];
     return NULL;
 }
 
-static int play_turn(host *h, const char *user, const char *const *names, size_t name_count,
-                     const char *prompt, const char *tools_json, const demo_model *model)
+/* A CALL event for call c, its output to come (pending). */
+static void call_event(host *h, step_call *c, const char *gate, int executed, int status,
+                       unsigned long long grant)
+{
+    demo_event ev;
+    size_t at;
+    memset(&ev, 0, sizeof ev);
+    ev.type = DEMO_EV_CALL;
+    ev.turn = h->turn;
+    ev.step = h->tr->model_calls_turn;
+    ev.tool = dup_str(h->tr, c->tool);
+    ev.args = dup_str(h->tr, c->args);
+    ev.gate = gate;
+    ev.executed = executed;
+    ev.status = status;
+    ev.grant = grant;
+    ev.pending = 1;
+    at = add_event(h->tr, &ev);
+    if (at != (size_t)-1) {
+        c->has_ev = 1;
+        c->ev = at;
+    }
+}
+
+/* The run's observer: every event goes to the --audit log first (its
+** answer is the observer's, so a log that cannot be written still stops
+** what it would record), then the outcome of each call the model
+** proposed is noted. */
+static int host_observe(void *ud, const toolgov_audit_event *ev)
+{
+    host *h = ud;
+    step_call *c;
+    int rc = h->tr->audit ? toolgov_audit_jsonl_observe(h->tr->audit, ev) : 0;
+
+    if (ev->child)
+        return rc;
+    switch (ev->kind) {
+    case TOOLGOV_AUDIT_ALLOWED:
+        h->allowed_grant = ev->grant;
+        break;
+    case TOOLGOV_AUDIT_EXECUTED:
+        if ((c = call_of(h, ev)) != NULL) {
+            call_event(h, c, "ALLOW", 1, ev->status, h->allowed_grant);
+            c->ended = ev->ended;
+        }
+        h->allowed_grant = 0;
+        h->tr->executions++;
+        break;
+    case TOOLGOV_AUDIT_REPLAYED:
+        if ((c = call_of(h, ev)) != NULL)
+            call_event(h, c, "REPLAY", 0, 0, 0);
+        break;
+    case TOOLGOV_AUDIT_REFUSED:
+        if ((c = call_of(h, ev)) != NULL)
+            call_event(h, c, ev->reason == TOOLGOV_AUDIT_REASON_NOT_APPROVED ? "NEEDS_APPROVAL"
+                                                                             : "REFUSE",
+                       0, ev->status, ev->grant);
+        break;
+    case TOOLGOV_AUDIT_ARGS_ERROR:
+        if ((c = call_of(h, ev)) != NULL)
+            call_event(h, c, "REFUSE", 0, ev->status, 0);
+        break;
+    case TOOLGOV_AUDIT_CONFIRM_ASKED:
+        /* From an invoke (not a batch): the write stopped, unasked. */
+        if (ev->batch_count == 0 && (c = call_of(h, ev)) != NULL)
+            call_event(h, c, "ASK_FIRST", 0, TOOLGOV_ECONFIRM, 0);
+        break;
+    default:
+        break;
+    }
+    return rc;
+}
+
+/* ---- the model, behind the API the loop speaks ---------------------------- */
+
+typedef struct jout {
+    char *p;
+    size_t len, cap;
+    int failed;
+} jout;
+
+static void jput(jout *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        char *p;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        if (!(p = realloc(b->p, cap))) {
+            b->failed = 1;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+static void jlit(jout *b, const char *s)
+{
+    jput(b, s, strlen(s));
+}
+
+/* A JSON string: the bytes as they are (a model may write anything; the
+** loop judges it), with what JSON must escape escaped. */
+static void jstring(jout *b, const char *s)
+{
+    jlit(b, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        char esc[8];
+        if (c == '"' || c == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)c;
+            jput(b, esc, 2);
+        } else if (c < 0x20) {
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+            jput(b, esc, 6);
+        } else {
+            jput(b, s, 1);
+        }
+    }
+    jlit(b, "\"");
+}
+
+/* The proposal as an OpenAI Chat Completions response (the loop's api):
+** each call with the id "call_<step>_<n>", or the answer. */
+static int completion(jout *b, host *h, unsigned step)
+{
+    const demo_proposal *p = h->prop;
+    size_t i;
+    jlit(b, "{\"id\":\"chatcmpl-demo\",\"object\":\"chat.completion\",\"model\":\"scripted\","
+            "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":");
+    if (p->call_count == 0) {
+        jstring(b, p->answer);
+    } else {
+        jlit(b, "null,\"tool_calls\":[");
+        for (i = 0; i < p->call_count; i++) {
+            step_call *c = &h->calls[i];
+            size_t k;
+            memset(c, 0, sizeof *c);
+            snprintf(c->id, sizeof c->id, "call_%u_%lu", step, (unsigned long)i + 1);
+            c->tool = p->calls[i].tool;
+            c->args = p->calls[i].args;
+            for (k = 0; k < h->name_count && !c->on_loop; k++)
+                c->on_loop = !strcmp(h->names[k], c->tool);
+            jlit(b, i ? ",{\"id\":" : "{\"id\":");
+            jstring(b, c->id);
+            jlit(b, ",\"type\":\"function\",\"function\":{\"name\":");
+            jstring(b, c->tool);
+            jlit(b, ",\"arguments\":");
+            jstring(b, c->args);
+            jlit(b, "}}");
+        }
+        h->n_calls = p->call_count;
+        jlit(b, "]");
+    }
+    jlit(b, p->call_count ? "},\"finish_reason\":\"tool_calls\"}]}"
+                          : "},\"finish_reason\":\"stop\"}]}");
+    return b->failed ? TOOLGOV_ENOMEM : 0;
+}
+
+static size_t put_utf8(char *o, unsigned long cp)
+{
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (char)(0xc0 | (cp >> 6));
+        o[1] = (char)(0x80 | (cp & 0x3f));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xe0 | (cp >> 12));
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        o[2] = (char)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    o[0] = (char)(0xf0 | (cp >> 18));
+    o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+    o[3] = (char)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+static long hex4(const char *s)
+{
+    long v = 0;
+    int i;
+    for (i = 0; i < 4; i++) {
+        char c = s[i];
+        v <<= 4;
+        if (c >= '0' && c <= '9')
+            v |= c - '0';
+        else if (c >= 'a' && c <= 'f')
+            v |= c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F')
+            v |= c - 'A' + 10;
+        else
+            return -1;
+    }
+    return v;
+}
+
+/* The JSON string at s (its opening quote) decoded into a new string; NULL
+** when it is not one or out of memory. */
+static char *json_string_at(const char *s, const char *end)
+{
+    char *out, *o;
+    if (s >= end || *s != '"' || !(out = malloc((size_t)(end - s) + 1)))
+        return NULL;
+    for (o = out, s++; s < end && *s != '"'; s++) {
+        long cp, lo;
+        if (*s != '\\') {
+            *o++ = *s;
+            continue;
+        }
+        if (++s >= end)
+            break;
+        switch (*s) {
+        case 'n': *o++ = '\n'; break;
+        case 't': *o++ = '\t'; break;
+        case 'r': *o++ = '\r'; break;
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'u':
+            if (end - s < 5 || (cp = hex4(s + 1)) < 0)
+                goto bad;
+            s += 4;
+            if (cp >= 0xd800 && cp < 0xdc00 && end - s >= 7 && s[1] == '\\' && s[2] == 'u' &&
+                (lo = hex4(s + 3)) >= 0xdc00 && lo < 0xe000) {
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                s += 6;
+            }
+            o += put_utf8(o, (unsigned long)cp);
+            break;
+        default: *o++ = *s; break; /* \" \\ \/ */
+        }
+    }
+    if (s >= end)
+        goto bad;
+    *o = '\0';
+    return out;
+bad:
+    free(out);
+    return NULL;
+}
+
+/* The result the loop sent for call `id` (its tool message in the
+** request, OpenAI Chat Completions shape), decoded; NULL when there is
+** none. The message is found by the very text the loop writes for it
+** (toolgov_loop_tool_result_render), so nothing here guesses its form. */
+static char *result_in_request(const char *req, size_t len, const char *id)
+{
+    char shape[128];
+    size_t n = 0;
+    const char *at, *end = req + len;
+    if (toolgov_loop_tool_result_render(shape, sizeof shape, &n, TOOLGOV_LOOP_OPENAI_CHAT, id,
+                                        "", 0, 0) ||
+        n < 3 || strcmp(shape + n - 3, "\"\"}") != 0)
+        return NULL;
+    shape[n - 3] = '\0'; /* the prefix, up to the content's opening quote */
+    at = strstr(req, shape);
+    return at ? json_string_at(at + (n - 3), end) : NULL;
+}
+
+/* The previous proposal's calls get their outputs: from the request when
+** there is one, else (the turn is over) from how it ended. A call the loop
+** refused before the gate (a tool not offered) gets its event here. */
+static void settle_calls(host *h, const char *req, size_t len, const toolgov_loop_action *done)
+{
+    demo_transcript *tr = h->tr;
+    size_t i;
+    for (i = 0; i < h->n_calls; i++) {
+        step_call *c = &h->calls[i];
+        char *out = req ? result_in_request(req, len, c->id) : NULL;
+        demo_event *e;
+        if (!c->has_ev)
+            call_event(h, c, "REFUSE", 0, c->on_loop ? TOOLGOV_EFAIL : TOOLGOV_ENOENT, 0);
+        if (!c->has_ev) {
+            free(out);
+            continue;
+        }
+        e = &tr->events[c->ev];
+        if (!out && done)
+            out = dup_str(tr, c->ended ? (done->text ? done->text : "")
+                          : e->executed ? ""
+                                        : toolgov_not_run_text(TOOLGOV_NOT_RUN_ENDED));
+        e->text = out ? out : dup_str(tr, "");
+        e->pending = 0;
+    }
+    h->n_calls = 0;
+    flush_live(tr);
+}
+
+/* What the model is shown: every call of this turn so far, from the
+** transcript. */
+static demo_observation *observations(host *h, size_t *n)
+{
+    demo_transcript *tr = h->tr;
+    demo_observation *obs;
+    size_t i, k = 0;
+    if (!(obs = calloc(tr->count ? tr->count : 1, sizeof *obs)))
+        return NULL;
+    for (i = 0; i < tr->count; i++) {
+        const demo_event *e = &tr->events[i];
+        if (e->type != DEMO_EV_CALL || e->turn != h->turn || !e->tool || !e->args)
+            continue;
+        obs[k].tool = e->tool;
+        obs[k].args = e->args;
+        obs[k].gate = e->gate ? e->gate : "";
+        obs[k].executed = e->executed;
+        obs[k].status = e->status;
+        obs[k].output = e->text ? e->text : "";
+        k++;
+    }
+    *n = k;
+    return obs;
+}
+
+/* One request: the model reads it (the results of its last calls), the
+** transcript records its proposal, and the proposal goes back to the loop
+** as the API's response. 0, a model's failure (the turn is aborted), or
+** TOOLGOV_ENOMEM. */
+static int model_exchange(host *h, toolgov_loop *lp, const toolgov_loop_action *a,
+                          const demo_model *model, const char *user, int *model_rc)
+{
+    demo_transcript *tr = h->tr;
+    demo_observation *obs;
+    demo_turn t;
+    demo_event ev;
+    jout b = {NULL, 0, 0, 0};
+    size_t i, n_obs = 0;
+    int rc;
+
+    settle_calls(h, a->text, a->len, NULL);
+    if (!(obs = observations(h, &n_obs)))
+        return TOOLGOV_ENOMEM;
+    memset(&t, 0, sizeof t);
+    t.user = user;
+    t.tools = h->names;
+    t.tool_count = h->name_count;
+    t.request = a->text;
+    t.request_len = a->len;
+    t.obs = obs;
+    t.obs_count = n_obs;
+    t.step = ++tr->model_calls_turn;
+    memset(h->prop, 0, sizeof *h->prop);
+    *model_rc = model->propose(model->ud, &t, h->prop);
+    free(obs);
+    tr->model_calls++;
+    if (h->prop->call_count > DEMO_MAX_BATCH)
+        h->prop->call_count = DEMO_MAX_BATCH;
+    h->prop->answer[DEMO_MAX_ANSWER - 1] = '\0';
+
+    memset(&ev, 0, sizeof ev);
+    ev.type = DEMO_EV_MODEL;
+    ev.turn = h->turn;
+    ev.step = t.step;
+    ev.status = *model_rc;
+    if (!*model_rc && h->prop->call_count == 0)
+        ev.text = dup_str(tr, h->prop->answer);
+    ev.items = new_items(tr, h->prop->call_count);
+    if (ev.items) {
+        ev.item_count = h->prop->call_count;
+        for (i = 0; i < h->prop->call_count; i++) {
+            demo_proposed *c = &h->prop->calls[i];
+            c->tool[sizeof c->tool - 1] = '\0';
+            c->args[DEMO_MAX_ARGS - 1] = '\0';
+            if (!c->args[0])
+                memcpy(c->args, "{}", 3);
+            ev.items[i] = format_str(tr, "%s %s", c->tool, c->args);
+        }
+    }
+    add_event(tr, &ev);
+    if (*model_rc)
+        return toolgov_loop_abort(lp, toolgov_strerror(*model_rc)) ? TOOLGOV_EINVAL : 0;
+
+    if ((rc = completion(&b, h, t.step)) == 0) {
+        /* A response the loop refuses (a model that wrote bytes that are
+        ** not UTF-8, say) ends the turn: its DONE says why. */
+        rc = toolgov_loop_response(lp, b.p, b.len);
+        if (rc == TOOLGOV_EINVAL)
+            rc = 0;
+    }
+    free(b.p);
+    return rc;
+}
+
+/* The loop's question, put to the answerer as the loop wrote it (calls
+** shown through toolgov_text_shown). */
+static int ask_user_loop(host *h, toolgov_loop *lp, const toolgov_loop_action *a)
+{
+    demo_transcript *tr = h->tr;
+    const char *kind = a->question == TOOLGOV_LOOP_APPROVAL ? "approval" : "confirm";
+    demo_event ev;
+    size_t i;
+    int yes;
+
+    yes = h->answerer->ask(h->answerer->ud, kind, a->text);
+    memset(&ev, 0, sizeof ev);
+    ev.type = DEMO_EV_ASK;
+    ev.turn = h->turn;
+    ev.kind = kind;
+    ev.text = dup_n(tr, a->text, a->len);
+    ev.shown = 1;
+    ev.answer = yes;
+    ev.items = new_items(tr, a->n_calls);
+    if (ev.items) {
+        ev.item_count = a->n_calls;
+        for (i = 0; i < a->n_calls; i++)
+            ev.items[i] = format_str(tr, "%s %s", a->calls[i].tool, a->calls[i].args);
+    }
+    tr->asks++;
+    add_event(tr, &ev);
+    return toolgov_loop_answer(lp, yes);
+}
+
+/* How a turn ended, in the transcript's words. */
+static const char *end_name(const toolgov_loop_action *a, const toolgov_run *run, int model_rc)
+{
+    switch (a->end) {
+    case TOOLGOV_LOOP_END_ANSWERED: return "model_answered";
+    case TOOLGOV_LOOP_END_ANSWERED_DIRECTLY:
+        return toolgov_end_reason_name(toolgov_run_end_reason(run));
+    case TOOLGOV_LOOP_END_ABORTED: return model_rc ? "model_error" : "aborted";
+    default: return toolgov_loop_end_name(a->end);
+    }
+}
+
+/* One user turn: one run, driven by the loop to its end. */
+static int play_turn(host *h, toolgov_loop *lp, const char *user, const demo_model *model)
 {
     demo_transcript *tr = h->tr;
     toolgov_run *run = NULL;
-    observations obs = {NULL, 0, 0};
-    demo_proposal *prop = NULL;
-    toolgov_proposed_call batch[DEMO_MAX_BATCH];
-    toolgov_gate per_call[DEMO_MAX_BATCH];
-    size_t confirm_idx[DEMO_MAX_BATCH];
-    unsigned step;
+    toolgov_audit_options ao;
     demo_event ev;
-    int rc;
+    char id[96];
+    size_t i;
+    int rc, model_rc = 0;
 
     memset(&ev, 0, sizeof ev);
     ev.type = DEMO_EV_TURN;
     ev.turn = h->turn;
     ev.text = dup_str(tr, user);
-    ev.item_count = name_count;
-    ev.items = new_items(tr, name_count);
+    ev.items = new_items(tr, h->name_count);
     if (ev.items) {
-        size_t i;
-        for (i = 0; i < name_count; i++)
-            ev.items[i] = dup_str(tr, names[i]);
-    } else {
-        ev.item_count = 0;
+        ev.item_count = h->name_count;
+        for (i = 0; i < h->name_count; i++)
+            ev.items[i] = dup_str(tr, h->names[i]);
     }
     add_event(tr, &ev);
+    tr->model_calls_turn = 0;
+    h->n_calls = 0;
 
     if ((rc = toolgov_run_new(&run, h->pol, h)))
         goto out;
-    if (tr->audit) {
-        /* --audit: this run's decisions go to the log, under an id that
-        ** names the scenario and the turn. */
-        toolgov_audit_options ao;
-        char id[96];
-
-        memset(&ao, 0, sizeof ao);
-        snprintf(id, sizeof id, "%s/turn-%u", tr->scenario ? tr->scenario : "demo", h->turn);
-        ao.observer = toolgov_audit_jsonl_observe;
-        ao.ud = tr->audit;
-        ao.run_id = id;
-        if ((rc = toolgov_run_set_audit(run, &ao)))
-            goto out;
-    }
-    if (!(prop = malloc(sizeof *prop))) {
-        rc = TOOLGOV_ENOMEM;
+    /* The audit trail tells the transcript what the gate decided; with
+    ** --audit it goes to the log too, under an id that names the scenario
+    ** and the turn. */
+    memset(&ao, 0, sizeof ao);
+    snprintf(id, sizeof id, "%s/turn-%u", tr->scenario ? tr->scenario : "demo", h->turn);
+    ao.observer = host_observe;
+    ao.ud = h;
+    ao.run_id = id;
+    if ((rc = toolgov_run_set_audit(run, &ao)) ||
+        (h->grants && (rc = toolgov_run_set_grants(run, h->grants))) ||
+        (rc = toolgov_loop_start(lp, run, user, h->names, h->name_count)))
         goto out;
-    }
-
-    for (step = 1; step <= MAX_STEPS; step++) {
-        demo_turn t;
-        toolgov_gate batch_gate;
-        size_t i, confirm_count = 0;
-        int mrc;
-
-        t.user = user;
-        t.prompt = prompt;
-        t.tools = names;
-        t.tool_count = name_count;
-        t.tools_json = tools_json;
-        t.obs = obs.obs;
-        t.obs_count = obs.count;
-        t.step = step;
-        memset(prop, 0, sizeof *prop);
-        mrc = model->propose(model->ud, &t, prop);
-        tr->model_calls++;
-        if (prop->call_count > DEMO_MAX_BATCH)
-            prop->call_count = DEMO_MAX_BATCH;
-
-        memset(&ev, 0, sizeof ev);
-        ev.type = DEMO_EV_MODEL;
-        ev.turn = h->turn;
-        ev.step = step;
-        ev.status = mrc;
-        if (!mrc && prop->call_count == 0) {
-            prop->answer[DEMO_MAX_ANSWER - 1] = '\0';
-            ev.text = dup_str(tr, prop->answer);
-        }
-        ev.items = new_items(tr, prop->call_count);
-        if (ev.items) {
-            ev.item_count = prop->call_count;
-            for (i = 0; i < prop->call_count; i++) {
-                prop->calls[i].tool[sizeof prop->calls[i].tool - 1] = '\0';
-                prop->calls[i].args[DEMO_MAX_ARGS - 1] = '\0';
-                ev.items[i] = format_str(tr, "%s %s", prop->calls[i].tool,
-                                         prop->calls[i].args[0] ? prop->calls[i].args : "{}");
-            }
-        }
-        add_event(tr, &ev);
-
-        if (mrc || prop->call_count == 0) {
-            toolgov_run_end(run);
+    for (;;) {
+        toolgov_loop_action a;
+        if ((rc = toolgov_loop_next(lp, &a)))
+            goto out;
+        if (a.what == TOOLGOV_LOOP_SEND) {
+            if ((rc = model_exchange(h, lp, &a, model, user, &model_rc)))
+                goto out;
+        } else if (a.what == TOOLGOV_LOOP_ASK) {
+            if ((rc = ask_user_loop(h, lp, &a)))
+                goto out;
+        } else {
+            settle_calls(h, NULL, 0, &a);
             memset(&ev, 0, sizeof ev);
             ev.type = DEMO_EV_END;
             ev.turn = h->turn;
-            ev.kind = mrc ? "model_error" : "model_answered";
-            ev.text = dup_str(tr, mrc ? toolgov_strerror(mrc) : prop->answer);
+            ev.kind = end_name(&a, run, model_rc);
+            ev.text = dup_str(tr, model_rc ? toolgov_strerror(model_rc)
+                                  : a.end == TOOLGOV_LOOP_END_BAD_RESPONSE ? a.error
+                                                                           : a.text);
             add_event(tr, &ev);
-            goto out;
-        }
-
-        for (i = 0; i < prop->call_count; i++) {
-            batch[i].tool = prop->calls[i].tool;
-            batch[i].args = prop->calls[i].args[0] ? prop->calls[i].args : "{}";
-        }
-        if ((rc = toolgov_run_gate_batch(&batch_gate, per_call, confirm_idx, &confirm_count,
-                                         run, batch, prop->call_count)))
-            goto out;
-        memset(&ev, 0, sizeof ev);
-        ev.type = DEMO_EV_GATE;
-        ev.turn = h->turn;
-        ev.step = step;
-        ev.gate = toolgov_gate_name(batch_gate);
-        ev.items = new_items(tr, prop->call_count);
-        if (ev.items) {
-            ev.item_count = prop->call_count;
-            for (i = 0; i < prop->call_count; i++)
-                ev.items[i] = format_str(tr, "%s %s: %s", batch[i].tool, batch[i].args,
-                                         toolgov_gate_name(per_call[i]));
-        }
-        add_event(tr, &ev);
-
-        /* The run's one confirmation: one question listing every write the
-        ** model proposed, asked before any of them runs. */
-        if (batch_gate == TOOLGOV_GATE_ASK_FIRST && confirm_count > 0) {
-            toolgov_proposed_call listed[DEMO_MAX_BATCH];
-            size_t writes = 0;
-            int yes;
-            for (i = 0; i < confirm_count; i++) {
-                const toolgov_tool_spec *spec =
-                    toolgov_registry_find(h->reg, batch[confirm_idx[i]].tool);
-                listed[i] = batch[confirm_idx[i]];
-                writes += spec && spec->effect != TOOLGOV_EFFECT_READ;
-            }
-            memset(&ev, 0, sizeof ev);
-            ev.type = DEMO_EV_ASK;
-            ev.turn = h->turn;
-            ev.kind = "confirm";
-            ev.items = new_items(tr, confirm_count);
-            if (ev.items) {
-                ev.item_count = confirm_count;
-                for (i = 0; i < confirm_count; i++)
-                    ev.items[i] = format_str(tr, "%s %s", batch[confirm_idx[i]].tool,
-                                             batch[confirm_idx[i]].args);
-            }
-            ev.text = confirm_question(tr, ev.items, ev.item_count, writes);
-            yes = h->answerer->ask(h->answerer->ud, "confirm", ev.text ? ev.text : "");
-            ev.answer = yes;
-            tr->asks++;
-            add_event(tr, &ev);
-            /* The answer covers the calls the question listed (all of the
-            ** run's writes under the default scope, exactly these under
-            ** TOOLGOV_CONFIRM_SCOPE=listed). */
-            if ((rc = toolgov_run_confirm_listed(run, yes, listed, confirm_count)))
-                goto out;
-        }
-
-        for (i = 0; i < prop->call_count; i++) {
-            toolgov_outcome oc;
-            const char *output, *reason;
-            int irc;
-
-            if (toolgov_run_gate(run, batch[i].tool, batch[i].args) ==
-                TOOLGOV_GATE_NEEDS_APPROVAL) {
-                int yes;
-                memset(&ev, 0, sizeof ev);
-                ev.type = DEMO_EV_ASK;
-                ev.turn = h->turn;
-                ev.kind = "approval";
-                ev.text = format_str(tr, "Approve this call? It cannot be undone.\n  %s %s",
-                                     batch[i].tool, batch[i].args);
-                ev.items = new_items(tr, 1);
-                if (ev.items) {
-                    ev.item_count = 1;
-                    ev.items[0] = format_str(tr, "%s %s", batch[i].tool, batch[i].args);
-                }
-                yes = h->answerer->ask(h->answerer->ud, "approval", ev.text ? ev.text : "");
-                ev.answer = yes;
-                tr->asks++;
-                add_event(tr, &ev);
-                if (yes && (rc = toolgov_run_approve(run, batch[i].tool, batch[i].args)))
-                    goto out;
-            }
-
-            memset(&oc, 0, sizeof oc);
-            irc = toolgov_run_invoke(&oc, run, batch[i].tool, batch[i].args);
-            if (irc == TOOLGOV_ENOMEM || irc == TOOLGOV_EINVAL) {
-                rc = irc;
-                goto out;
-            }
-            reason = oc.executed || oc.gate == TOOLGOV_GATE_REPLAY
-                         ? NULL
-                         : not_run_reason(irc, oc.gate, run);
-            output = reason ? reason : (oc.output && oc.output[0] ? oc.output
-                                                                  : toolgov_strerror(irc));
-            if (oc.executed)
-                tr->executions++;
-
-            memset(&ev, 0, sizeof ev);
-            ev.type = DEMO_EV_CALL;
-            ev.turn = h->turn;
-            ev.step = step;
-            ev.tool = dup_str(tr, batch[i].tool);
-            ev.args = dup_str(tr, batch[i].args);
-            ev.gate = toolgov_gate_name(oc.gate);
-            ev.executed = oc.executed;
-            ev.status = irc;
-            ev.text = dup_str(tr, output);
-            add_event(tr, &ev);
-            if ((rc = observe(tr, &obs, batch[i].tool, batch[i].args, toolgov_gate_name(oc.gate),
-                              oc.executed, irc, output)))
-                goto out;
-
-            if (oc.ended) {
-                size_t len = 0;
-                const char *answer = toolgov_run_answer(run, &len);
-                memset(&ev, 0, sizeof ev);
-                ev.type = DEMO_EV_END;
-                ev.turn = h->turn;
-                ev.kind = toolgov_end_reason_name(toolgov_run_end_reason(run));
-                ev.text = dup_str(tr, answer ? answer : "");
-                add_event(tr, &ev);
-                goto out;
-            }
+            break;
         }
     }
-    toolgov_run_end(run);
-    memset(&ev, 0, sizeof ev);
-    ev.type = DEMO_EV_END;
-    ev.turn = h->turn;
-    ev.kind = "step_limit";
-    ev.text = dup_str(tr, "");
-    add_event(tr, &ev);
-    rc = 0;
 out:
-    free(prop);
-    observations_free(&obs);
+    if (h->n_calls)
+        settle_calls(h, NULL, 0, NULL);
     toolgov_run_free(run);
     return rc;
 }
@@ -697,6 +932,8 @@ int demo_play(demo_transcript *out, const demo_scenario *sc, const demo_model *m
     const char *env = getenv(TOOLGOV_CONFIRM_ONCE_ENV);
     const char *override = env ? env : sc->kind == DEMO_KIND_DRIFT ? DEMO_DRIFT_OVERRIDE : NULL;
     toolgov_shortlist *sl = NULL;
+    toolgov_loop *lp = NULL;
+    toolgov_loop_options lo;
     demo_world *world;
     host h;
     int rc;
@@ -709,7 +946,16 @@ int demo_play(demo_transcript *out, const demo_scenario *sc, const demo_model *m
     out->override = dup_str(out, override);
     if (!(world = malloc(sizeof *world)))
         return TOOLGOV_ENOMEM;
-    rc = host_open(&h, world, sc->kind == DEMO_KIND_DRIFT, env != NULL, override);
+    if (sc->grant)
+        out->grant = format_str(out, "allow %s (every call), granted by %s", sc->grant,
+                                DEMO_GRANT_USER);
+    /* The loop speaks OpenAI Chat Completions to the demo's model; the
+    ** rule in its system text is its own (the loop asks the user). */
+    memset(&lo, 0, sizeof lo);
+    lo.api = TOOLGOV_LOOP_OPENAI_CHAT;
+    lo.model = demo_scripted_model.name;
+    lo.max_steps = MAX_STEPS;
+    rc = host_open(&h, world, sc->kind == DEMO_KIND_DRIFT, env != NULL, override, sc->grant);
     h.tr = out;
     h.answerer = answerer;
     if (live)
@@ -741,29 +987,26 @@ int demo_play(demo_transcript *out, const demo_scenario *sc, const demo_model *m
         if ((rc = toolgov_shortlist_new(&sl, h.reg, SHORTLIST_LIMIT)) ||
             (rc = toolgov_shortlist_select(sl, sc->ranking, nrank)))
             goto out;
+        if ((rc = toolgov_loop_new(&lp, h.pol, &lo)))
+            goto out;
+        if (!(h.prop = malloc(sizeof *h.prop))) {
+            rc = TOOLGOV_ENOMEM;
+            goto out;
+        }
         for (t = 0; t < sizeof sc->turns / sizeof sc->turns[0] && sc->turns[t]; t++) {
-            const char *const *names = toolgov_shortlist_names(sl);
-            size_t n = toolgov_shortlist_count(sl);
-            char *prompt = render_prompt(out, h.pol, names, n);
-            char *tools_json = render_tools_json(out, h.pol, names, n);
-            if (!prompt || !tools_json) {
-                free(prompt);
-                free(tools_json);
-                rc = TOOLGOV_ENOMEM;
-                goto out;
-            }
+            h.names = toolgov_shortlist_names(sl);
+            h.name_count = toolgov_shortlist_count(sl);
             h.turn = (unsigned)t + 1u;
             out->turns++;
-            rc = play_turn(&h, sc->turns[t], names, n, prompt, tools_json, model);
-            free(prompt);
-            free(tools_json);
-            if (rc)
+            if ((rc = play_turn(&h, lp, sc->turns[t], model)))
                 goto out;
         }
         out->has_state = 1;
         out->state = *world;
     }
 out:
+    toolgov_loop_free(lp);
+    free(h.prop);
     toolgov_shortlist_free(sl);
     host_close(&h);
     free(world);

@@ -3,10 +3,11 @@
 ** model.h: the model interface of toolgov-demo.
 **
 ** The host asks a model for the next step of a run: it hands over what a
-** real LLM would see (the user's message, the rendered tool prompt, the
-** tools on the loop with their JSON Schemas, every observation of the run
-** so far) and gets back
-** either a batch of calls to make or a final answer. The demo ships a
+** real LLM would see (the request the runtime's loop built: system text,
+** the user's message, the tools with their JSON Schemas, every call and
+** its result so far) and, read from it, the user's message, the tools on
+** the loop and every observation of the run so far; it gets back either a
+** batch of calls to make or a final answer. The demo ships a
 ** scripted model (demo_scripted_model) that reads the observations it is
 ** given; an LLM client plugs in by providing another demo_model_fn.
 **
@@ -39,14 +40,14 @@ typedef struct demo_observation {
 /* What the model sees at one step. */
 typedef struct demo_turn {
     const char *user;            /* the user's message */
-    const char *prompt;          /* the tool section of the system prompt */
     const char *const *tools;    /* names of the tools on the loop */
     size_t tool_count;
-    /* The same tools as the `tools` of an OpenAI chat-completions request
-    ** (toolgov_tools_render, TOOLGOV_TOOLS_OPENAI): each with its
-    ** description and its parameters' JSON Schema, which the text prompt
-    ** does not repeat. An LLM client sends this. */
-    const char *tools_json;
+    /* The request the loop built (toolgov_loop_next's SEND: an OpenAI
+    ** Chat Completions body with the system text, the messages and the
+    ** tools' JSON Schemas), request_len bytes; what an LLM client POSTs.
+    ** NULL when the caller has none. */
+    const char *request;
+    size_t request_len;
     const demo_observation *obs; /* this run's observations, oldest first */
     size_t obs_count;
     unsigned step;               /* 1 for the run's first model call */

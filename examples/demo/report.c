@@ -76,6 +76,8 @@ void demo_report_heading(FILE *f, const demo_transcript *tr)
         demo_report_escaped(f, tr->override);
         fputc('\n', f);
     }
+    if (tr->grant)
+        fprintf(f, "standing grant of %s: %s\n", DEMO_GRANT_USER, tr->grant);
 }
 
 void demo_report_event(FILE *f, const demo_event *ev)
@@ -106,23 +108,6 @@ void demo_report_event(FILE *f, const demo_event *ev)
             fputc('\n', f);
         }
         break;
-    case DEMO_EV_GATE:
-        fprintf(f, "  gate, batch of %lu: %s\n", (unsigned long)ev->item_count,
-                ev->gate ? ev->gate : "?");
-        /* Per call: "tool args: GATE"; the arguments were just shown with
-        ** the model's proposal, so only the tool and its answer are repeated. */
-        for (i = 0; ev->item_count > 1 && i < ev->item_count; i++) {
-            const char *item = ev->items[i] ? ev->items[i] : "?";
-            const char *sp = strchr(item, ' '), *gate = NULL, *p = item, *q;
-            while ((q = strstr(p, ": ")) != NULL) {
-                gate = q + 2;
-                p = q + 2;
-            }
-            fprintf(f, "    %lu. ", (unsigned long)i + 1);
-            shown_n(f, item, sp ? (size_t)(sp - item) : strlen(item));
-            fprintf(f, ": %s\n", gate ? gate : "?");
-        }
-        break;
     case DEMO_EV_ASK:
         fprintf(f, "  ask the user (%s):\n", ev->kind ? ev->kind : "?");
         indented(f, "    ? ", ev->text, ev->shown);
@@ -134,6 +119,8 @@ void demo_report_event(FILE *f, const demo_event *ev)
         fputc(' ', f);
         shown(f, ev->args);
         fprintf(f, " -> %s, ", ev->gate ? ev->gate : "?");
+        if (ev->grant)
+            fprintf(f, "by standing grant #%llu, ", ev->grant);
         if (ev->executed)
             fprintf(f, "executed, %s\n", ev->status ? toolgov_strerror(ev->status) : "ok");
         else if (ev->gate && !strcmp(ev->gate, "REPLAY"))
@@ -346,17 +333,6 @@ static void json_event(FILE *f, const demo_event *ev)
         jstr(f, ev->text);
         fputc('}', f);
         break;
-    case DEMO_EV_GATE:
-        fprintf(f, "{\"type\":\"gate\",\"turn\":%u,\"step\":%u,\"batch\":", ev->turn, ev->step);
-        jstr(f, ev->gate);
-        fputs(",\"calls\":[", f);
-        for (i = 0; i < ev->item_count; i++) {
-            if (i)
-                fputc(',', f);
-            jcall(f, ev->items[i], 1);
-        }
-        fputs("]}", f);
-        break;
     case DEMO_EV_ASK:
         fprintf(f, "{\"type\":\"ask\",\"turn\":%u,\"kind\":", ev->turn);
         jstr(f, ev->kind);
@@ -377,8 +353,8 @@ static void json_event(FILE *f, const demo_event *ev)
         jstr(f, ev->args);
         fputs(",\"gate\":", f);
         jstr(f, ev->gate);
-        fprintf(f, ",\"executed\":%s,\"status\":%d,\"error\":", ev->executed ? "true" : "false",
-                ev->status);
+        fprintf(f, ",\"grant\":%llu,\"executed\":%s,\"status\":%d,\"error\":", ev->grant,
+                ev->executed ? "true" : "false", ev->status);
         jstr(f, ev->status ? toolgov_strerror(ev->status) : NULL);
         fputs(",\"output\":", f);
         jstr(f, ev->text);
@@ -473,6 +449,10 @@ void demo_report_json(FILE *f, const demo_transcript *tr)
         }
         fputs("],\"prompt\":", f);
         jstr(f, tr->prompt);
+    }
+    if (tr->grant) {
+        fputs(",\"grant\":", f);
+        jstr(f, tr->grant);
     }
     if (tr->override) {
         fputs(",\"override\":", f);

@@ -204,12 +204,28 @@ static int reminders_for_dues(demo_proposal *out, const char *dues, const char *
     return 0;
 }
 
+/* "... and tidy my updates": the category to tidy alongside the
+** reminders, when the user asks for it and tidy_inbox is on the loop. */
+static const char *tidy_also(const demo_turn *t)
+{
+    static const char *const cats[] = {"promotions", "social", "updates", "primary"};
+    size_t i;
+    if (!exworld_contains(t->user, "tidy") || !on_loop(t, "tidy_inbox"))
+        return NULL;
+    for (i = 0; i < sizeof cats / sizeof cats[0]; i++)
+        if (exworld_contains(t->user, cats[i]))
+            return cats[i];
+    return NULL;
+}
+
 static int dues_step(const demo_turn *t, demo_proposal *out)
 {
     const demo_observation *dues = last_obs(t, "upcoming_dues");
     const demo_observation *memory = last_obs(t, "memory_search");
+    const demo_observation *tidy = last_obs(t, "tidy_inbox");
+    const char *tidy_cat = tidy_also(t);
     size_t created, tried;
-    char time[6] = "09:00";
+    char time[6] = "09:00", tidied[DEMO_MAX_ANSWER / 2] = "";
 
     if (!dues) {
         /* First look: the dues, and the user's preference for reminders. */
@@ -238,17 +254,29 @@ static int dues_step(const demo_turn *t, demo_proposal *out)
             answer(out, "Nothing is due, so I created no reminders. %s", dues->output);
         return 0;
     }
+    if (tidy_cat && !tidy) {
+        /* The reminders first, then the tidying the user asked for too. */
+        char args[64];
+        snprintf(args, sizeof args, "{\"category\":\"%s\"}", tidy_cat);
+        return propose(out, "tidy_inbox", args);
+    }
+    if (tidy)
+        snprintf(tidied, sizeof tidied, tidy->executed && tidy->status == 0
+                                            ? " Then I tidied your inbox: %s"
+                                            : " I left the inbox as it is: %s",
+                 strncmp(tidy->output, "not run: ", 9) ? tidy->output : tidy->output + 9);
     if (memory && memory->status == 0)
         find_time(memory->output, time);
     created = count_obs(t, "create_reminder", 1);
     if (created == tried)
-        answer(out, "Done: I created %lu reminders, one for each due, at %s on the day it is due.",
-               (unsigned long)created, time);
+        answer(out, "Done: I created %lu reminders, one for each due, at %s on the day it is "
+                    "due.%s",
+               (unsigned long)created, time, tidied);
     else if (created == 0)
-        answer(out, "Understood: I created no reminders.");
+        answer(out, "Understood: I created no reminders.%s", tidied);
     else
-        answer(out, "I created %lu of the %lu reminders; the others were not created.",
-               (unsigned long)created, (unsigned long)tried);
+        answer(out, "I created %lu of the %lu reminders; the others were not created.%s",
+               (unsigned long)created, (unsigned long)tried, tidied);
     return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <toolgov/prompt.h>
 
@@ -126,6 +127,21 @@ static size_t events(const jdom *j, const char *type, const char *tool, const jd
     return n;
 }
 
+/* The index of the first event of one type (and tool) in the transcript;
+** the count of events when there is none. */
+static size_t event_index(const jdom *j, const char *type, const char *tool)
+{
+    const jdom *evs = jdom_get(j, "events");
+    size_t i;
+    for (i = 0; i < jdom_len(evs); i++) {
+        const jdom *e = jdom_at(evs, i);
+        const char *t = jdom_str(jdom_get(e, "tool"));
+        if (!strcmp(jdom_str(jdom_get(e, "type")), type) && (!tool || (t && !strcmp(t, tool))))
+            return i;
+    }
+    return i;
+}
+
 /* The due dates upcoming_dues listed, read from its output in the
 ** transcript: the reminders must follow what the tool said. */
 static size_t due_dates(const jdom *j, char dates[][11], size_t max)
@@ -151,7 +167,7 @@ static size_t due_dates(const jdom *j, char dates[][11], size_t max)
 START_TEST(dues_yes_asks_once_and_creates_each)
 {
     jdom *j = play("--json dues");
-    const jdom *asks[4], *calls[8], *gates[4], *mem;
+    const jdom *asks[4], *calls[8], *mem;
     char dates[8][11];
     size_t ndues = due_dates(j, dates, 8), i;
 
@@ -174,11 +190,9 @@ START_TEST(dues_yes_asks_once_and_creates_each)
         ck_assert_ptr_nonnull(strstr(str(asks[0], "question"), str(item, "args")));
     }
 
-    /* one batch of writes, gated ASK_FIRST before the answer */
-    ck_assert_uint_eq(events(j, "gate", NULL, gates, 4), 2);
-    ck_assert_str_eq(str(gates[0], "batch"), "ALLOW");
-    ck_assert_str_eq(str(gates[1], "batch"), "ASK_FIRST");
-    ck_assert_uint_eq(jdom_len(jdom_get(gates[1], "calls")), ndues);
+    /* one batch of writes, asked about before any of them ran: the
+    ** question comes before the first reminder's call in the transcript */
+    ck_assert_uint_lt(event_index(j, "ask", NULL), event_index(j, "call", "create_reminder"));
 
     /* after the yes, every reminder ran through the gate as ALLOW */
     ck_assert_uint_eq(events(j, "call", "create_reminder", calls, 8), ndues);
@@ -266,8 +280,12 @@ START_TEST(bad_args_refused_with_path_then_sent_right)
     ck_assert_uint_eq(events(j, "call", "calendar_lookup", calls, 4), 2);
     ck_assert_int_eq(jdom_bool(jdom_get(calls[0], "executed")), 0);
     ck_assert_int_eq(num(calls[0], "status"), TOOLGOV_EARGS);
+    /* the output is what the model was sent: the loop's text for a call
+    ** its parameters refuse, with the decoder's message */
     ck_assert_str_eq(str(calls[0], "output"),
-                     "calendar_lookup: /date must be a date (YYYY-MM-DD), got \"12/03/2026\"");
+                     "not run: the arguments do not match the tool's parameters; send the call "
+                     "again with arguments that do (calendar_lookup: /date must be a date "
+                     "(YYYY-MM-DD), got \"12/03/2026\")");
     ck_assert_str_eq(str(calls[0], "args"), "{\"date\":\"12/03/2026\"}");
     ck_assert_str_eq(str(calls[1], "args"), "{\"date\":\"2026-12-03\"}");
     ck_assert_int_eq(jdom_bool(jdom_get(calls[1], "executed")), 1);
@@ -288,8 +306,10 @@ START_TEST(bad_args_text_says_why)
     ck_assert_int_eq(status, 0);
     ck_assert_ptr_nonnull(strstr(out, "  calendar_lookup {\"date\":\"12/03/2026\"} -> REFUSE, not "
                                       "executed: the call's arguments do not match the tool's "
-                                      "parameters\n    | calendar_lookup: /date must be a date "
-                                      "(YYYY-MM-DD), got \"12/03/2026\"\n"));
+                                      "parameters\n    | not run: the arguments do not match the "
+                                      "tool's parameters; send the call again with arguments "
+                                      "that do (calendar_lookup: /date must be a date "
+                                      "(YYYY-MM-DD), got \"12/03/2026\")\n"));
     ck_assert_ptr_nonnull(strstr(out, "-> ALLOW, executed, ok\n"));
     free(out);
 }
@@ -494,7 +514,7 @@ START_TEST(text_transcript_shows_gates)
     ck_assert_int_eq(status, 0);
     ck_assert_uint_eq(occurrences(out, "ask the user (confirm):"), 1);
     ck_assert_uint_eq(occurrences(out, "user answers: yes"), 1);
-    ck_assert_ptr_nonnull(strstr(out, "gate, batch of 4: ASK_FIRST\n"));
+    ck_assert_ptr_nonnull(strstr(out, "? Make these 4 changes?\n"));
     ck_assert_uint_eq(occurrences(out, "-> ALLOW, executed, ok"), 6);
     ck_assert_ptr_nonnull(strstr(out, "summary: 3 model calls, 1 question to the user, 6 executions\n"));
     ck_assert_ptr_nonnull(strstr(out, "  reminders: 4\n"));
@@ -663,10 +683,12 @@ START_TEST(host_later_batches_do_not_ask)
     ck_assert_int_eq(demo_play(&tr, scenario("dues"), &m, &a), 0);
     ck_assert_int_eq(c.confirm, 1);
     ck_assert_uint_eq(tr.state.calendar.reminder_count, 3);
+    /* the first asked, the yes covers the run: every one ran */
     for (i = 0; i < tr.count; i++)
-        if (tr.events[i].type == DEMO_EV_GATE && !strcmp(tr.events[i].gate, "ALLOW"))
+        if (tr.events[i].type == DEMO_EV_CALL && !strcmp(tr.events[i].gate, "ALLOW") &&
+            tr.events[i].executed)
             allowed++;
-    ck_assert_uint_eq(allowed, 2);
+    ck_assert_uint_eq(allowed, 3);
     ck_assert_uint_eq(tr.model_calls, 4);
     demo_transcript_free(&tr);
 }
@@ -706,15 +728,17 @@ END_TEST
 /* A model writing malformed arguments: the runtime refuses them before any
 ** handler runs (TOOLGOV_EARGS) with a message the model sees as an
 ** observation, naming each problem by its JSON path, and the run goes on.
-** The model is handed each tool's schema (tools_json) to get them right. */
+** The model is handed each tool's schema (in the loop's request) to get
+** them right. */
 static int sloppy(void *ud, const demo_turn *t, demo_proposal *out)
 {
     (void)ud;
-    ck_assert_ptr_nonnull(t->tools_json);
-    ck_assert_ptr_nonnull(strstr(t->tools_json, "{\"type\":\"function\",\"function\":"
-                                                "{\"name\":\"search_inbox\""));
-    ck_assert_ptr_nonnull(strstr(t->tools_json, "\"limit\":{\"type\":\"integer\",\"minimum\":1,"
-                                                "\"maximum\":20,\"default\":5"));
+    ck_assert_ptr_nonnull(t->request);
+    ck_assert_uint_eq(strlen(t->request), t->request_len);
+    ck_assert_ptr_nonnull(strstr(t->request, "{\"type\":\"function\",\"function\":"
+                                             "{\"name\":\"search_inbox\""));
+    ck_assert_ptr_nonnull(strstr(t->request, "\"limit\":{\"type\":\"integer\",\"minimum\":1,"
+                                             "\"maximum\":20,\"default\":5"));
     if (t->step == 1) {
         out->call_count = 1;
         strcpy(out->calls[0].tool, "search_inbox");
@@ -735,8 +759,9 @@ static int sloppy(void *ud, const demo_turn *t, demo_proposal *out)
     ck_assert_uint_eq(t->obs_count, 2);
     ck_assert_int_eq(t->obs[1].executed, 0);
     ck_assert_int_eq(t->obs[1].status, TOOLGOV_EARGS);
-    ck_assert_str_eq(t->obs[1].output, "search_inbox: /query must be at least 1 character long, "
-                                       "got 0; /limit must be at most 20, got 99");
+    ck_assert_ptr_nonnull(strstr(t->obs[1].output,
+                                 "search_inbox: /query must be at least 1 character long, "
+                                 "got 0; /limit must be at most 20, got 99"));
     strcpy(out->answer, "sorry");
     return 0;
 }
@@ -752,7 +777,7 @@ START_TEST(host_passes_usage_errors_back)
     ck_assert_int_eq(demo_play(&tr, scenario("digest"), &m, &a), 0);
     for (i = 0; i < tr.count; i++)
         if (tr.events[i].type == DEMO_EV_CALL && tr.events[i].status == TOOLGOV_EARGS &&
-            !strncmp(tr.events[i].text, "search_inbox: ", 14))
+            strstr(tr.events[i].text, "search_inbox: "))
             usage++;
     ck_assert_uint_eq(usage, 2);
     ck_assert_uint_eq(tr.model_calls, 3);
@@ -773,7 +798,7 @@ START_TEST(scripted_model_reads_observations)
          "- 2027-03-09 | Tax | Revenue Office | 310.00 EUR | autopay\n"},
         {"memory_search", "{}", "ALLOW", 1, 0, "- Prefers reminders at 07:15.\n"},
     };
-    demo_turn t = {"Find my bills due soon and set a reminder for each.", "", tools, 4, "[]", obs, 2, 2};
+    demo_turn t = {"Find my bills due soon and set a reminder for each.", tools, 4, NULL, 0, obs, 2, 2};
     demo_proposal p;
     memset(&p, 0, sizeof p);
     ck_assert_int_eq(demo_scripted_model.propose(NULL, &t, &p), 0);
@@ -820,11 +845,13 @@ START_TEST(scripted_model_reads_observations)
 END_TEST
 
 /* A model may write any bytes. The --json transcript must still be UTF-8
-** JSON: what is not well-formed UTF-8 comes out as U+FFFD. */
+** JSON: what is not well-formed UTF-8 comes out as U+FFFD. The loop
+** refuses a response that is not UTF-8 (the turn ends bad_response), so
+** the answer with bad bytes comes first when the model is asked to
+** (ud non-NULL). */
 static int bad_bytes(void *ud, const demo_turn *t, demo_proposal *out)
 {
-    (void)ud;
-    if (t->step == 1) {
+    if (t->step == 1 && !ud) {
         out->call_count = 1;
         strcpy(out->calls[0].tool, "search_inbox");
         strcpy(out->calls[0].args, "{\"query\":\"caf\xe9 \xff\xc3\"}");
@@ -870,7 +897,9 @@ static int strict_utf8(const char *text, size_t len)
 
 START_TEST(json_transcript_is_utf8_whatever_the_model_writes)
 {
+    static int answer_first;
     static const demo_model m = {"bad-bytes", bad_bytes, NULL};
+    static const demo_model m2 = {"bad-bytes", bad_bytes, &answer_first};
     counting c = {1, 0, 0, 0, {0}};
     demo_answerer a = {count_answers, &c};
     demo_transcript tr;
@@ -881,6 +910,11 @@ START_TEST(json_transcript_is_utf8_whatever_the_model_writes)
     ck_assert_ptr_nonnull(f);
     memset(&tr, 0, sizeof tr);
     ck_assert_int_eq(demo_play(&tr, scenario("digest"), &m, &a), 0);
+    ck_assert_str_eq(tr.events[tr.count - 1].kind, "bad_response");
+    demo_report_json(f, &tr);
+    demo_transcript_free(&tr);
+    memset(&tr, 0, sizeof tr);
+    ck_assert_int_eq(demo_play(&tr, scenario("digest"), &m2, &a), 0);
     demo_report_json(f, &tr);
     demo_transcript_free(&tr);
     rewind(f);
@@ -889,6 +923,9 @@ START_TEST(json_transcript_is_utf8_whatever_the_model_writes)
     buf[n] = '\0';
     ck_assert_msg(strict_utf8(buf, n), "the JSON transcript is not UTF-8: %s", buf);
     j = jdom_parse(buf, strcspn(buf, "\n"));
+    ck_assert_ptr_nonnull(j);
+    jdom_free(j);
+    j = jdom_parse(strchr(buf, '\n') + 1, strcspn(strchr(buf, '\n') + 1, "\n"));
     ck_assert_ptr_nonnull(j);
     ck_assert_ptr_nonnull(strstr(buf, "caf\\ufffd \\ufffd\\ufffd"));
     ck_assert_ptr_nonnull(
@@ -920,12 +957,11 @@ static jdom *play_with_override(const char *value, const char *args)
 START_TEST(override_none_lets_the_reminders_through)
 {
     jdom *j = play_with_override("none", "--json dues-declined");
-    const jdom *calls[8], *gates[4];
+    const jdom *calls[8];
     size_t i;
     ck_assert_str_eq(str(j, "override"), "none");
     ck_assert_int_eq(num(j, "asks"), 0);
-    ck_assert_uint_eq(events(j, "gate", NULL, gates, 4), 2);
-    ck_assert_str_eq(str(gates[1], "batch"), "ALLOW");
+    ck_assert_uint_eq(events(j, "ask", NULL, NULL, 0), 0);
     ck_assert_uint_eq(events(j, "call", "create_reminder", calls, 8), 4);
     for (i = 0; i < 4; i++) {
         ck_assert_str_eq(str(calls[i], "gate"), "ALLOW");
@@ -995,7 +1031,7 @@ START_TEST(question_counts_and_names_what_it_asks_about)
     /* a read the override makes ask is not a change */
     out = demo_env("TOOLGOV_CONFIRM_ONCE_TOOLS=inbox_digest", "digest", &status);
     ck_assert_int_eq(status, 0);
-    ck_assert_ptr_nonnull(strstr(out, "? Run this call?\n    ?   1. inbox_digest {}"));
+    ck_assert_ptr_nonnull(strstr(out, "? Run this call?\n    ?   1. inbox_digest {\"limit\":5}"));
     ck_assert_ptr_null(strstr(out, "change"));
     free(out);
     /* four writes */
@@ -1038,6 +1074,87 @@ START_TEST(scope_typo_stops_with_the_fix)
     ck_assert_ptr_nonnull(strstr(err, "toolgov-demo: error: TOOLGOV_CONFIRM_SCOPE is \"lsted\", "
                                       "which it may not be: set it to run "));
     free(err);
+}
+END_TEST
+
+/* ---- a standing grant ----------------------------------------------------- */
+
+/* The user's standing grant "always allow create_reminder": the reminders
+** run without a question (each call names the grant), and tidy_inbox, a
+** write the grant does not cover, is still asked about, on its own. */
+START_TEST(grant_runs_granted_writes_unasked)
+{
+    jdom *j = play("--json grant");
+    const jdom *asks[4], *calls[8], *tidy;
+    size_t i;
+    ck_assert_ptr_nonnull(strstr(str(j, "grant"), "allow create_reminder"));
+    ck_assert_int_eq(num(j, "asks"), 1);
+    ck_assert_uint_eq(events(j, "ask", NULL, asks, 4), 1);
+    ck_assert_str_eq(str(asks[0], "kind"), "confirm");
+    ck_assert_uint_eq(jdom_len(jdom_get(asks[0], "items")), 1);
+    ck_assert_str_eq(str(jdom_at(jdom_get(asks[0], "items"), 0), "tool"), "tidy_inbox");
+    ck_assert_ptr_null(strstr(str(asks[0], "question"), "create_reminder"));
+    ck_assert_uint_eq(events(j, "call", "create_reminder", calls, 8), 4);
+    for (i = 0; i < 4; i++) {
+        ck_assert_str_eq(str(calls[i], "gate"), "ALLOW");
+        ck_assert_int_eq(jdom_bool(jdom_get(calls[i], "executed")), 1);
+        ck_assert_int_eq(num(calls[i], "grant"), 1);
+    }
+    /* every reminder ran before the question was asked */
+    ck_assert_uint_lt(event_index(j, "call", "create_reminder"), event_index(j, "ask", NULL));
+    ck_assert_uint_eq(events(j, "call", "tidy_inbox", &tidy, 1), 1);
+    ck_assert_int_eq(num(tidy, "grant"), 0);
+    ck_assert_int_eq(jdom_bool(jdom_get(tidy, "executed")), 1);
+    ck_assert_uint_gt(event_index(j, "call", "tidy_inbox"), event_index(j, "ask", NULL));
+    ck_assert_uint_eq(jdom_len(jdom_path(j, "state.reminders")), 4);
+    ck_assert_int_eq(num(j, "state.email.trash"), 2);
+    jdom_free(j);
+
+    /* the user's no to the tidying leaves the inbox; the granted
+    ** reminders stand */
+    j = play("--json --answer no grant");
+    ck_assert_int_eq(num(j, "asks"), 1);
+    ck_assert_uint_eq(events(j, "call", "tidy_inbox", &tidy, 1), 1);
+    ck_assert_int_eq(jdom_bool(jdom_get(tidy, "executed")), 0);
+    ck_assert_str_eq(str(tidy, "gate"), "REFUSE");
+    ck_assert_uint_eq(jdom_len(jdom_path(j, "state.reminders")), 4);
+    ck_assert_int_eq(num(j, "state.email.trash"), 0);
+    jdom_free(j);
+
+    /* without the grant (the dues scenario) the same reminders ask */
+    j = play("--json dues");
+    ck_assert_int_eq(num(j, "asks"), 1);
+    ck_assert_uint_eq(events(j, "call", "create_reminder", calls, 8), 4);
+    ck_assert_int_eq(num(calls[0], "grant"), 0);
+    jdom_free(j);
+}
+END_TEST
+
+/* Every use of the grant is an audit event that names it and who gave it. */
+START_TEST(grant_uses_are_audited)
+{
+    char path[] = "/tmp/toolgov-demo-grant-XXXXXX", cmd[1024], *log;
+    int fd = mkstemp(path), status;
+    FILE *f;
+    size_t n = 0, cap = 65536, got;
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    snprintf(cmd, sizeof cmd, "'%s' --audit '%s' grant > /dev/null", TOOLGOV_DEMO_EXE, path);
+    free(run(cmd, &status));
+    ck_assert_int_eq(status, 0);
+    f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    log = malloc(cap);
+    ck_assert_ptr_nonnull(log);
+    while ((got = fread(log + n, 1, cap - n - 1, f)) > 0)
+        n += got;
+    log[n] = '\0';
+    fclose(f);
+    unlink(path);
+    ck_assert_uint_eq(occurrences(log, "\"event\":\"allowed\",\"decision\":\"ALLOW\","
+                                       "\"tool\":\"create_reminder\""), 4);
+    ck_assert_uint_eq(occurrences(log, "\"grant\":1,\"granted_by\":\"ana\""), 4);
+    free(log);
 }
 END_TEST
 
@@ -1147,6 +1264,8 @@ static Suite *demo_suite(void)
     tcase_add_test(tc, json_transcript_is_utf8_whatever_the_model_writes);
     tcase_add_test(tc, scripted_model_reads_observations);
     tcase_add_test(tc, text_transcript_escapes_hostile_text);
+    tcase_add_test(tc, grant_runs_granted_writes_unasked);
+    tcase_add_test(tc, grant_uses_are_audited);
     suite_add_tcase(s, tc);
     return s;
 }

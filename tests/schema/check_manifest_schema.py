@@ -49,6 +49,8 @@ INEXPRESSIBLE = [
     # The parameters rules that compare two values of one schema, or a
     # value against the schema it belongs to.
     (r"required names '.*', which is not a property", "a name compared with the properties"),
+    (r"allow_nul names '.*', which is not a property", "a name compared with the properties"),
+    (r"allow_nul applies to string properties", "a name compared with its property's type"),
     (r"is greater than (its )?(maximum|maxLength|maxItems)|is equal to exclusiveMaximum",
      "one bound compared with another"),
     (r"no integer lies between|leaves no 64-bit integer", "the integers a bound leaves"),
