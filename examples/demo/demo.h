@@ -126,6 +126,25 @@ typedef struct demo_transcript {
 
 void demo_transcript_free(demo_transcript *tr);
 
+/* Building a transcript (the host's; report.c). Each sets tr->failed when
+** an allocation fails, so an incomplete transcript says so.
+**   demo_tr_dup     n bytes of s as a new string (NULL s: NULL)
+**   demo_tr_printf  a new formatted string
+**   demo_tr_items   a zeroed array of n item strings
+**   demo_tr_add     append an event (its strings become the transcript's;
+**                   freed on failure): its index, or (size_t)-1
+**   demo_tr_flush   print to tr->live the events not printed yet, up to
+**                   the first one whose output is still to come (pending) */
+char *demo_tr_dup(demo_transcript *tr, const char *s, size_t n);
+char *demo_tr_printf(demo_transcript *tr, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+char **demo_tr_items(demo_transcript *tr, size_t n);
+size_t demo_tr_add(demo_transcript *tr, const demo_event *ev);
+void demo_tr_flush(demo_transcript *tr);
+
 /* Options of one invocation of toolgov-demo. */
 typedef struct demo_options {
     int answer;           /* -1: each scenario's scripted default; 0 no; 1 yes */

@@ -11,10 +11,10 @@
 ** model and back, puts the loop's questions to the answerer, and writes
 ** the transcript:
 **
-**   SEND  the request goes to the model adapter (model_exchange): it reads
-**         each call's result from the request, as a model would, hands the
-**         scripted model its observations and writes its proposal back as
-**         an OpenAI chat completion;
+**   SEND  the request goes to the model (model_exchange): each call's
+**         result is read from the request, as a model reads it (chat.h),
+**         the model proposes, and the proposal goes back to the loop as an
+**         OpenAI chat completion;
 **   ASK   the question, as the loop wrote it, to the answerer;
 **   DONE  the end of the turn and its answer.
 **
@@ -25,8 +25,8 @@
 ** until its output is known.
 */
 #include "demo.h"
+#include "chat.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +35,6 @@
 #include <toolgov/prompt.h>
 #include <toolgov/run.h>
 #include <toolgov/shortlist.h>
-#include <toolgov/toolcalls.h>
 
 #include "calendar.toolgov.h"
 #include "code_exec.toolgov.h"
@@ -52,7 +51,7 @@
 
 /* One call of the model's latest proposal, until its result is known. */
 typedef struct step_call {
-    char id[40];          /* the id the adapter gave it: "call_<step>_<n>" */
+    char id[DEMO_CHAT_ID_MAX]; /* its id in the completion (chat.h) */
     const char *tool;     /* borrowed from the proposal */
     const char *args;
     int on_loop;          /* offered this turn (else the loop refuses it) */
@@ -79,121 +78,11 @@ typedef struct host {
     unsigned long long allowed_grant; /* the grant of the last "allowed" event */
 } host;
 
-/* ---- transcript --------------------------------------------------------- */
-
-static char *dup_n(demo_transcript *tr, const char *s, size_t n)
-{
-    char *d;
-    if (!s)
-        return NULL;
-    d = malloc(n + 1);
-    if (!d) {
-        tr->failed = 1;
-        return NULL;
-    }
-    memcpy(d, s, n);
-    d[n] = '\0';
-    return d;
-}
-
+/* Transcript strings (report.c's builders; an allocation that fails marks
+** the transcript incomplete). */
 static char *dup_str(demo_transcript *tr, const char *s)
 {
-    return s ? dup_n(tr, s, strlen(s)) : NULL;
-}
-
-static char *format_str(demo_transcript *tr, const char *fmt, ...)
-{
-    va_list ap;
-    char small[512], *big;
-    int n;
-    va_start(ap, fmt);
-    n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        tr->failed = 1;
-        return NULL;
-    }
-    if ((size_t)n < sizeof small)
-        return dup_str(tr, small);
-    big = malloc((size_t)n + 1);
-    if (!big) {
-        tr->failed = 1;
-        return NULL;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return big;
-}
-
-/* Print the events not printed yet, up to the first whose output is still
-** to come (a live transcript shows each call with its output). */
-static void flush_live(demo_transcript *tr)
-{
-    if (!tr->live)
-        return;
-    while (tr->printed < tr->count && !tr->events[tr->printed].pending)
-        demo_report_event(tr->live, &tr->events[tr->printed++]);
-}
-
-/* Append an event (copied by value, strings already owned). Returns its
-** index, or (size_t)-1 when out of memory (its strings are freed). */
-static size_t add_event(demo_transcript *tr, const demo_event *ev)
-{
-    if (tr->count == tr->cap) {
-        size_t cap = tr->cap ? tr->cap * 2 : 32;
-        demo_event *e = realloc(tr->events, cap * sizeof *e);
-        if (!e) {
-            size_t i;
-            tr->failed = 1;
-            free(ev->tool);
-            free(ev->args);
-            free(ev->text);
-            for (i = 0; i < ev->item_count; i++)
-                free(ev->items[i]);
-            free(ev->items);
-            return (size_t)-1;
-        }
-        tr->events = e;
-        tr->cap = cap;
-    }
-    tr->events[tr->count++] = *ev;
-    flush_live(tr);
-    return tr->count - 1;
-}
-
-static char **new_items(demo_transcript *tr, size_t n)
-{
-    char **items = calloc(n ? n : 1, sizeof *items);
-    if (!items)
-        tr->failed = 1;
-    return items;
-}
-
-void demo_transcript_free(demo_transcript *tr)
-{
-    size_t i, j;
-    if (!tr)
-        return;
-    for (i = 0; i < tr->count; i++) {
-        demo_event *e = &tr->events[i];
-        free(e->tool);
-        free(e->args);
-        free(e->text);
-        for (j = 0; j < e->item_count; j++)
-            free(e->items[j]);
-        free(e->items);
-    }
-    free(tr->events);
-    free(tr->prompt);
-    for (i = 0; i < tr->prompt_tool_count; i++)
-        free(tr->prompt_tools[i]);
-    free(tr->prompt_tools);
-    free(tr->drift_text);
-    free(tr->drift_json);
-    free(tr->override);
-    free(tr->grant);
-    memset(tr, 0, sizeof *tr);
+    return s ? demo_tr_dup(tr, s, strlen(s)) : NULL;
 }
 
 /* ---- the core built-ins the host implements ----------------------------- */
@@ -255,7 +144,7 @@ static int builtin_ask_user(const toolgov_call *call, const void *decoded,
     ev.shown = 1;
     ev.answer = yes;
     h->tr->asks++;
-    add_event(h->tr, &ev);
+    demo_tr_add(h->tr, &ev);
     return toolgov_result_printf(out, "The user answered: %s.", yes ? "yes" : "no")
                ? TOOLGOV_ENOMEM : 0;
 }
@@ -393,7 +282,7 @@ static void call_event(host *h, step_call *c, const char *gate, int executed, in
     ev.status = status;
     ev.grant = grant;
     ev.pending = 1;
-    at = add_event(h->tr, &ev);
+    at = demo_tr_add(h->tr, &ev);
     if (at != (size_t)-1) {
         c->has_ev = 1;
         c->ev = at;
@@ -449,204 +338,6 @@ static int host_observe(void *ud, const toolgov_audit_event *ev)
     return rc;
 }
 
-/* ---- the model, behind the API the loop speaks ---------------------------- */
-
-typedef struct jout {
-    char *p;
-    size_t len, cap;
-    int failed;
-} jout;
-
-static void jput(jout *b, const char *s, size_t n)
-{
-    if (b->failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        char *p;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        if (!(p = realloc(b->p, cap))) {
-            b->failed = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-static void jlit(jout *b, const char *s)
-{
-    jput(b, s, strlen(s));
-}
-
-/* A JSON string: the bytes as they are (a model may write anything; the
-** loop judges it), with what JSON must escape escaped. */
-static void jstring(jout *b, const char *s)
-{
-    jlit(b, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        char esc[8];
-        if (c == '"' || c == '\\') {
-            esc[0] = '\\';
-            esc[1] = (char)c;
-            jput(b, esc, 2);
-        } else if (c < 0x20) {
-            snprintf(esc, sizeof esc, "\\u%04x", c);
-            jput(b, esc, 6);
-        } else {
-            jput(b, s, 1);
-        }
-    }
-    jlit(b, "\"");
-}
-
-/* The proposal as an OpenAI Chat Completions response (the loop's api):
-** each call with the id "call_<step>_<n>", or the answer. */
-static int completion(jout *b, host *h, unsigned step)
-{
-    const demo_proposal *p = h->prop;
-    size_t i;
-    jlit(b, "{\"id\":\"chatcmpl-demo\",\"object\":\"chat.completion\",\"model\":\"scripted\","
-            "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":");
-    if (p->call_count == 0) {
-        jstring(b, p->answer);
-    } else {
-        jlit(b, "null,\"tool_calls\":[");
-        for (i = 0; i < p->call_count; i++) {
-            step_call *c = &h->calls[i];
-            size_t k;
-            memset(c, 0, sizeof *c);
-            snprintf(c->id, sizeof c->id, "call_%u_%lu", step, (unsigned long)i + 1);
-            c->tool = p->calls[i].tool;
-            c->args = p->calls[i].args;
-            for (k = 0; k < h->name_count && !c->on_loop; k++)
-                c->on_loop = !strcmp(h->names[k], c->tool);
-            jlit(b, i ? ",{\"id\":" : "{\"id\":");
-            jstring(b, c->id);
-            jlit(b, ",\"type\":\"function\",\"function\":{\"name\":");
-            jstring(b, c->tool);
-            jlit(b, ",\"arguments\":");
-            jstring(b, c->args);
-            jlit(b, "}}");
-        }
-        h->n_calls = p->call_count;
-        jlit(b, "]");
-    }
-    jlit(b, p->call_count ? "},\"finish_reason\":\"tool_calls\"}]}"
-                          : "},\"finish_reason\":\"stop\"}]}");
-    return b->failed ? TOOLGOV_ENOMEM : 0;
-}
-
-static size_t put_utf8(char *o, unsigned long cp)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xc0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xe0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        o[2] = (char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    o[0] = (char)(0xf0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-    o[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
-}
-
-static long hex4(const char *s)
-{
-    long v = 0;
-    int i;
-    for (i = 0; i < 4; i++) {
-        char c = s[i];
-        v <<= 4;
-        if (c >= '0' && c <= '9')
-            v |= c - '0';
-        else if (c >= 'a' && c <= 'f')
-            v |= c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F')
-            v |= c - 'A' + 10;
-        else
-            return -1;
-    }
-    return v;
-}
-
-/* The JSON string at s (its opening quote) decoded into a new string; NULL
-** when it is not one or out of memory. */
-static char *json_string_at(const char *s, const char *end)
-{
-    char *out, *o;
-    if (s >= end || *s != '"' || !(out = malloc((size_t)(end - s) + 1)))
-        return NULL;
-    for (o = out, s++; s < end && *s != '"'; s++) {
-        long cp, lo;
-        if (*s != '\\') {
-            *o++ = *s;
-            continue;
-        }
-        if (++s >= end)
-            break;
-        switch (*s) {
-        case 'n': *o++ = '\n'; break;
-        case 't': *o++ = '\t'; break;
-        case 'r': *o++ = '\r'; break;
-        case 'b': *o++ = '\b'; break;
-        case 'f': *o++ = '\f'; break;
-        case 'u':
-            if (end - s < 5 || (cp = hex4(s + 1)) < 0)
-                goto bad;
-            s += 4;
-            if (cp >= 0xd800 && cp < 0xdc00 && end - s >= 7 && s[1] == '\\' && s[2] == 'u' &&
-                (lo = hex4(s + 3)) >= 0xdc00 && lo < 0xe000) {
-                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-                s += 6;
-            }
-            o += put_utf8(o, (unsigned long)cp);
-            break;
-        default: *o++ = *s; break; /* \" \\ \/ */
-        }
-    }
-    if (s >= end)
-        goto bad;
-    *o = '\0';
-    return out;
-bad:
-    free(out);
-    return NULL;
-}
-
-/* The result the loop sent for call `id` (its tool message in the
-** request, OpenAI Chat Completions shape), decoded; NULL when there is
-** none. The message is found by the very text the loop writes for it
-** (toolgov_loop_tool_result_render), so nothing here guesses its form. */
-static char *result_in_request(const char *req, size_t len, const char *id)
-{
-    char shape[128];
-    size_t n = 0;
-    const char *at, *end = req + len;
-    if (toolgov_loop_tool_result_render(shape, sizeof shape, &n, TOOLGOV_LOOP_OPENAI_CHAT, id,
-                                        "", 0, 0) ||
-        n < 3 || strcmp(shape + n - 3, "\"\"}") != 0)
-        return NULL;
-    shape[n - 3] = '\0'; /* the prefix, up to the content's opening quote */
-    at = strstr(req, shape);
-    return at ? json_string_at(at + (n - 3), end) : NULL;
-}
-
 /* The previous proposal's calls get their outputs: from the request when
 ** there is one, else (the turn is over) from how it ended. A call the loop
 ** refused before the gate (a tool not offered) gets its event here. */
@@ -656,7 +347,7 @@ static void settle_calls(host *h, const char *req, size_t len, const toolgov_loo
     size_t i;
     for (i = 0; i < h->n_calls; i++) {
         step_call *c = &h->calls[i];
-        char *out = req ? result_in_request(req, len, c->id) : NULL;
+        char *out = req ? demo_chat_result(req, len, c->id) : NULL;
         demo_event *e;
         if (!c->has_ev)
             call_event(h, c, "REFUSE", 0, c->on_loop ? TOOLGOV_EFAIL : TOOLGOV_ENOENT, 0);
@@ -673,7 +364,7 @@ static void settle_calls(host *h, const char *req, size_t len, const toolgov_loo
         e->pending = 0;
     }
     h->n_calls = 0;
-    flush_live(tr);
+    demo_tr_flush(tr);
 }
 
 /* What the model is shown: every call of this turn so far, from the
@@ -712,8 +403,8 @@ static int model_exchange(host *h, toolgov_loop *lp, const toolgov_loop_action *
     demo_observation *obs;
     demo_turn t;
     demo_event ev;
-    jout b = {NULL, 0, 0, 0};
-    size_t i, n_obs = 0;
+    char *body = NULL;
+    size_t i, n_obs = 0, body_len = 0;
     int rc;
 
     settle_calls(h, a->text, a->len, NULL);
@@ -743,7 +434,7 @@ static int model_exchange(host *h, toolgov_loop *lp, const toolgov_loop_action *
     ev.status = *model_rc;
     if (!*model_rc && h->prop->call_count == 0)
         ev.text = dup_str(tr, h->prop->answer);
-    ev.items = new_items(tr, h->prop->call_count);
+    ev.items = demo_tr_items(tr, h->prop->call_count);
     if (ev.items) {
         ev.item_count = h->prop->call_count;
         for (i = 0; i < h->prop->call_count; i++) {
@@ -752,21 +443,34 @@ static int model_exchange(host *h, toolgov_loop *lp, const toolgov_loop_action *
             c->args[DEMO_MAX_ARGS - 1] = '\0';
             if (!c->args[0])
                 memcpy(c->args, "{}", 3);
-            ev.items[i] = format_str(tr, "%s %s", c->tool, c->args);
+            ev.items[i] = demo_tr_printf(tr, "%s %s", c->tool, c->args);
         }
     }
-    add_event(tr, &ev);
+    demo_tr_add(tr, &ev);
     if (*model_rc)
         return toolgov_loop_abort(lp, toolgov_strerror(*model_rc)) ? TOOLGOV_EINVAL : 0;
 
-    if ((rc = completion(&b, h, t.step)) == 0) {
+    /* The proposal's calls, as the loop will see them (ids of the
+    ** completion); a tool not on the loop is refused there. */
+    for (i = 0; i < h->prop->call_count; i++) {
+        step_call *c = &h->calls[i];
+        size_t k;
+        memset(c, 0, sizeof *c);
+        demo_chat_call_id(c->id, sizeof c->id, t.step, i);
+        c->tool = h->prop->calls[i].tool;
+        c->args = h->prop->calls[i].args;
+        for (k = 0; k < h->name_count && !c->on_loop; k++)
+            c->on_loop = !strcmp(h->names[k], c->tool);
+    }
+    h->n_calls = h->prop->call_count;
+    if ((rc = demo_chat_completion(&body, &body_len, h->prop, t.step)) == 0) {
         /* A response the loop refuses (a model that wrote bytes that are
         ** not UTF-8, say) ends the turn: its DONE says why. */
-        rc = toolgov_loop_response(lp, b.p, b.len);
+        rc = toolgov_loop_response(lp, body, body_len);
         if (rc == TOOLGOV_EINVAL)
             rc = 0;
+        free(body);
     }
-    free(b.p);
     return rc;
 }
 
@@ -785,17 +489,17 @@ static int ask_user_loop(host *h, toolgov_loop *lp, const toolgov_loop_action *a
     ev.type = DEMO_EV_ASK;
     ev.turn = h->turn;
     ev.kind = kind;
-    ev.text = dup_n(tr, a->text, a->len);
+    ev.text = demo_tr_dup(tr, a->text, a->len);
     ev.shown = 1;
     ev.answer = yes;
-    ev.items = new_items(tr, a->n_calls);
+    ev.items = demo_tr_items(tr, a->n_calls);
     if (ev.items) {
         ev.item_count = a->n_calls;
         for (i = 0; i < a->n_calls; i++)
-            ev.items[i] = format_str(tr, "%s %s", a->calls[i].tool, a->calls[i].args);
+            ev.items[i] = demo_tr_printf(tr, "%s %s", a->calls[i].tool, a->calls[i].args);
     }
     tr->asks++;
-    add_event(tr, &ev);
+    demo_tr_add(tr, &ev);
     return toolgov_loop_answer(lp, yes);
 }
 
@@ -826,13 +530,13 @@ static int play_turn(host *h, toolgov_loop *lp, const char *user, const demo_mod
     ev.type = DEMO_EV_TURN;
     ev.turn = h->turn;
     ev.text = dup_str(tr, user);
-    ev.items = new_items(tr, h->name_count);
+    ev.items = demo_tr_items(tr, h->name_count);
     if (ev.items) {
         ev.item_count = h->name_count;
         for (i = 0; i < h->name_count; i++)
             ev.items[i] = dup_str(tr, h->names[i]);
     }
-    add_event(tr, &ev);
+    demo_tr_add(tr, &ev);
     tr->model_calls_turn = 0;
     h->n_calls = 0;
 
@@ -869,7 +573,7 @@ static int play_turn(host *h, toolgov_loop *lp, const char *user, const demo_mod
             ev.text = dup_str(tr, model_rc ? toolgov_strerror(model_rc)
                                   : a.end == TOOLGOV_LOOP_END_BAD_RESPONSE ? a.error
                                                                            : a.text);
-            add_event(tr, &ev);
+            demo_tr_add(tr, &ev);
             break;
         }
     }
@@ -947,7 +651,7 @@ int demo_play(demo_transcript *out, const demo_scenario *sc, const demo_model *m
     if (!(world = malloc(sizeof *world)))
         return TOOLGOV_ENOMEM;
     if (sc->grant)
-        out->grant = format_str(out, "allow %s (every call), granted by %s", sc->grant,
+        out->grant = demo_tr_printf(out, "allow %s (every call), granted by %s", sc->grant,
                                 DEMO_GRANT_USER);
     /* The loop speaks OpenAI Chat Completions to the demo's model; the
     ** rule in its system text is its own (the loop asks the user). */

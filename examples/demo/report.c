@@ -1,15 +1,129 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** report.c: toolgov-demo's transcript as readable text and as JSON.
+** report.c: toolgov-demo's transcript: built event by event (for the
+** host), printed as readable text and as JSON.
 **
 ** The JSON form is one object per scenario on one line, keys in a fixed
 ** order, so a test can parse it or compare fields; the text form is for a
 ** person and shows every gate decision where it happens.
 */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "demo.h"
+
+/* ---- building a transcript --------------------------------------------------------- */
+
+char *demo_tr_dup(demo_transcript *tr, const char *s, size_t n)
+{
+    char *d;
+    if (!s)
+        return NULL;
+    d = malloc(n + 1);
+    if (!d) {
+        tr->failed = 1;
+        return NULL;
+    }
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+char *demo_tr_printf(demo_transcript *tr, const char *fmt, ...)
+{
+    va_list ap;
+    char small[512], *big;
+    int n;
+    va_start(ap, fmt);
+    n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        tr->failed = 1;
+        return NULL;
+    }
+    if ((size_t)n < sizeof small)
+        return demo_tr_dup(tr, small, strlen(small));
+    big = malloc((size_t)n + 1);
+    if (!big) {
+        tr->failed = 1;
+        return NULL;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return big;
+}
+
+/* Print the events not printed yet, up to the first whose output is still
+** to come (a live transcript shows each call with its output). */
+void demo_tr_flush(demo_transcript *tr)
+{
+    if (!tr->live)
+        return;
+    while (tr->printed < tr->count && !tr->events[tr->printed].pending)
+        demo_report_event(tr->live, &tr->events[tr->printed++]);
+}
+
+/* Append an event (copied by value, strings already owned). Returns its
+** index, or (size_t)-1 when out of memory (its strings are freed). */
+size_t demo_tr_add(demo_transcript *tr, const demo_event *ev)
+{
+    if (tr->count == tr->cap) {
+        size_t cap = tr->cap ? tr->cap * 2 : 32;
+        demo_event *e = realloc(tr->events, cap * sizeof *e);
+        if (!e) {
+            size_t i;
+            tr->failed = 1;
+            free(ev->tool);
+            free(ev->args);
+            free(ev->text);
+            for (i = 0; i < ev->item_count; i++)
+                free(ev->items[i]);
+            free(ev->items);
+            return (size_t)-1;
+        }
+        tr->events = e;
+        tr->cap = cap;
+    }
+    tr->events[tr->count++] = *ev;
+    demo_tr_flush(tr);
+    return tr->count - 1;
+}
+
+char **demo_tr_items(demo_transcript *tr, size_t n)
+{
+    char **items = calloc(n ? n : 1, sizeof *items);
+    if (!items)
+        tr->failed = 1;
+    return items;
+}
+
+void demo_transcript_free(demo_transcript *tr)
+{
+    size_t i, j;
+    if (!tr)
+        return;
+    for (i = 0; i < tr->count; i++) {
+        demo_event *e = &tr->events[i];
+        free(e->tool);
+        free(e->args);
+        free(e->text);
+        for (j = 0; j < e->item_count; j++)
+            free(e->items[j]);
+        free(e->items);
+    }
+    free(tr->events);
+    free(tr->prompt);
+    for (i = 0; i < tr->prompt_tool_count; i++)
+        free(tr->prompt_tools[i]);
+    free(tr->prompt_tools);
+    free(tr->drift_text);
+    free(tr->drift_json);
+    free(tr->override);
+    free(tr->grant);
+    memset(tr, 0, sizeof *tr);
+}
 
 /* ---- text ----------------------------------------------------------------- */
 
