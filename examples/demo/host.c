@@ -218,13 +218,20 @@ static void host_close(host *h)
     h->reg = NULL;
 }
 
-/* Render the prompt for `names` into a new string (NULL on failure). */
+/* Render the prompt for `names` into a new string (NULL on failure): the
+** tool section of the system text the loop sends (loop.h): the schemas
+** left out, since the tools go natively in the request, and the rule for
+** a loop that asks the user itself. */
 static char *render_prompt(demo_transcript *tr, const toolgov_policy *pol,
                            const char *const *names, size_t n)
 {
+    toolgov_prompt_options po;
     size_t needed = 0;
     char *text;
-    if (toolgov_prompt_render(NULL, 0, &needed, pol, names, n) &&
+    memset(&po, 0, sizeof po);
+    po.omit_schemas = 1;
+    po.rule = TOOLGOV_PROMPT_RULE_LOOP_ASKS;
+    if (toolgov_prompt_render_with(NULL, 0, &needed, pol, names, n, &po) &&
         needed == 0) {
         tr->failed = 1;
         return NULL;
@@ -234,7 +241,7 @@ static char *render_prompt(demo_transcript *tr, const toolgov_policy *pol,
         tr->failed = 1;
         return NULL;
     }
-    if (toolgov_prompt_render(text, needed + 1, NULL, pol, names, n)) {
+    if (toolgov_prompt_render_with(text, needed + 1, NULL, pol, names, n, &po)) {
         free(text);
         tr->failed = 1;
         return NULL;

@@ -55,7 +55,7 @@ const demo_scenario demo_scenarios[] = {
      {"upcoming_dues", "create_reminder", "tidy_inbox", "finance_lookup", "calendar_lookup",
       NULL, NULL, NULL},
      1, "create_reminder"},
-    {"prompt", "the rendered prompt: write marks, the ask-once rule, guidance", DEMO_KIND_PROMPT,
+    {"prompt", "the loop's prompt section: write marks, the loop's rule, guidance", DEMO_KIND_PROMPT,
      {NULL, NULL, NULL},
      {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
      1, NULL},

@@ -448,7 +448,11 @@ START_TEST(prompt_marks_rule_guidance)
     ck_assert_ptr_nonnull(strstr(p, "\n- configure_brief [write]: "));
     ck_assert_ptr_nonnull(strstr(p, "\n- empty_trash [destructive, needs approval]: "));
     ck_assert_ptr_nonnull(strstr(p, "\n- calendar_lookup: "));
-    ck_assert_uint_eq(occurrences(p, toolgov_prompt_confirm_rule), 1);
+    /* the loop's system text: its own rule (the loop asks), no schemas
+    ** (the tools go natively in the request) */
+    ck_assert_uint_eq(occurrences(p, toolgov_prompt_rule_text(TOOLGOV_PROMPT_RULE_LOOP_ASKS)), 1);
+    ck_assert_uint_eq(occurrences(p, toolgov_prompt_confirm_rule), 0);
+    ck_assert_ptr_null(strstr(p, "Arguments (JSON Schema)"));
     ck_assert_uint_eq(occurrences(p, "For a whole-day question"), 1);
     ck_assert_uint_eq(occurrences(p, "search the inbox with\nsearch_inbox") +
                           occurrences(p, "search the inbox with search_inbox"),
