@@ -151,6 +151,44 @@ static int builtin_ask_user(const toolgov_call *call, const void *decoded,
 
 /* ---- setting up ----------------------------------------------------------- */
 
+/* The user's standing grant (grants.h): "always allow" for every call of
+** one write tool, given ahead of this run by the user the set belongs to.
+** A host keeps the set as sealed text between runs, under a key of its
+** own; the demo gives the grant, seals the set and reads it back into the
+** set the runs consult, as a host does at start-up. */
+static int load_grants(host *h, const char *grant_tool)
+{
+    toolgov_state_key key;
+    toolgov_grants *given = NULL;
+    toolgov_grant g;
+    char *text = NULL;
+    size_t needed = 0;
+    int rc;
+
+    memset(&g, 0, sizeof g);
+    g.tool = grant_tool;
+    g.verdict = TOOLGOV_GRANT_ALLOW;
+    g.expires = TOOLGOV_GRANT_NO_EXPIRY;
+    g.granted_by = DEMO_GRANT_USER;
+    if ((rc = toolgov_state_key_generate(&key)) ||
+        (rc = toolgov_grants_new(&given, DEMO_GRANT_USER, NULL)) ||
+        (rc = toolgov_grants_add(NULL, given, h->reg, &g)) ||
+        (rc = toolgov_grants_save(NULL, 0, &needed, given, &key)))
+        goto out;
+    if (!(text = malloc(needed + 1))) {
+        rc = TOOLGOV_ENOMEM;
+        goto out;
+    }
+    if ((rc = toolgov_grants_save(text, needed + 1, NULL, given, &key)) ||
+        (rc = toolgov_grants_new(&h->grants, DEMO_GRANT_USER, NULL)))
+        goto out;
+    rc = toolgov_grants_load(h->grants, text, needed, &key);
+out:
+    free(text);
+    toolgov_grants_free(given);
+    return rc;
+}
+
 /* from_env: apply the operator's TOOLGOV_CONFIRM_ONCE_TOOLS (it is set);
 ** otherwise apply `override` when not NULL. */
 static int host_open(host *h, demo_world *world, int with_faulty, int from_env,
@@ -191,20 +229,8 @@ static int host_open(host *h, demo_world *world, int with_faulty, int from_env,
     rc = toolgov_policy_override_from_env(h->pol);
     if (rc == 0 && !from_env && override)
         rc = toolgov_policy_set_override(h->pol, override);
-    if (rc == 0 && grant_tool) {
-        /* The user's standing grant (grants.h): "always allow" for every
-        ** call of one write tool, given ahead of this run by the user the
-        ** set belongs to. A host keeps such a set as sealed text
-        ** (toolgov_grants_save) between runs; the demo makes it anew. */
-        toolgov_grant g;
-        memset(&g, 0, sizeof g);
-        g.tool = grant_tool;
-        g.verdict = TOOLGOV_GRANT_ALLOW;
-        g.expires = TOOLGOV_GRANT_NO_EXPIRY;
-        g.granted_by = DEMO_GRANT_USER;
-        if ((rc = toolgov_grants_new(&h->grants, DEMO_GRANT_USER, NULL)) == 0)
-            rc = toolgov_grants_add(NULL, h->grants, h->reg, &g);
-    }
+    if (rc == 0 && grant_tool)
+        rc = load_grants(h, grant_tool);
     return rc;
 }
 
