@@ -72,10 +72,9 @@ int toolgov__wire_read(toolgov__wire *w, toolgov_loop_api api, const char *body,
 ** handler can never make the request invalid JSON. */
 void toolgov__wire_put_text(toolgov__jbuf *b, const char *s, size_t len);
 
-/* The call as shown to a person: `tool args`, with control characters and
-** invisible or bidirectional ones (U+200B..U+200F, U+202A..U+202E,
-** U+2028, U+2029, U+2060..U+2064, U+2066..U+2069, U+FEFF) written as
-** \uXXXX, so what the user reads is what runs. */
+/* Model-supplied text as shown to a person: toolgov_text_shown's escaping
+** (toolgov.h; out.c's toolgov__out_shown, the one writer the runtime, the
+** MCP server and the agent share), so what the user reads is what runs. */
 void toolgov__wire_put_shown(toolgov__jbuf *b, const char *s, size_t len);
 
 #endif /* TOOLGOV_WIRE_H */

@@ -8,68 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "utf8.h"
 #include "wire.h"
-
-static int invisible(unsigned cp)
-{
-    return (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) || cp == 0x2028 ||
-           cp == 0x2029 || (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x2066 && cp <= 0x2069) ||
-           cp == 0xfeff || cp == 0x061c || cp == 0x00ad || cp == 0x180e;
-}
-
-static void put_u(toolgov__jbuf *b, unsigned cp)
-{
-    static const char hex[] = "0123456789abcdef";
-    char u[6] = {'\\', 'u', hex[cp >> 12 & 15], hex[cp >> 8 & 15], hex[cp >> 4 & 15],
-                 hex[cp & 15]};
-    toolgov__jbuf_put(b, u, 6);
-}
-
-/* Text shown to people: valid UTF-8 as it is but invisible characters
-** (which could hide what a call does) as \uXXXX, control bytes escaped, a
-** byte that is not UTF-8 as \ufffd. */
-static void put_walk(toolgov__jbuf *b, const char *s, size_t len)
-{
-    const unsigned char *p = (const unsigned char *)s, *e = p + len, *run = p;
-
-    while (p < e) {
-        unsigned cp;
-        size_t n;
-        if (*p >= 0x20 && *p < 0x7f) {
-            p++;
-            continue;
-        }
-        if (*p >= 0x80) {
-            n = toolgov__utf8_decode(p, e, &cp);
-            if (n && !invisible(cp)) {
-                p += n;
-                continue;
-            }
-        }
-        toolgov__jbuf_put(b, (const char *)run, (size_t)(p - run));
-        if (*p >= 0x80) {
-            n = toolgov__utf8_decode(p, e, &cp);
-            if (n) {
-                put_u(b, cp); /* an invisible character, shown */
-                p += n;
-            } else {
-                toolgov__jbuf_put(b, "\\ufffd", 6);
-                p++;
-            }
-        } else {
-            switch (*p) {
-            case '\n': toolgov__jbuf_put(b, "\\n", 2); break;
-            case '\t': toolgov__jbuf_put(b, "\\t", 2); break;
-            case '\r': toolgov__jbuf_put(b, "\\r", 2); break;
-            default: put_u(b, *p); break;
-            }
-            p++;
-        }
-        run = p;
-    }
-    toolgov__jbuf_put(b, (const char *)run, (size_t)(p - run));
-}
 
 /* A JSON string of any bytes: the runtime's one string writer (jsonwrite.h;
 ** a byte that is not well-formed UTF-8 as \ufffd). */
@@ -78,9 +17,19 @@ void toolgov__wire_put_text(toolgov__jbuf *b, const char *s, size_t len)
     toolgov__json_put_str(b, s, len);
 }
 
+/* The runtime's one writer of text shown to a person (toolgov_text_shown,
+** out.c), counted first and then written into the buffer's room. */
 void toolgov__wire_put_shown(toolgov__jbuf *b, const char *s, size_t len)
 {
-    put_walk(b, s, len);
+    toolgov__out o;
+
+    toolgov__out_init(&o, NULL, 0);
+    toolgov__out_shown(&o, s, len);
+    if (!toolgov__jbuf_room(b, o.len))
+        return;
+    toolgov__out_init(&o, b->ptr + b->len, o.len + 1);
+    toolgov__out_shown(&o, s, len);
+    b->len += o.len;
 }
 
 const char *toolgov_not_run_text(toolgov_not_run why)

@@ -874,6 +874,40 @@ START_TEST(test_question_shows_hidden)
 }
 END_TEST
 
+/* Issue 29 item 10: the loop's questions show model-supplied text exactly as
+** toolgov_text_shown does (the one writer every place shares): a tag
+** character, a C1 control and a backslash that spells an escape are
+** escaped too, so a literal "\u202e" cannot pass for a shown one. */
+START_TEST(test_question_is_text_shown)
+{
+    static const char body[] =
+        "{\"choices\":[{\"index\":0,\"finish_reason\":\"tool_calls\",\"message\":{\"role\":"
+        "\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\","
+        "\"function\":{\"name\":\"create_reminder\",\"arguments\":\"{\\\"title\\\":\\\"Pay "
+        "\\udb40\\udc41\\u009b31m \\\\\\\\u202e\\u0600\\\",\\\"date\\\":\\\"2026-12-03\\\","
+        "\\\"time\\\":\\\"08:30\\\"}\"}}]}}]}";
+    toolgov_loop_action a;
+    char call[512], shown[2048], line[2100];
+    size_t need = 0;
+
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, NULL);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(toolgov_loop_response(lp, body, strlen(body)), 0);
+    a = next(TOOLGOV_LOOP_ASK);
+    ck_assert_uint_eq(a.n_calls, 1);
+    snprintf(call, sizeof call, "%s %s", a.calls[0].tool, a.calls[0].args);
+    ck_assert_int_eq(toolgov_text_shown(shown, sizeof shown, &need, call, strlen(call)), 0);
+    snprintf(line, sizeof line, "\n  1. %s", shown);
+    ck_assert_msg(strstr(a.text, line) != NULL, "question %s lacks %s", a.text, line);
+    ck_assert_ptr_nonnull(strstr(a.text, "\\U000e0041"));
+    ck_assert_ptr_nonnull(strstr(a.text, "\\u009b"));
+    ck_assert_ptr_nonnull(strstr(a.text, "\\u0600"));
+    ck_assert_ptr_null(strstr(a.text, "\xf3\xa0\x81\x81"));
+    ck_assert_ptr_null(strstr(a.text, "\xc2\x9b"));
+}
+END_TEST
+
 START_TEST(test_misuse)
 {
     toolgov_loop_action a;
@@ -1057,6 +1091,7 @@ static Suite *suite(void)
     tcase_add_test(e, test_rule_and_schemas);
     tcase_add_test(e, test_texts);
     tcase_add_test(e, test_question_shows_hidden);
+    tcase_add_test(e, test_question_is_text_shown);
     tcase_add_test(e, test_misuse);
     suite_add_tcase(s, e);
     return s;

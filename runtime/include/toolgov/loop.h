@@ -117,8 +117,9 @@ typedef enum toolgov_loop_question {
 typedef struct toolgov_loop_action {
     toolgov_loop_what what;
     /* SEND: the request body (JSON for the API); ASK: the question for the
-    ** user (the calls listed one a line, as shown to a person: controls and
-    ** invisible or bidirectional characters escaped); DONE: the answer
+    ** user (the calls listed one a line, each tool and its arguments
+    ** escaped as toolgov_text_shown does, so what is read is what runs);
+    ** DONE: the answer
     ** ("" when there is none). NUL-terminated; len bytes. */
     const char *text;
     size_t len;
