@@ -7,7 +7,7 @@
 **                 [--api openai|openai-responses|anthropic] [--api-key-file FILE]
 **                 [--plugin PATH]... [--once QUESTION] [--audit FILE] [--state FILE]
 **                 [--timeout SECONDS] [--connect-timeout SECONDS] [--retries N]
-**                 [--max-steps N] [--grants FILE [--grants-user NAME]]
+**                 [--max-steps N] [--grants FILE [--grants-user NAME]] [--stream]
 **
 ** Without --base-url it talks to the demo's scripted model, in process.
 ** Questions to the user go to standard output; each is answered by one
@@ -55,6 +55,7 @@ static const char usage_text[] =
     "                     [--once QUESTION] [--audit FILE]\n"
     "                     [--state FILE] [--timeout SECONDS] [--connect-timeout SECONDS]\n"
     "                     [--retries N] [--max-steps N] [--grants FILE [--grants-user NAME]]\n"
+    "                     [--stream]\n"
     "\n"
     "A terminal agent: the model proposes tool calls, toolgov's gate decides,\n"
     "writes ask you once per turn, destructive calls ask every time.\n"
@@ -80,6 +81,8 @@ static const char usage_text[] =
     "  --connect-timeout SECONDS  (default 10)\n"
     "  --retries N             retries on 429, 5xx and network failures (default 3)\n"
     "  --max-steps N           model requests per turn (default 8)\n"
+    "  --stream                ask for streamed responses and show the answer as it\n"
+    "                          comes (a stream cut short runs nothing of it)\n"
     "  --grants FILE           answer a to a question: yes, and always (kept in FILE,\n"
     "                          sealed with the state key; read at start)\n"
     "  --grants-user NAME      the user the grants belong to (default: the login name)\n"
@@ -100,6 +103,9 @@ typedef struct agent {
     toolgov_http_options http;
     FILE *in;
     int http_failed;
+    int stream;                 /* --stream */
+    int delta_shown;            /* the last response's text went out as it came */
+    toolgov_loop *streaming;    /* the loop a stream is fed to */
     const char *state_path;     /* --state, or NULL */
     char run_id[TOOLGOV_RUN_ID_MAX + 1]; /* the run's identity under --state:
                                          ** binds the saved text to its file */
@@ -145,10 +151,28 @@ static int read_key_file(const char *path, char *out, size_t size)
     return 0;
 }
 
+/* A piece of a streamed body: to the loop, and its answer text to the
+** terminal as it comes. Non-zero stops reading (the turn has ended). */
+static int stream_piece(void *ud, const char *data, size_t len)
+{
+    agent *ag = ud;
+    const char *delta;
+    size_t dlen;
+
+    if (toolgov_loop_response_chunk(ag->streaming, data, len, &delta, &dlen))
+        return 1;
+    if (dlen) {
+        fwrite(delta, 1, dlen, stdout);
+        fflush(stdout);
+        ag->delta_shown = 1;
+    }
+    return 0;
+}
+
 static int send_http(void *ud, toolgov_loop *lp, const char *req, size_t len)
 {
     agent *ag = ud;
-    const char *headers[4];
+    const char *headers[5];
     size_t n = 0;
     toolgov_http_response r;
     int rc;
@@ -169,12 +193,30 @@ static int send_http(void *ud, toolgov_loop *lp, const char *req, size_t len)
         headers[n++] = ag->key_header;
     if (ag->api == TOOLGOV_LOOP_ANTHROPIC)
         headers[n++] = "anthropic-version: 2023-06-01";
+    ag->delta_shown = 0;
+    ag->streaming = lp;
+    ag->http.on_data = ag->stream ? stream_piece : NULL;
+    ag->http.data_ud = ag;
+    if (ag->stream)
+        headers[n++] = "Accept: text/event-stream";
     if (toolgov_http_post(&ag->http, ag->url, headers, n, req, len, &r) != 0) {
         char why[2400];
         snprintf(why, sizeof why, "no answer from %s: %s", ag->url, r.error);
         ag->http_failed = 1;
         toolgov_loop_abort(lp, why);
         return -1;
+    }
+    if (r.streamed) {
+        /* The loop has had the body; a stream it refused has ended the
+        ** turn already. A dropped connection is the loop's to judge: a
+        ** stream cut before its end runs nothing. */
+        rc = r.stopped ? 0 : toolgov_loop_response_end(lp);
+        if (ag->delta_shown && rc)
+            fputc('\n', stdout);
+        if (rc == TOOLGOV_EINVAL && r.error[0])
+            fprintf(stderr, "toolgov-agent: the stream from %s: %s\n", ag->url, r.error);
+        toolgov_http_response_free(&r);
+        return rc == TOOLGOV_ENOMEM ? -1 : 0;
     }
     rc = toolgov_loop_response(lp, r.body, r.len);
     if (rc == TOOLGOV_EINVAL && r.status >= 300)
@@ -311,7 +353,10 @@ static int drive(agent *ag, toolgov_loop *lp, int resumed)
             return EXIT_API;
         }
     }
-    if (a.len) {
+    if (ag->delta_shown &&
+        (a.end == TOOLGOV_LOOP_END_ANSWERED || a.end == TOOLGOV_LOOP_END_TRUNCATED)) {
+        fputc('\n', stdout); /* the answer went out as it came */
+    } else if (a.len) {
         fwrite(a.text, 1, a.len, stdout);
         fputc('\n', stdout);
     }
@@ -515,6 +560,10 @@ int main(int argc, char **argv)
             printf("toolgov-agent %s\n", toolgov_version());
             return 0;
         }
+        if (!strcmp(opt, "--stream")) {
+            ag.stream = 1;
+            continue;
+        }
         if (!strcmp(opt, "--api-key")) {
             return misuse("the API key is never taken on the command line (it would show in "
                           "the process list); use OPENAI_API_KEY, ANTHROPIC_API_KEY or "
@@ -717,6 +766,9 @@ int main(int argc, char **argv)
     }
     lo.api = ag.api;
     lo.model = model;
+    if (ag.scripted)
+        ag.stream = 0; /* the scripted model answers whole */
+    lo.stream = ag.stream;
     lo.preamble = "You are toolgov-agent, a careful assistant. Use the tools to do what the "
                   "user asks, then answer briefly.";
     if ((rc = toolgov_loop_new(&lp, pol, &lo))) {

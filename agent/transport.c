@@ -16,13 +16,25 @@ typedef struct sink {
     int too_big;
     const toolgov_http_options *opt;
     long retry_after_ms;
+    CURL *c;
+    int streamed, stopped;
 } sink;
 
 static size_t on_body(char *data, size_t size, size_t n, void *ud)
 {
     sink *s = ud;
     size_t len = size * n;
-    if (s->len + len > s->max) {
+    long status = 0;
+
+    if (s->opt->on_data && curl_easy_getinfo(s->c, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK &&
+        status >= 200 && status < 300) {
+        s->streamed = 1;
+        if (s->opt->on_data(s->opt->data_ud, data, len)) {
+            s->stopped = 1;
+            return 0; /* stop reading: libcurl ends the transfer */
+        }
+        return len;
+    }    if (s->len + len > s->max) {
         s->too_big = 1;
         return 0;
     }
@@ -158,6 +170,7 @@ int toolgov_http_post(const toolgov_http_options *opt, const char *url,
         s.max = o.max_body;
         s.opt = &o;
         s.retry_after_ms = -1;
+        s.c = c;
         curl_easy_reset(c);
         curl_easy_setopt(c, CURLOPT_URL, url);
         curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
@@ -174,8 +187,21 @@ int toolgov_http_post(const toolgov_http_options *opt, const char *url,
         curl_easy_setopt(c, CURLOPT_USERAGENT, "toolgov-agent");
         rc = curl_easy_perform(c);
         out->attempts = k + 1;
-        if (rc == CURLE_OK)
+        if (rc == CURLE_OK || s.streamed)
             curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+        if (s.streamed) {
+            /* What was handed over cannot be taken back: no retry. */
+            out->status = status;
+            out->streamed = 1;
+            out->stopped = s.stopped;
+            out->body = calloc(1, 1);
+            if (rc != CURLE_OK && !s.stopped)
+                snprintf(out->error, sizeof out->error, "%s", curl_easy_strerror(rc));
+            free(s.p);
+            curl_slist_free_all(hl);
+            curl_easy_cleanup(c);
+            return out->body ? 0 : -1;
+        }
         if (rc == CURLE_OK && status != 429 && status < 500) {
             out->status = status;
             out->body = s.p ? s.p : calloc(1, 1);

@@ -29,8 +29,13 @@ typedef struct toolgov_http_options {
     long max_wait_ms;        /* the longest wait; 0: 60 s */
     size_t max_body;         /* the largest body read; 0: 64 MiB */
     FILE *log;               /* one line per retry, or NULL */
-    /* Called with each piece of the body as it arrives (a stream), or NULL. */
-    void (*on_data)(void *ud, const char *data, size_t len);
+    /* A stream: called with each piece of a 2xx answer's body as it
+    ** arrives (other answers are kept whole in the response, for their
+    ** error message, and retried as above), or NULL. A non-zero return
+    ** stops reading. Once a piece is handed over the request is never
+    ** retried: the response then says `streamed`, and a connection that
+    ** dropped mid-body says so in `error`. */
+    int (*on_data)(void *ud, const char *data, size_t len);
     void *data_ud;
 } toolgov_http_options;
 
@@ -39,7 +44,10 @@ typedef struct toolgov_http_response {
     char *body;         /* NUL-terminated, len bytes; never NULL after a post */
     size_t len;
     unsigned attempts;
-    char error[256];    /* why no answer came (status 0), else "" */
+    int streamed;       /* the body went to on_data (not in body) */
+    int stopped;        /* on_data asked to stop reading */
+    char error[256];    /* why no answer came (status 0), or why a streamed
+                        ** body ended early; else "" */
 } toolgov_http_response;
 
 /* POST `body` to `url` with the n `headers` ("Name: value"). 0 when an

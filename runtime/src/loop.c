@@ -390,6 +390,27 @@ static void put_result(toolgov_loop *lp, toolgov__jbuf *b, const lcall *c)
         put_lit(b, "\"(no output)\"");
 }
 
+/* The end of an OpenAI request (both APIs): the restated question and the
+** scratchpad as the last user message, the tools, the output limit under
+** the API's own key, and the stream flag. */
+static void put_tail(toolgov_loop *lp, toolgov__jbuf *b, const char *tokens_key)
+{
+    if (lp->n_steps) {
+        put_lit(b, ",{\"role\":\"user\",\"content\":");
+        put_str(b, lp->pad.ptr, lp->pad.len);
+        toolgov__jbuf_putc(b, '}');
+    }
+    toolgov__jbuf_putc(b, ']');
+    if (lp->n_tools) {
+        put_lit(b, ",\"tools\":");
+        toolgov__jbuf_put(b, lp->tools_json.ptr, lp->tools_json.len);
+    }
+    if (lp->opt.max_tokens) {
+        put_lit(b, tokens_key);
+        put_uint(b, lp->opt.max_tokens);
+    }
+}
+
 static void build_chat(toolgov_loop *lp, toolgov__jbuf *b)
 {
     size_t s, i;
@@ -433,20 +454,7 @@ static void build_chat(toolgov_loop *lp, toolgov__jbuf *b)
             toolgov__jbuf_putc(b, '}');
         }
     }
-    if (lp->n_steps) {
-        put_lit(b, ",{\"role\":\"user\",\"content\":");
-        put_str(b, lp->pad.ptr, lp->pad.len);
-        toolgov__jbuf_putc(b, '}');
-    }
-    toolgov__jbuf_putc(b, ']');
-    if (lp->n_tools) {
-        put_lit(b, ",\"tools\":");
-        toolgov__jbuf_put(b, lp->tools_json.ptr, lp->tools_json.len);
-    }
-    if (lp->opt.max_tokens) {
-        put_lit(b, ",\"max_completion_tokens\":");
-        put_uint(b, lp->opt.max_tokens);
-    }
+    put_tail(lp, b, ",\"max_completion_tokens\":");
 }
 
 static void build_responses(toolgov_loop *lp, toolgov__jbuf *b)
@@ -487,20 +495,7 @@ static void build_responses(toolgov_loop *lp, toolgov__jbuf *b)
             toolgov__jbuf_putc(b, '}');
         }
     }
-    if (lp->n_steps) {
-        put_lit(b, ",{\"role\":\"user\",\"content\":");
-        put_str(b, lp->pad.ptr, lp->pad.len);
-        toolgov__jbuf_putc(b, '}');
-    }
-    toolgov__jbuf_putc(b, ']');
-    if (lp->n_tools) {
-        put_lit(b, ",\"tools\":");
-        toolgov__jbuf_put(b, lp->tools_json.ptr, lp->tools_json.len);
-    }
-    if (lp->opt.max_tokens) {
-        put_lit(b, ",\"max_output_tokens\":");
-        put_uint(b, lp->opt.max_tokens);
-    }
+    put_tail(lp, b, ",\"max_output_tokens\":");
 }
 
 static void build_anthropic(toolgov_loop *lp, toolgov__jbuf *b)
@@ -588,6 +583,8 @@ static int build_request(toolgov_loop *lp)
     case TOOLGOV_LOOP_OPENAI_RESPONSES: build_responses(lp, b); break;
     case TOOLGOV_LOOP_ANTHROPIC: build_anthropic(lp, b); break;
     }
+    if (lp->opt.stream)
+        put_lit(b, ",\"stream\":true");
     toolgov__jbuf_putc(b, '}');
     if (lp->pad.failed)
         return TOOLGOV_ENOMEM;
@@ -738,18 +735,15 @@ static int take_call(toolgov_loop *lp, const toolgov__wire_call *w, size_t k_in_
     return rc == TOOLGOV_ENOMEM ? rc : TOOLGOV_EINVAL;
 }
 
-int toolgov_loop_response(toolgov_loop *lp, const char *body, size_t len)
+/* The response the reader read (rc its result), taken into the turn. */
+static int take_response(toolgov_loop *lp, int rc)
 {
-    toolgov__wire *w;
+    toolgov__wire *w = &lp->wire;
     size_t i;
     lstep *st;
     void *tmp_;
-    int rc;
 
-    if (!lp || lp->state != ST_WAIT_RESPONSE || (!body && len))
-        return TOOLGOV_EINVAL;
-    w = &lp->wire;
-    rc = toolgov__wire_read(w, lp->opt.api, body, len, lp->opt.max_response);
+    lp->streaming = 0;
     if (rc == TOOLGOV_ENOMEM) {
         finish(lp, TOOLGOV_LOOP_END_ABORTED, NULL, 0, "out of memory reading the response");
         return rc;
@@ -793,6 +787,51 @@ int toolgov_loop_response(toolgov_loop *lp, const char *body, size_t len)
     lp->cursor = st->first;
     lp->state = ST_GATE;
     return 0;
+}
+
+int toolgov_loop_response(toolgov_loop *lp, const char *body, size_t len)
+{
+    if (!lp || lp->state != ST_WAIT_RESPONSE || (!body && len))
+        return TOOLGOV_EINVAL;
+    return take_response(lp, toolgov__wire_read(&lp->wire, lp->opt.api, body, len,
+                                                lp->opt.max_response));
+}
+
+int toolgov_loop_response_chunk(toolgov_loop *lp, const char *chunk, size_t len,
+                                const char **delta, size_t *delta_len)
+{
+    toolgov__wire *w;
+    int rc;
+
+    if (delta)
+        *delta = "";
+    if (delta_len)
+        *delta_len = 0;
+    if (!lp || lp->state != ST_WAIT_RESPONSE || (!chunk && len))
+        return TOOLGOV_EINVAL;
+    w = &lp->wire;
+    if (!lp->streaming) {
+        toolgov__wire_stream_begin(w);
+        lp->streaming = 1;
+    }
+    rc = toolgov__wire_stream_feed(w, lp->opt.api, chunk ? chunk : "", len, lp->opt.max_response);
+    if (rc)
+        return take_response(lp, rc); /* the turn ends: nothing of it runs */
+    if (delta && w->st.delta.len)
+        *delta = w->st.delta.ptr;
+    if (delta_len)
+        *delta_len = w->st.delta.len;
+    return 0;
+}
+
+int toolgov_loop_response_end(toolgov_loop *lp)
+{
+    if (!lp || lp->state != ST_WAIT_RESPONSE)
+        return TOOLGOV_EINVAL;
+    if (!lp->streaming)
+        toolgov__wire_stream_begin(&lp->wire);
+    return take_response(lp, toolgov__wire_stream_end(&lp->wire, lp->opt.api,
+                                                      lp->opt.max_response));
 }
 
 /* ---- questions ------------------------------------------------------------ */
@@ -1026,6 +1065,7 @@ int toolgov_loop_next(toolgov_loop *lp, toolgov_loop_action *out)
                 break;
             }
             lp->steps++;
+            lp->streaming = 0;
             lp->state = ST_WAIT_RESPONSE;
             break;
         case ST_GATE:

@@ -68,6 +68,7 @@ struct toolgov_loop {
     size_t *confirm_idx, *prop_call;
     size_t per_call_cap, confirm_cap, prop_call_cap;
     int question_kind;
+    int streaming;             /* WAIT_RESPONSE: a stream is being fed */
     toolgov__wire wire;
     toolgov_loop_end end;
     char error[640];

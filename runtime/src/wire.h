@@ -41,6 +41,34 @@ typedef struct toolgov__wire_call {
     const char *malformed;   /* why the call's form is wrong (static), or NULL */
 } toolgov__wire_call;
 
+/* A call of a stream, assembled from its fragments (wire_stream.c). */
+typedef struct toolgov__wire_scall {
+    long key;                 /* how the API names it: index, output_index */
+    size_t id, id_len;        /* offsets in strs */
+    size_t name, name_len;
+    int args_from_start;      /* Anthropic: args hold the start block's input */
+} toolgov__wire_scall;
+
+/* A server-sent-event stream being read (wire_stream.c). */
+typedef struct toolgov__wire_stream {
+    int mode;                 /* 0 nothing yet, 1 SSE, 2 a whole JSON body */
+    int done;                 /* the API's last event was read */
+    int finish_seen;          /* OpenAI chat: a finish_reason was read */
+    int cr;                   /* the last byte was a CR (a CRLF may be split) */
+    int has_data;             /* the event being read has data lines */
+    unsigned long events;     /* events read, for messages */
+    size_t total;             /* bytes fed */
+    char event[64];           /* the event's "event:" field */
+    toolgov__jbuf line;       /* the line being read */
+    toolgov__jbuf data;       /* the event's data lines, joined */
+    toolgov__jbuf delta;      /* answer text the last chunk brought */
+    toolgov__jbuf strs;       /* calls' ids and names */
+    toolgov__jbuf body;       /* mode 2: the body */
+    toolgov__jbuf *args;      /* per call: its argument text so far */
+    toolgov__wire_scall *sc;
+    size_t n, sc_cap, args_cap, args_init;
+} toolgov__wire_stream;
+
 typedef struct toolgov__wire {
     toolgov_allocator alloc;
     toolgov__scratch arena;
@@ -53,6 +81,7 @@ typedef struct toolgov__wire {
     int finish;               /* TOOLGOV__WIRE_* */
     int api_error;            /* 1: an error body of the API */
     char error[512];          /* the API's message, or what is wrong */
+    toolgov__wire_stream st;
 } toolgov__wire;
 
 void toolgov__wire_init(toolgov__wire *w, const toolgov_allocator *alloc);
@@ -64,6 +93,32 @@ void toolgov__wire_free(toolgov__wire *w);
 ** which); TOOLGOV_ENOMEM. */
 int toolgov__wire_read(toolgov__wire *w, toolgov_loop_api api, const char *body, size_t len,
                        size_t max_len);
+
+/* ---- streams (wire_stream.c) ----
+** A response read as it arrives: begin, feed each chunk of the body as it
+** comes (any split: mid-line, mid-UTF-8, mid-CRLF), end when the body has
+** ended. The stream is the API's server-sent events (OpenAI chat chunks
+** ending in `data: [DONE]`; Responses events ending in response.completed,
+** .incomplete or .failed; Anthropic's message_start ... message_stop); a
+** body that starts with `{` is a whole JSON response instead (an error
+** body sent to a streamed request) and is read whole at the end. Each feed
+** leaves the answer text it brought in st.delta. End assembles the calls
+** from their fragments and fills the reader's fields as toolgov__wire_read
+** does; a stream cut before its last event, or in the middle of one, is an
+** error and none of its calls is given. At most max_len bytes in all.
+** 0; TOOLGOV_EINVAL (w->error says why; api_error 1 for an error event of
+** the API); TOOLGOV_ENOMEM. */
+void toolgov__wire_stream_begin(toolgov__wire *w);
+int toolgov__wire_stream_feed(toolgov__wire *w, toolgov_loop_api api, const char *p,
+                              size_t len, size_t max_len);
+int toolgov__wire_stream_end(toolgov__wire *w, toolgov_loop_api api, size_t max_len);
+
+/* wire_read.c, shared with wire_stream.c: a new call (id/name may be NULL);
+** the API's error message from an error object or string at `err`. */
+int toolgov__wire_add_call(toolgov__wire *w, const char *id, size_t id_len, const char *name,
+                           size_t name_len);
+void toolgov__wire_api_error(toolgov__wire *w, const toolgov__json_doc *d, long err,
+                             const char *api);
 
 /* ---- writing ---- */
 

@@ -37,6 +37,11 @@ void toolgov__wire_init(toolgov__wire *w, const toolgov_allocator *alloc)
     toolgov__jbuf_init(&w->text, &w->alloc);
     toolgov__jbuf_init(&w->refusal, &w->alloc);
     toolgov__jbuf_init(&w->objs, &w->alloc);
+    toolgov__jbuf_init(&w->st.line, &w->alloc);
+    toolgov__jbuf_init(&w->st.data, &w->alloc);
+    toolgov__jbuf_init(&w->st.delta, &w->alloc);
+    toolgov__jbuf_init(&w->st.strs, &w->alloc);
+    toolgov__jbuf_init(&w->st.body, &w->alloc);
 }
 
 void toolgov__wire_free(toolgov__wire *w)
@@ -47,6 +52,17 @@ void toolgov__wire_free(toolgov__wire *w)
     toolgov__jbuf_free(&w->objs);
     toolgov__free(&w->alloc, w->calls, w->cap * sizeof *w->calls);
     toolgov__free(&w->alloc, w->obj_at, w->obj_cap * sizeof *w->obj_at);
+    toolgov__jbuf_free(&w->st.line);
+    toolgov__jbuf_free(&w->st.data);
+    toolgov__jbuf_free(&w->st.delta);
+    toolgov__jbuf_free(&w->st.strs);
+    toolgov__jbuf_free(&w->st.body);
+    while (w->st.args_init)
+        toolgov__jbuf_free(&w->st.args[--w->st.args_init]);
+    toolgov__free(&w->alloc, w->st.args, w->st.args_cap * sizeof *w->st.args);
+    toolgov__free(&w->alloc, w->st.sc, w->st.sc_cap * sizeof *w->st.sc);
+    w->st.args = NULL;
+    w->st.sc = NULL;
     w->calls = NULL;
     w->obj_at = NULL;
     w->cap = w->obj_cap = w->n_calls = 0;
@@ -73,7 +89,8 @@ static const char *str_of(const toolgov__json_doc *d, long i)
 }
 
 /* The message an error object (or string) carries. */
-static void api_error(toolgov__wire *w, const toolgov__json_doc *d, long err, const char *api)
+void toolgov__wire_api_error(toolgov__wire *w, const toolgov__json_doc *d, long err,
+                             const char *api)
 {
     const char *msg = str_of(d, err);
     const char *type = NULL;
@@ -92,7 +109,8 @@ static void api_error(toolgov__wire *w, const toolgov__json_doc *d, long err, co
                  msg ? msg : "(the error body has no message)");
 }
 
-static int add_call(toolgov__wire *w, long id, long name, const toolgov__json_doc *d)
+int toolgov__wire_add_call(toolgov__wire *w, const char *id, size_t id_len, const char *name,
+                           size_t name_len)
 {
     void *p;
     toolgov__wire_call *c;
@@ -114,16 +132,20 @@ static int add_call(toolgov__wire *w, long id, long name, const toolgov__json_do
     c = &w->calls[w->n_calls];
     memset(c, 0, sizeof *c);
     w->obj_at[w->n_calls] = (size_t)-1;
-    if (is(d, id, TOOLGOV__JSON_STRING)) {
-        c->id = d->nodes[id].u.str;
-        c->id_len = d->nodes[id].len;
-    }
-    if (is(d, name, TOOLGOV__JSON_STRING)) {
-        c->name = d->nodes[name].u.str;
-        c->name_len = d->nodes[name].len;
-    }
+    c->id = id;
+    c->id_len = id ? id_len : 0;
+    c->name = name;
+    c->name_len = name ? name_len : 0;
     w->n_calls++;
     return 0;
+}
+
+static int add_call(toolgov__wire *w, long id, long name, const toolgov__json_doc *d)
+{
+    int sid = is(d, id, TOOLGOV__JSON_STRING), sname = is(d, name, TOOLGOV__JSON_STRING);
+    return toolgov__wire_add_call(w, sid ? d->nodes[id].u.str : NULL, sid ? d->nodes[id].len : 0,
+                                  sname ? d->nodes[name].u.str : NULL,
+                                  sname ? d->nodes[name].len : 0);
 }
 
 /* A call whose arguments are a JSON string (both OpenAI APIs). */
@@ -202,7 +224,7 @@ static int read_chat(toolgov__wire *w, const toolgov__json_doc *d)
     int rc;
 
     if (get(d, 0, "error") >= 0 && !is(d, get(d, 0, "error"), TOOLGOV__JSON_NULL)) {
-        api_error(w, d, get(d, 0, "error"), "OpenAI API");
+        toolgov__wire_api_error(w, d, get(d, 0, "error"), "OpenAI API");
         return TOOLGOV_EINVAL;
     }
     if (!is(d, choices, TOOLGOV__JSON_ARRAY))
@@ -254,7 +276,7 @@ static int read_responses(toolgov__wire *w, const toolgov__json_doc *d)
     int rc;
 
     if ((err >= 0 && !is(d, err, TOOLGOV__JSON_NULL)) || str_is(d, st, "failed")) {
-        api_error(w, d, err, "OpenAI API");
+        toolgov__wire_api_error(w, d, err, "OpenAI API");
         return TOOLGOV_EINVAL;
     }
     if (!is(d, out, TOOLGOV__JSON_ARRAY) || is(d, get(d, 0, "choices"), TOOLGOV__JSON_ARRAY))
@@ -287,7 +309,7 @@ static int read_anthropic(toolgov__wire *w, const toolgov__json_doc *d)
     int rc;
 
     if (str_is(d, type, "error")) {
-        api_error(w, d, get(d, 0, "error"), "Anthropic API");
+        toolgov__wire_api_error(w, d, get(d, 0, "error"), "Anthropic API");
         return TOOLGOV_EINVAL;
     }
     if (!is(d, content, TOOLGOV__JSON_ARRAY) || is(d, get(d, 0, "choices"), TOOLGOV__JSON_ARRAY) ||

@@ -26,6 +26,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sse  # noqa: E402  (the vendors' stream shapes)
+
 AGENT = sys.argv[1]
 FIX = sys.argv[2]
 ONLY = sys.argv[3:]
@@ -44,13 +47,23 @@ def fixture(api, name):
 
 class Step:
     """One answer of the fake endpoint: status, headers, body; `cut` sends
-    a Content-Length larger than the body and closes the connection."""
+    a Content-Length larger than the body and closes the connection.
+    `stream`: the body is an event stream, sent chunked (HTTP/1.1) in
+    pieces of 50 bytes; with `cut_at`, the connection closes after that
+    many bytes of it, without the last chunk."""
 
-    def __init__(self, body, status=200, headers=None, cut=False):
+    def __init__(self, body, status=200, headers=None, cut=False, stream=False, cut_at=None):
         self.body = body
         self.status = status
         self.headers = headers or {}
         self.cut = cut
+        self.stream = stream
+        self.cut_at = cut_at
+
+
+def streamed(api, name, **kw):
+    """A recorded whole response replayed as the API's event stream."""
+    return Step(sse.stream(api, fixture(api, name)), stream=True, **kw)
 
 
 class Fake:
@@ -82,6 +95,20 @@ class Fake:
                 else:
                     step = fake.steps.pop(0)
                 self.send_response(step.status)
+                if step.stream:
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    body = step.body if step.cut_at is None else step.body[:step.cut_at]
+                    for i in range(0, len(body), 50):
+                        piece = body[i:i + 50]
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+                        self.wfile.flush()
+                    if step.cut_at is None:
+                        self.wfile.write(b"0\r\n\r\n")
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return
                 self.send_header("Content-Type", "application/json")
                 for k, v in step.headers.items():
                     self.send_header(k, v)
@@ -214,8 +241,10 @@ def check_request(api, path, headers, body):
     return len(answered), last_user
 
 
-def check_all(fake):
+def check_all(fake, stream=False):
     check(not fake.errors, "; ".join(fake.errors))
+    for _, _, body, _ in fake.requests:
+        check((body.get("stream") is True) == stream, "stream %r in a request" % body.get("stream"))
     check(not fake.steps, "%d answers never asked for" % len(fake.steps))
     out = []
     for i, (path, headers, body, _) in enumerate(fake.requests):
@@ -311,6 +340,77 @@ def case_promos_repeat():
     check(": replayed" in reqs[3][1], "the repeat replays: %s" % reqs[3][1])
     outs = [m["content"] for m in f.requests[3][2]["messages"] if m["role"] == "tool"]
     check(outs[1] == outs[2], "a replay gives the first result again")
+
+
+def stream_dues(api):
+    steps = [streamed(api, "dues-%d" % i) for i in (1, 2, 3)]
+    with Fake(api, steps) as f:
+        p = run_agent(agent_args(f, DUES, ["--stream"]), stdin="y\n")
+    so, _ = expect(p, 0, ["Make these 4 changes?", "Done: I created 4 reminders"])
+    check(so.count("[y/N]") == 1, "asked %d times" % so.count("[y/N]"))
+    check(so.count("Done: I created 4 reminders") == 1, "the answer shown twice:\n" + so)
+    reqs = check_all(f, stream=True)
+    check([n for n, _ in reqs] == [0, 2, 6], "calls answered per request: %s" % reqs)
+    # The arguments came in fragments; the history carries them whole.
+    if api != ANTHROPIC:
+        body = f.requests[2][2]
+        items = body["messages"] if api == CHAT else body["input"]
+        args = [c["function"]["arguments"] for m in items for c in (m.get("tool_calls") or [])
+                if m.get("role") == "assistant"] if api == CHAT else \
+            [i["arguments"] for i in items if i.get("type") == "function_call"]
+        check(all(json.loads(a) for a in args) and len(args) == 6, "arguments: %s" % args)
+
+
+def case_stream_dues_openai():
+    stream_dues(CHAT)
+
+
+def case_stream_dues_responses():
+    stream_dues(RESPONSES)
+
+
+def case_stream_dues_anthropic():
+    stream_dues(ANTHROPIC)
+
+
+def case_stream_cut():
+    """A stream cut in the middle of an event (the third reminder's first),
+    and one that stops between events before its last two: a clear
+    error, exit 1, and none of its calls runs (no question, no request
+    after it)."""
+    for api in (CHAT, RESPONSES, ANTHROPIC):
+        whole = sse.stream(api, fixture(api, "dues-2"))
+        mid = whole.index(b"Rem3" if api == ANTHROPIC else b"rem_3")  # inside an event
+        ends = [i + 2 for i in range(len(whole)) if whole[i:i + 2] == b"\n\n"]
+        before_last = ends[-3]  # every event but the last two
+        for cut, err in ((mid, "the stream was cut in the middle of an event"),
+                         (before_last, "the stream ended before its last event")):
+            with tempfile.TemporaryDirectory() as d:
+                log = os.path.join(d, "audit.jsonl")
+                with Fake(api, [streamed(api, "dues-1"), Step(whole, stream=True, cut_at=cut)]) as f:
+                    p = run_agent(agent_args(f, DUES, ["--stream", "--audit", log]), stdin="y\n")
+                so, se = expect(p, 1, [], [err, "nothing of this response is used"])
+                check("Make these" not in so, "%s: a call of the cut stream was asked about" % api)
+                check(len(f.requests) == 2, "%s: %d requests" % (api, len(f.requests)))
+                with open(log) as fh:
+                    tools = [json.loads(x).get("tool") for x in fh]
+                check("create_reminder" not in tools, "%s: a reminder reached the gate" % api)
+
+
+def case_stream_error_event():
+    """An error event in the middle of a stream: the API's message, exit 1."""
+    ev = (b'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1",'
+          b'"type":"message","role":"assistant","content":[],"model":"m","stop_reason":null,'
+          b'"usage":{"input_tokens":1,"output_tokens":1}}}\n\n'
+          b'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", '
+          b'"message": "Overloaded"}}\n\n')
+    with Fake(ANTHROPIC, [Step(ev, stream=True)]) as f:
+        p = run_agent(agent_args(f, DUES, ["--stream"]))
+    expect(p, 1, [], ["Anthropic API error (overloaded_error): Overloaded"])
+    body = b'{"error":{"message":"Incorrect API key provided: sk-test","type":"invalid_request_error"}}'
+    with Fake(CHAT, [Step(body, 401)]) as f:
+        p = run_agent(agent_args(f, DUES, ["--stream"]))
+    expect(p, 1, [], ["Incorrect API key provided"])
 
 
 def case_retry_after():

@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** fuzz_loop.c: libFuzzer target for the loop's response readers (loop.h,
-** runtime/src/wire_read.c): each API's whole responses, as a model (or
-** whatever answers in its place) may send them.
+** runtime/src/wire_read.c, wire_stream.c): each API's whole responses and
+** server-sent-event streams, as a model (or whatever answers in its place)
+** may send them.
 **
-** The first byte picks the API (mod 3) and how the user answers questions
-** (bit 2: yes); the rest is the response body, handed back for every
+** The first byte picks the API (mod 3), how the user answers questions
+** (bit 2: yes), whether the body is a stream (bit 3: fed with
+** toolgov_loop_response_chunk in pieces of 1 + (byte >> 4) * 5 bytes,
+** then toolgov_loop_response_end); the rest is the body, handed back for every
 ** request of a turn of at most three steps over the fixture's tools (one of
 ** every kind the gate tells apart). Invariants: the turn always ends
 ** (DONE within a bounded number of actions); every request the loop writes
 ** is JSON the strict reader accepts; a refused response ends the turn with
-** an error message; nothing crashes or leaks.
+** an error message; a stream's deltas never hold more bytes than were fed;
+** nothing crashes or leaks.
 */
 #include <string.h>
 
@@ -42,7 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     toolgov_loop_action a;
     const char *body;
     size_t len, actions;
-    int yes;
+    int yes, streamed;
+    size_t piece;
 
     if (size < 1)
         return 0;
@@ -52,6 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.model = "fuzz";
     o.max_steps = 3;
     yes = (data[0] >> 2) & 1;
+    streamed = (data[0] >> 3) & 1;
+    piece = 1 + (size_t)(data[0] >> 4) * 5;
+    o.stream = streamed;
     body = (const char *)data + 1;
     len = size - 1;
     FUZZ_CHECK(toolgov_loop_new(&lp, fixture_pol, &o) == 0);
@@ -71,7 +79,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (a.what == TOOLGOV_LOOP_SEND) {
             int rc;
             check_json(a.text, a.len);
-            rc = toolgov_loop_response(lp, body, len);
+            if (streamed) {
+                size_t at = 0, shown = 0;
+                rc = 0;
+                while (rc == 0 && at < len) {
+                    size_t n = len - at < piece ? len - at : piece, dlen = 1;
+                    const char *delta = NULL;
+                    rc = toolgov_loop_response_chunk(lp, body + at, n, &delta, &dlen);
+                    FUZZ_CHECK(delta != NULL);
+                    FUZZ_CHECK(rc == 0 || dlen == 0);
+                    at += n;
+                    shown += dlen;
+                    FUZZ_CHECK(shown <= at);
+                }
+                if (rc == 0)
+                    rc = toolgov_loop_response_end(lp);
+            } else {
+                rc = toolgov_loop_response(lp, body, len);
+            }
             FUZZ_CHECK(rc == 0 || rc == TOOLGOV_EINVAL || rc == TOOLGOV_ENOMEM);
         } else {
             FUZZ_CHECK(a.what == TOOLGOV_LOOP_ASK && a.n_calls > 0 && a.len > 0);

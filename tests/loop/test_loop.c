@@ -35,14 +35,14 @@ static toolgov_allocator heap = {NULL, NULL};
 static toolgov__scratch arena;
 static toolgov__json_doc doc;
 
-static char *slurp(const char *api, const char *name, size_t *len)
+static char *slurp_ext(const char *api, const char *name, const char *ext, size_t *len)
 {
     char path[1024];
     FILE *f;
     long n;
     char *buf;
 
-    snprintf(path, sizeof path, "%s/loop/%s/%s.json", TOOLGOV_TESTDATA_DIR, api, name);
+    snprintf(path, sizeof path, "%s/loop/%s/%s.%s", TOOLGOV_TESTDATA_DIR, api, name, ext);
     f = fopen(path, "rb");
     ck_assert_msg(f != NULL, "cannot open %s", path);
     fseek(f, 0, SEEK_END);
@@ -55,6 +55,11 @@ static char *slurp(const char *api, const char *name, size_t *len)
     fclose(f);
     *len = (size_t)n;
     return buf;
+}
+
+static char *slurp(const char *api, const char *name, size_t *len)
+{
+    return slurp_ext(api, name, "json", len);
 }
 
 static void setup(void)
@@ -908,6 +913,260 @@ START_TEST(test_question_is_text_shown)
 }
 END_TEST
 
+/* ---- streams ---------------------------------------------------------------- */
+
+/* Feed `body` to the loop in pieces of 1, 2, ... `step` bytes (cycling),
+** the deltas collected in `deltas` (NULL: not kept). The chunk calls'
+** first non-zero result, or 0. */
+static int feed(const char *body, size_t len, size_t step, char *deltas, size_t dsize)
+{
+    size_t at = 0, k = 1, dl = 0;
+    if (deltas)
+        deltas[0] = '\0';
+    while (at < len) {
+        size_t n = k < len - at ? k : len - at, got = 0;
+        const char *d = NULL;
+        int rc = toolgov_loop_response_chunk(lp, body + at, n, &d, &got);
+        if (rc)
+            return rc;
+        ck_assert_ptr_nonnull(d);
+        if (deltas && got) {
+            ck_assert_uint_lt(dl + got, dsize);
+            memcpy(deltas + dl, d, got);
+            dl += got;
+            deltas[dl] = '\0';
+        }
+        at += n;
+        k = k % step + 1;
+    }
+    return 0;
+}
+
+/* The dues through streams, for each API: the first response a whole JSON
+** body fed in chunks, the four reminders' calls assembled from their
+** fragments (split at every size from 1 to 13 bytes), the answer's text
+** handed out as deltas that add up to the answer. */
+START_TEST(test_stream_dues)
+{
+    toolgov_loop_api api = (toolgov_loop_api)_i;
+    toolgov_loop_options o;
+    toolgov_loop_action a;
+    size_t len;
+    char *body, deltas[4096];
+
+    memset(&o, 0, sizeof o);
+    o.stream = 1;
+    open_loop(api, &o);
+    start(DUES_USER, dues_tools, 5);
+    a = next(TOOLGOV_LOOP_SEND);
+    ck_assert_ptr_nonnull(strstr(a.text, ",\"stream\":true}"));
+    body = slurp(api_dir[api], "dues-1", &len);
+    ck_assert_int_eq(feed(body, len, 5, NULL, 0), 0);
+    free(body);
+    ck_assert_int_eq(toolgov_loop_response_end(lp), 0);
+    next(TOOLGOV_LOOP_SEND);
+    body = slurp_ext(api_dir[api], "dues-2", "sse", &len);
+    ck_assert_int_eq(feed(body, len, 13, NULL, 0), 0);
+    free(body);
+    ck_assert_int_eq(toolgov_loop_response_end(lp), 0);
+    a = next(TOOLGOV_LOOP_ASK);
+    ck_assert_uint_eq(a.n_calls, 4);
+    ck_assert_str_eq(a.calls[2].tool, "create_reminder");
+    ck_assert_ptr_nonnull(strstr(a.calls[2].args, "\"title\":\"Pay Rent (1250.00 EUR)\""));
+    ck_assert_ptr_nonnull(strstr(a.text, "Make these 4 changes?"));
+    ck_assert_int_eq(toolgov_loop_answer(lp, 1), 0);
+    next(TOOLGOV_LOOP_SEND);
+    body = slurp_ext(api_dir[api], "dues-3", "sse", &len);
+    ck_assert_int_eq(feed(body, len, 3, deltas, sizeof deltas), 0);
+    free(body);
+    ck_assert_int_eq(toolgov_loop_response_end(lp), 0);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_ANSWERED);
+    ck_assert_str_eq(a.text, deltas);
+    ck_assert_ptr_nonnull(strstr(a.text, "Done: I created 4 reminders"));
+}
+END_TEST
+
+/* The same stream with CRLF line ends fed one byte at a time (a CRLF split
+** across chunks is one line end). */
+START_TEST(test_stream_crlf_bytes)
+{
+    toolgov_loop_options o;
+    toolgov_loop_action a;
+    size_t len, i, n = 0;
+    char *body, *crlf;
+
+    memset(&o, 0, sizeof o);
+    o.stream = 1;
+    open_loop(TOOLGOV_LOOP_ANTHROPIC, &o);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    body = slurp_ext("anthropic", "dues-2", "sse", &len);
+    crlf = malloc(2 * len + 1);
+    ck_assert_ptr_nonnull(crlf);
+    for (i = 0; i < len; i++) {
+        if (body[i] == '\n')
+            crlf[n++] = '\r';
+        crlf[n++] = body[i];
+    }
+    ck_assert_int_eq(feed(crlf, n, 1, NULL, 0), 0);
+    free(body);
+    free(crlf);
+    ck_assert_int_eq(toolgov_loop_response_end(lp), 0);
+    a = next(TOOLGOV_LOOP_ASK);
+    ck_assert_uint_eq(a.n_calls, 4);
+}
+END_TEST
+
+/* A stream cut in the middle of an event (the third reminder's first,
+** when two calls are whole already), or between events before the API's
+** last two: a clear error, the turn ends BAD_RESPONSE, and not
+** one of its calls reaches the gate, the whole ones included. */
+START_TEST(test_stream_cut)
+{
+    toolgov_loop_api api = (toolgov_loop_api)(_i % 3);
+    int between = _i >= 3;
+    toolgov_loop_options o;
+    toolgov_loop_action a;
+    size_t len, cut;
+    char *body;
+
+    memset(&o, 0, sizeof o);
+    o.stream = 1;
+    open_loop(api, &o);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    body = slurp_ext(api_dir[api], "dues-2", "sse", &len);
+    if (between) {
+        /* every event but the last two (a chat stream whose finish_reason
+        ** came is whole even without its [DONE]) */
+        int ends = 0;
+        cut = len;
+        while (cut > 2 && ends < 3)
+            ends += body[--cut - 1] == '\n' && body[cut - 2] == '\n';
+    } else {
+        /* in the third reminder's first event: two calls are whole */
+        const char *third = strstr(body, "em_3") ? strstr(body, "em_3") : strstr(body, "Rem3");
+        ck_assert_ptr_nonnull(third);
+        cut = (size_t)(third - body);
+    }
+    ck_assert_int_eq(feed(body, cut, 7, NULL, 0), 0);
+    free(body);
+    ck_assert_int_eq(toolgov_loop_response_end(lp), TOOLGOV_EINVAL);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_BAD_RESPONSE);
+    ck_assert_msg(strstr(a.error, between ? "the stream ended before its last event"
+                                          : "the stream was cut in the middle of an event") &&
+                      strstr(a.error, "nothing of this response is used"),
+                  "error: %s", a.error);
+    ck_assert_int_eq(toolgov_loop_response_end(lp), TOOLGOV_EINVAL);
+}
+END_TEST
+
+/* Error events end the turn at once with the API's message; a stream over
+** max_response, an event that is not JSON, an empty body: BAD_RESPONSE. */
+START_TEST(test_stream_errors)
+{
+    static const char anth[] =
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\","
+        "\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\n"
+        ": a comment\nevent: error\ndata: {\"type\": \"error\", \"error\": {\"type\": "
+        "\"overloaded_error\", \"message\": \"Overloaded\"}}\n\n";
+    static const char resp[] = "event: error\ndata: {\"type\":\"error\",\"code\":\"ERR_SOMETHING\","
+                               "\"message\":\"Something went wrong\",\"param\":null,"
+                               "\"sequence_number\":1}\n\n";
+    static const char chat[] = "data: {\"error\":{\"message\":\"Rate limit\",\"type\":\"requests\"}}\n\n";
+    static const char notjson[] = "data: {\"choices\": [\n\n";
+    toolgov_loop_options o;
+    toolgov_loop_action a;
+    char big[300];
+
+    memset(&o, 0, sizeof o);
+    o.stream = 1;
+    open_loop(TOOLGOV_LOOP_ANTHROPIC, &o);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(feed(anth, strlen(anth), 9, NULL, 0), TOOLGOV_EINVAL);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_API_ERROR);
+    ck_assert_str_eq(a.error, "Anthropic API error (overloaded_error): Overloaded");
+
+    open_loop(TOOLGOV_LOOP_OPENAI_RESPONSES, &o);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(feed(resp, strlen(resp), 64, NULL, 0), TOOLGOV_EINVAL);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_API_ERROR);
+    ck_assert_str_eq(a.error, "OpenAI API error (ERR_SOMETHING): Something went wrong");
+
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, &o);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(feed(chat, strlen(chat), 64, NULL, 0), TOOLGOV_EINVAL);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_API_ERROR);
+    ck_assert_ptr_nonnull(strstr(a.error, "Rate limit"));
+
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(feed(notjson, strlen(notjson), 64, NULL, 0), TOOLGOV_EINVAL);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_BAD_RESPONSE);
+    ck_assert_ptr_nonnull(strstr(a.error, "event 1 of the stream is not JSON"));
+
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(toolgov_loop_response_end(lp), TOOLGOV_EINVAL);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_ptr_nonnull(strstr(a.error, "ended before anything was sent"));
+
+    o.max_response = 256;
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, &o);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    memset(big, ':', sizeof big);
+    ck_assert_int_eq(feed(big, sizeof big, 64, NULL, 0), TOOLGOV_EINVAL);
+    a = next(TOOLGOV_LOOP_DONE);
+    ck_assert_int_eq(a.end, TOOLGOV_LOOP_END_BAD_RESPONSE);
+    ck_assert_ptr_nonnull(strstr(a.error, "over 256 bytes"));
+    /* No stream is awaited now. */
+    ck_assert_int_eq(toolgov_loop_response_chunk(lp, "x", 1, NULL, NULL), TOOLGOV_EINVAL);
+}
+END_TEST
+
+/* Chat chunks as servers send them: the calls of two indexes interleaved,
+** a name in two pieces, a chunk with no index (it goes on the last call),
+** and no [DONE] after the finish_reason (llama.cpp-style servers close
+** the stream there): read whole. */
+START_TEST(test_stream_chat_interleaved)
+{
+    static const char s[] =
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"tool_calls\":["
+        "{\"index\":0,\"id\":\"c0\",\"type\":\"function\",\"function\":{\"name\":\"calendar_\","
+        "\"arguments\":\"{\\\"da\"}},{\"index\":1,\"id\":\"c1\",\"type\":\"function\","
+        "\"function\":{\"name\":\"calendar_lookup\",\"arguments\":\"{\\\"date\\\":\"}}]}}]}\n\n"
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":"
+        "{\"name\":\"lookup\",\"arguments\":\"te\\\":\\\"2026-12-01\\\"}\"}}]}}]}\n\n"
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"function\":"
+        "{\"arguments\":\"\\\"2026-12-02\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\n";
+    static const char *const tools[] = {"calendar_lookup"};
+    toolgov_loop_options o;
+    toolgov_loop_action a;
+
+    memset(&o, 0, sizeof o);
+    o.stream = 1;
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, &o);
+    start("What is on the first two days?", tools, 1);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(feed(s, strlen(s), 11, NULL, 0), 0);
+    ck_assert_int_eq(toolgov_loop_response_end(lp), 0);
+    a = next(TOOLGOV_LOOP_SEND);
+    parse_request(a.text, a.len);
+    ck_assert_ptr_nonnull(strstr(a.text, "1. calendar_lookup {\\\"date\\\":\\\"2026-12-01\\\"}: ran"));
+    ck_assert_ptr_nonnull(strstr(a.text, "2. calendar_lookup {\\\"date\\\":\\\"2026-12-02\\\"}: ran"));
+}
+END_TEST
+
 START_TEST(test_misuse)
 {
     toolgov_loop_action a;
@@ -1093,6 +1352,11 @@ static Suite *suite(void)
     tcase_add_test(e, test_question_shows_hidden);
     tcase_add_test(e, test_question_is_text_shown);
     tcase_add_test(e, test_misuse);
+    tcase_add_loop_test(e, test_stream_dues, 0, 3);
+    tcase_add_test(e, test_stream_crlf_bytes);
+    tcase_add_loop_test(e, test_stream_cut, 0, 6);
+    tcase_add_test(e, test_stream_errors);
+    tcase_add_test(e, test_stream_chat_interleaved);
     suite_add_tcase(s, e);
     return s;
 }

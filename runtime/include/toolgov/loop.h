@@ -14,6 +14,8 @@
 **         toolgov_loop_next(lp, &a);
 **         if (a.what == TOOLGOV_LOOP_SEND)        POST a.text; then
 **             toolgov_loop_response(lp, body, body_len);
+**             (or, streamed: toolgov_loop_response_chunk() per piece,
+**             then toolgov_loop_response_end())
 **         else if (a.what == TOOLGOV_LOOP_ASK)    show a.text; then
 **             toolgov_loop_answer(lp, yes);
 **         else                                    TOOLGOV_LOOP_DONE:
@@ -148,6 +150,9 @@ typedef struct toolgov_loop_options {
                             ** model asks in chat, or through ask_user);
                             ** 0: the loop's rule (the loop asks) */
     int schemas_in_prompt;  /* 1: the system text repeats every schema too */
+    int stream;             /* 1: each request asks for a stream ("stream":
+                            ** true); hand the body back in pieces with
+                            ** toolgov_loop_response_chunk/_end */
 } toolgov_loop_options;
 
 typedef struct toolgov_loop toolgov_loop;
@@ -182,6 +187,34 @@ TOOLGOV_EXTERN int toolgov_loop_next(toolgov_loop *lp, toolgov_loop_action *out)
 ** when no response is awaited. */
 TOOLGOV_EXTERN int toolgov_loop_response(toolgov_loop *lp, const char *body, size_t len);
 
+/* Streaming: hand back the body of the last SEND's response piece by
+** piece as it arrives (`len` bytes of `chunk`, borrowed for the call; any
+** split, even inside a line or a UTF-8 character), then
+** toolgov_loop_response_end() when the body has ended. The body is the
+** API's server-sent events (options.stream asks for them): OpenAI chat
+** chunks up to `data: [DONE]`, the Responses API's events up to
+** response.completed (.incomplete, .failed), Anthropic's up to
+** message_stop; a body that is one JSON object instead (an error body) is
+** read whole at the end. Tool calls are assembled from their fragments
+** and nothing of them runs before the stream's end. *delta (may be NULL)
+** receives the answer text this chunk brought (*delta_len bytes, ""
+** when none; UTF-8 as the model sent it, possibly ending inside a
+** character; borrowed until the loop's next call), for the host to show
+** as it comes. 0; TOOLGOV_EINVAL when no response is awaited, or when the
+** stream is an error (an error event: API_ERROR with its message; over
+** max_response or not the API's events: BAD_RESPONSE): the turn then ends
+** at once and the host stops reading. TOOLGOV_ENOMEM (the turn ends
+** ABORTED). */
+TOOLGOV_EXTERN int toolgov_loop_response_chunk(toolgov_loop *lp, const char *chunk, size_t len,
+                                               const char **delta, size_t *delta_len);
+
+/* The streamed body has ended: its calls go to the gate, as a whole
+** response's do (toolgov_loop_response). A stream that stopped before the
+** API's last event, or in the middle of an event (the connection dropped),
+** is TOOLGOV_EINVAL with a message that says so: the turn ends
+** BAD_RESPONSE and none of its calls runs, not even a whole one. */
+TOOLGOV_EXTERN int toolgov_loop_response_end(toolgov_loop *lp);
+
 /* Hand back the user's answer to the last ASK (yes non-zero). 0,
 ** TOOLGOV_EINVAL when no answer is awaited, TOOLGOV_ENOMEM. */
 TOOLGOV_EXTERN int toolgov_loop_answer(toolgov_loop *lp, int yes);
@@ -197,7 +230,8 @@ TOOLGOV_EXTERN const char *toolgov_loop_error(const toolgov_loop *lp);
 /* The blocking convenience: the host's transport and asker. */
 typedef struct toolgov_loop_io {
     /* Send `request` (len bytes) and hand the response back with
-    ** toolgov_loop_response(lp, ...) before returning 0; a negative return
+    ** toolgov_loop_response(lp, ...) (or its chunks and
+    ** toolgov_loop_response_end) before returning 0; a negative return
     ** (the transport failed) ends the turn ABORTED. */
     int (*send)(void *ud, toolgov_loop *lp, const char *request, size_t len);
     /* Ask the user `q->text` (q->calls lists what it is about). 1 yes,
