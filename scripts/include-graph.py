@@ -46,7 +46,8 @@ LAYERS = [
     ["runtime/src/audit"],
     ["runtime/src/run", "runtime/src/state", "runtime/src/grant", "runtime/src/grants"],
     ["runtime/src/prompt", "runtime/src/shortlist", "runtime/src/toolcalls"],
-    ["runtime/src/wire_read", "runtime/src/wire_write", "runtime/src/wire"],
+    ["runtime/src/wire_read", "runtime/src/wire_stream", "runtime/src/wire_write",
+     "runtime/src/wire"],
     ["runtime/src/loop"],
     ["runtime/src/"],
     # the generator, by stage (its own layers inside are gen/'s business)
