@@ -504,13 +504,41 @@ static void say_allowed(ctx *c, const toolgov_arg_schema *s)
     say(c, ")");
 }
 
-/* Decode the default of field f into dst (a JSON text in the table). */
+/* The node of a default text that is exactly true, false or null (the
+** usual default of a flag), so the reader's setup is skipped for it; 0
+** for any other text, which the reader reads. */
+static int literal_default(toolgov__json *node, const char *text)
+{
+    unsigned char type = strcmp(text, "false") == 0  ? TOOLGOV__JSON_FALSE
+                         : strcmp(text, "true") == 0 ? TOOLGOV__JSON_TRUE
+                         : strcmp(text, "null") == 0 ? TOOLGOV__JSON_NULL
+                                                     : 0;
+
+    if (!type)
+        return 0;
+    memset(node, 0, sizeof *node);
+    node->type = type;
+    node->end = 1;
+    return 1;
+}
+
+/* Decode the default of field f into dst (a JSON text in the table),
+** like a given value. */
 static void default_value(ctx *c, const toolgov_arg_field *f, unsigned char *dst)
 {
     toolgov__json_doc ddoc;
     toolgov__json_error err;
+    toolgov__json node;
     int rc;
 
+    if (literal_default(&node, f->default_json)) {
+        ddoc.nodes = &node;
+        ddoc.count = 1;
+        ddoc.text = f->default_json;
+        ddoc.len = strlen(f->default_json);
+        value(c, &ddoc, f->schema, 0, dst);
+        return;
+    }
     rc = toolgov__json_parse(&ddoc, &err, &c->d->arena, f->default_json,
                              strlen(f->default_json), TOOLGOV_ARGS_MAX_NESTING,
                              TOOLGOV_ARGS_MAX_LEN, 0);
@@ -851,8 +879,10 @@ static void value(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schema
         /* A handler reads a string as C text more often than not: one with
         ** a NUL would end early there ("\u0000spam" reads as ""), so it is
         ** refused unless the schema opts in (TOOLGOV_ARG_F_ALLOW_NUL). */
-        if (!(s->flags & TOOLGOV_ARG_F_ALLOW_NUL) && memchr(n->u.str, '\0', n->len) &&
-            problem(c))
+        /* Only an escape (\u0000) can put a NUL there: the reader refuses
+        ** a raw control byte, so a string without one (plain) has none. */
+        if (!(s->flags & TOOLGOV_ARG_F_ALLOW_NUL) && !n->plain &&
+            memchr(n->u.str, '\0', n->len) && problem(c))
             say(c, "must not contain a NUL character (\\u0000)");
         check_string(c, s, doc, idx);
         if (dst) {

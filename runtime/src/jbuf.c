@@ -50,7 +50,7 @@ int toolgov__jbuf_grow(toolgov__jbuf *b, size_t n)
     return 0;
 }
 
-int toolgov__jbuf_room(toolgov__jbuf *b, size_t n)
+int toolgov__jbuf_room_slow(toolgov__jbuf *b, size_t n)
 {
     if (b->failed)
         return 0;

@@ -49,7 +49,13 @@ int toolgov__jbuf_finish(toolgov__jbuf *b);
 
 /* Room for n more bytes and a NUL after them: 1, or 0 when out of memory
 ** (then `failed` is set). The caller writes at ptr + len and adds to len. */
-int toolgov__jbuf_room(toolgov__jbuf *b, size_t n);
+int toolgov__jbuf_room_slow(toolgov__jbuf *b, size_t n);
+static inline int toolgov__jbuf_room(toolgov__jbuf *b, size_t n)
+{
+    if (!b->failed && b->cap - b->len > n)
+        return 1;
+    return toolgov__jbuf_room_slow(b, n);
+}
 
 /* The same without the sticky failure, for a caller that reports each
 ** failure itself (toolgov_result): 0, or TOOLGOV_ENOMEM with the buffer as

@@ -7,19 +7,20 @@
 ** The reader bounds its output first: a JSON text of n bytes has at most
 ** 1 + (number of ',', ':', '[' and '{') values, and its unescaped
 ** strings fit in n bytes (an escape never decodes longer than itself, and a
-** string's closing quote pays for its NUL). So the node array and the
-** string bytes are each one arena allocation, and the second pass, a small
-** state machine with an explicit stack of open containers, never grows
-** anything. Strings are scanned and copied eight bytes at a time, and each
-** string node records whether its text had an escape, so the canonical
-** writer copies the usual string (and number) as sent instead of spelling
-** it again.
+** string's closing quote pays for its NUL). So the node array, the stack
+** of open containers and the string bytes are one arena allocation, and
+** the second pass, a small state machine, never grows anything. Strings
+** are scanned and copied eight bytes at a time (jsonwrite.h's scan, the
+** writers' too), and each string node records whether its text had an
+** escape, so the canonical writer copies the usual string (and number) as
+** sent instead of spelling it again. An object's keys are sorted once, as
+** it closes, by their first eight bytes as a number (the bytes only for
+** keys alike that far), which also finds a duplicate.
 */
 #include "json.h"
 
 #include <float.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,12 @@
 #include "jsonwrite.h"
 #include "sort.h"
 #include "utf8.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define NOINLINE_ __attribute__((noinline))
+#else
+#define NOINLINE_
+#endif
 
 /* ---- reader ---- */
 
@@ -61,13 +68,20 @@ static int fail_limit(parser *ps, const unsigned char *at, const char *msg, size
     return TOOLGOV_EINVAL;
 }
 
-static void skip_ws(parser *ps)
+static NOINLINE_ void skip_ws_run(parser *ps)
 {
     const unsigned char *p = ps->p, *e = ps->e;
 
     while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
         p++;
     ps->p = p;
+}
+
+/* Whitespace: compact text (a model's call, as a rule) costs one test. */
+static inline void skip_ws(parser *ps)
+{
+    if (ps->p < ps->e && *ps->p <= ' ')
+        skip_ws_run(ps);
 }
 
 static size_t new_node(parser *ps, unsigned char type)
@@ -128,39 +142,14 @@ static char *put_utf8(char *o, unsigned cp)
     return o;
 }
 
-/* Eight bytes at a time (SWAR): a word with a bit set in the byte of every
-** '"', '\\', control byte or byte >= 0x80 (and maybe in bytes after the
-** first such one, which callers never look at: they only ask whether any
-** is there, then go byte by byte). The same on any byte order. */
-#define ONES_ 0x0101010101010101ull
-#define HIGH_ 0x8080808080808080ull
-
-static inline uint64_t load8(const unsigned char *p)
+/* The rest of a string whose first byte needing a look is under p (an
+** escape, a byte >= 0x80, a control byte, or the end of the text); o is
+** where its next unescaped byte goes. Out of line: most strings a call
+** has never come here. */
+static NOINLINE_ int string_rest(parser *ps, const unsigned char *p, char *o, char *start)
 {
-    uint64_t w;
-
-    memcpy(&w, p, sizeof w);
-    return w;
-}
-
-static inline uint64_t zero_bytes(uint64_t w)
-{
-    return (w - ONES_) & ~w & HIGH_;
-}
-
-/* Bytes a JSON string cannot hold as they are: '"', '\\', below 0x20. */
-static inline uint64_t special8(uint64_t w)
-{
-    return ((w - ONES_ * 0x20) & ~w & HIGH_) | zero_bytes(w ^ (ONES_ * '"')) |
-           zero_bytes(w ^ (ONES_ * '\\'));
-}
-
-/* A string starting at the opening quote under ps->p. */
-static int parse_string(parser *ps)
-{
-    const unsigned char *p = ps->p + 1, *e = ps->e;
-    size_t idx = new_node(ps, TOOLGOV__JSON_STRING);
-    char *start = ps->sbuf + ps->slen, *o = start;
+    const unsigned char *e = ps->e;
+    toolgov__json *n = &ps->nodes[ps->n - 1];
     int plain = 1;
 
     for (;;) {
@@ -173,10 +162,10 @@ static int parse_string(parser *ps)
         ** bytes after the plain ones are overwritten later or lie past
         ** the string's NUL. */
         while (e - p >= 8) {
-            uint64_t w = load8(p), m = special8(w) | (w & HIGH_);
+            uint64_t w = toolgov__json_load8(p), m = toolgov__json_special8(w);
 
             if (m) {
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if TOOLGOV__JSON_LE_CTZ
                 size_t k = (size_t)__builtin_ctzll(m) >> 3; /* the lowest flag is exact */
 
                 memcpy(o, &w, sizeof w);
@@ -192,7 +181,7 @@ static int parse_string(parser *ps)
         while (p < e && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
             *o++ = (char)*p++;
         if (p == e)
-            return fail(ps, ps->p, "unterminated string");
+            return fail(ps, ps->s + n->pos, "unterminated string");
         c = *p;
         if (c == '"')
             break;
@@ -245,12 +234,53 @@ static int parse_string(parser *ps)
         p += 2;
     }
     *o = '\0';
-    ps->nodes[idx].plain = (unsigned char)plain;
-    ps->nodes[idx].u.str = start;
-    ps->nodes[idx].len = (uint32_t)(o - start);
+    n->plain = (unsigned char)plain;
+    n->len = (uint32_t)(o - start);
     ps->slen += (size_t)(o - start) + 1;
     ps->p = p + 1;
     return 0;
+}
+
+/* A string starting at the opening quote under ps->p. Its node is written
+** here once. The usual string (printable ASCII, no escape, at least eight
+** bytes of text left after it) is copied a word at a time to its closing
+** quote without leaving this function; anything else goes on in
+** string_rest. */
+static int parse_string(parser *ps)
+{
+    const unsigned char *p = ps->p + 1, *e = ps->e;
+    toolgov__json *n = &ps->nodes[ps->n++];
+    char *start = ps->sbuf + ps->slen, *o = start;
+
+    n->type = TOOLGOV__JSON_STRING;
+    n->is_int = 0;
+    n->end = (uint32_t)ps->n;
+    n->pos = (uint32_t)(ps->p - ps->s);
+    n->u.str = start;
+#if TOOLGOV__JSON_LE_CTZ
+    while (e - p >= 8) {
+        uint64_t w = toolgov__json_load8(p), m = toolgov__json_special8(w);
+
+        memcpy(o, &w, sizeof w); /* room: see string_rest */
+        if (m) {
+            size_t k = (size_t)__builtin_ctzll(m) >> 3;
+
+            p += k;
+            o += k;
+            if (*p != '"')
+                break;
+            *o = '\0';
+            n->plain = 1;
+            n->len = (uint32_t)(o - start);
+            ps->slen += (size_t)(o - start) + 1;
+            ps->p = p + 1;
+            return 0;
+        }
+        p += 8;
+        o += 8;
+    }
+#endif
+    return string_rest(ps, p, o, start);
 }
 
 static int is_digit(unsigned c)
@@ -321,59 +351,108 @@ static int cmp_keys(const void *a, const void *b, const void *nodes)
     return key_cmp(nodes, *(const uint32_t *)a, *(const uint32_t *)b);
 }
 
-/* Sort key indexes: insertion sort for the small objects tools send, the
-** runtime's merge sort (sort.h: stable, O(n log n)) through `tmp` for big
-** ones. */
-static void sort_keys(const toolgov__json *nodes, uint32_t *k, uint32_t *tmp, size_t n)
+/* A key's first eight bytes as a big-endian number, zeros past its end:
+** two keys whose prefixes differ compare as their prefixes do (a key that
+** ends first is a prefix of the other there, or has a smaller byte), so
+** the sort compares one number per pair and reads the bytes only for keys
+** alike in their first eight. The string bytes have eight bytes of room
+** after them (toolgov__json_parse), so the word is read whole. */
+static uint64_t key_prefix(const toolgov__json *k)
 {
+    const unsigned char *s = (const unsigned char *)k->u.str;
+    uint64_t v = 0;
     size_t i;
 
-    if (n <= 16 || !tmp) {
-        for (i = 1; i < n; i++) {
-            uint32_t v = k[i];
-            size_t j = i;
-
-            while (j > 0 && key_cmp(nodes, k[j - 1], v) > 0) {
-                k[j] = k[j - 1];
-                j--;
-            }
-            k[j] = v;
-        }
-        return;
-    }
-    toolgov__merge_sort(k, tmp, n, sizeof *k, cmp_keys, nodes);
+#if TOOLGOV__JSON_LE_CTZ
+    v = __builtin_bswap64(toolgov__json_load8(s));
+    if (k->len < 8)
+        v &= ~(~(uint64_t)0 >> (k->len * 8));
+    (void)i;
+#else
+    for (i = 0; i < 8; i++)
+        v = v << 8 | (i < k->len ? s[i] : 0u);
+#endif
+    return v;
 }
 
-/* An object just closed: sort its keys and refuse a duplicate. */
+/* Keys of a small object with their prefixes. */
+typedef struct keyref {
+    uint64_t prefix;
+    uint32_t node;
+} keyref;
+
+static int keyref_cmp(const toolgov__json *nodes, const keyref *x, const keyref *y)
+{
+    if (x->prefix != y->prefix)
+        return x->prefix < y->prefix ? -1 : 1;
+    return key_cmp(nodes, x->node, y->node);
+}
+
+/* The refusal of a duplicate: at the later of the two in the text. */
+static int duplicate(parser *ps, uint32_t x, uint32_t y)
+{
+    uint32_t later = x > y ? x : y;
+
+    fail(ps, ps->s + ps->nodes[later].pos, "duplicate key");
+    ps->err->key = ps->nodes[later].u.str;
+    return TOOLGOV_EINVAL;
+}
+
+#define SMALL_OBJECT_ 16
+
+/* An object just closed: sort its keys (kept as its `sorted` list) and
+** refuse a duplicate. Up to SMALL_OBJECT_ members (every tool call seen):
+** an insertion sort of the keys' prefixes in place, stable, so equal keys
+** (kept only with TOOLGOV__JSON_ALLOW_DUP) stay in text order; bigger
+** objects: the runtime's merge sort (sort.h, stable) of the key bytes. A
+** duplicate is two neighbours in the sorted order that compare equal. */
 static int close_object(parser *ps, size_t idx)
 {
     toolgov__json *obj = &ps->nodes[idx];
     size_t n = obj->len, i, k = idx + 1;
-    uint32_t *keys, *tmp = NULL;
+    uint32_t *keys;
 
     if (n == 0)
         return 0;
     keys = toolgov__scratch_alloc(ps->a, n * sizeof *keys);
     if (!keys)
         return TOOLGOV_ENOMEM;
-    for (i = 0; i < n; i++) {
-        keys[i] = (uint32_t)k;
-        k = ps->nodes[k + 1].end;
-    }
-    if (n > 16) {
-        tmp = toolgov__scratch_alloc(ps->a, n * sizeof *tmp);
+    if (n <= SMALL_OBJECT_) {
+        keyref r[SMALL_OBJECT_];
+
+        for (i = 0; i < n; i++) {
+            keyref v;
+            size_t j = i;
+
+            v.node = (uint32_t)k;
+            v.prefix = key_prefix(&ps->nodes[k]);
+            k = ps->nodes[k + 1].end;
+            while (j > 0 && keyref_cmp(ps->nodes, &r[j - 1], &v) > 0) {
+                r[j] = r[j - 1];
+                j--;
+            }
+            r[j] = v;
+        }
+        keys[0] = r[0].node;
+        for (i = 1; i < n; i++) {
+            keys[i] = r[i].node;
+            if (r[i - 1].prefix == r[i].prefix && !(ps->flags & TOOLGOV__JSON_ALLOW_DUP) &&
+                key_cmp(ps->nodes, r[i - 1].node, r[i].node) == 0)
+                return duplicate(ps, r[i - 1].node, r[i].node);
+        }
+    } else {
+        uint32_t *tmp = toolgov__scratch_alloc(ps->a, n * sizeof *tmp);
+
         if (!tmp)
             return TOOLGOV_ENOMEM;
-    }
-    sort_keys(ps->nodes, keys, tmp, n);
-    for (i = 1; i < n && !(ps->flags & TOOLGOV__JSON_ALLOW_DUP); i++) {
-        if (key_cmp(ps->nodes, keys[i - 1], keys[i]) == 0) {
-            uint32_t later = keys[i - 1] > keys[i] ? keys[i - 1] : keys[i];
-
-            fail(ps, ps->s + ps->nodes[later].pos, "duplicate key");
-            ps->err->key = ps->nodes[later].u.str;
-            return TOOLGOV_EINVAL;
+        for (i = 0; i < n; i++) {
+            keys[i] = (uint32_t)k;
+            k = ps->nodes[k + 1].end;
         }
+        toolgov__merge_sort(keys, tmp, n, sizeof *keys, cmp_keys, ps->nodes);
+        for (i = 1; i < n && !(ps->flags & TOOLGOV__JSON_ALLOW_DUP); i++)
+            if (key_cmp(ps->nodes, keys[i - 1], keys[i]) == 0)
+                return duplicate(ps, keys[i - 1], keys[i]);
     }
     obj->u.sorted = keys;
     return 0;
@@ -435,12 +514,16 @@ int toolgov__json_parse(toolgov__json_doc *out, toolgov__json_error *err,
         max_depth = 1;
     if (len >= 3 && ps.s[0] == 0xEF && ps.s[1] == 0xBB && ps.s[2] == 0xBF)
         return fail(&ps, ps.s, "byte order mark before the value");
+    /* One arena block: the nodes, the open containers' stack, then the
+    ** string bytes with eight bytes of room past the last NUL (key_prefix
+    ** reads a word; parse_string stores whole words). */
     nmax = count_bound(ps.s, len);
-    ps.nodes = toolgov__scratch_alloc(a, nmax * sizeof *ps.nodes);
-    ps.sbuf = toolgov__scratch_alloc(a, len + 1);
-    stack = toolgov__scratch_alloc(a, max_depth * sizeof *stack);
-    if (!ps.nodes || !ps.sbuf || !stack)
+    ps.nodes = toolgov__scratch_alloc(a, nmax * sizeof *ps.nodes + max_depth * sizeof *stack +
+                                             len + 1 + 8);
+    if (!ps.nodes)
         return TOOLGOV_ENOMEM;
+    stack = (uint32_t *)(ps.nodes + nmax);
+    ps.sbuf = (char *)(stack + max_depth);
 
     skip_ws(&ps);
 value:
@@ -750,6 +833,35 @@ int toolgov__json_double(const toolgov__json *n, double *out)
     }
     if (n->type != TOOLGOV__JSON_NUMBER)
         return TOOLGOV_EINVAL;
+    if (!n->is_int) {
+        /* The usual fraction ("47.3769", "-0.25"): no exponent and at most
+        ** 15 digits in all, read in one pass. Its digits D are exact in a
+        ** double (D < 10^15 < 2^53) and so is 10^fraction digits, so one
+        ** correctly rounded division gives the correctly rounded value
+        ** (Clinger's fast path, as below; zeros on either side change
+        ** neither). */
+        const char *p = n->u.str, *e = p + n->len;
+        int neg = *p == '-';
+        uint64_t d = 0;
+        size_t nd = 0, fl = 0, point = 0;
+
+        for (p += neg; p < e && nd <= 15; p++) {
+            if (*p == '.') {
+                point = 1;
+                continue;
+            }
+            if (!is_digit((unsigned char)*p))
+                break; /* an exponent */
+            d = d * 10 + (uint64_t)(*p - '0');
+            nd++;
+            fl += point;
+        }
+        if (p == e && nd <= 15) {
+            v = (double)d / pow10_exact[fl];
+            *out = neg ? -v : v;
+            return 0;
+        }
+    }
     split_number(n, &np);
     if (!significant(&np, &f, &l, &e10)) {
         *out = np.neg ? -0.0 : 0.0;
@@ -776,7 +888,6 @@ int toolgov__json_double(const toolgov__json *n, double *out)
         ** locale cannot change how the text reads. */
         char buf[MAX_SIG_ + 32];
         size_t o = 0;
-        int r;
 
         for (k = f; k <= l && o < MAX_SIG_; k++)
             buf[o++] = (char)('0' + digit_at(&np, k));
@@ -784,9 +895,13 @@ int toolgov__json_double(const toolgov__json *n, double *out)
             buf[o++] = '1'; /* sticky: the dropped tail is non-zero (l is) */
             e10 += (long)(l - k);
         }
-        r = snprintf(buf + o, sizeof buf - o, "e%ld", e10);
-        if (r < 0 || (size_t)r >= sizeof buf - o)
-            return TOOLGOV_EINVAL;
+        /* e10 is within a few thousand here (the checks above), so the
+        ** exponent fits the buffer's room. */
+        buf[o++] = 'e';
+        if (e10 < 0)
+            buf[o++] = '-';
+        o += toolgov__u64_text(buf + o, (uint64_t)(e10 < 0 ? -e10 : e10));
+        buf[o] = '\0';
         v = strtod(buf, NULL);
     }
     if (isinf(v))

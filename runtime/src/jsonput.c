@@ -10,31 +10,18 @@
 
 #include <string.h>
 
-#define ONES_ 0x0101010101010101ull
-#define HIGH_ 0x8080808080808080ull
-
-static uint64_t zero_bytes(uint64_t w)
-{
-    return (w - ONES_) & ~w & HIGH_;
-}
-
 /* 1 when s[0..len) needs no escape in a JSON string (no '"', '\\' or byte
 ** below 0x20): nearly every string and member name a call has. Eight bytes
-** at a time (SWAR), the last few one by one. */
+** at a time (json.h's scan, the reader's), the last few one by one. */
 static int plain_text(const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s, *e = p + len;
 
-    for (; e - p >= 8; p += 8) {
-        uint64_t w;
-
-        memcpy(&w, p, sizeof w);
+    for (; e - p >= 8; p += 8)
         /* Non-ASCII too: only the slow path checks it is well-formed
         ** UTF-8 (an ill-formed byte becomes \ufffd there). */
-        if (((w - ONES_ * 0x20) & ~w & HIGH_) | (w & HIGH_) | zero_bytes(w ^ (ONES_ * '"')) |
-            zero_bytes(w ^ (ONES_ * '\\')))
+        if (toolgov__json_special8(toolgov__json_load8(p)))
             return 0;
-    }
     for (; p < e; p++)
         if (*p < 0x20 || *p >= 0x80 || *p == '"' || *p == '\\')
             return 0;
@@ -65,14 +52,6 @@ void toolgov__json_put_str(toolgov__jbuf *b, const char *s, size_t len)
     n = toolgov__json_str_size(s, len);
     if (toolgov__jbuf_room(b, n))
         b->len += toolgov__json_str_write(b->ptr + b->len, s, len);
-}
-
-void toolgov__json_put_node_str(toolgov__jbuf *b, const toolgov__json *n)
-{
-    if (n->plain)
-        put_quoted(b, n->u.str, n->len);
-    else
-        toolgov__json_put_str(b, n->u.str, n->len);
 }
 
 void toolgov__json_put_int(toolgov__jbuf *b, int64_t v)

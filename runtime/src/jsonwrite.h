@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Room that toolgov__json_int_text and toolgov__json_double_text may need
 ** (the longest spelling is 25 bytes: "-0.0000012345678901234567"). */
@@ -59,5 +60,42 @@ size_t toolgov__json_int_text(char *out, int64_t v);
 ** Into out (TOOLGOV__JSON_NUMBER_MAX bytes of room); returns the bytes
 ** written (no NUL). Not for NaN or infinities (JSON has no spelling). */
 size_t toolgov__json_double_text(char *out, double v);
+
+/* The one string scan of the reader (json.c) and the writer (jsonput.c),
+** eight bytes at a time (SWAR): toolgov__json_special8(w) has a bit set in
+** the byte of every '"', '\\', control byte or byte >= 0x80 of the word w
+** (and maybe in bytes after the first such one, which callers never look
+** at: they only ask whether any is there, or which is the first). The
+** same on any byte order; where the lowest byte comes first and
+** __builtin_ctzll exists (TOOLGOV__JSON_LE_CTZ), the first flagged byte
+** is found in the word. */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define TOOLGOV__JSON_LE_CTZ 1
+#else
+#define TOOLGOV__JSON_LE_CTZ 0
+#endif
+
+#define TOOLGOV__JSON_ONES 0x0101010101010101ull
+#define TOOLGOV__JSON_HIGH 0x8080808080808080ull
+
+static inline uint64_t toolgov__json_load8(const unsigned char *p)
+{
+    uint64_t w;
+
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+static inline uint64_t toolgov__json_zero8(uint64_t w)
+{
+    return (w - TOOLGOV__JSON_ONES) & ~w & TOOLGOV__JSON_HIGH;
+}
+
+static inline uint64_t toolgov__json_special8(uint64_t w)
+{
+    return ((w - TOOLGOV__JSON_ONES * 0x20) & ~w & TOOLGOV__JSON_HIGH) |
+           toolgov__json_zero8(w ^ (TOOLGOV__JSON_ONES * '"')) |
+           toolgov__json_zero8(w ^ (TOOLGOV__JSON_ONES * '\\')) | (w & TOOLGOV__JSON_HIGH);
+}
 
 #endif /* TOOLGOV_JSONWRITE_H */

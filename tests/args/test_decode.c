@@ -535,6 +535,51 @@ START_TEST(builtins_have_parameters_in_code)
 }
 END_TEST
 
+/* Defaults that are exactly true, false or null skip the reader: they
+** decode like the same text given in the call (value, canonical text and
+** presence), and one that does not fit its schema is the same refusal. */
+typedef struct lit_args {
+    bool flag, off;
+    toolgov_str any, name;
+} lit_args;
+
+static const toolgov_arg_schema lit_bool =
+    NODES_LEAF(TOOLGOV_ARG_BOOLEAN, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE, 0, 0, 0.0,
+               0.0, 0u);
+static const toolgov_arg_field lit_fields[] = {
+    {"flag", 4, &lit_bool, offsetof(lit_args, flag), TOOLGOV_ARG_NO_HAS, 0, "true"},
+    {"off", 3, &lit_bool, offsetof(lit_args, off), TOOLGOV_ARG_NO_HAS, 0, "false"},
+    {"any", 3, &nodes_any, offsetof(lit_args, any), TOOLGOV_ARG_NO_HAS, 0, "null"},
+};
+static const toolgov_arg_schema lit_root = {
+    TOOLGOV_ARG_OBJECT, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE, 0, 0, 0.0, 0.0,
+    NULL, 0, NULL, 0, NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED, lit_fields, 3, sizeof(lit_args),
+    0u, NULL, 0};
+static const toolgov_arg_field lit_bad_fields[] = {
+    {"name", 4, &nodes_str, offsetof(lit_args, name), TOOLGOV_ARG_NO_HAS, 0, "false"},
+};
+static const toolgov_arg_schema lit_bad_root = {
+    TOOLGOV_ARG_OBJECT, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE, 0, 0, 0.0, 0.0,
+    NULL, 0, NULL, 0, NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED, lit_bad_fields, 1, sizeof(lit_args),
+    0u, NULL, 0};
+
+START_TEST(literal_defaults_decode_like_given_values)
+{
+    const lit_args *a = accepted(&lit_root, "{}", "{\"flag\":true,\"off\":false,\"any\":null}");
+    const lit_args *b;
+
+    ck_assert(a->flag);
+    ck_assert(!a->off);
+    ck_assert_str_eq(a->any.ptr, "null");
+    b = accepted(&lit_root, "{\"flag\":true,\"off\":false,\"any\":null}",
+                 "{\"flag\":true,\"off\":false,\"any\":null}");
+    ck_assert(b->flag);
+    ck_assert(!b->off);
+    ck_assert_str_eq(b->any.ptr, "null");
+    refused(&lit_bad_root, "{}", "t: /name must be a string, got false");
+}
+END_TEST
+
 START_TEST(bad_schemas_are_refused_not_walked)
 {
     static const toolgov_arg_schema not_object = {
@@ -578,6 +623,7 @@ int main(void)
     tcase_add_test(tc, bad_schemas_are_refused_not_walked);
     tcase_add_test(tc, raw_bounds_named_as_written);
     tcase_add_test(tc, strings_carry_no_nul);
+    tcase_add_test(tc, literal_defaults_decode_like_given_values);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -582,6 +582,137 @@ START_TEST(big_objects_sort_and_find_every_key)
 }
 END_TEST
 
+/* A small deterministic generator (xorshift64*), so a failure repeats. */
+static uint64_t rng_next(uint64_t *st)
+{
+    *st ^= *st >> 12;
+    *st ^= *st << 25;
+    *st ^= *st >> 27;
+    return *st * 2685821657736338717ull;
+}
+
+/* The bytes a key of the sort test may hold, escaped as JSON: keys alike
+** in their first eight bytes and more, a NUL (so a shorter key padded
+** with zeros is not taken for a longer one), bytes above 0x7F. */
+static const char *const key_parts[] = {
+    "a", "b", "\\u0000", "\xC3\xA9", "\xF0\x9F\x99\x82", "abcdefgh", "abcdefghi", "z", "~",
+};
+
+/* Objects of 1 to 16 members (the decoder's small objects) with such
+** keys: the sorted list holds every member once, in key byte order and,
+** for equal keys, in text order; every key is found; a duplicate is
+** refused exactly when two keys are equal bytes, and kept (the last one
+** found) with TOOLGOV__JSON_ALLOW_DUP. */
+START_TEST(small_objects_sort_keys_by_their_bytes)
+{
+    toolgov__scratch a;
+    toolgov__json_doc doc;
+    toolgov__json_error err;
+    toolgov__jbuf t;
+    uint64_t st = 0x9E3779B97F4A7C15ull;
+    int round;
+
+    toolgov__scratch_init(&a, NULL);
+    toolgov__jbuf_init(&t, NULL);
+    for (round = 0; round < 3000; round++) {
+        size_t n = 1 + (size_t)(rng_next(&st) % 16), i, j;
+        int dup = 0, rc;
+
+        toolgov__jbuf_clear(&t);
+        toolgov__jbuf_putc(&t, '{');
+        for (i = 0; i < n; i++) {
+            size_t parts = (size_t)(rng_next(&st) % 4), k;
+
+            toolgov__jbuf_puts(&t, i ? ",\"" : "\"");
+            for (k = 0; k < parts; k++)
+                toolgov__jbuf_puts(&t, key_parts[rng_next(&st) % 9]);
+            toolgov__jbuf_puts(&t, "\":");
+            toolgov__jbuf_putc(&t, "0123456789"[i % 10]);
+        }
+        toolgov__jbuf_putc(&t, '}');
+        ck_assert_int_eq(toolgov__jbuf_finish(&t), 0);
+        rc = parse(&a, &doc, &err, t.ptr, t.len, TOOLGOV__JSON_ALLOW_DUP);
+        ck_assert_int_eq(rc, 0);
+        ck_assert_uint_eq(doc.nodes[0].len, n);
+        for (i = 1; i < n; i++) {
+            const toolgov__json *x = &doc.nodes[doc.nodes[0].u.sorted[i - 1]],
+                                *y = &doc.nodes[doc.nodes[0].u.sorted[i]];
+            int c = toolgov__json_keycmp(x->u.str, x->len, y->u.str, y->len);
+
+            ck_assert_msg(c < 0 || (c == 0 && doc.nodes[0].u.sorted[i - 1] <
+                                                  doc.nodes[0].u.sorted[i]),
+                          "%s: keys %zu and %zu out of order", t.ptr, i - 1, i);
+            dup |= c == 0;
+        }
+        /* Each member once: the sorted list is a permutation. */
+        for (i = 0; i < n; i++)
+            for (j = i + 1; j < n; j++)
+                ck_assert_uint_ne(doc.nodes[0].u.sorted[i], doc.nodes[0].u.sorted[j]);
+        for (i = 0; i < n; i++) {
+            const toolgov__json *k = &doc.nodes[doc.nodes[0].u.sorted[i]];
+            long at = toolgov__json_get(&doc, 0, k->u.str, k->len);
+
+            ck_assert_int_ge(at, 0);
+            ck_assert_int_eq(toolgov__json_keycmp(doc.nodes[at - 1].u.str, doc.nodes[at - 1].len,
+                                                  k->u.str, k->len),
+                             0);
+        }
+        rc = parse(&a, &doc, &err, t.ptr, t.len, 0);
+        ck_assert_msg(rc == (dup ? TOOLGOV_EINVAL : 0), "%s: rc %d, duplicate %d", t.ptr, rc,
+                      dup);
+        if (dup)
+            ck_assert_str_eq(err.msg, "duplicate key");
+    }
+    toolgov__jbuf_free(&t);
+    toolgov__scratch_free(&a);
+}
+END_TEST
+
+/* Fractions as a model writes them, read with the one-pass path (no
+** exponent, at most 15 digits) and the general one (more digits): the
+** same double as strtod, sign of zero included. */
+START_TEST(fractions_read_as_strtod_reads_them)
+{
+    static const char *const fixed[] = {
+        "47.3769", "-8.5417", "0.1", "-0.0", "0.000", "-0.000000000000001", "123456789012345.0",
+        "12345678901234.5", "0.30000000000000004", "1234567890.123456", "9007199254740993.0",
+        "0.000000000000000000000000001", "99999999999999.99", "999999999999999.9",
+    };
+    uint64_t st = 0x2545F4914F6CDD1Dull;
+    char text[64];
+    size_t k;
+
+    for (k = 0; k < sizeof fixed / sizeof fixed[0] + 20000; k++) {
+        const char *s = text;
+        int64_t iv;
+        double d = 1, want;
+        int irc, drc;
+
+        if (k < sizeof fixed / sizeof fixed[0]) {
+            s = fixed[k];
+        } else {
+            size_t nd = 2 + (size_t)(rng_next(&st) % 18), i, o = 0;
+            size_t point = 1 + (size_t)(rng_next(&st) % (nd - 1));
+
+            if (rng_next(&st) & 1)
+                text[o++] = '-';
+            for (i = 0; i < nd; i++) {
+                if (i == point)
+                    text[o++] = '.';
+                text[o++] = (char)('0' + (i == 0 && point > 1 ? 1 + rng_next(&st) % 9
+                                                              : rng_next(&st) % 10));
+            }
+            text[o] = '\0';
+        }
+        ck_assert_int_eq(num(s, &iv, &irc, &d, &drc), 0);
+        ck_assert_int_eq(drc, 0);
+        want = strtod(s, NULL);
+        ck_assert_msg(memcmp(&d, &want, sizeof d) == 0, "%s: got %.17g, strtod %.17g", s, d,
+                      want);
+    }
+}
+END_TEST
+
 START_TEST(arena_reuse_allocates_nothing_once_warm)
 {
     toolgov__scratch a;
@@ -626,6 +757,8 @@ int main(void)
     tcase_add_test(tc, out_writer_cut_short_keeps_the_prefix);
     tcase_add_test(tc, canonical_sorts_keys_and_keeps_numbers);
     tcase_add_test(tc, big_objects_sort_and_find_every_key);
+    tcase_add_test(tc, small_objects_sort_keys_by_their_bytes);
+    tcase_add_test(tc, fractions_read_as_strtod_reads_them);
     tcase_add_test(tc, arena_reuse_allocates_nothing_once_warm);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
