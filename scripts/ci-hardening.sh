@@ -210,7 +210,7 @@ stage_fuzz() {
         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
         -DTOOLGOV_FUZZ=ON -DTOOLGOV_BUILD_EXAMPLES=OFF >/dev/null
   cmake --build "$FUZZ_DIR" -j "$JOBS" --target fuzz_manifest fuzz_state fuzz_override fuzz_args fuzz_mcp \
-    fuzz_loop fuzz_grants
+    fuzz_loop fuzz_grants fuzz_upstream
   local work="$FUZZ_DIR/fuzz-run" seeds="$ROOT/tests/fuzz/corpus" y
   rm -rf "$work"
   mkdir -p "$work/artifacts" "$work/yaml"
@@ -254,6 +254,8 @@ stage_fuzz() {
   run_one loop "${LOOP_FUZZ_SECONDS:-15}" || rc=1
   # The grants reader: a smoke run (scripts/fuzz-grants-long.sh runs it long).
   run_one grants "$GRANTS_FUZZ_SECONDS" || rc=1
+  # toolgov-mcp's reader of upstream servers: seconds here (run-long.sh for hours).
+  run_one upstream "${UPSTREAM_FUZZ_SECONDS:-15}" || rc=1
   return $rc
 }
 

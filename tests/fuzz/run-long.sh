@@ -6,7 +6,7 @@
 #   tests/fuzz/run-long.sh TARGET SECONDS [WORK]
 #
 # TARGET is a fuzz target name (args, state, override, manifest, mcp,
-# grants); the libFuzzer build is build-fuzz/ (configured here when
+# grants, loop, upstream); the libFuzzer build is build-fuzz/ (configured here when
 # missing). The run reads the committed seeds and regression inputs and
 # writes new inputs to WORK/corpus (default build-fuzz/long-TARGET). The
 # last lines of the log (executions, coverage, peak memory) are printed at
