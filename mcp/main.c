@@ -5,6 +5,7 @@
 **
 **   toolgov-mcp [--plugin PATH [--plugin-config TEXT | --plugin-config-file FILE]]...
 **               [--upstreams FILE] [--no-examples] [--max-message BYTES] [--audit FILE]
+**               [--http [ADDR:]PORT]
 **               [--grants FILE [--grants-user NAME] [--state-key FILE]]
 **
 ** With no arguments it serves the example plugins over their built-in data
@@ -27,7 +28,8 @@
 ** TOOLGOV_STATE_KEY_FILE) and bound to the user (grants_file.h).
 **
 ** Transport: one JSON-RPC message per line on stdin and stdout (MCP's stdio
-** transport); diagnostics go to stderr only. A line longer than the bound
+** transport), or with --http MCP's Streamable HTTP (http.h); diagnostics go
+** to stderr only. A line longer than the bound
 ** gets the JSON-RPC "invalid request" error and is skipped to its newline.
 ** End of input ends the session with exit status 0; a write error on
 ** stdout (the client is gone) ends it with 1.
@@ -50,6 +52,7 @@
 #include <toolgov/toolgov.h>
 
 #include "grants_file.h"
+#include "http.h"
 #include "plugins.h"
 #include "server.h"
 #ifdef TOOLGOV_MCP_UPSTREAMS
@@ -62,7 +65,7 @@
 static const char usage_text[] =
     "usage: toolgov-mcp [--plugin PATH [--plugin-config TEXT | --plugin-config-file FILE]]...\n"
     "                   [--upstreams FILE] [--no-examples] [--max-message BYTES]\n"
-    "                   [--audit FILE]\n"
+    "                   [--audit FILE] [--http [ADDR:]PORT]\n"
     "                   [--grants FILE [--grants-user NAME] [--state-key FILE]]\n"
     "       toolgov-mcp --import NAME --upstreams FILE\n"
     "       toolgov-mcp --drift --upstreams FILE\n"
@@ -87,6 +90,8 @@ static const char usage_text[] =
     "  --no-examples        do not serve the built-in example plugins\n"
     "  --max-message BYTES  the largest message accepted (default 4194304)\n"
     "  --audit FILE         append every decision of the gate to FILE (JSON lines)\n"
+    "  --http [ADDR:]PORT   serve MCP's Streamable HTTP at http://ADDR:PORT/mcp\n"
+    "                       instead of stdio (ADDR default 127.0.0.1; PORT 0: any)\n"
     "  --grants FILE        keep the answers the user chooses to keep always in FILE\n"
     "                       (sealed; read at start, written as they are given)\n"
     "  --grants-user NAME   the user the grants belong to (default: the login name)\n"
@@ -269,7 +274,9 @@ int main(int argc, char **argv)
     toolgov_mcp_upstreams *upstreams = NULL;
 #endif
     size_t npaths = 0;
-    int examples = 1, i, rc, status = 1, out_fd = 1, drift_only = 0;
+    int examples = 1, i, rc, status = 1, out_fd = 1, drift_only = 0, http = 0;
+    char http_addr[64];
+    unsigned http_port = 0;
 
     memset(&opt, 0, sizeof opt);
     memset(&plugins, 0, sizeof plugins);
@@ -351,6 +358,15 @@ int main(int argc, char **argv)
             examples = 0;
         } else if (strcmp(a, "--drift") == 0) {
             drift_only = 1;
+        } else if (strcmp(a, "--http") == 0 || strncmp(a, "--http=", 7) == 0) {
+            const char *v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!v || !*v)
+                return drop_modules(mods, files, nfiles,
+                                    misuse("--http needs [ADDR:]PORT, e.g. 127.0.0.1:8080",
+                                           NULL));
+            if (toolgov_mcp_http_parse(v, http_addr, &http_port, stderr) != 0)
+                return drop_modules(mods, files, nfiles, EXIT_MISUSE);
+            http = 1;
         } else if (strcmp(a, "--max-message") == 0 || strncmp(a, "--max-message=", 14) == 0) {
             const char *v = a[13] == '=' ? a + 14 : (i + 1 < argc ? argv[++i] : NULL);
             char *end = NULL;
@@ -475,6 +491,12 @@ int main(int argc, char **argv)
         opt.grants = grants.set;
         opt.grant_store = toolgov_mcp_grants_store;
         opt.grant_store_ud = &grants;
+    }
+    if (http) {
+        /* One engine per session, each with its run; the same options. */
+        status = toolgov_mcp_http_serve(http_addr, http_port, plugins.reg, pol, &opt,
+                                        stderr) == 0 ? 0 : 1;
+        goto out;
     }
     if ((rc = toolgov_mcp_server_new(&srv, plugins.reg, pol, &opt, write_line, &out_fd))) {
         fprintf(stderr, "toolgov-mcp: %s\n", toolgov_strerror(rc));
