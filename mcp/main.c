@@ -43,7 +43,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <toolgov/audit.h>
@@ -116,27 +118,31 @@ static int misuse(const char *what, const char *arg)
     return EXIT_MISUSE;
 }
 
-/* write(2) the whole of buf, then a newline. */
+/* write(2) the whole of buf, then a newline, in one system call when the
+** pipe takes it all. */
 static int write_line(void *ud, const char *msg, size_t len)
 {
     int fd = *(int *)ud;
-    struct iovec_like {
-        const char *p;
-        size_t n;
-    } parts[2] = {{msg, len}, {"\n", 1}};
-    size_t k;
-    for (k = 0; k < 2; k++) {
-        const char *p = parts[k].p;
-        size_t n = parts[k].n;
-        while (n) {
-            ssize_t w = write(fd, p, n);
-            if (w < 0) {
-                if (errno == EINTR)
-                    continue;
-                return -1;
-            }
-            p += w;
-            n -= (size_t)w;
+    struct iovec iov[2];
+    int k = 0;
+    iov[0].iov_base = (void *)(uintptr_t)msg;
+    iov[0].iov_len = len;
+    iov[1].iov_base = (void *)(uintptr_t)"\n";
+    iov[1].iov_len = 1;
+    while (k < 2) {
+        ssize_t w = writev(fd, iov + k, 2 - k);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        while (k < 2 && (size_t)w >= iov[k].iov_len) {
+            w -= (ssize_t)iov[k].iov_len;
+            k++;
+        }
+        if (k < 2) {
+            iov[k].iov_base = (char *)iov[k].iov_base + w;
+            iov[k].iov_len -= (size_t)w;
         }
     }
     return 0;

@@ -90,6 +90,8 @@ typedef struct upstream {
     size_t burst;           /* drift rows of the list being read */
     size_t hushed;          /* of those, past ROWS_PER_LIST, not shown */
     long long retry_at;     /* down: when to start it again (monotonic ms) */
+    long long looked_at;    /* when the changed hook last read what it said */
+    long long refreshed_at; /* when a call's check last read it */
     int backoff_ms;         /* the wait before the next start: 1 s, doubling to 60 s */
     toolgov_plugin plugin;
     toolgov__upconn conn;
@@ -1188,9 +1190,17 @@ int toolgov_mcp_upstreams_changed(void *ud)
     toolgov_mcp_upstreams *u = ud;
     size_t i;
     int changed = 0;
+    long long now = clock_ms();
     for (i = 0; u && i < u->count; i++) {
-        refresh(&u->ups[i]);
-        changed |= served_changed(&u->ups[i]);
+        upstream *up = &u->ups[i];
+        /* Asked after every message: a look at most every 200 ms keeps it
+        ** off the path of a burst of calls (each call's own check reads
+        ** what the server said before the call is listed or forwarded). */
+        if (now - up->looked_at >= 200) {
+            up->looked_at = now;
+            refresh(up);
+        }
+        changed |= served_changed(up);
     }
     return changed;
 }
@@ -1217,10 +1227,18 @@ size_t toolgov_mcp_upstreams_report(const toolgov_mcp_upstreams *u, FILE *out)
     return u->row_count + u->rows_dropped;
 }
 
-static int tool_unavailable(upstream *up, const char *tool, char *why, size_t n)
+/* max_age_ms: what the server said is read first unless it was read that
+** recently (the server's check before a call has just read it; the call's
+** own check then costs no system call). */
+static int tool_unavailable(upstream *up, const char *tool, char *why, size_t n,
+                            long long max_age_ms)
 {
     long idx = toolgov__manifest_find(up->m, tool);
-    refresh(up);
+    long long now = clock_ms();
+    if (now - up->refreshed_at > max_age_ms || up->conn.list_changed) {
+        up->refreshed_at = now;
+        refresh(up);
+    }
     if (up->down[0]) {
         long long left = up->retry_at - clock_ms();
         snprintf(why, n, "%s is not available: the MCP server '%s' is not serving (%s); a "
@@ -1246,7 +1264,7 @@ int toolgov_mcp_upstreams_unavailable(void *ud, const char *owner, const char *t
                                       size_t n)
 {
     upstream *up = ud ? find_upstream(ud, owner) : NULL;
-    return up ? tool_unavailable(up, tool, why, n) : 0;
+    return up ? tool_unavailable(up, tool, why, n, -1) : 0;
 }
 
 /* The text of a content block for the model: text as it is, other kinds
@@ -1301,7 +1319,7 @@ static int forward_call(const toolgov_call *call, const void *args, toolgov_resu
     int rc;
 
     (void)args;
-    if (tool_unavailable(up, call->tool, why, sizeof why)) {
+    if (tool_unavailable(up, call->tool, why, sizeof why, 20)) {
         toolgov_result_printf(out, "%s", why);
         return TOOLGOV_EHANDLER;
     }
