@@ -198,27 +198,30 @@ static int load_module(toolgov_mcp_plugins *p, const toolgov_mcp_module *m, FILE
     return 0;
 }
 
-char *toolgov_mcp_read_config(const char *path, size_t *len, const char *prog, FILE *err)
+char *toolgov_mcp_read_file(const char *path, size_t max, const char *what, size_t *len,
+                            const char *prog, FILE *err)
 {
     FILE *f = fopen(path, "rb");
     char *buf;
     size_t n;
     if (!f) {
-        report(err, prog, "%s: cannot read the plugin configuration: %s\n", path,
-                strerror(errno));
+        report(err, prog, "%s: cannot read %s: %s\n", path, what, strerror(errno));
         return NULL;
     }
-    buf = malloc(TOOLGOV_MCP_CONFIG_MAX + 1);
+    buf = malloc(max + 1);
     if (!buf) {
         report(err, prog, "out of memory\n");
         fclose(f);
         return NULL;
     }
-    n = fread(buf, 1, TOOLGOV_MCP_CONFIG_MAX + 1, f);
-    if (ferror(f) || n > TOOLGOV_MCP_CONFIG_MAX) {
-        report(err, prog, "%s: %s\n", path,
-                ferror(f) ? "cannot read the plugin configuration"
-                          : "the plugin configuration is larger than 1 MiB");
+    n = fread(buf, 1, max + 1, f);
+    if (ferror(f) || n > max) {
+        if (ferror(f))
+            report(err, prog, "%s: cannot read %s\n", path, what);
+        else if (max % ((size_t)1 << 20) == 0)
+            report(err, prog, "%s: %s is larger than %zu MiB\n", path, what, max >> 20);
+        else
+            report(err, prog, "%s: %s is larger than %zu bytes\n", path, what, max);
         free(buf);
         fclose(f);
         return NULL;
@@ -227,6 +230,12 @@ char *toolgov_mcp_read_config(const char *path, size_t *len, const char *prog, F
     buf[n] = '\0';
     *len = n;
     return buf;
+}
+
+char *toolgov_mcp_read_config(const char *path, size_t *len, const char *prog, FILE *err)
+{
+    return toolgov_mcp_read_file(path, TOOLGOV_MCP_CONFIG_MAX, "the plugin configuration", len,
+                                 prog, err);
 }
 
 int toolgov_mcp_plugins_open(toolgov_mcp_plugins *p, int examples,

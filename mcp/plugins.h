@@ -65,6 +65,12 @@ int toolgov_mcp_plugins_open(toolgov_mcp_plugins *p, int examples,
 /* The largest plugin configuration file: 1 MiB. */
 #define TOOLGOV_MCP_CONFIG_MAX (1u << 20)
 
+/* Read a file whole, at most `max` bytes, NUL-terminated after *len bytes:
+** the text is the caller's (free()). NULL after a message on `err` that
+** names the file as `what` ("the upstreams file"). */
+char *toolgov_mcp_read_file(const char *path, size_t max, const char *what, size_t *len,
+                            const char *prog, FILE *err);
+
 /* Read a plugin's configuration file whole (--plugin-config-file), at most
 ** TOOLGOV_MCP_CONFIG_MAX bytes, NUL-terminated after *len bytes. The text is
 ** the caller's (free()); NULL after a message on `err` that starts with

@@ -24,6 +24,7 @@
 #include "internal.h"
 #include "json.h"
 #include "manifest/manifest.h"
+#include "plugins.h"
 #include "base/names.h"
 #include "schema/schema.h"
 #include "upstream_conn.h"
@@ -192,11 +193,6 @@ static void cfg_error(cfg *c, long node, const char *fmt, const char *a, const c
     c->errors++;
 }
 
-static int is(const cfg *c, long i, int type)
-{
-    return i >= 0 && c->doc.nodes[i].type == type;
-}
-
 /* A path from the file, relative ones taken from the file's directory. */
 static char *resolve(const char *dir, const char *p)
 {
@@ -283,7 +279,7 @@ static int read_entry(cfg *c, upstream *up, long key, long e, const char *dir, i
         cfg_error(c, key, "a server's name must be 1 to 64 bytes without NUL%s%s", NULL, NULL);
         return 0;
     }
-    if (!is(c, e, TOOLGOV__JSON_OBJECT)) {
+    if (!toolgov__json_is(&c->doc, e, TOOLGOV__JSON_OBJECT)) {
         cfg_error(c, e, "server '%s' must be an object with \"command\" and \"manifest\"%s",
                   up->name, NULL);
         return 0;
@@ -307,7 +303,7 @@ static int read_entry(cfg *c, upstream *up, long key, long e, const char *dir, i
     tmo = toolgov__json_get(&c->doc, (size_t)e, "timeout", 7);
     type = toolgov__json_get(&c->doc, (size_t)e, "type", 4);
     url = toolgov__json_get(&c->doc, (size_t)e, "url", 3);
-    if (url >= 0 || (is(c, type, TOOLGOV__JSON_STRING) &&
+    if (url >= 0 || (toolgov__json_is(&c->doc, type, TOOLGOV__JSON_STRING) &&
                      !toolgov__json_str_eq(&c->doc.nodes[type], "stdio", 5))) {
         cfg_error(c, url >= 0 ? url : type,
                   "server '%s': only stdio servers (\"command\") can be governed by this "
@@ -315,36 +311,36 @@ static int read_entry(cfg *c, upstream *up, long key, long e, const char *dir, i
                   up->name, NULL);
         return 0;
     }
-    if (type >= 0 && !is(c, type, TOOLGOV__JSON_STRING))
+    if (type >= 0 && !toolgov__json_is(&c->doc, type, TOOLGOV__JSON_STRING))
         cfg_error(c, type, "server '%s': \"type\" must be the string \"stdio\"%s", up->name,
                   NULL);
-    if (!is(c, cmd, TOOLGOV__JSON_STRING) || c->doc.nodes[cmd].len == 0) {
+    if (!toolgov__json_is(&c->doc, cmd, TOOLGOV__JSON_STRING) || c->doc.nodes[cmd].len == 0) {
         cfg_error(c, cmd >= 0 ? cmd : e, "server '%s' needs \"command\", a non-empty string "
                                          "(the program to start)%s", up->name, NULL);
         return 0;
     }
     if ((man >= 0 || !importing) &&
-        (!is(c, man, TOOLGOV__JSON_STRING) || c->doc.nodes[man].len == 0)) {
+        (!toolgov__json_is(&c->doc, man, TOOLGOV__JSON_STRING) || c->doc.nodes[man].len == 0)) {
         cfg_error(c, man >= 0 ? man : e,
                   "server '%s' needs \"manifest\", the path of the manifest that declares its "
                   "tools (toolgov-mcp --import writes one to review)%s", up->name, NULL);
         return 0;
     }
-    if (args >= 0 && !is(c, args, TOOLGOV__JSON_ARRAY)) {
+    if (args >= 0 && !toolgov__json_is(&c->doc, args, TOOLGOV__JSON_ARRAY)) {
         cfg_error(c, args, "server '%s': \"args\" must be an array of strings%s", up->name, NULL);
         return 0;
     }
-    if (env >= 0 && !is(c, env, TOOLGOV__JSON_OBJECT)) {
+    if (env >= 0 && !toolgov__json_is(&c->doc, env, TOOLGOV__JSON_OBJECT)) {
         cfg_error(c, env, "server '%s': \"env\" must be an object of strings%s", up->name, NULL);
         return 0;
     }
-    if (cwd >= 0 && !is(c, cwd, TOOLGOV__JSON_STRING)) {
+    if (cwd >= 0 && !toolgov__json_is(&c->doc, cwd, TOOLGOV__JSON_STRING)) {
         cfg_error(c, cwd, "server '%s': \"cwd\" must be a string%s", up->name, NULL);
         return 0;
     }
     if (tmo >= 0) {
         int64_t v = 0;
-        if (!is(c, tmo, TOOLGOV__JSON_NUMBER) ||
+        if (!toolgov__json_is(&c->doc, tmo, TOOLGOV__JSON_NUMBER) ||
             toolgov__json_int64(&c->doc.nodes[tmo], &v) != 0 || v < 1 || v > 3600000)
             cfg_error(c, tmo, "server '%s': \"timeout\" must be a number of milliseconds from 1 "
                               "to 3600000%s", up->name, NULL);
@@ -373,37 +369,6 @@ static int read_entry(cfg *c, upstream *up, long key, long e, const char *dir, i
     if (man >= 0 && !(up->manifest_path = resolve(dir, c->doc.nodes[man].u.str)))
         return -1;
     return 0;
-}
-
-static char *read_file(const char *path, size_t *len, FILE *err)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    size_t n;
-    if (!f) {
-        fprintf(err, "toolgov-mcp: %s: cannot open the upstreams file: %s\n", path,
-                strerror(errno));
-        return NULL;
-    }
-    buf = malloc(CONFIG_MAX_BYTES + 1);
-    if (!buf) {
-        fclose(f);
-        fputs("toolgov-mcp: out of memory\n", err);
-        return NULL;
-    }
-    n = fread(buf, 1, CONFIG_MAX_BYTES + 1, f);
-    if (ferror(f) || n > CONFIG_MAX_BYTES) {
-        fprintf(err, "toolgov-mcp: %s: %s\n", path,
-                ferror(f) ? "cannot read the upstreams file"
-                          : "the upstreams file is over 1 MiB; list fewer servers");
-        fclose(f);
-        free(buf);
-        return NULL;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
 }
 
 /* ---- a manifest as a plugin built at run time -------------------------- */
@@ -544,7 +509,8 @@ int toolgov_mcp_upstreams_load(toolgov_mcp_upstreams **out, const char *path,
     int rc;
 
     *out = NULL;
-    if (!(text = read_file(path, &len, err)))
+    if (!(text = toolgov_mcp_read_file(path, CONFIG_MAX_BYTES, "the upstreams file", &len,
+                                       "toolgov-mcp", err)))
         return -1;
     memset(&c, 0, sizeof c);
     c.path = path;
@@ -561,9 +527,10 @@ int toolgov_mcp_upstreams_load(toolgov_mcp_upstreams **out, const char *path,
                 jerr.key ? ": " : "", jerr.key ? jerr.key : "");
         goto fail;
     }
-    servers = is(&c, 0, TOOLGOV__JSON_OBJECT) ? toolgov__json_get(&c.doc, 0, "mcpServers", 10)
-                                               : -1;
-    if (!is(&c, servers, TOOLGOV__JSON_OBJECT)) {
+    servers = toolgov__json_is(&c.doc, 0, TOOLGOV__JSON_OBJECT)
+                  ? toolgov__json_get(&c.doc, 0, "mcpServers", 10)
+                  : -1;
+    if (!toolgov__json_is(&c.doc, servers, TOOLGOV__JSON_OBJECT)) {
         cfg_error(&c, servers >= 0 ? servers : 0,
                   "the upstreams file must be an object with \"mcpServers\", an object of "
                   "servers: {\"mcpServers\": {\"NAME\": {\"command\": ..., \"manifest\": ...}}}%s%s",
