@@ -20,6 +20,8 @@
 extern char **environ;
 
 #define READ_CHUNK 65536
+/* The most messages one pump handles before it returns. */
+#define PUMP_MAX_MESSAGES 256
 #define ERR_METHOD_NOT_FOUND (-32601)
 
 static long long now_ms(void)
@@ -473,6 +475,18 @@ static int one_message(toolgov__upconn *c, const char *line, size_t n, long want
     return MSG_ERROR;
 }
 
+/* The wait for request `id` passed its deadline: say so, and cancel the
+** request on the server. */
+static int timed_out(toolgov__upconn *c, long id, int timeout_ms, char *err, size_t errlen)
+{
+    char params_c[96];
+    snprintf(err, errlen, "the server did not answer within %d ms", timeout_ms);
+    snprintf(params_c, sizeof params_c,
+             "{\"requestId\":%ld,\"reason\":\"timed out in toolgov-mcp\"}", id);
+    (void)toolgov__upconn_notify(c, "notifications/cancelled", params_c);
+    return -2;
+}
+
 int toolgov__upconn_request(toolgov__upconn *c, const char *method, const char *params,
                             int timeout_ms, long *result, char *err, size_t errlen)
 {
@@ -510,6 +524,12 @@ int toolgov__upconn_request(toolgov__upconn *c, const char *method, const char *
         }
         if (t == 1) {
             int m;
+            /* A server that keeps talking (notifications in a loop) and
+            ** never answers still meets the deadline. */
+            if (now_ms() >= deadline) {
+                rc = timed_out(c, id, timeout_ms, err, errlen);
+                goto done;
+            }
             if (n == 0) {
                 drop(c, end);
                 continue;
@@ -543,12 +563,7 @@ int toolgov__upconn_request(toolgov__upconn *c, const char *method, const char *
         if (r < 0 && errno == EINTR)
             continue;
         if (r == 0) {
-            char params_c[96];
-            snprintf(err, errlen, "the server did not answer within %d ms", timeout_ms);
-            snprintf(params_c, sizeof params_c,
-                     "{\"requestId\":%ld,\"reason\":\"timed out in toolgov-mcp\"}", id);
-            (void)toolgov__upconn_notify(c, "notifications/cancelled", params_c);
-            rc = -2;
+            rc = timed_out(c, id, timeout_ms, err, errlen);
             goto done;
         }
         if (fill(c) < 0) {
@@ -591,6 +606,7 @@ int toolgov__upconn_pump(toolgov__upconn *c, char *err, size_t errlen)
 {
     long long deadline = now_ms() + 1000;
     long ignored;
+    size_t handled = 0;
     for (;;) {
         size_t n = 0, end = 0;
         int t, m, f;
@@ -619,6 +635,10 @@ int toolgov__upconn_pump(toolgov__upconn *c, char *err, size_t errlen)
             free(line);
             if (m == MSG_BAD)
                 break;
+            /* A server that never stops talking is left for the next
+            ** look, not followed forever. */
+            if (++handled >= PUMP_MAX_MESSAGES || now_ms() >= deadline)
+                return 0;
             continue;
         }
         f = fill(c);

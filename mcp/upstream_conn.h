@@ -66,7 +66,8 @@ int toolgov__upconn_start(toolgov__upconn *c, const toolgov__upconn_spawn *sp, c
                           size_t errlen);
 
 /* Send request `method` with `params` (a JSON object text, or NULL) and wait
-** at most timeout_ms for its response. 0: c->doc holds the response and
+** at most timeout_ms for its response (also while the server keeps sending
+** other messages). 0: c->doc holds the response and
 ** *result the index of its `result` node. 1: the server answered with a
 ** JSON-RPC error; its code and message are in err. -1: no answer (the
 ** deadline, the server's exit, a malformed or oversized message, a write
@@ -78,7 +79,8 @@ int toolgov__upconn_request(toolgov__upconn *c, const char *method, const char *
 
 /* Handle what the server sent since the last wait, without waiting: its
 ** notifications (list_changed is remembered), its requests (answered as
-** above) and late responses (dropped). 0, or -1 with err set when the
+** above) and late responses (dropped); at most 256 messages or a second's
+** worth, the rest left for the next pump. 0, or -1 with err set when the
 ** connection broke or the server sent something malformed (it is then
 ** stopped). A connection that is not running is 0. */
 int toolgov__upconn_pump(toolgov__upconn *c, char *err, size_t errlen);

@@ -10,6 +10,7 @@
 //             only its first start crashes: a restarted one answers
 //   garbage   a line that is not JSON
 //   huge      a line of 100,000 bytes (over a --max-message of 65536)
+//   flood     notifications (list_changed, progress) in a loop, no answer
 //   sample    first its own sampling/createMessage and elicitation/create
 //             requests; the answer names the error codes they got back
 // And what its tools/list holds, by MODE (its calls answer as usual):
@@ -75,6 +76,11 @@ rl.on("line", (line) => {
   } else if (m.method === "tools/call") {
     const answer = (text) => send({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text }] } });
     if (mode === "hang") return;
+    if (mode === "flood") {
+      const note = JSON.stringify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }) + "\n";
+      const again = () => { if (process.stdout.write(note.repeat(64))) setImmediate(again); else process.stdout.once("drain", again); };
+      return again();
+    }
     if (mode === "crash" && (!counter || starts === 1)) process.exit(3);
     if (mode === "garbage") return void process.stdout.write("this is not json\n");
     if (mode === "huge") return void process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: "x".repeat(100000) }] } }) + "\n");
