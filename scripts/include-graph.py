@@ -50,8 +50,17 @@ LAYERS = [
      "runtime/src/wire"],
     ["runtime/src/loop"],
     ["runtime/src/"],
-    # the generator, by stage (its own layers inside are gen/'s business)
-    ["gen/"],
+    # the generator, by stage: the manifest loader compiles each tool's
+    # parameters, so the schema stage sits below the manifest's
+    ["gen/base/"],
+    ["gen/schema/value"],
+    ["gen/schema/schema_tables"],
+    ["gen/schema/schema"],
+    ["gen/schema/"],
+    ["gen/manifest/"],
+    ["gen/emit/"],
+    ["gen/check/"],
+    ["gen/main"],
     # hosts over the runtime
     ["mcp/upstream_conn"],
     ["mcp/server", "mcp/upstream"],

@@ -19,7 +19,7 @@
 
 #include <toolgov/toolgov.h>
 
-#include "base/buf.h" /* toolgov__alloc_big */
+#include "base/buf.h"
 
 #define REPLACE_MAX 8u
 
@@ -28,56 +28,47 @@
 static int read_stream(char **out, size_t *out_len, FILE *f, const struct stat *st,
                        const char *path, toolgov__diag *d)
 {
-    char *buf, *nb;
-    size_t len = 0, cap;
+    toolgov__buf b; /* the generator's one growable buffer (buf.h) */
+    size_t cap;
 
     /* Read at most one byte past the cap, so a pipe or a growing file is
-    ** refused the same way as a big regular file. */
+    ** refused the same way as a big regular file. A big manifest's first
+    ** block comes with huge pages (toolgov__buf_reserve). */
     cap = (st && S_ISREG(st->st_mode) ? (size_t)st->st_size : 65536) + 1;
     if (cap > TOOLGOV_MANIFEST_MAX_BYTES + 1)
         cap = TOOLGOV_MANIFEST_MAX_BYTES + 1;
-    {
-        /* A big manifest is read from end to end: huge pages (buf.h). */
-        size_t n = cap;
-        buf = toolgov__alloc_big(&n);
-    }
-    if (!buf) {
-        toolgov__diag_error(d, path, 0, 0, "out of memory while reading the manifest");
-        return TOOLGOV_ENOMEM;
-    }
+    toolgov__buf_init(&b);
     for (;;) {
-        size_t n = fread(buf + len, 1, cap - len, f), ncap;
-        len += n;
-        if (len > TOOLGOV_MANIFEST_MAX_BYTES) {
+        size_t n;
+        if (toolgov__buf_reserve(&b, cap - b.len)) {
+            toolgov__diag_error(d, path, 0, 0, "out of memory while reading the manifest");
+            toolgov__buf_free(&b);
+            return TOOLGOV_ENOMEM;
+        }
+        n = fread(b.data + b.len, 1, cap - b.len, f);
+        b.len += n;
+        if (b.len > TOOLGOV_MANIFEST_MAX_BYTES) {
             toolgov__diag_error(d, path, 1, 1,
                                 "the manifest is more than 16 MiB (%u bytes); the limit is 16 MiB",
                                 TOOLGOV_MANIFEST_MAX_BYTES);
-            free(buf);
+            toolgov__buf_free(&b);
             return TOOLGOV_EINVAL;
         }
-        if (len < cap) {
+        if (b.len < cap) {
             if (n == 0 || feof(f) || ferror(f))
                 break;
             continue;
         }
         /* Full and not over the limit: cap <= the limit, so it grows. */
-        ncap = cap * 2 > TOOLGOV_MANIFEST_MAX_BYTES + 1 ? TOOLGOV_MANIFEST_MAX_BYTES + 1 : cap * 2;
-        nb = realloc(buf, ncap);
-        if (!nb) {
-            toolgov__diag_error(d, path, 0, 0, "out of memory while reading the manifest");
-            free(buf);
-            return TOOLGOV_ENOMEM;
-        }
-        buf = nb;
-        cap = ncap;
+        cap = cap * 2 > TOOLGOV_MANIFEST_MAX_BYTES + 1 ? TOOLGOV_MANIFEST_MAX_BYTES + 1 : cap * 2;
     }
     if (ferror(f)) {
         toolgov__diag_error(d, path, 0, 0, "cannot read the manifest: %s", strerror(errno));
-        free(buf);
+        toolgov__buf_free(&b);
         return TOOLGOV_EFAIL;
     }
-    *out = buf;
-    *out_len = len;
+    *out = b.data;
+    *out_len = b.len;
     return 0;
 }
 

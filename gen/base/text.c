@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "utf8.h" /* runtime/src: the one UTF-8 decoder */
+
 /* The length of a leading UTF-8 BOM: 3 or 0. */
 static size_t bom_len(const unsigned char *buf, size_t len)
 {
@@ -108,44 +110,6 @@ static void init_ascii_ok(void)
     ascii_ok_ready = 1;
 }
 
-/* Length of a valid UTF-8 sequence at p, its code point in *cp; 0 when the
-** bytes are not valid UTF-8 (overlong forms and surrogates included). */
-static size_t utf8_decode(const unsigned char *p, size_t avail, uint32_t *cp)
-{
-    unsigned char b = p[0];
-    if (b >= 0xC2 && b <= 0xDF) {
-        if (avail < 2 || (p[1] & 0xC0) != 0x80)
-            return 0;
-        *cp = ((uint32_t)(b & 0x1F) << 6) | (p[1] & 0x3F);
-        return 2;
-    }
-    if (b >= 0xE0 && b <= 0xEF) {
-        unsigned char lo = 0x80, hi = 0xBF;
-        if (b == 0xE0)
-            lo = 0xA0;
-        if (b == 0xED)
-            hi = 0x9F;
-        if (avail < 3 || p[1] < lo || p[1] > hi || (p[2] & 0xC0) != 0x80)
-            return 0;
-        *cp = ((uint32_t)(b & 0x0F) << 12) | ((uint32_t)(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
-        return 3;
-    }
-    if (b >= 0xF0 && b <= 0xF4) {
-        unsigned char lo = 0x80, hi = 0xBF;
-        if (b == 0xF0)
-            lo = 0x90;
-        if (b == 0xF4)
-            hi = 0x8F;
-        if (avail < 4 || p[1] < lo || p[1] > hi || (p[2] & 0xC0) != 0x80 ||
-            (p[3] & 0xC0) != 0x80)
-            return 0;
-        *cp = ((uint32_t)(b & 0x07) << 18) | ((uint32_t)(p[1] & 0x3F) << 12) |
-              ((uint32_t)(p[2] & 0x3F) << 6) | (p[3] & 0x3F);
-        return 4;
-    }
-    return 0;
-}
-
 /* Report every line that holds a byte a manifest must not contain (the
 ** first such byte of each line). Returns the number of problems found. */
 size_t toolgov__text_check(toolgov__diag *d, const char *path, const unsigned char *buf,
@@ -166,7 +130,7 @@ size_t toolgov__text_check(toolgov__diag *d, const char *path, const unsigned ch
     toolgov__text_pos_init(&cur, buf, len);
     i = cur.off;
     while (i < len) {
-        uint32_t cp = 0;
+        unsigned cp = 0;
         size_t n;
         toolgov__mark at;
 
@@ -195,7 +159,7 @@ size_t toolgov__text_check(toolgov__diag *d, const char *path, const unsigned ch
             continue;
         }
         if (buf[i] >= 0x80) {
-            n = utf8_decode(buf + i, len - i, &cp);
+            n = toolgov__utf8_decode(buf + i, buf + len, &cp);
             if (n && !(cp >= 0x80 && cp <= 0x9F) && cp != 0xFFFE && cp != 0xFFFF) {
                 i += n;
                 continue;

@@ -147,7 +147,7 @@ static int loops_vary(const toolgov__manifest *m)
 }
 
 static void render_header(toolgov__buf *b, const toolgov__manifest *m, const names *nm,
-                          size_t *mark_at, toolgov__schema_share *sh)
+                          size_t *mark_at)
 {
     const char *n = m->name;
     size_t i;
@@ -191,7 +191,7 @@ static void render_header(toolgov__buf *b, const toolgov__manifest *m, const nam
         puts_(b, "/* Each tool's decoded arguments: the tool's parameters as C (a tool\n"
                  "** without parameters takes a toolgov_no_args). */\n");
         for (i = 0; i < m->tool_count; i++)
-            if (toolgov__schema_c_types(b, sh, n, m->tools[i].name, m->tools[i].params))
+            if (toolgov__schema_c_types(b, n, m->tools[i].name, m->tools[i].params))
                 b->oom = 1;
         puts_(b, "/* One handler per declared tool; define each with ");
         put_upper(b, n);
@@ -343,14 +343,12 @@ static void render_source(toolgov__buf *b, const toolgov__manifest *m, size_t *m
 }
 
 /* Every generated string enum is int-sized (one line per enum): the part
-** of the C file after the tables; sh is any share table of this render
-** (the text is the same with any). */
-static void render_enum_checks(toolgov__buf *b, const toolgov__manifest *m,
-                               toolgov__schema_share *sh)
+** of the C file after the tables. */
+static void render_enum_checks(toolgov__buf *b, const toolgov__manifest *m)
 {
     size_t before = b->len, i;
     for (i = 0; i < m->tool_count; i++)
-        if (toolgov__schema_c_enum_checks(b, sh, m->name, m->tools[i].name, m->tools[i].params)) {
+        if (toolgov__schema_c_enum_checks(b, m->name, m->tools[i].name, m->tools[i].params)) {
             b->oom = 1;
             return;
         }
@@ -617,27 +615,24 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
         toolgov__arena arena;
         toolgov__diag d;
         toolgov__schema_ctx cx;
-        toolgov__schema_share sh, sh_h;
+        toolgov__schema_share sh;
         const char **schema = malloc(n * sizeof(const char *));
         const char **params = malloc(n * sizeof(const char *));
         int bad = names_build(&nm, m) || !schema || !params;
         toolgov__arena_init(&arena);
         toolgov__diag_init(&d, stderr, 0);
         toolgov__schema_share_init(&sh);
-        toolgov__schema_share_init(&sh_h);
         cx.arena = &arena;
         cx.d = &d;
         cx.path = m->path;
         cx.tool = NULL;
         cx.oom = 0;
         if (!bad) {
-            /* The header and the C file each with a share table of their
-            ** own: each file names its shared tables in its own order. */
-            render_header(h, m, &nm, &h_mark, &sh_h);
+            render_header(h, m, &nm, &h_mark);
             render_source(c, m, &c_mark, &cx, &sh, params, schema);
             /* After a failed render the tables' names are not all there. */
             if (!c->oom) {
-                render_enum_checks(c, m, &sh);
+                render_enum_checks(c, m);
                 render_specs(c, m, &nm, params, schema);
                 render_tail(c, m, &nm);
             }
@@ -645,7 +640,6 @@ int toolgov__codegen_render(toolgov__buf *h, toolgov__buf *c, const toolgov__man
                 stamp_generation(h, h0, h_mark, c, c_mark);
         }
         toolgov__schema_share_free(&sh);
-        toolgov__schema_share_free(&sh_h);
         names_free(&nm);
         free(schema);
         free(params);

@@ -20,8 +20,9 @@
 **
 ** Speed matters (SPEC section 8: at most 1.3 times a bare libyaml parse):
 ** strings are copied once into an arena, tool names are checked for
-** duplicates through a hash table, keyword checks are binary searches, and
-** edit-distance suggestions run only after an error.
+** duplicates through the generator's index (base/index.h), keyword checks
+** are binary searches, and edit-distance suggestions run only after an
+** error.
 */
 #include "manifest/manifest.h"
 
@@ -34,6 +35,7 @@
 
 #include "base/arena.h"
 #include "base/fileio.h"
+#include "base/index.h"
 #include "base/names.h"
 #include "base/reader.h"
 #include "schema/schema.h"
@@ -41,120 +43,24 @@
 #include "base/text.h"
 
 /* ------------------------------------------------------------------------ */
-/* Name index: open addressing, power-of-two capacity. A slot holds only   */
-/* the hash and the entry's position (8 bytes: 10,000 tools fit in 128 KiB, */
-/* in cache); the name itself is read from the tools or provides array.     */
-
-typedef struct name_slot {
-    uint32_t hash;
-    uint32_t ref; /* index into the array + 1; 0: empty slot */
-} name_slot;
-
-typedef const char *(*name_key_fn)(const toolgov__manifest *m, size_t i);
-
-typedef struct name_index {
-    name_slot *slots;
-    size_t cap;   /* 0 or a power of two */
-    size_t count;
-    name_key_fn key; /* the name of entry i */
-} name_index;
+/* Names by content: the generator's index (base/index.h) over the tools   */
+/* and provides arrays, read through the manifest (whose arrays move).     */
 
 typedef struct manifest_priv {
     toolgov__arena arena;
-    name_index tools;
+    toolgov__index tools;
 } manifest_priv;
 
-static const char *tool_key(const toolgov__manifest *m, size_t i)
+static void tool_key(const void *m, size_t i, const char **s, size_t *len)
 {
-    return m->tools[i].name;
+    *s = ((const toolgov__manifest *)m)->tools[i].name;
+    *len = strlen(*s);
 }
 
-static const char *provides_key(const toolgov__manifest *m, size_t i)
+static void provides_key(const void *m, size_t i, const char **s, size_t *len)
 {
-    return m->provides[i];
-}
-
-static uint32_t hash_bytes(const char *s, size_t len)
-{
-    uint32_t h = 2166136261u; /* FNV-1a */
-    size_t i;
-    for (i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 16777619u;
-    }
-    return h;
-}
-
-static int slot_is(const name_index *ix, const toolgov__manifest *m, const name_slot *s,
-                   const char *key, size_t len, uint32_t h)
-{
-    const char *k;
-    if (s->hash != h)
-        return 0;
-    k = ix->key(m, s->ref - 1);
-    return strncmp(k, key, len) == 0 && k[len] == '\0';
-}
-
-/* The entry named key[0..len) (hash h), or NULL. */
-static const name_slot *index_lookup(const name_index *ix, const toolgov__manifest *m,
-                                     const char *key, size_t len, uint32_t h)
-{
-    size_t mask, i;
-    if (ix->cap == 0)
-        return NULL;
-    mask = ix->cap - 1;
-    for (i = h & mask;; i = (i + 1) & mask) {
-        const name_slot *s = &ix->slots[i];
-        if (!s->ref)
-            return NULL;
-        if (slot_is(ix, m, s, key, len, h))
-            return s;
-    }
-}
-
-/* One probe sequence for "is it there, and if not add it": the loader asks
-** once per tool. Entry `value` of the array must hold the name by the time
-** anyone looks it up. Sets *out_prev to the existing entry and returns 1
-** when the name was there; returns 0 after adding it; -1 when out of
-** memory. Grows at three quarters full. */
-static int index_add(name_index *ix, toolgov__arena *a, const toolgov__manifest *m,
-                     const char *key, size_t len, uint32_t h, size_t value, size_t *out_prev)
-{
-    size_t mask, i;
-    if (value >= UINT32_MAX)
-        return -1;
-    if ((ix->count + 1) * 4 > ix->cap * 3) {
-        size_t ncap = ix->cap ? ix->cap * 2 : 64, j;
-        name_slot *ns;
-        if (ncap > SIZE_MAX / sizeof(name_slot))
-            return -1;
-        ns = toolgov__arena_alloc(a, ncap * sizeof(name_slot));
-        if (!ns)
-            return -1;
-        memset(ns, 0, ncap * sizeof(name_slot));
-        for (j = 0; j < ix->cap; j++) {
-            const name_slot *s = &ix->slots[j];
-            size_t k;
-            if (!s->ref)
-                continue;
-            for (k = s->hash & (ncap - 1); ns[k].ref; k = (k + 1) & (ncap - 1))
-                ;
-            ns[k] = *s;
-        }
-        ix->slots = ns;
-        ix->cap = ncap;
-    }
-    mask = ix->cap - 1;
-    for (i = h & mask; ix->slots[i].ref; i = (i + 1) & mask) {
-        if (slot_is(ix, m, &ix->slots[i], key, len, h)) {
-            *out_prev = ix->slots[i].ref - 1;
-            return 1;
-        }
-    }
-    ix->slots[i].hash = h;
-    ix->slots[i].ref = (uint32_t)(value + 1);
-    ix->count++;
-    return 0;
+    *s = ((const toolgov__manifest *)m)->provides[i];
+    *len = strlen(*s);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -169,7 +75,7 @@ typedef struct loader {
     size_t tool_entries; /* tool keys seen, valid or not */
     int tools_given;
     toolgov__mark tools_at;
-    name_index provides_ix;
+    toolgov__index provides_ix;
     toolgov__arena scratch;   /* one tool's parameters as a value tree, and
                               ** the temporaries of compiling it: reset
                               ** after each tool (the compiled tree keeps
@@ -740,7 +646,6 @@ static int parse_tools(loader *L)
         toolgov__tool_decl *t;
         const char *name;
         size_t len;
-        uint32_t h;
         int name_ok, dup = 0;
         toolgov__mark kat;
         int more = next_key(L, "'tools'");
@@ -757,10 +662,9 @@ static int parse_tools(loader *L)
             out_of_memory(L);
             return -1;
         }
-        h = hash_bytes(name, len);
         if (name_ok) {
             size_t prev;
-            int r = index_add(&pv->tools, &pv->arena, m, name, len, h, m->tool_count, &prev);
+            int r = toolgov__index_add(&pv->tools, m->tool_count, name, len, &prev);
             if (r < 0) {
                 out_of_memory(L);
                 return -1;
@@ -822,7 +726,7 @@ static int parse_provides(loader *L)
     char q[SHOW_MAX];
 
     for (;;) {
-        size_t len, prev_unused;
+        size_t len;
         const char *v;
         int dup = 0;
         if (next(L))
@@ -845,12 +749,11 @@ static int parse_provides(loader *L)
             toolgov__name_check(L->r.d, L->r.path, ev_mark(L), v, len, TOOLGOV_NAME_PROVIDES))
             continue;
         {
-            const name_slot *prev =
-                index_lookup(&L->provides_ix, m, v, len, hash_bytes(v, len));
-            if (prev) {
+            size_t prev = toolgov__index_find(&L->provides_ix, v, len);
+            if (prev != SIZE_MAX) {
                 err_at(L, ev_mark(L), "'%s' is listed twice in provides; keep one",
                        show(q, v, len));
-                note_at(L, m->provides_at[prev->ref - 1], "first listed here");
+                note_at(L, m->provides_at[prev], "first listed here");
                 dup = 1;
             }
         }
@@ -877,8 +780,8 @@ static int parse_provides(loader *L)
             return -1;
         }
         m->provides_at[m->provides_count] = ev_mark(L);
-        if (index_add(&L->provides_ix, &L->priv->arena, m, m->provides[m->provides_count], len,
-                      hash_bytes(v, len), m->provides_count, &prev_unused) < 0) {
+        if (toolgov__index_add(&L->provides_ix, m->provides_count, m->provides[m->provides_count],
+                               len, NULL) < 0) {
             out_of_memory(L);
             return -1;
         }
@@ -1081,9 +984,6 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
         return NULL;
     }
     toolgov__arena_init(&pv->arena);
-    pv->tools.slots = NULL;
-    pv->tools.cap = pv->tools.count = 0;
-    pv->tools.key = tool_key;
     m = toolgov__arena_alloc(&pv->arena, sizeof *m);
     if (!m) {
         free(pv);
@@ -1095,7 +995,8 @@ toolgov__manifest *toolgov__manifest_load_mem(const char *path, const char *data
     m->path = toolgov__arena_strndup(&pv->arena, path, strlen(path));
     L.m = m;
     L.priv = pv;
-    L.provides_ix.key = provides_key;
+    toolgov__index_init(&pv->tools, &pv->arena, m, tool_key);
+    toolgov__index_init(&L.provides_ix, &pv->arena, m, provides_key);
     if (!m->path) {
         out_of_memory(&L);
         goto out;
@@ -1152,12 +1053,10 @@ void toolgov__manifest_free(toolgov__manifest *m)
 long toolgov__manifest_find(const toolgov__manifest *m, const char *name)
 {
     const manifest_priv *pv;
-    const name_slot *s;
-    size_t len;
+    size_t at;
     if (!m || !name)
         return -1;
     pv = m->arena_;
-    len = strlen(name);
-    s = index_lookup(&pv->tools, m, name, len, hash_bytes(name, len));
-    return s ? (long)s->ref - 1 : -1;
+    at = toolgov__index_find(&pv->tools, name, strlen(name));
+    return at == SIZE_MAX ? -1 : (long)at;
 }

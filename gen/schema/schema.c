@@ -80,11 +80,7 @@ static void note_at(toolgov__schema_ctx *cx, toolgov__mark at, const char *fmt, 
 
 static void oom(toolgov__schema_ctx *cx)
 {
-    if (!cx->oom) {
-        toolgov__mark none = {0, 0};
-        cx->oom = 1;
-        err_at(cx, none, "out of memory while compiling parameters");
-    }
+    toolgov__jv_oom(cx);
 }
 
 static void *alloc(toolgov__schema_ctx *cx, size_t n)
@@ -112,166 +108,43 @@ static void *tmp_alloc(toolgov__schema_ctx *cx, size_t n)
 
 const toolgov__slimits toolgov__slimits_none;
 
-/* ---- key indexes ---------------------------------------------------------- */
+/* ---- name lists ---------------------------------------------------------- */
 
-/* Lists of names compared for equality (an object's keys, sibling C names,
-** required names) are compared pairwise while short; past KEYIX_MIN names
-** a hash index of the first occurrence of each name keeps a hostile schema
-** with 100,000 properties linear. */
-#define KEYIX_MIN 16u
+/* Lists of names compared for equality (sibling C names, required names,
+** enum values) are compared pairwise up to TOOLGOV__SCAN_MAX names (value.h);
+** longer ones index the first occurrence of each name (base/index.h). */
 
 /* The most "did you mean" hints worked out for one list of names. */
 #define HINTS_MAX 64u
 
-typedef void (*key_of_fn)(const void *arr, size_t i, const char **s, size_t *len);
-
-typedef struct keyix {
-    uint32_t *slots; /* position + 1; 0: empty */
-    size_t mask;
-    const void *arr;
-    key_of_fn key_of;
-} keyix;
-
-/* An index with room for n keys, in the given arena; -1 when out of memory
-** (reported). */
-static int keyix_init(toolgov__schema_ctx *cx, toolgov__arena *a, keyix *ix, size_t n,
-                      const void *arr, key_of_fn key_of)
+/* An index over arr with room for n keys, in the given arena; -1 when out
+** of memory (reported). */
+static int keyix_init(toolgov__schema_ctx *cx, toolgov__arena *a, toolgov__index *ix, size_t n,
+                      const void *arr, toolgov__index_key_fn key_of)
 {
-    size_t cap = 64;
-    while (cap < 2 * n + 2)
-        cap *= 2;
-    if (n > UINT32_MAX / 4 || !(ix->slots = toolgov__arena_alloc(a, cap * sizeof *ix->slots))) {
+    toolgov__index_init(ix, a, arr, key_of);
+    if (toolgov__index_reserve(ix, n)) {
         oom(cx);
         return -1;
     }
-    memset(ix->slots, 0, cap * sizeof *ix->slots);
-    ix->mask = cap - 1;
-    ix->arr = arr;
-    ix->key_of = key_of;
     return 0;
-}
-
-/* The slot of key s[0..len): the one holding an equal key, or the empty
-** one where it goes. */
-static uint32_t *keyix_slot(const keyix *ix, const char *s, size_t len)
-{
-    size_t h = toolgov__hash_slot(toolgov__hash_bytes(s, len), ix->mask);
-    for (;; h = (h + 1) & ix->mask) {
-        const char *k;
-        size_t kl;
-        if (!ix->slots[h])
-            return &ix->slots[h];
-        ix->key_of(ix->arr, ix->slots[h] - 1, &k, &kl);
-        if (kl == len && memcmp(k, s, len) == 0)
-            return &ix->slots[h];
-    }
-}
-
-/* Position i, with key s[0..len), joins the index unless an equal key is
-** there: then its position (the first one given), else SIZE_MAX. */
-static size_t keyix_add(keyix *ix, size_t i, const char *s, size_t len)
-{
-    uint32_t *slot = keyix_slot(ix, s, len);
-    if (*slot)
-        return *slot - 1;
-    *slot = (uint32_t)(i + 1);
-    return SIZE_MAX;
 }
 
 /* Where the scan for an earlier name equal to position i's, s[0..len),
 ** starts: with no index (a short list) at 0, the scan looking at every
 ** earlier name; with one, at the first equal name, or at i when there is
 ** none (position i then joins the index). */
-static size_t scan_from(keyix *ix, size_t i, const char *s, size_t len)
+static size_t scan_from(toolgov__index *ix, size_t i, const char *s, size_t len)
 {
     size_t first;
+    int r;
     if (!ix)
         return 0;
-    first = keyix_add(ix, i, s, len);
-    return first == SIZE_MAX ? i : first;
-}
-
-static void member_key(const void *arr, size_t i, const char **s, size_t *len)
-{
-    const toolgov__jmember *m = (const toolgov__jmember *)arr + i;
-    *s = m->key;
-    *len = m->key_len;
-}
-
-/* The index a big object keeps of its members (object->ix_ set). */
-static keyix object_ix(const toolgov__jval *object)
-{
-    keyix ix;
-    ix.slots = object->ix_;
-    ix.mask = object->ix_mask_;
-    ix.arr = object->members;
-    ix.key_of = member_key;
-    return ix;
+    r = toolgov__index_add(ix, i, s, len, &first);
+    return r > 0 ? first : r == 0 ? i : 0;
 }
 
 /* ---- the value tree ------------------------------------------------------ */
-
-static void put_json(toolgov__buf *b, const toolgov__jval *v);
-
-toolgov__jval *toolgov__jv_new(toolgov__schema_ctx *cx, toolgov__jkind kind, toolgov__mark at)
-{
-    toolgov__jval *v = alloc(cx, sizeof *v);
-    if (!v)
-        return NULL;
-    memset(v, 0, sizeof *v);
-    v->kind = kind;
-    v->at = at;
-    v->text = "";
-    return v;
-}
-
-toolgov__jval *toolgov__jv_text(toolgov__schema_ctx *cx, toolgov__jkind kind, const char *s,
-                                size_t len, toolgov__mark at)
-{
-    toolgov__jval *v = toolgov__jv_new(cx, kind, at);
-    char *t;
-    if (!v)
-        return NULL;
-    t = toolgov__arena_strndup(cx->arena, s, len);
-    if (!t) {
-        oom(cx);
-        return NULL;
-    }
-    v->text = t;
-    v->len = len;
-    return v;
-}
-
-static int grow(toolgov__schema_ctx *cx, void **arr, size_t *cap, size_t count, size_t elem)
-{
-    size_t ncap;
-    void *p;
-    if (count < *cap)
-        return 0;
-    ncap = *cap ? *cap * 2 : 4;
-    if (ncap > (size_t)-1 / elem) {
-        oom(cx);
-        return -1;
-    }
-    p = alloc(cx, ncap * elem);
-    if (!p)
-        return -1;
-    if (count)
-        memcpy(p, *arr, count * elem);
-    *arr = p;
-    *cap = ncap;
-    return 0;
-}
-
-int toolgov__jv_push(toolgov__schema_ctx *cx, toolgov__jval *array, toolgov__jval *item)
-{
-    void *p = array->items;
-    if (grow(cx, &p, &array->cap_, array->count, sizeof(toolgov__jval *)))
-        return -1;
-    array->items = p;
-    array->items[array->count++] = item;
-    return 0;
-}
 
 /* A copy of s[0..len) in the arena, for the compiled tree to keep. */
 static const char *keep(toolgov__schema_ctx *cx, const char *s, size_t len)
@@ -294,7 +167,6 @@ static toolgov__jval *jv_copy(toolgov__schema_ctx *cx, const toolgov__jval *v)
     c->items = NULL;
     c->members = NULL;
     c->ix_ = NULL; /* copies are small values: found by a scan */
-    c->ix_mask_ = 0;
     c->cap_ = v->count;
     if (v->kind == TOOLGOV_J_NUMBER || v->kind == TOOLGOV_J_STRING) {
         if (!(c->text = keep(cx, v->text, v->len)))
@@ -316,148 +188,6 @@ static toolgov__jval *jv_copy(toolgov__schema_ctx *cx, const toolgov__jval *v)
         }
     }
     return c;
-}
-
-int toolgov__jv_put(toolgov__schema_ctx *cx, toolgov__jval *object, const char *key,
-                    size_t key_len, toolgov__mark at, toolgov__jval *val)
-{
-    void *p = object->members;
-    toolgov__jmember *m;
-    char *k;
-    if (grow(cx, &p, &object->cap_, object->count, sizeof *object->members))
-        return -1;
-    object->members = p;
-    k = toolgov__arena_strndup(cx->arena, key, key_len);
-    if (!k) {
-        oom(cx);
-        return -1;
-    }
-    m = &object->members[object->count++];
-    m->key = k;
-    m->key_len = key_len;
-    m->at = at;
-    m->val = val;
-    if (object->count > KEYIX_MIN) {
-        /* A big object: its keys indexed (rebuilt as it doubles). */
-        if (!object->ix_ || object->count * 2 + 2 > object->ix_mask_ + 1) {
-            keyix ix;
-            size_t i;
-            if (keyix_init(cx, cx->arena, &ix, object->count * 2, object->members, member_key))
-                return -1;
-            for (i = 0; i < object->count; i++)
-                (void)keyix_add(&ix, i, object->members[i].key, object->members[i].key_len);
-            object->ix_ = ix.slots;
-            object->ix_mask_ = ix.mask;
-        } else {
-            keyix ix = object_ix(object);
-            (void)keyix_add(&ix, object->count - 1, k, key_len);
-        }
-    }
-    return 0;
-}
-
-const toolgov__jmember *toolgov__jv_find(const toolgov__jval *object, const char *key,
-                                         size_t len)
-{
-    size_t i;
-    if (!object || object->kind != TOOLGOV_J_OBJECT)
-        return NULL;
-    if (object->ix_) {
-        keyix ix = object_ix(object);
-        const uint32_t *slot = keyix_slot(&ix, key, len);
-        return *slot ? &object->members[*slot - 1] : NULL;
-    }
-    for (i = 0; i < object->count; i++)
-        if (object->members[i].key_len == len && memcmp(object->members[i].key, key, len) == 0)
-            return &object->members[i];
-    return NULL;
-}
-
-/* ---- numbers ------------------------------------------------------------- */
-
-int toolgov__jtext_number_ok(const char *s, size_t len)
-{
-    size_t i = 0;
-    if (i < len && s[i] == '-')
-        i++;
-    if (i >= len)
-        return 0;
-    if (s[i] == '0') {
-        i++;
-    } else if (s[i] >= '1' && s[i] <= '9') {
-        while (i < len && s[i] >= '0' && s[i] <= '9')
-            i++;
-    } else {
-        return 0;
-    }
-    if (i < len && s[i] == '.') {
-        size_t start = ++i;
-        while (i < len && s[i] >= '0' && s[i] <= '9')
-            i++;
-        if (i == start)
-            return 0;
-    }
-    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-        size_t start;
-        i++;
-        if (i < len && (s[i] == '+' || s[i] == '-'))
-            i++;
-        start = i;
-        while (i < len && s[i] >= '0' && s[i] <= '9')
-            i++;
-        if (i == start)
-            return 0;
-    }
-    return i == len;
-}
-
-/* A number text as the runtime's reader leaves it (a number node of its
-** tape), so the generator reads numbers with the runtime's conversions:
-** one meaning for a bound, an enum value or a default in both products. */
-static toolgov__json number_node(const char *s, size_t len)
-{
-    toolgov__json n;
-    memset(&n, 0, sizeof n);
-    n.type = TOOLGOV__JSON_NUMBER;
-    n.u.str = s;
-    n.len = (uint32_t)len;
-    return n;
-}
-
-/* Exact: "2.50e1" is 25, "2.5" is not an integer, "9223372036854775808"
-** does not fit (toolgov__json_int64). */
-int toolgov__jtext_int64(const char *s, size_t len, int64_t *out)
-{
-    toolgov__json n;
-    if (len > UINT32_MAX || !toolgov__jtext_number_ok(s, len))
-        return 0;
-    n = number_node(s, len);
-    return toolgov__json_int64(&n, out) == 0;
-}
-
-/* Whether a number text has an integer value, whatever its size. */
-static int jtext_integral(const char *s, size_t len)
-{
-    toolgov__json n;
-    if (len > UINT32_MAX || !toolgov__jtext_number_ok(s, len))
-        return 0;
-    n = number_node(s, len);
-    return toolgov__json_is_integral(&n);
-}
-
-/* The double nearest to a number text, correctly rounded whatever the
-** locale (toolgov__json_double); beyond the double range, an infinity of
-** its sign. */
-double toolgov__jtext_double(const char *s, size_t len)
-{
-    toolgov__json n;
-    double d;
-    if (len > UINT32_MAX)
-        return 0;
-    n = number_node(s, len);
-    if (toolgov__json_double(&n, &d) != 0)
-        return len && s[0] == '-' ? -HUGE_VAL : HUGE_VAL;
-    return d;
 }
 
 /* ---- C names ------------------------------------------------------------- */
@@ -1101,7 +831,7 @@ static void compile_properties(toolgov__schema_ctx *cx, toolgov__snode *n,
 {
     char l[320];
     size_t i, j;
-    keyix ix, *big = NULL;
+    toolgov__index ix, *big = NULL;
     if (v->kind != TOOLGOV_J_OBJECT) {
         err_at(cx, v->at, "properties of %s must be a mapping from property names to their "
                           "schemas, not %s", label(l, cx, n), jkind_name(v));
@@ -1130,7 +860,7 @@ static void compile_properties(toolgov__schema_ctx *cx, toolgov__snode *n,
     ** no struct is generated, so there its names may map to one. */
     if (no_c_type(n))
         return;
-    if (n->prop_count > KEYIX_MIN) {
+    if (n->prop_count > TOOLGOV__SCAN_MAX) {
         if (keyix_init(cx, tmp_arena(cx), &ix, n->prop_count, n->props, prop_c_name))
             return;
         big = &ix;
@@ -1157,7 +887,7 @@ static void compile_required(toolgov__schema_ctx *cx, toolgov__snode *n, const t
 {
     char l[320], q[TOOLGOV_SHOW_MAX];
     size_t i, j, p0 = 0, hints = 0;
-    keyix seen, props, *big = NULL;
+    toolgov__index seen, props, *big = NULL;
     const char **names = NULL;
     if (v->kind != TOOLGOV_J_ARRAY) {
         err_at(cx, v->at, "required of %s must be a list of property names such as [title], "
@@ -1165,12 +895,12 @@ static void compile_required(toolgov__schema_ctx *cx, toolgov__snode *n, const t
         return;
     }
     /* Long lists: the first of each name, and the properties by name. */
-    if (v->count > KEYIX_MIN || n->prop_count > KEYIX_MIN) {
+    if (v->count > TOOLGOV__SCAN_MAX || n->prop_count > TOOLGOV__SCAN_MAX) {
         if (keyix_init(cx, tmp_arena(cx), &seen, v->count, v->items, item_text) ||
             keyix_init(cx, tmp_arena(cx), &props, n->prop_count, n->props, prop_name))
             return;
         for (i = 0; i < n->prop_count; i++)
-            (void)keyix_add(&props, i, n->props[i].name, n->props[i].name_len);
+            (void)toolgov__index_add(&props, i, n->props[i].name, n->props[i].name_len, NULL);
         big = &seen;
     }
     for (i = 0; i < v->count; i++) {
@@ -1183,8 +913,8 @@ static void compile_required(toolgov__schema_ctx *cx, toolgov__snode *n, const t
         }
         if (big) {
             /* The property loop below then looks at one place only. */
-            size_t at = *keyix_slot(&props, r->text, r->len);
-            p0 = at ? at - 1 : n->prop_count;
+            size_t at = toolgov__index_find(&props, r->text, r->len);
+            p0 = at == SIZE_MAX ? n->prop_count : at;
         }
         for (j = scan_from(big, i, r->text, r->len); j < i; j++) {
             const toolgov__jval *o = v->items[j];
@@ -1320,14 +1050,14 @@ static void compile_enum(toolgov__schema_ctx *cx, toolgov__snode *n, const toolg
     size_t i, j, strings = 0, from;
     int bad = 0, raw = no_c_type(n);
     enum_key *keys = NULL;
-    keyix ix, *big = NULL;
+    toolgov__index ix, *big = NULL;
     if (v->kind != TOOLGOV_J_ARRAY || v->count == 0) {
         err_at(cx, v->at, "enum of %s must be a non-empty list of the allowed values, not %s",
                label(l, cx, n), v->kind == TOOLGOV_J_ARRAY ? "an empty list" : jkind_name(v));
         return;
     }
     /* A long list: each value's first equal found by key, not by a scan. */
-    if (v->count > KEYIX_MIN) {
+    if (v->count > TOOLGOV__SCAN_MAX) {
         if (!(keys = tmp_alloc(cx, v->count * sizeof *keys)) ||
             keyix_init(cx, tmp_arena(cx), &ix, v->count, keys, enum_key_of))
             return;
@@ -1341,7 +1071,7 @@ static void compile_enum(toolgov__schema_ctx *cx, toolgov__snode *n, const toolg
                      : e->kind == TOOLGOV_J_NUMBER && toolgov__jtext_int64(e->text, e->len, &iv)
                          ? TOOLGOV_T_INTEGER
                          : 0;
-        if (!t && e->kind == TOOLGOV_J_NUMBER && jtext_integral(e->text, e->len)) {
+        if (!t && e->kind == TOOLGOV_J_NUMBER && toolgov__jtext_integral(e->text, e->len)) {
             err_at(cx, e->at, "enum value %s of %s is an integer beyond the 64-bit range (%s to "
                               "%s); keep the values within it, or write them as strings",
                    toolgov__text_show(q, e->text, e->len), label(l, cx, n),
@@ -1873,7 +1603,7 @@ int toolgov__schema_compile(toolgov__schema_ctx *cx, const toolgov__jval *root, 
         /* The canonical text now, while the value tree is there. */
         toolgov__buf b;
         toolgov__buf_init(&b);
-        put_json(&b, root);
+        toolgov__jtext_write(&b, root);
         n->text = toolgov__buf_to_arena(cx, &b, &n->text_len);
         if (!n->text)
             return -1;
@@ -1957,7 +1687,7 @@ static void check_instance(toolgov__schema_ctx *cx, const toolgov__snode *n,
         return;
     }
     toolgov__buf_init(&b);
-    put_json(&b, v);
+    toolgov__jtext_write(&b, v);
     if (b.oom) {
         toolgov__buf_free(&b);
         oom(cx);
@@ -2058,67 +1788,6 @@ static void check_values(toolgov__schema_ctx *cx, const toolgov__snode *n,
 }
 
 /* ---- canonical text ------------------------------------------------------ */
-
-static void put_json(toolgov__buf *b, const toolgov__jval *v)
-{
-    size_t i;
-    switch (v->kind) {
-    case TOOLGOV_J_NULL:
-        toolgov__buf_put(b, "null", 4);
-        break;
-    case TOOLGOV_J_BOOL:
-        if (v->boolean)
-            toolgov__buf_put(b, "true", 4);
-        else
-            toolgov__buf_put(b, "false", 5);
-        break;
-    case TOOLGOV_J_NUMBER:
-        toolgov__buf_put(b, v->text, v->len);
-        break;
-    case TOOLGOV_J_STRING:
-        toolgov__buf_json_str(b, v->text, v->len);
-        break;
-    case TOOLGOV_J_ARRAY:
-        toolgov__buf_put(b, "[", 1);
-        for (i = 0; i < v->count; i++) {
-            if (i)
-                toolgov__buf_put(b, ",", 1);
-            put_json(b, v->items[i]);
-        }
-        toolgov__buf_put(b, "]", 1);
-        break;
-    default:
-        toolgov__buf_put(b, "{", 1);
-        for (i = 0; i < v->count; i++) {
-            if (i)
-                toolgov__buf_put(b, ",", 1);
-            toolgov__buf_json_str(b, v->members[i].key, v->members[i].key_len);
-            toolgov__buf_put(b, ":", 1);
-            put_json(b, v->members[i].val);
-        }
-        toolgov__buf_put(b, "}", 1);
-        break;
-    }
-}
-
-int toolgov__jtext_write(toolgov__buf *b, const toolgov__jval *v)
-{
-    put_json(b, v);
-    return b->oom ? -1 : 0;
-}
-
-const char *toolgov__buf_to_arena(toolgov__schema_ctx *cx, toolgov__buf *b, size_t *len)
-{
-    const char *s = NULL;
-    if (!b->oom)
-        s = toolgov__arena_strndup(cx->arena, b->data ? b->data : "", b->len);
-    if (!s)
-        oom(cx);
-    else if (len)
-        *len = b->len;
-    toolgov__buf_free(b);
-    return s;
-}
 
 /* The runtime's no-arguments schema (runtime/src/tooljson.h). */
 #define NO_PARAMETERS TOOLGOV__NO_ARGS_SCHEMA

@@ -42,11 +42,9 @@
 
 /* ---- names --------------------------------------------------------------- */
 
-/* The path suffix of a typed node below the root: "_prop", "_prop_item". */
-typedef struct path {
-    char *s;
-    size_t len, cap; /* all zero: empty */
-} path;
+/* The path suffix of a typed node below the root: "_prop", "_prop_item",
+** NUL-terminated past its length. All zeroes: empty. */
+typedef toolgov__buf path;
 
 /* How a C name stands in a generated name, after the '_' that joins it
 ** there: a leading '_' gets a 'p' before it and a trailing '_' (the mark
@@ -67,38 +65,25 @@ static int path_push(path *p, const char *part, size_t *old)
 {
     int lead;
     size_t n = part_len(part, &lead);
-    if (!p->s || p->cap < p->len + n + 3) {
-        /* Grown geometrically: one allocation for a whole walk. */
-        size_t ncap = p->cap ? p->cap : 64;
-        char *ns;
-        while (ncap < p->len + n + 3)
-            ncap *= 2;
-        ns = realloc(p->s, ncap);
-        if (!ns)
-            return -1;
-        p->s = ns;
-        p->cap = ncap;
-    }
     *old = p->len;
-    p->s[p->len++] = '_';
-    if (lead)
-        p->s[p->len++] = 'p';
-    memcpy(p->s + p->len, part, n);
-    p->len += n;
-    p->s[p->len] = '\0';
+    toolgov__buf_put(p, lead ? "_p" : "_", lead ? 2u : 1u);
+    toolgov__buf_put(p, part, n);
+    if (toolgov__buf_reserve(p, 1))
+        return -1;
+    p->data[p->len] = '\0';
     return 0;
 }
 
 static void path_pop(path *p, size_t old)
 {
     p->len = old;
-    if (p->s)
-        p->s[old] = '\0';
+    if (p->data)
+        p->data[old] = '\0';
 }
 
 static const char *ps(const path *p)
 {
-    return p->s ? p->s : "";
+    return p->data ? p->data : "";
 }
 
 /* ---- the header: types ----------------------------------------------------- */
@@ -287,8 +272,8 @@ static void tctx_init(tctx *t, toolgov__buf *b, const char *plugin, const char *
     t->tool_len = strlen(tool);
 }
 
-static int types_direct(toolgov__buf *b, const char *plugin, const char *tool,
-                        const toolgov__snode *root)
+int toolgov__schema_c_types(toolgov__buf *b, const char *plugin, const char *tool,
+                            const toolgov__snode *root)
 {
     tctx t;
     tctx_init(&t, b, plugin, tool);
@@ -304,7 +289,7 @@ static int types_direct(toolgov__buf *b, const char *plugin, const char *tool,
         return b->oom ? -1 : 0;
     }
     types_of(&t, root);
-    free(t.p.s);
+    toolgov__buf_free(&t.p);
     return t.oom || b->oom ? -1 : 0;
 }
 
@@ -329,112 +314,54 @@ static int types_direct(toolgov__buf *b, const char *plugin, const char *tool,
 ** with the same member types in the same order (string enums differ only
 ** in name, and each is checked to be int-sized), so the layouts are equal.
 **
-** The set keeps records "key\0name\0" in the render's arena, found by
-** the key's hash and length before its bytes are compared: keys are
-** hundreds of bytes, and those of one kind share long beginnings. */
+** The records "key\0name\0" live in the render's arena, found by their
+** key through the generator's index (base/index.h). */
 #define KEY_ARGS '\001'
 #define KEY_ENUM '\002'
 
-struct toolgov__schema_share_root {
-    const toolgov__snode *root; /* NULL: empty slot */
-    int tables;                 /* params and schema are known */
-    int uses;                   /* header types rendered for it so far */
-    int checks_uses;            /* enum checks rendered for it so far */
-    const char *params, *schema;
-    char *types, *checks;       /* the header's types and the C file's
-                                ** int-size checks with TOOL_MARK for the
-                                ** tool's name (malloc'd; NULL: not yet) */
-    size_t types_len, checks_len;
+struct toolgov__schema_share_key {
+    const char *rec; /* "key\0name\0" in the render's arena */
+    size_t klen;     /* bytes of the key before its NUL */
 };
 
-struct toolgov__schema_share_key {
-    uint64_t hash;
-    size_t klen;     /* bytes of the key before its NUL */
-    const char *rec; /* NULL: empty slot */
-};
+static void share_key(const void *arr, size_t i, const char **s, size_t *len)
+{
+    const toolgov__schema_share *sh = arr;
+    *s = sh->seen[i].rec;
+    *len = sh->seen[i].klen;
+}
 
 void toolgov__schema_share_init(toolgov__schema_share *sh)
 {
     sh->seen = NULL;
-    sh->seen_slots = NULL;
-    sh->seen_cap = sh->seen_count = sh->seen_alloc = 0;
+    sh->seen_count = sh->seen_alloc = 0;
+    toolgov__index_init(&sh->seen_ix, NULL, sh, share_key);
     sh->next_id = 0;
     toolgov__buf_init(&sh->body);
     sh->none_schema = NULL;
-    sh->roots = NULL;
-    sh->roots_count = sh->roots_alloc = 0;
-    sh->root_slots = NULL;
-    sh->roots_cap = 0;
     toolgov__arena_init(&sh->scratch);
 }
 
 void toolgov__schema_share_free(toolgov__schema_share *sh)
 {
-    size_t i;
     free(sh->seen);
-    free(sh->seen_slots);
-    sh->seen = NULL;
-    sh->seen_slots = NULL;
-    sh->seen_cap = sh->seen_count = sh->seen_alloc = 0;
+    toolgov__index_free(&sh->seen_ix);
     toolgov__buf_free(&sh->body);
-    for (i = 0; i < sh->roots_count; i++) {
-        free(sh->roots[i].types);
-        free(sh->roots[i].checks);
-    }
-    free(sh->roots);
-    free(sh->root_slots);
-    sh->roots = NULL;
-    sh->roots_count = sh->roots_alloc = 0;
-    sh->root_slots = NULL;
-    sh->roots_cap = 0;
     toolgov__arena_free(&sh->scratch);
+    toolgov__schema_share_init(sh);
 }
 
-/* The slot of the key key[0..klen) (hash h), or of the empty slot where it
-** goes: slots hold indexes into the dense array of keys (as root_slot). */
-static size_t key_slot(const toolgov__schema_share *sh, const uint32_t *slots, size_t cap,
-                       const char *key, size_t klen, uint64_t h)
+/* The record whose key is key[0..klen), or NULL. */
+static const char *key_find(const toolgov__schema_share *sh, const char *key, size_t klen)
 {
-    size_t mask = cap - 1, i = toolgov__hash_slot(h, mask);
-    for (;; i = (i + 1) & mask) {
-        const toolgov__schema_share_key *k;
-        if (!slots[i])
-            return i;
-        k = &sh->seen[slots[i] - 1];
-        if (k->hash == h && k->klen == klen && memcmp(k->rec, key, klen) == 0)
-            return i;
-    }
+    size_t at = toolgov__index_find(&sh->seen_ix, key, klen);
+    return at == SIZE_MAX ? NULL : sh->seen[at].rec;
 }
 
-/* The record whose key is key[0..klen) (hash h), or NULL. */
-static const char *key_find(const toolgov__schema_share *sh, const char *key, size_t klen,
-                            uint64_t h)
+/* Add a record whose key (its first klen bytes) is not there. 0, or -1
+** when out of memory. */
+static int key_add(toolgov__schema_share *sh, const char *rec, size_t klen)
 {
-    uint32_t k;
-    if (!sh->seen_cap)
-        return NULL;
-    k = sh->seen_slots[key_slot(sh, sh->seen_slots, sh->seen_cap, key, klen, h)];
-    return k ? sh->seen[k - 1].rec : NULL;
-}
-
-/* Add a record whose key (klen bytes, hash h) is not there. 0, or -1 when
-** out of memory. */
-static int key_add(toolgov__schema_share *sh, const char *rec, size_t klen, uint64_t h)
-{
-    toolgov__schema_share_key *k;
-    if ((sh->seen_count + 1) * 2 > sh->seen_cap) {
-        size_t ncap = sh->seen_cap ? sh->seen_cap * 2 : 256, i;
-        uint32_t *nv;
-        if (ncap > UINT32_MAX || !(nv = calloc(ncap, sizeof *nv)))
-            return -1;
-        for (i = 0; i < sh->seen_count; i++) {
-            const toolgov__schema_share_key *o = &sh->seen[i];
-            nv[key_slot(sh, nv, ncap, o->rec, o->klen, o->hash)] = (uint32_t)(i + 1);
-        }
-        free(sh->seen_slots);
-        sh->seen_slots = nv;
-        sh->seen_cap = ncap;
-    }
     if (sh->seen_count == sh->seen_alloc) {
         size_t nalloc = sh->seen_alloc ? sh->seen_alloc * 2 : 128;
         toolgov__schema_share_key *nk = realloc(sh->seen, nalloc * sizeof *nk);
@@ -443,122 +370,12 @@ static int key_add(toolgov__schema_share *sh, const char *rec, size_t klen, uint
         sh->seen = nk;
         sh->seen_alloc = nalloc;
     }
-    k = &sh->seen[sh->seen_count];
-    k->hash = h;
-    k->klen = klen;
-    k->rec = rec;
-    sh->seen_slots[key_slot(sh, sh->seen_slots, sh->seen_cap, rec, klen, h)] =
-        (uint32_t)++sh->seen_count;
+    sh->seen[sh->seen_count].rec = rec;
+    sh->seen[sh->seen_count].klen = klen;
+    if (toolgov__index_add(&sh->seen_ix, sh->seen_count, rec, klen, NULL) < 0)
+        return -1;
+    sh->seen_count++;
     return 0;
-}
-
-/* The slot of a tree, or of the empty slot where it goes. The slots hold
-** indexes into the dense array of records, so the table a plugin of
-** 10,000 trees probes is 4 bytes a slot (fresh pages cost more than the
-** probing). */
-static size_t root_slot(const toolgov__schema_share *sh, const uint32_t *slots, size_t cap,
-                        const toolgov__snode *root)
-{
-    size_t mask = cap - 1, i = (size_t)(((uintptr_t)root >> 4) * 0x9e3779b97f4a7c15u >> 20) & mask;
-    while (slots[i] && sh->roots[slots[i] - 1].root != root)
-        i = (i + 1) & mask;
-    return i;
-}
-
-/* What is known of this very tree, or NULL. */
-static toolgov__schema_share_root *root_find(const toolgov__schema_share *sh,
-                                             const toolgov__snode *root)
-{
-    uint32_t k;
-    if (!sh->roots_cap)
-        return NULL;
-    k = sh->root_slots[root_slot(sh, sh->root_slots, sh->roots_cap, root)];
-    return k ? &sh->roots[k - 1] : NULL;
-}
-
-/* The record of a tree, added empty when new; valid until the next call.
-** NULL when out of memory, which only means no shortcut. */
-static toolgov__schema_share_root *root_add(toolgov__schema_share *sh,
-                                            const toolgov__snode *root)
-{
-    size_t at;
-    if ((sh->roots_count + 1) * 2 > sh->roots_cap) {
-        size_t ncap = sh->roots_cap ? sh->roots_cap * 2 : 64, i;
-        uint32_t *nv;
-        if (ncap > UINT32_MAX || !(nv = calloc(ncap, sizeof *nv)))
-            return NULL;
-        for (i = 0; i < sh->roots_count; i++)
-            nv[root_slot(sh, nv, ncap, sh->roots[i].root)] = (uint32_t)(i + 1);
-        free(sh->root_slots);
-        sh->root_slots = nv;
-        sh->roots_cap = ncap;
-    }
-    at = root_slot(sh, sh->root_slots, sh->roots_cap, root);
-    if (!sh->root_slots[at]) {
-        if (sh->roots_count == sh->roots_alloc) {
-            size_t nalloc = sh->roots_alloc ? sh->roots_alloc * 2 : 32;
-            toolgov__schema_share_root *nr = realloc(sh->roots, nalloc * sizeof *nr);
-            if (!nr)
-                return NULL;
-            sh->roots = nr;
-            sh->roots_alloc = nalloc;
-        }
-        memset(&sh->roots[sh->roots_count], 0, sizeof *sh->roots);
-        sh->roots[sh->roots_count].root = root;
-        sh->root_slots[at] = (uint32_t)++sh->roots_count;
-    }
-    return &sh->roots[sh->root_slots[at] - 1];
-}
-
-/* Per-tree text rendered once with TOOL_MARK where the tool's name goes,
-** then copied out for every tool that shares the tree. */
-#define TOOL_MARK "\003"
-
-/* Append tpl[0..n) with each TOOL_MARK replaced by `tool`. */
-static void put_for_tool(toolgov__buf *b, const char *tpl, size_t n, const char *tool)
-{
-    size_t tl = strlen(tool);
-    const char *p = tpl, *e = tpl + n, *q;
-    while ((q = memchr(p, TOOL_MARK[0], (size_t)(e - p))) != NULL) {
-        toolgov__buf_put(b, p, (size_t)(q - p));
-        toolgov__buf_put(b, tool, tl);
-        p = q + 1;
-    }
-    toolgov__buf_put(b, p, (size_t)(e - p));
-}
-
-typedef int (*render_fn)(toolgov__buf *b, const char *plugin, const char *tool,
-                         const toolgov__snode *root);
-
-/* render(b, plugin, tool, root) through the template kept in *tpl (made on
-** first use). Without sh, or when out of memory for the template, it
-** renders directly. */
-static int templated(toolgov__buf *b, toolgov__schema_share *sh, int checks, render_fn render,
-                     const char *plugin, const char *tool, const toolgov__snode *root)
-{
-    toolgov__schema_share_root *r = sh ? root_add(sh, root) : NULL;
-    char **tpl;
-    size_t *len;
-    /* A tree of one tool only (most trees of a plugin whose tools differ)
-    ** is rendered directly: a template pays from the second tool on. */
-    if (!r || (!checks && r->uses++ == 0) || (checks && r->checks_uses++ == 0))
-        return render(b, plugin, tool, root);
-    tpl = checks ? &r->checks : &r->types;
-    len = checks ? &r->checks_len : &r->types_len;
-    if (!*tpl) {
-        toolgov__buf t;
-        toolgov__buf_init(&t);
-        if (render(&t, plugin, TOOL_MARK, root) || t.oom) {
-            toolgov__buf_free(&t);
-            return render(b, plugin, tool, root);
-        }
-        *tpl = t.data ? t.data : calloc(1, 1);
-        *len = t.len;
-        if (!*tpl)
-            return render(b, plugin, tool, root);
-    }
-    put_for_tool(b, *tpl, *len, tool);
-    return b->oom ? -1 : 0;
 }
 
 typedef struct gctx {
@@ -739,7 +556,6 @@ static const char *object(gctx *g, const char *decl, const char *kind, const cha
     const char *found, *name;
     char *rec, num[24];
     size_t klen, nlen;
-    uint64_t h;
     if (g->oom || g->body.oom) {
         g->oom = 1;
         return NULL;
@@ -750,8 +566,7 @@ static const char *object(gctx *g, const char *decl, const char *kind, const cha
         return NULL;
     }
     klen = g->body.len - 1;
-    h = toolgov__hash_bytes(g->body.data, klen);
-    found = key_find(g->sh, g->body.data, klen, h);
+    found = key_find(g->sh, g->body.data, klen);
     if (found)
         return found + klen + 1;
     if (!named)
@@ -769,7 +584,7 @@ static const char *object(gctx *g, const char *decl, const char *kind, const cha
         memcpy(rec + klen + 1, named, nlen + 1);
     else
         snprintf(rec + klen + 1, nlen + 1, "%s_%s_%s", g->plugin, kind, num);
-    if (key_add(g->sh, rec, klen, h) < 0) {
+    if (key_add(g->sh, rec, klen) < 0) {
         g->oom = 1;
         return NULL;
     }
@@ -1066,7 +881,6 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
     const toolgov_arg_schema *a;
     const char *text, *rec;
     size_t len, plen, qlen;
-    uint64_t qhash;
     deps d;
     char *named = NULL;
     int rc;
@@ -1077,15 +891,6 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
     if (!root && sh->none_schema) {
         *out_schema = sh->none_schema;
         return b->oom ? -1 : 0;
-    }
-    /* A tree the loader shared among tools: its names are known. */
-    if (root) {
-        const toolgov__schema_share_root *known = root_find(sh, root);
-        if (known && known->tables) {
-            *out_params = known->params;
-            *out_schema = known->schema;
-            return b->oom ? -1 : 0;
-        }
     }
     memset(&g, 0, sizeof g);
     g.out = b;
@@ -1105,8 +910,7 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
     if (g.body.oom)
         goto out;
     qlen = g.body.len - 1;
-    qhash = toolgov__hash_bytes(g.body.data, qlen);
-    rec = key_find(sh, g.body.data, qlen, qhash);
+    rec = key_find(sh, g.body.data, qlen);
     if (rec) {
         const char *names = rec + len + 2, *nl = strchr(names, '\n');
         *out_params = nl == names ? NULL : names;
@@ -1173,23 +977,15 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
             memcpy(r + len + 2, *out_params, pl);
         r[len + 2 + pl] = '\n';
         memcpy(r + len + 3 + pl, *out_schema, sl + 1);
-        if (key_add(sh, r, qlen, qhash) < 0)
+        if (key_add(sh, r, qlen) < 0)
             g.oom = 1;
     }
 out:
     free(named);
-    free(g.p.s);
+    toolgov__buf_free(&g.p);
     rc = g.oom || g.body.oom || b->oom ? -1 : 0;
     if (!rc && !root)
         sh->none_schema = *out_schema;
-    else if (!rc) {
-        toolgov__schema_share_root *r = root_add(sh, root);
-        if (r) {
-            r->tables = 1;
-            r->params = *out_params;
-            r->schema = *out_schema;
-        }
-    }
     g.body.oom = 0; /* a failed key does not spoil the next one */
     sh->body = g.body;
     return rc;
@@ -1236,15 +1032,15 @@ static void enum_checks(tctx *t, const toolgov__snode *n)
     }
 }
 
-static int checks_direct(toolgov__buf *b, const char *plugin, const char *tool,
-                         const toolgov__snode *root)
+int toolgov__schema_c_enum_checks(toolgov__buf *b, const char *plugin, const char *tool,
+                                  const toolgov__snode *root)
 {
     tctx t;
     tctx_init(&t, b, plugin, tool);
     if (root)
         enum_checks(&t, root);
-    free(t.p.s);
-    return t.oom ? -1 : 0;
+    toolgov__buf_free(&t.p);
+    return t.oom || b->oom ? -1 : 0;
 }
 
 /* ---- names clash check --------------------------------------------------------- */
@@ -1263,15 +1059,13 @@ typedef struct cname {
 typedef struct cnames {
     cname *v;
     size_t count, cap;
-    char *blk;
-    size_t blen, bcap;
+    toolgov__buf blk; /* the names, each NUL-terminated */
     int oom;
 } cnames;
 
 static void blk_put(cnames *s, const char *p, size_t n)
 {
-    memcpy(s->blk + s->blen, p, n);
-    s->blen += n;
+    toolgov__buf_put(&s->blk, p, n);
 }
 
 static void add_name(cnames *s, const char *plugin, const char *kind, const char *tool,
@@ -1292,20 +1086,11 @@ static void add_name(cnames *s, const char *plugin, const char *kind, const char
         s->v = nv;
         s->cap = ncap;
     }
-    if (!s->blk || s->bcap - s->blen < need) {
-        size_t ncap = s->bcap ? s->bcap : 4096;
-        char *nb;
-        while (ncap - s->blen < need)
-            ncap *= 2;
-        nb = realloc(s->blk, ncap);
-        if (!nb) {
-            s->oom = 1;
-            return;
-        }
-        s->blk = nb;
-        s->bcap = ncap;
+    if (toolgov__buf_reserve(&s->blk, need)) {
+        s->oom = 1;
+        return;
     }
-    s->v[s->count].off = s->blen;
+    s->v[s->count].off = s->blk.len;
     s->v[s->count].at = at;
     s->count++;
     /* plugin_kind_tool<suffix>[_tail] */
@@ -1422,11 +1207,6 @@ static int tools_may_meet(size_t count, const char *const *tools)
     return r;
 }
 
-/* Whether the names of one tool's tree are all different; that does not
-** depend on the tool's name (two names of one tool can only be equal in
-** kind and path), so each tree is asked once, however many tools share
-** it. 1 when some tree gives a name twice, 0 when none, -1 when out of
-** memory. */
 /* 1 when two names of the tree are the same, 0 when not, -1 when out of
 ** memory; s and p are buffers reused from tree to tree. */
 static int tree_twice(cnames *s, path *p, const toolgov__snode *root)
@@ -1434,36 +1214,31 @@ static int tree_twice(cnames *s, path *p, const toolgov__snode *root)
     size_t k;
     /* The names without the plugin's and the tool's (the same in all of
     ** one tree's). */
-    s->count = s->blen = 0;
+    s->count = s->blk.len = 0;
     collect(s, "", "", p, root, root->at);
     for (k = 0; k < s->count && !s->oom; k++)
-        s->v[k].name = s->blk + s->v[k].off;
+        s->v[k].name = s->blk.data + s->v[k].off;
     return s->oom ? -1 : s->count > 1 ? any_twice(s) : 0;
 }
 
+/* Whether the names of one tool's tree are all different; that does not
+** depend on the tool's name (two names of one tool can only be equal in
+** kind and path), so each tree is asked alone. 1 when some tree gives a
+** name twice, 0 when none, -1 when out of memory. */
 static int trees_clash(size_t count, const toolgov__snode *const *roots)
 {
-    toolgov__schema_share seen;
     cnames s;
     path p;
     size_t i;
     int r = 0;
-    toolgov__schema_share_init(&seen);
     memset(&s, 0, sizeof s);
     memset(&p, 0, sizeof p);
-    for (i = 0; i < count && r == 0; i++) {
-        if (!roots[i] || root_find(&seen, roots[i]))
-            continue;
-        if (!root_add(&seen, roots[i])) {
-            r = -1;
-            break;
-        }
-        r = tree_twice(&s, &p, roots[i]);
-    }
-    free(p.s);
+    for (i = 0; i < count && r == 0; i++)
+        if (roots[i])
+            r = tree_twice(&s, &p, roots[i]);
+    toolgov__buf_free(&p);
     free(s.v);
-    free(s.blk);
-    toolgov__schema_share_free(&seen);
+    toolgov__buf_free(&s.blk);
     return r;
 }
 
@@ -1486,9 +1261,9 @@ int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t 
         else /* #define <plugin>_Args_<tool> toolgov_no_args */
             add_name(&s, plugin, "Args", tools[i], "", "", ats[i]);
     }
-    free(p.s);
+    toolgov__buf_free(&p);
     for (i = 0; i < s.count && !s.oom; i++)
-        s.v[i].name = s.blk + s.v[i].off;
+        s.v[i].name = s.blk.data + s.v[i].off;
     if (!s.oom && s.count > 1) {
         twice = any_twice(&s);
         if (twice < 0)
@@ -1509,26 +1284,10 @@ int toolgov__schema_c_names(toolgov__schema_ctx *cx, const char *plugin, size_t 
         }
     }
     free(s.v);
-    free(s.blk);
+    toolgov__buf_free(&s.blk);
     if (s.oom) {
         toolgov__diag_error(cx->d, cx->path, 0, 0, "out of memory while checking C names");
         return -1;
     }
     return cx->d->errors != before ? -1 : 0;
-}
-
-int toolgov__schema_c_types(toolgov__buf *b, toolgov__schema_share *sh, const char *plugin,
-                            const char *tool, const toolgov__snode *root)
-{
-    if (!root)
-        return types_direct(b, plugin, tool, root);
-    return templated(b, sh, 0, types_direct, plugin, tool, root);
-}
-
-int toolgov__schema_c_enum_checks(toolgov__buf *b, toolgov__schema_share *sh, const char *plugin,
-                                  const char *tool, const toolgov__snode *root)
-{
-    if (!root)
-        return b->oom ? -1 : 0;
-    return templated(b, sh, 1, checks_direct, plugin, tool, root);
 }

@@ -14,6 +14,7 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "base/index.h"
 #include "schema/schema.h"
 
 
@@ -21,25 +22,17 @@
 ** objects are written once (schema_c.c, "Sharing"). Set up with _init,
 ** released with _free; the names and records it hands out live in the
 ** render's arena (cx->arena of toolgov__schema_c_tables). */
-typedef struct toolgov__schema_share_root toolgov__schema_share_root;
 typedef struct toolgov__schema_share_key toolgov__schema_share_key;
 
 typedef struct toolgov__schema_share {
     toolgov__schema_share_key *seen; /* the keys written, in order */
     size_t seen_count, seen_alloc;
-    uint32_t *seen_slots;            /* index + 1 into seen by content; 0:
-                                     ** empty */
-    size_t seen_cap;                 /* slots: 0 or a power of two */
+    toolgov__index seen_ix;  /* positions in seen by key; reads the keys
+                             ** through this struct, which therefore stays
+                             ** where _init put it */
     unsigned next_id;
     toolgov__buf body;       /* the key being rendered, reused */
     const char *none_schema; /* the no-arguments text's name, once written */
-    toolgov__schema_share_root *roots; /* compiled trees already written (the
-                                       ** loader shares one tree among tools
-                                       ** with equal text), in the order met */
-    size_t roots_count, roots_alloc;
-    uint32_t *root_slots;              /* index + 1 into roots by the tree's
-                                       ** address; 0: empty */
-    size_t roots_cap;                  /* slots: 0 or a power of two */
     toolgov__arena scratch;  /* one tool's in-memory tables while its
                              ** objects are rendered; reset per tool */
 } toolgov__schema_share;
@@ -60,17 +53,15 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
 
 /* The string enums, nested structs and the argument struct
 ** <plugin>_Args_<tool> of one tool, inner types first; for root NULL (no
-** parameters) a typedef of toolgov_no_args. With `sh` (may be NULL), a
-** tree is rendered once and copied out with each tool's name for every
-** tool that shares it. 0, or -1 when out of memory. */
-int toolgov__schema_c_types(toolgov__buf *b, toolgov__schema_share *sh, const char *plugin,
-                            const char *tool, const toolgov__snode *root);
+** parameters) a typedef of toolgov_no_args. 0, or -1 when out of memory. */
+int toolgov__schema_c_types(toolgov__buf *b, const char *plugin, const char *tool,
+                            const toolgov__snode *root);
 
-/* One typedef per string enum that fails to compile where the enum is not
-** int-sized (the decoder stores an int; -fshort-enums would break it);
-** `sh` as above. */
-int toolgov__schema_c_enum_checks(toolgov__buf *b, toolgov__schema_share *sh, const char *plugin,
-                                  const char *tool, const toolgov__snode *root);
+/* One declaration per string enum that fails to compile where the enum is
+** not int-sized (the decoder stores an int; -fshort-enums would break it).
+** 0, or -1 when out of memory. */
+int toolgov__schema_c_enum_checks(toolgov__buf *b, const char *plugin, const char *tool,
+                                  const toolgov__snode *root);
 
 /* Report (at the property or enum value) every generated type or enum
 ** constant name that two places of one plugin's parameters produce. roots[i]

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "utf8.h" /* runtime/src: the one UTF-8 decoder */
+
 #define JSON_DEPTH_MAX 64
 
 typedef struct jp {
@@ -84,31 +86,6 @@ static int hex4(const unsigned char *s, unsigned *out)
         v = v * 16 + d;
     }
     *out = v;
-    return 0;
-}
-
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        return n >= 2 && (s[1] & 0xC0) == 0x80 ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
-            return 0;
-        if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F))
-            return 0;
-        return 3;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80)
-            return 0;
-        if ((c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] > 0x8F))
-            return 0;
-        return 4;
-    }
     return 0;
 }
 
@@ -228,7 +205,7 @@ static int string(jp *p, char **out, size_t *out_len)
             continue;
         }
         {
-            size_t n = utf8_len(p->s + p->i, p->len - p->i), k;
+            size_t n = toolgov__utf8_len(p->s + p->i, p->s + p->len), k;
             if (!n) {
                 fail(p, "invalid UTF-8 in a string");
                 return -1;

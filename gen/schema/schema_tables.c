@@ -11,7 +11,7 @@
 ** Generated code takes its offsets from offsetof() instead; the layout rule
 ** is the same (tests/gen/test_schema.c compares both on the SPEC example).
 */
-#include "schema/schema.h"
+#include "schema/schema_tables.h"
 
 #include <math.h>
 #include <stdalign.h>

@@ -17,10 +17,9 @@
 ** (c) load + validate + rendering both generated files in memory. Medians
 ** of RUNS rounds are printed with the ratios b/a and c/a. Writing the files
 ** is left out of (c): it depends on the disk, not on the generator. Times
-** are the process's CPU time (every thread's: the loader may compile
-** parameters on a second thread and render the header on another), so
-** other load on the machine is not counted, and beside them the wall time,
-** which those threads shorten.
+** are the process's CPU time, so other load on the machine is not counted,
+** and beside them the wall time. The generator runs on one thread, so the
+** two differ only by what the machine's other work takes from it.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -36,7 +35,7 @@
 
 #include "bench_manifest.h"
 
-/* CPU time of this process, all its threads: on a shared machine a wall
+/* CPU time of this (single-threaded) process: on a shared machine a wall
 ** clock charges other processes' time slices to whichever step was
 ** running. */
 static double now_ms(void)

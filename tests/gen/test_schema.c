@@ -1022,12 +1022,12 @@ START_TEST(test_c_render)
     ck_assert_msg(n != NULL, "%s", text);
     toolgov__buf_init(&hb);
     toolgov__buf_init(&cb);
-    ck_assert_int_eq(toolgov__schema_c_types(&hb, NULL, "cal", "create_reminder", n), 0);
+    ck_assert_int_eq(toolgov__schema_c_types(&hb, "cal", "create_reminder", n), 0);
     toolgov__schema_share_init(&sh);
     ck_assert_int_eq(toolgov__schema_c_tables(&cb, &sh, &s.cx, "cal", "create_reminder", n,
                                               &params, &schema), 0);
     ck_assert_str_eq(params, "cal_Params_create_reminder");
-    ck_assert_int_eq(toolgov__schema_c_types(&hb, NULL, "cal", "none", NULL), 0);
+    ck_assert_int_eq(toolgov__schema_c_types(&hb, "cal", "none", NULL), 0);
     h = strndup(hb.data, hb.len);
     c = strndup(cb.data, cb.len);
     ck_assert_ptr_nonnull(strstr(h, "typedef enum cal_Enum_create_reminder_priority {\n"
@@ -1119,41 +1119,6 @@ START_TEST(test_c_share)
     ck_assert_uint_eq(cb.len, len1);
     toolgov__schema_share_free(&sh);
     toolgov__buf_free(&cb);
-    sfix_close(&s);
-}
-END_TEST
-
-/* A tree rendered once for the header and the int-size checks, then copied
-** out per tool, gives the text a direct render gives for each tool. */
-START_TEST(test_c_types_shared)
-{
-    static const char *const tools[] = {"a", "longer_name", "a"};
-    sfix s;
-    char *text;
-    toolgov__snode *n;
-    toolgov__schema_share sh;
-    size_t i;
-    sfix_open(&s);
-    n = sfix_compile(&s, spec_reminder, &text);
-    ck_assert_msg(n != NULL, "%s", text);
-    free(text);
-    toolgov__schema_share_init(&sh);
-    for (i = 0; i < sizeof tools / sizeof *tools; i++) {
-        toolgov__buf direct, shared;
-        toolgov__buf_init(&direct);
-        toolgov__buf_init(&shared);
-        ck_assert_int_eq(toolgov__schema_c_types(&direct, NULL, "cal", tools[i], n), 0);
-        ck_assert_int_eq(toolgov__schema_c_enum_checks(&direct, NULL, "cal", tools[i], n), 0);
-        ck_assert_int_eq(toolgov__schema_c_types(&shared, &sh, "cal", tools[i], n), 0);
-        ck_assert_int_eq(toolgov__schema_c_enum_checks(&shared, &sh, "cal", tools[i], n), 0);
-        ck_assert_uint_gt(direct.len, 0);
-        ck_assert_uint_eq(shared.len, direct.len);
-        ck_assert_int_eq(memcmp(shared.data, direct.data, direct.len), 0);
-        ck_assert_ptr_null(memchr(shared.data, '\003', shared.len));
-        toolgov__buf_free(&direct);
-        toolgov__buf_free(&shared);
-    }
-    toolgov__schema_share_free(&sh);
     sfix_close(&s);
 }
 END_TEST
@@ -1381,7 +1346,6 @@ static Suite *schema_suite(void)
     tcase_add_test(tc, test_c_render);
     tcase_add_test(tc, test_c_share);
     tcase_add_test(tc, test_shared_params);
-    tcase_add_test(tc, test_c_types_shared);
     suite_add_tcase(s, tc);
     return s;
 }
