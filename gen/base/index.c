@@ -27,18 +27,29 @@ void toolgov__index_free(toolgov__index *ix)
     ix->cap = ix->count = 0;
 }
 
-/* The slot of key s[0..len) (hash h) in slots[0..cap): the one holding an
-** equal key, or the empty one where it goes. cap > 0. */
-static size_t slot_of(const toolgov__index *ix, const uint32_t *slots, size_t cap,
-                      const char *s, size_t len, uint64_t h)
+/* A slot's tag: the key's hash mixed (toolgov__hash_slot with every bit
+** kept), low 32 bits. Its low bits are the key's first slot in any table
+** up to 2^32 slots, so the table grows without reading a key, and a probe
+** reads the key of a slot only when the tags match. */
+static uint32_t tag_of(const char *s, size_t len)
 {
-    size_t mask = cap - 1, i = toolgov__hash_slot(h, mask);
+    return (uint32_t)toolgov__hash_slot(toolgov__hash_bytes(s, len), (size_t)-1);
+}
+
+/* The slot of key s[0..len) (tag t) in slots[0..cap): the one holding an
+** equal key, or the empty one where it goes. cap > 0. */
+static size_t slot_of(const toolgov__index *ix, const toolgov__index_slot *slots, size_t cap,
+                      const char *s, size_t len, uint32_t t)
+{
+    size_t mask = cap - 1, i = t & mask;
     for (;; i = (i + 1) & mask) {
         const char *k;
         size_t kl;
-        if (!slots[i])
+        if (!slots[i].ref)
             return i;
-        ix->key_of(ix->arr, slots[i] - 1, &k, &kl);
+        if (slots[i].tag != t)
+            continue;
+        ix->key_of(ix->arr, slots[i].ref - 1, &k, &kl);
         if (kl == len && memcmp(k, s, len) == 0)
             return i;
     }
@@ -46,8 +57,8 @@ static size_t slot_of(const toolgov__index *ix, const uint32_t *slots, size_t ca
 
 int toolgov__index_reserve(toolgov__index *ix, size_t n)
 {
-    size_t ncap = ix->cap ? ix->cap : 16, i;
-    uint32_t *ns;
+    size_t ncap = ix->cap ? ix->cap : 64, i;
+    toolgov__index_slot *ns;
     if (n > UINT32_MAX / 4)
         return -1;
     while (ncap < 2 * n)
@@ -59,12 +70,12 @@ int toolgov__index_reserve(toolgov__index *ix, size_t n)
         return -1;
     memset(ns, 0, ncap * sizeof *ns);
     for (i = 0; i < ix->cap; i++) {
-        const char *k;
-        size_t kl;
-        if (!ix->slots[i])
+        size_t j;
+        if (!ix->slots[i].ref)
             continue;
-        ix->key_of(ix->arr, ix->slots[i] - 1, &k, &kl);
-        ns[slot_of(ix, ns, ncap, k, kl, toolgov__hash_bytes(k, kl))] = ix->slots[i];
+        for (j = ix->slots[i].tag & (ncap - 1); ns[j].ref; j = (j + 1) & (ncap - 1))
+            ;
+        ns[j] = ix->slots[i];
     }
     if (!ix->arena)
         free(ix->slots);
@@ -78,22 +89,25 @@ size_t toolgov__index_find(const toolgov__index *ix, const char *s, size_t len)
     uint32_t v;
     if (!ix->cap)
         return SIZE_MAX;
-    v = ix->slots[slot_of(ix, ix->slots, ix->cap, s, len, toolgov__hash_bytes(s, len))];
+    v = ix->slots[slot_of(ix, ix->slots, ix->cap, s, len, tag_of(s, len))].ref;
     return v ? (size_t)v - 1 : SIZE_MAX;
 }
 
 int toolgov__index_add(toolgov__index *ix, size_t i, const char *s, size_t len, size_t *prev)
 {
     size_t at;
-    if (i >= UINT32_MAX || toolgov__index_reserve(ix, ix->count + 1))
+    uint32_t t;
+    if (i >= UINT32_MAX || ((ix->count + 1) * 2 > ix->cap && toolgov__index_reserve(ix, ix->count + 1)))
         return -1;
-    at = slot_of(ix, ix->slots, ix->cap, s, len, toolgov__hash_bytes(s, len));
-    if (ix->slots[at]) {
+    t = tag_of(s, len);
+    at = slot_of(ix, ix->slots, ix->cap, s, len, t);
+    if (ix->slots[at].ref) {
         if (prev)
-            *prev = (size_t)ix->slots[at] - 1;
+            *prev = (size_t)ix->slots[at].ref - 1;
         return 1;
     }
-    ix->slots[at] = (uint32_t)(i + 1);
+    ix->slots[at].tag = t;
+    ix->slots[at].ref = (uint32_t)(i + 1);
     ix->count++;
     return 0;
 }

@@ -3,12 +3,13 @@
 ** index.h: the generator's one hash table, an index of the entries of an
 ** array its caller keeps, by a byte-string key.
 **
-** A slot holds the position of an entry (+ 1; 0 is an empty slot), never
-** the key: the key of position i is read back through the caller's key_of
-** function, so the table costs 4 bytes a slot and the caller's array stays
-** the one copy of its keys. Open addressing with linear probing, at most
-** half full, the first slot from toolgov__hash_slot(toolgov__hash_bytes())
-** (buf.h). Its users: the manifest's tool and provides names, the keys of
+** A slot holds the position of an entry (+ 1; 0 is an empty slot) and 32
+** bits of its key's hash, never the key: the key of position i is read
+** back through the caller's key_of function when the hash bits match, so
+** the table costs 8 bytes a slot, grows without reading a key, and the
+** caller's array stays the one copy of its keys. Open addressing with
+** linear probing, at most half full, the first slot from
+** toolgov__hash_slot(toolgov__hash_bytes()) (buf.h). Its users: the manifest's tool and provides names, the keys of
 ** a big JSON object and the longer name lists a schema compares (value.c,
 ** schema.c), the tables one generated file writes once (schema_c.c), and
 ** toolgov__strset (strset.h), a set of strings built on it.
@@ -28,8 +29,13 @@
 /* The key of entry i of `arr`: *s and *len. */
 typedef void (*toolgov__index_key_fn)(const void *arr, size_t i, const char **s, size_t *len);
 
+typedef struct toolgov__index_slot {
+    uint32_t tag; /* the key's hash, mixed: its low bits are the first slot */
+    uint32_t ref; /* position + 1; 0: empty */
+} toolgov__index_slot;
+
 typedef struct toolgov__index {
-    uint32_t *slots;    /* position + 1; 0: empty. NULL while cap is 0 */
+    toolgov__index_slot *slots; /* NULL while cap is 0 */
     size_t cap;         /* 0 or a power of two */
     size_t count;
     toolgov__arena *arena; /* where the slots come from; NULL: malloc */

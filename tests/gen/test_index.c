@@ -88,7 +88,7 @@ START_TEST(test_index_reserve)
 {
     keys k;
     toolgov__index ix;
-    uint32_t *slots;
+    toolgov__index_slot *slots;
     size_t i;
     make_keys(&k);
     toolgov__index_init(&ix, NULL, &k, key_of);
