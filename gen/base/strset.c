@@ -47,8 +47,6 @@ int toolgov__strset_add(toolgov__strset *set, const char *key)
     /* A set of all zeroes is empty too: the index learns its keys here. */
     set->ix.arr = set;
     set->ix.key_of = string_key;
-    if (toolgov__index_find(&set->ix, key, len) != SIZE_MAX)
-        return 0;
     if (set->count == set->alloc) {
         size_t n = set->alloc ? set->alloc * 2 : 32;
         const char **v = realloc(set->v, n * sizeof *v);
@@ -57,10 +55,12 @@ int toolgov__strset_add(toolgov__strset *set, const char *key)
         set->v = v;
         set->alloc = n;
     }
-    set->v[set->count] = key;
+    set->v[set->count] = key; /* counted once the index takes it */
     r = toolgov__index_add(&set->ix, set->count, key, len, NULL);
     if (r < 0)
         return TOOLGOV_ENOMEM;
+    if (r > 0)
+        return 0;
     set->count++;
     return 1;
 }

@@ -358,9 +358,8 @@ static const char *key_find(const toolgov__schema_share *sh, const char *key, si
     return at == SIZE_MAX ? NULL : sh->seen[at].rec;
 }
 
-/* Add a record whose key (its first klen bytes) is not there. 0, or -1
-** when out of memory. */
-static int key_add(toolgov__schema_share *sh, const char *rec, size_t klen)
+/* Make room for one more record. 0, or -1 when out of memory. */
+static int key_room(toolgov__schema_share *sh)
 {
     if (sh->seen_count == sh->seen_alloc) {
         size_t nalloc = sh->seen_alloc ? sh->seen_alloc * 2 : 128;
@@ -370,6 +369,48 @@ static int key_add(toolgov__schema_share *sh, const char *rec, size_t klen)
         sh->seen = nk;
         sh->seen_alloc = nalloc;
     }
+    return 0;
+}
+
+/* One probe for "is it there, and if not take its place": 1 with the
+** record whose key is key[0..klen) in *found; 0 when there is none, the
+** next record then holding the place (key_fill gives it its record, whose
+** key must be the same bytes); -1 when out of memory. */
+static int key_claim(toolgov__schema_share *sh, const char *key, size_t klen, const char **found)
+{
+    size_t prev;
+    int r;
+    if (key_room(sh))
+        return -1;
+    sh->seen[sh->seen_count].rec = key; /* until key_fill */
+    sh->seen[sh->seen_count].klen = klen;
+    r = toolgov__index_add(&sh->seen_ix, sh->seen_count, key, klen, &prev);
+    if (r > 0)
+        *found = sh->seen[prev].rec;
+    else if (r == 0)
+        sh->seen_count++;
+    return r;
+}
+
+/* The record of the place key_claim took; NULL (out of memory) leaves the
+** place to no key. */
+static void key_fill(toolgov__schema_share *sh, const char *rec)
+{
+    toolgov__schema_share_key *k = &sh->seen[sh->seen_count - 1];
+    if (rec) {
+        k->rec = rec;
+    } else {
+        k->rec = "";
+        k->klen = SIZE_MAX;
+    }
+}
+
+/* Add a record whose key (its first klen bytes) is not there. 0, or -1
+** when out of memory. */
+static int key_add(toolgov__schema_share *sh, const char *rec, size_t klen)
+{
+    if (key_room(sh))
+        return -1;
     sh->seen[sh->seen_count].rec = rec;
     sh->seen[sh->seen_count].klen = klen;
     if (toolgov__index_add(&sh->seen_ix, sh->seen_count, rec, klen, NULL) < 0)
@@ -566,14 +607,21 @@ static const char *object(gctx *g, const char *decl, const char *kind, const cha
         return NULL;
     }
     klen = g->body.len - 1;
-    found = key_find(g->sh, g->body.data, klen);
-    if (found)
+    switch (key_claim(g->sh, g->body.data, klen, &found)) {
+    case 1:
         return found + klen + 1;
+    case 0:
+        break;
+    default:
+        g->oom = 1;
+        return NULL;
+    }
     if (!named)
         snprintf(num, sizeof num, "%u", ++g->sh->next_id);
     nlen = named ? strlen(named)
                  : strlen(g->plugin) + 1 + strlen(kind) + 1 + strlen(num);
     rec = toolgov__arena_alloc(g->cx->arena, klen + 1 + nlen + 1);
+    key_fill(g->sh, rec);
     if (!rec) {
         g->oom = 1;
         return NULL;
@@ -584,10 +632,6 @@ static const char *object(gctx *g, const char *decl, const char *kind, const cha
         memcpy(rec + klen + 1, named, nlen + 1);
     else
         snprintf(rec + klen + 1, nlen + 1, "%s_%s_%s", g->plugin, kind, num);
-    if (key_add(g->sh, rec, klen) < 0) {
-        g->oom = 1;
-        return NULL;
-    }
     PUTS(g->out, decl);
     PUTS(g->out, name);
     PUTS(g->out, suffix);
