@@ -62,9 +62,8 @@ LAYERS = [
     ["gen/check/"],
     ["gen/main"],
     # hosts over the runtime
-    ["mcp/upstream_conn"],
+    ["mcp/upstream_conn", "mcp/plugins"],  # plugins.c: the file reader upstream.c uses too
     ["mcp/server", "mcp/upstream"],
-    ["mcp/plugins"],
     ["mcp/"],
     ["agent/transport", "agent/scripted"],
     ["agent/"],
