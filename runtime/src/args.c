@@ -504,22 +504,66 @@ static void say_allowed(ctx *c, const toolgov_arg_schema *s)
     say(c, ")");
 }
 
-/* The node of a default text that is exactly true, false or null (the
-** usual default of a flag), so the reader's setup is skipped for it; 0
-** for any other text, which the reader reads. */
-static int literal_default(toolgov__json *node, const char *text)
+/* The node of a default text the decoder reads without the reader's
+** setup: true, false, null, [], {}, an integer of at most 15 digits
+** (pointing into the table's text, as a number node points into its
+** text), or a string of printable ASCII with no escape (copied into the
+** arena with the reader's eight bytes of room after it): the defaults
+** generated tables hold. 1: *node is that value, exactly as the reader
+** would make it; 0: anything else, for the reader; -1: out of memory. */
+static unsigned char literal(const char *p, size_t len, const char *word,
+                             unsigned char type)
 {
-    unsigned char type = strcmp(text, "false") == 0  ? TOOLGOV__JSON_FALSE
-                         : strcmp(text, "true") == 0 ? TOOLGOV__JSON_TRUE
-                         : strcmp(text, "null") == 0 ? TOOLGOV__JSON_NULL
-                                                     : 0;
+    return len == strlen(word) && memcmp(p, word, len) == 0 ? type : 0;
+}
 
-    if (!type)
-        return 0;
+static int simple_default(ctx *c, toolgov__json *node, const char *text, size_t len)
+{
+    const char *p = text, *e = text + len;
+    char *copy;
+
     memset(node, 0, sizeof *node);
-    node->type = type;
     node->end = 1;
-    return 1;
+    switch (len ? *p : 0) {
+    case 't': node->type = literal(p, len, "true", TOOLGOV__JSON_TRUE); break;
+    case 'f': node->type = literal(p, len, "false", TOOLGOV__JSON_FALSE); break;
+    case 'n': node->type = literal(p, len, "null", TOOLGOV__JSON_NULL); break;
+    case '[': node->type = literal(p, len, "[]", TOOLGOV__JSON_ARRAY); break;
+    case '{': node->type = literal(p, len, "{}", TOOLGOV__JSON_OBJECT); break;
+    case '"':
+        if (len < 2 || e[-1] != '"')
+            return 0;
+        for (p++; p < e - 1; p++) {
+            unsigned char b = (unsigned char)*p;
+
+            if (b < 0x20 || b >= 0x80 || b == '"' || b == '\\')
+                return 0;
+        }
+        copy = toolgov__scratch_alloc(&c->d->arena, len - 2 + 1 + 8);
+        if (!copy)
+            return -1;
+        memcpy(copy, text + 1, len - 2);
+        copy[len - 2] = '\0';
+        node->type = TOOLGOV__JSON_STRING;
+        node->plain = 1;
+        node->len = (uint32_t)(len - 2);
+        node->u.str = copy;
+        break;
+    default:
+        if (p < e && *p == '-')
+            p++;
+        if (p == e || e - p > 15 || (*p == '0' && e - p > 1))
+            return 0;
+        for (; p < e; p++)
+            if (*p < '0' || *p > '9')
+                return 0;
+        node->type = TOOLGOV__JSON_NUMBER;
+        node->is_int = 1;
+        node->len = (uint32_t)len;
+        node->u.str = text;
+        break;
+    }
+    return node->type != 0;
 }
 
 /* Decode the default of field f into dst (a JSON text in the table),
@@ -529,19 +573,23 @@ static void default_value(ctx *c, const toolgov_arg_field *f, unsigned char *dst
     toolgov__json_doc ddoc;
     toolgov__json_error err;
     toolgov__json node;
-    int rc;
+    size_t len = strlen(f->default_json);
+    int rc = simple_default(c, &node, f->default_json, len);
 
-    if (literal_default(&node, f->default_json)) {
+    if (rc < 0) {
+        c->nomem = 1;
+        return;
+    }
+    if (rc) {
         ddoc.nodes = &node;
         ddoc.count = 1;
         ddoc.text = f->default_json;
-        ddoc.len = strlen(f->default_json);
+        ddoc.len = len;
         value(c, &ddoc, f->schema, 0, dst);
         return;
     }
-    rc = toolgov__json_parse(&ddoc, &err, &c->d->arena, f->default_json,
-                             strlen(f->default_json), TOOLGOV_ARGS_MAX_NESTING,
-                             TOOLGOV_ARGS_MAX_LEN, 0);
+    rc = toolgov__json_parse(&ddoc, &err, &c->d->arena, f->default_json, len,
+                             TOOLGOV_ARGS_MAX_NESTING, TOOLGOV_ARGS_MAX_LEN, 0);
     if (rc == TOOLGOV_ENOMEM) {
         c->nomem = 1;
         return;

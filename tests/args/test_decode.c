@@ -535,48 +535,91 @@ START_TEST(builtins_have_parameters_in_code)
 }
 END_TEST
 
-/* Defaults that are exactly true, false or null skip the reader: they
-** decode like the same text given in the call (value, canonical text and
-** presence), and one that does not fit its schema is the same refusal. */
+/* Defaults the decoder reads without the reader (true, false, null, [],
+** {}, a short integer, a string with no escape) decode like the same text
+** given in the call (value, canonical text), one that does not fit its
+** schema is the same refusal, and a text outside those shapes (a leading
+** zero, an escape) still goes through the reader. */
 typedef struct lit_args {
     bool flag, off;
     toolgov_str any, name;
+    toolgov_str list, obj, word, empty;
+    int64_t n, neg;
 } lit_args;
 
 static const toolgov_arg_schema lit_bool =
     NODES_LEAF(TOOLGOV_ARG_BOOLEAN, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE, 0, 0, 0.0,
                0.0, 0u);
+static const toolgov_arg_schema lit_int =
+    NODES_LEAF(TOOLGOV_ARG_INTEGER, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE, 0, 0, 0.0,
+               0.0, 0u);
 static const toolgov_arg_field lit_fields[] = {
     {"flag", 4, &lit_bool, offsetof(lit_args, flag), TOOLGOV_ARG_NO_HAS, 0, "true"},
     {"off", 3, &lit_bool, offsetof(lit_args, off), TOOLGOV_ARG_NO_HAS, 0, "false"},
     {"any", 3, &nodes_any, offsetof(lit_args, any), TOOLGOV_ARG_NO_HAS, 0, "null"},
+    {"list", 4, &nodes_any, offsetof(lit_args, list), TOOLGOV_ARG_NO_HAS, 0, "[]"},
+    {"obj", 3, &nodes_any, offsetof(lit_args, obj), TOOLGOV_ARG_NO_HAS, 0, "{}"},
+    {"word", 4, &nodes_str, offsetof(lit_args, word), TOOLGOV_ARG_NO_HAS, 0, "\"basic ~\""},
+    {"empty", 5, &nodes_str, offsetof(lit_args, empty), TOOLGOV_ARG_NO_HAS, 0, "\"\""},
+    {"n", 1, &lit_int, offsetof(lit_args, n), TOOLGOV_ARG_NO_HAS, 0, "5"},
+    {"neg", 3, &lit_int, offsetof(lit_args, neg), TOOLGOV_ARG_NO_HAS, 0, "-120"},
 };
 static const toolgov_arg_schema lit_root = {
     TOOLGOV_ARG_OBJECT, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE, 0, 0, 0.0, 0.0,
-    NULL, 0, NULL, 0, NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED, lit_fields, 3, sizeof(lit_args),
+    NULL, 0, NULL, 0, NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED, lit_fields, 9, sizeof(lit_args),
     0u, NULL, 0};
 static const toolgov_arg_field lit_bad_fields[] = {
     {"name", 4, &nodes_str, offsetof(lit_args, name), TOOLGOV_ARG_NO_HAS, 0, "false"},
+    {"n", 1, &lit_int, offsetof(lit_args, n), TOOLGOV_ARG_NO_HAS, 0, "\"5\""},
 };
 static const toolgov_arg_schema lit_bad_root = {
     TOOLGOV_ARG_OBJECT, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE, 0, 0, 0.0, 0.0,
-    NULL, 0, NULL, 0, NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED, lit_bad_fields, 1, sizeof(lit_args),
+    NULL, 0, NULL, 0, NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED, lit_bad_fields, 2, sizeof(lit_args),
     0u, NULL, 0};
+/* Shapes left to the reader: a leading zero (not JSON), an escape. */
+static const toolgov_arg_field lit_reader_fields[] = {
+    {"word", 4, &nodes_str, offsetof(lit_args, word), TOOLGOV_ARG_NO_HAS, 0, "\"a\\nb\""},
+    {"n", 1, &lit_int, offsetof(lit_args, n), TOOLGOV_ARG_NO_HAS, 0, "05"},
+};
+static const toolgov_arg_schema lit_reader_root = {
+    TOOLGOV_ARG_OBJECT, 0u, 0, TOOLGOV_ARG_UNBOUNDED, TOOLGOV_FORMAT_NONE, 0, 0, 0.0, 0.0,
+    NULL, 0, NULL, 0, NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED, lit_reader_fields, 2,
+    sizeof(lit_args), 0u, NULL, 0};
 
 START_TEST(literal_defaults_decode_like_given_values)
 {
-    const lit_args *a = accepted(&lit_root, "{}", "{\"flag\":true,\"off\":false,\"any\":null}");
+    static const char *const canon = "{\"flag\":true,\"off\":false,\"any\":null,\"list\":[],"
+                                     "\"obj\":{},\"word\":\"basic ~\",\"empty\":\"\",\"n\":5,"
+                                     "\"neg\":-120}";
+    const lit_args *a = accepted(&lit_root, "{}", canon);
     const lit_args *b;
+    toolgov_decoded_args r;
+    size_t k;
 
-    ck_assert(a->flag);
-    ck_assert(!a->off);
-    ck_assert_str_eq(a->any.ptr, "null");
-    b = accepted(&lit_root, "{\"flag\":true,\"off\":false,\"any\":null}",
-                 "{\"flag\":true,\"off\":false,\"any\":null}");
-    ck_assert(b->flag);
-    ck_assert(!b->off);
-    ck_assert_str_eq(b->any.ptr, "null");
-    refused(&lit_bad_root, "{}", "t: /name must be a string, got false");
+    for (k = 0; k < 2; k++) {
+        ck_assert(a->flag);
+        ck_assert(!a->off);
+        ck_assert_str_eq(a->any.ptr, "null");
+        ck_assert_str_eq(a->list.ptr, "[]");
+        ck_assert_str_eq(a->obj.ptr, "{}");
+        ck_assert_str_eq(a->word.ptr, "basic ~");
+        ck_assert_uint_eq(a->word.len, 7);
+        ck_assert_str_eq(a->empty.ptr, "");
+        ck_assert_uint_eq(a->empty.len, 0);
+        ck_assert_int_eq(a->n, 5);
+        ck_assert_int_eq(a->neg, -120);
+        /* The same values given in the call. */
+        b = accepted(&lit_root, canon, canon);
+        a = b;
+    }
+    refused(&lit_bad_root, "{}",
+            "t: /name must be a string, got false; /n must be an integer, got \"5\"");
+    ck_assert_int_eq(dec_s(&r, &lit_reader_root, "{}"), TOOLGOV_EINVAL);
+    ck_assert_str_eq(r.message,
+                     "the argument schema cannot be used: a field's default_json is not valid "
+                     "JSON");
+    b = accepted(&lit_reader_root, "{\"n\":1}", "{\"word\":\"a\\nb\",\"n\":1}");
+    ck_assert_str_eq(b->word.ptr, "a\nb");
 }
 END_TEST
 
