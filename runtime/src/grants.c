@@ -16,6 +16,7 @@
 
 #include "internal.h"
 #include "seal.h"
+#include "sort.h"
 
 #define GRANTS_MAGIC "toolgov-grants 1\n"
 /* Times and ids in the text: decimal, below 2^62. */
@@ -36,6 +37,10 @@ struct toolgov_grants {
     unsigned long long next_id;
     grant *v;
     size_t n, cap;
+    /* v's positions ordered by tool, then plugin, then position (rebuilt on
+    ** every change of v), so the gate finds a tool's grants by a binary
+    ** search; its second half is the sort's scratch. */
+    size_t *by_tool, by_tool_cap;
     size_t user_len;
     char user[TOOLGOV_GRANTS_NAME_MAX + 1];
 };
@@ -121,6 +126,7 @@ void toolgov_grants_free(toolgov_grants *g)
         return;
     a = g->alloc;
     grants_clear(&a, g->v, g->n, g->cap);
+    toolgov__free(&a, g->by_tool, g->by_tool_cap * sizeof *g->by_tool);
     toolgov__free(&a, g, sizeof *g);
 }
 
@@ -162,11 +168,80 @@ int toolgov_grants_at(toolgov_grant *out, const toolgov_grants *g, size_t i)
     return 0;
 }
 
+/* ---- the index by tool ---- */
+
+/* Grant gr's tool and plugin against (tool, plugin): negative when gr's
+** sort before, 0 when they are the same, positive after. Lengths first: a
+** cheap order, and the only one the search needs. */
+static int key_cmp(const grant *gr, const char *tool, size_t tool_len, const char *plugin,
+                   size_t plugin_len)
+{
+    int c;
+
+    if (gr->tool_len != tool_len)
+        return gr->tool_len < tool_len ? -1 : 1;
+    if ((c = memcmp(gr->tool, tool, tool_len)) != 0)
+        return c;
+    if (gr->plugin_len != plugin_len)
+        return gr->plugin_len < plugin_len ? -1 : 1;
+    return memcmp(gr->plugin, plugin, plugin_len);
+}
+
+static int by_tool_cmp(const void *a, const void *b, const void *ctx)
+{
+    const grant *v = ctx, *x = &v[*(const size_t *)a], *y = &v[*(const size_t *)b];
+
+    return key_cmp(x, y->tool, y->tool_len, y->plugin, y->plugin_len);
+}
+
+/* Room for an index of n grants (and the sort's scratch). */
+static int by_tool_reserve(toolgov_grants *g, size_t n)
+{
+    return toolgov__reserve(&g->alloc, (void **)&g->by_tool, &g->by_tool_cap, 2 * n,
+                            sizeof *g->by_tool);
+}
+
+/* Rebuild the index after v changed; its room was reserved before. The
+** sort is stable, so a tool's grants stay in the order of v. */
+static void reindex(toolgov_grants *g)
+{
+    size_t i;
+
+    for (i = 0; i < g->n; i++)
+        g->by_tool[i] = i;
+    if (g->n > 1)
+        toolgov__merge_sort(g->by_tool, g->by_tool + g->n, g->n, sizeof *g->by_tool,
+                            by_tool_cmp, g->v);
+}
+
+/* The index range [*lo, *hi) of tool t's grants (empty when it has none). */
+static void tool_range(const toolgov_grants *g, const toolgov__tool *t, size_t *lo,
+                       size_t *hi)
+{
+    const char *plugin = t->plugin ? t->plugin->name : "";
+    size_t plugin_len = strlen(plugin), l = 0, h = g->n;
+
+    while (l < h) {
+        size_t m = l + (h - l) / 2;
+
+        if (key_cmp(&g->v[g->by_tool[m]], t->name, t->name_len, plugin, plugin_len) < 0)
+            l = m + 1;
+        else
+            h = m;
+    }
+    *lo = l;
+    while (h < g->n &&
+           key_cmp(&g->v[g->by_tool[h]], t->name, t->name_len, plugin, plugin_len) == 0)
+        h++;
+    *hi = h;
+}
+
 static void remove_at(toolgov_grants *g, size_t i)
 {
     grant_free(&g->alloc, &g->v[i]);
     memmove(&g->v[i], &g->v[i + 1], (g->n - i - 1) * sizeof *g->v);
     g->n--;
+    reindex(g);
 }
 
 int toolgov_grants_revoke(toolgov_grants *g, unsigned long long id)
@@ -290,6 +365,7 @@ int toolgov_grants_add(unsigned long long *id_out, toolgov_grants *g,
     }
     if ((rc = toolgov__reserve(&g->alloc, (void **)&g->v, &g->cap, g->n + 1, sizeof *g->v)) <
             0 ||
+        (rc = by_tool_reserve(g, g->n + 1)) < 0 ||
         (rc = grant_fill(&g->alloc, &gr, plugin, strlen(plugin), t->name, t->name_len, args,
                          args_len, by, by_len)) < 0)
         goto out;
@@ -300,6 +376,7 @@ int toolgov_grants_add(unsigned long long *id_out, toolgov_grants *g,
     if (i < g->n)
         remove_at(g, i); /* the newer answer replaces the older */
     g->v[g->n++] = gr;
+    reindex(g);
     if (id_out)
         *id_out = gr.id;
 out:
@@ -309,27 +386,15 @@ out:
 
 /* ---- the gate's question ---- */
 
-/* Is grant gr about tool t (by plugin and name)? */
-static int names_tool(const grant *gr, const toolgov__tool *t)
-{
-    const char *plugin = t->plugin ? t->plugin->name : "";
-
-    return gr->tool_len == t->name_len && memcmp(gr->tool, t->name, t->name_len) == 0 &&
-           gr->plugin_len == strlen(plugin) && memcmp(gr->plugin, plugin, gr->plugin_len) == 0;
-}
-
 int toolgov__grants_any(const toolgov_grants *g, const toolgov__tool *t, int *exact)
 {
-    size_t i;
-    int any = 0;
+    size_t lo, hi, j;
 
     *exact = 0;
-    for (i = 0; i < g->n; i++)
-        if (names_tool(&g->v[i], t)) {
-            any = 1;
-            *exact |= g->v[i].args != NULL;
-        }
-    return any;
+    tool_range(g, t, &lo, &hi);
+    for (j = lo; j < hi; j++)
+        *exact |= g->v[g->by_tool[j]].args != NULL;
+    return hi > lo;
 }
 
 long toolgov__grants_decide(const toolgov_grants *g, const toolgov__tool *t, const char *args,
@@ -338,13 +403,15 @@ long toolgov__grants_decide(const toolgov_grants *g, const toolgov__tool *t, con
     long never = -1, exact = -1, whole = -1;
     long long t_now = 0;
     int have_now = 0;
-    size_t i;
+    size_t lo, hi;
 
-    for (i = 0; i < g->n; i++) {
+    /* The tool's grants in the order of v, as a walk of the whole set
+    ** would meet them. */
+    tool_range(g, t, &lo, &hi);
+    for (; lo < hi; lo++) {
+        size_t i = g->by_tool[lo];
         const grant *gr = &g->v[i];
 
-        if (!names_tool(gr, t))
-            continue;
         if (gr->args && (!args || gr->args_len != args_len ||
                          memcmp(gr->args, args, args_len) != 0))
             continue;
@@ -562,11 +629,14 @@ int toolgov_grants_load(toolgov_grants *g, const char *text, size_t len,
                            v[i].args, v[i].args_len))
                 goto fail;
     }
+    if ((rc = by_tool_reserve(g, n)) < 0)
+        goto fail;
     grants_clear(a, g->v, g->n, g->cap);
     g->v = v;
     g->n = n;
     g->cap = cap;
     g->next_id = next;
+    reindex(g);
     return 0;
 fail:
     grants_clear(a, v, n, cap);

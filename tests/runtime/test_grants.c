@@ -403,6 +403,66 @@ START_TEST(grants_of_another_tool_do_not_apply)
 }
 END_TEST
 
+/* Many grants of several tools, added interleaved and some revoked: each
+** tool finds its own (the gate searches an index by tool), before and
+** after a save and load. */
+static void check_many(genv *x, const unsigned char *revoked)
+{
+    char args[32];
+    int i;
+
+    for (i = 0; i < 300; i++) {
+        snprintf(args, sizeof args, "{\"x\":%d}", i);
+        ck_assert_int_eq(toolgov_run_gate(x->e.run, "purge", args),
+                         revoked[i] ? TOOLGOV_GATE_NEEDS_APPROVAL : TOOLGOV_GATE_ALLOW);
+    }
+    ck_assert_int_eq(toolgov_run_gate(x->e.run, "purge", "{\"x\":300}"),
+                     TOOLGOV_GATE_NEEDS_APPROVAL);
+    ck_assert_int_eq(toolgov_run_gate(x->e.run, "make_note", "{}"), TOOLGOV_GATE_ALLOW);
+    ck_assert_int_eq(toolgov_run_gate(x->e.run, "make_note", "{\"t\":\"k\"}"),
+                     TOOLGOV_GATE_REFUSE);
+    ck_assert_int_eq(toolgov_run_gate(x->e.run, "memory_search", "{}"), TOOLGOV_GATE_REFUSE);
+    ck_assert_int_eq(toolgov_run_gate(x->e.run, "promote_recommendation", "{}"),
+                     TOOLGOV_GATE_ASK_FIRST);
+}
+
+START_TEST(many_grants_each_tool_finds_its_own)
+{
+    genv x, y;
+    unsigned long long ids[300];
+    unsigned char revoked[300];
+    char args[32], *text;
+    size_t len;
+    int i;
+
+    genv_open(&x, "alice");
+    memset(revoked, 0, sizeof revoked);
+    for (i = 0; i < 300; i++) {
+        snprintf(args, sizeof args, "{\"x\":%d}", i);
+        ck_assert_int_eq(grant(&x, "purge", args, TOOLGOV_GRANT_ALLOW, 0, &ids[i]), 0);
+        if (i == 100)
+            ck_assert_int_eq(grant(&x, "make_note", NULL, TOOLGOV_GRANT_ALLOW, 0, NULL), 0);
+        if (i == 150)
+            ck_assert_int_eq(grant(&x, "memory_search", NULL, TOOLGOV_GRANT_NEVER, 0, NULL), 0);
+        if (i == 250)
+            ck_assert_int_eq(grant(&x, "make_note", "{\"t\":\"k\"}", TOOLGOV_GRANT_NEVER, 0,
+                                   NULL), 0);
+    }
+    for (i = 0; i < 300; i += 7) {
+        ck_assert_int_eq(toolgov_grants_revoke(x.g, ids[i]), 0);
+        revoked[i] = 1;
+    }
+    check_many(&x, revoked);
+    text = save(x.g, &test_key, &len);
+    genv_open(&y, "alice");
+    ck_assert_int_eq(toolgov_grants_load(y.g, text, len, &test_key), 0);
+    check_many(&y, revoked);
+    free(text);
+    genv_close(&x);
+    genv_close(&y);
+}
+END_TEST
+
 START_TEST(children_use_their_roots_grants)
 {
     genv x;
@@ -863,6 +923,7 @@ int main(void)
     tcase_add_test(gate, expiry_at_the_boundary);
     tcase_add_test(gate, revoked_grants_are_never_used);
     tcase_add_test(gate, grants_of_another_tool_do_not_apply);
+    tcase_add_test(gate, many_grants_each_tool_finds_its_own);
     tcase_add_test(gate, children_use_their_roots_grants);
     tcase_add_test(gate, batches_ask_only_what_no_grant_answers);
     tcase_add_test(gate, every_use_is_an_audit_event_naming_the_grant);
