@@ -7,7 +7,7 @@
 **                 [--api openai|openai-responses|anthropic] [--api-key-file FILE]
 **                 [--plugin PATH]... [--once QUESTION] [--audit FILE] [--state FILE]
 **                 [--timeout SECONDS] [--connect-timeout SECONDS] [--retries N]
-**                 [--max-steps N] [--grants FILE [--grants-user NAME]] [--stream]
+**                 [--max-steps N] [--grants FILE [--grants-user NAME]] [--stream] [--strict]
 **
 ** Without --base-url it talks to the demo's scripted model, in process.
 ** Questions to the user go to standard output; each is answered by one
@@ -55,7 +55,7 @@ static const char usage_text[] =
     "                     [--once QUESTION] [--audit FILE]\n"
     "                     [--state FILE] [--timeout SECONDS] [--connect-timeout SECONDS]\n"
     "                     [--retries N] [--max-steps N] [--grants FILE [--grants-user NAME]]\n"
-    "                     [--stream]\n"
+    "                     [--stream] [--strict]\n"
     "\n"
     "A terminal agent: the model proposes tool calls, toolgov's gate decides,\n"
     "writes ask you once per turn, destructive calls ask every time.\n"
@@ -83,6 +83,9 @@ static const char usage_text[] =
     "  --max-steps N           model requests per turn (default 8)\n"
     "  --stream                ask for streamed responses and show the answer as it\n"
     "                          comes (a stream cut short runs nothing of it)\n"
+    "  --strict                OpenAI's strict mode for the tools (openai and\n"
+    "                          openai-responses): every property required, the\n"
+    "                          optional ones nullable; null reads as absent\n"
     "  --grants FILE           answer a to a question: yes, and always (kept in FILE,\n"
     "                          sealed with the state key; read at start)\n"
     "  --grants-user NAME      the user the grants belong to (default: the login name)\n"
@@ -562,6 +565,10 @@ int main(int argc, char **argv)
         }
         if (!strcmp(opt, "--stream")) {
             ag.stream = 1;
+            continue;
+        }
+        if (!strcmp(opt, "--strict")) {
+            lo.strict = 1;
             continue;
         }
         if (!strcmp(opt, "--api-key")) {

@@ -16,7 +16,8 @@
 **
 ** Canonical text (SPEC §9): an object's declared properties in schema
 ** order (given or defaulted; an absent optional property without default is
-** left out), then extra members sorted by key bytes; no whitespace; strings
+** left out, and so is an optional one of a non-raw kind given as null:
+** null reads as absent there), then extra members sorted by key bytes; no whitespace; strings
 ** with the minimal escapes; integers exact; numbers in the shortest text
 ** that reads back to the same double; raw values in toolgov__json_put_value
 ** form (keys sorted, number texts as sent). A default is read as a JSON
@@ -651,6 +652,16 @@ static void object(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schem
         }
     }
     matched = match_fields(doc, s, idx, at);
+    /* null for an optional property whose schema has a type that is not
+    ** null reads as absent: OpenAI's strict mode sends an optional
+    ** property as null (loop.h, toolgov_loop_options.strict), and the
+    ** handler's struct is the same either way. A raw node (a type list,
+    ** anyOf, no type) keeps its null: there null may be a value. */
+    for (i = 0; i < s->field_count; i++)
+        if (at[i] && !s->fields[i].required && s->fields[i].schema &&
+            s->fields[i].schema->kind != TOOLGOV_ARG_RAW &&
+            doc->nodes[at[i] - 1].type == TOOLGOV__JSON_NULL)
+            at[i] = 0;
     if (dst)
         toolgov__jbuf_putc(out, '{');
     for (i = 0; i < s->field_count; i++) {

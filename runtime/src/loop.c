@@ -203,7 +203,7 @@ void toolgov_loop_free(toolgov_loop *lp)
 }
 
 /* The Responses API takes each tool flat: {"type":"function","name",
-** "description","parameters"}; written from the chat-completions
+** "description","parameters"} (and "strict"); written from the chat-completions
 ** rendering, read back with the strict reader. */
 static int flatten_tools(toolgov_loop *lp)
 {
@@ -224,12 +224,12 @@ static int flatten_tools(toolgov_loop *lp)
     toolgov__jbuf_putc(&lp->pad, '[');
     for (k = 0, i = 1; k < d.nodes[0].len; k++, i = d.nodes[i].end) {
         long fn = toolgov__json_get(&d, i, "function", 8);
-        static const char *const keys[] = {"name", "description", "parameters"};
+        static const char *const keys[] = {"name", "description", "parameters", "strict"};
         size_t j;
         if (k)
             toolgov__jbuf_putc(&lp->pad, ',');
         put_lit(&lp->pad, "{\"type\":\"function\"");
-        for (j = 0; j < 3; j++) {
+        for (j = 0; j < 4; j++) {
             long v = fn >= 0 ? toolgov__json_get(&d, (size_t)fn, keys[j], strlen(keys[j])) : -1;
             if (v < 0)
                 continue;
@@ -316,6 +316,16 @@ int toolgov__loop_prepare(toolgov_loop *lp)
         return rc;
     if (toolgov__jbuf_finish(&lp->system) || toolgov__jbuf_finish(&lp->tools_json))
         return TOOLGOV_ENOMEM;
+    if (n && lp->opt.strict && lp->opt.api != TOOLGOV_LOOP_ANTHROPIC) {
+        /* OpenAI's strict mode: the list rewritten by its rules. */
+        if ((rc = toolgov__wire_strict_tools(&lp->pad, lp->tools_json.ptr, lp->tools_json.len,
+                                             &lp->alloc)))
+            return rc;
+        toolgov__jbuf_clear(&lp->tools_json);
+        toolgov__jbuf_put(&lp->tools_json, lp->pad.ptr, lp->pad.len);
+        if (toolgov__jbuf_finish(&lp->tools_json))
+            return TOOLGOV_ENOMEM;
+    }
     if (n && lp->opt.api == TOOLGOV_LOOP_OPENAI_RESPONSES && (rc = flatten_tools(lp)))
         return rc;
     return 0;

@@ -87,6 +87,29 @@ START_TEST(reminder_decodes_into_the_struct)
 }
 END_TEST
 
+/* OpenAI's strict mode sends every property, an optional one as null: null
+** for an optional typed property reads as absent (a default then fills
+** it), the struct and canonical text being those of the call without it;
+** null for a required one is still refused. */
+START_TEST(null_optional_reads_as_absent)
+{
+    const reminder_args *a = accepted(
+        &reminder_schema,
+        "{\"title\":\"Dentist\",\"date\":\"2026-03-12\",\"time\":\"09:30\",\"note\":null,"
+        "\"priority\":null,\"minutes_before\":null,\"tags\":null}",
+        "{\"title\":\"Dentist\",\"date\":\"2026-03-12\",\"time\":\"09:30\","
+        "\"priority\":\"normal\",\"minutes_before\":0}");
+
+    ck_assert(!a->has.note);
+    ck_assert(!a->has.tags);
+    ck_assert_ptr_nonnull(a->note.ptr);
+    ck_assert_int_eq(a->priority, REMINDER_PRIORITY_NORMAL);
+    refused(&reminder_schema,
+            "{\"title\":null,\"date\":\"2026-03-12\",\"time\":\"09:30\"}",
+            "t: /title must be a string, got null");
+}
+END_TEST
+
 START_TEST(every_problem_with_its_path)
 {
     refused(&reminder_schema, "{\"date\":\"12/03/2026\",\"time\":\"9:30\",\"priority\":\"urgent\","
@@ -647,6 +670,7 @@ int main(void)
 
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, reminder_decodes_into_the_struct);
+    tcase_add_test(tc, null_optional_reads_as_absent);
     tcase_add_test(tc, every_problem_with_its_path);
     tcase_add_test(tc, message_is_capped);
     tcase_add_test(tc, lengths_count_characters);

@@ -1167,6 +1167,71 @@ START_TEST(test_stream_chat_interleaved)
 }
 END_TEST
 
+/* OpenAI's strict mode (both OpenAI APIs): every tool says "strict": true,
+** every property is required and the optional one nullable, objects are
+** closed, minLength/maxLength move into the description; the model's
+** null for the optional note reads as absent, so the call is the one
+** without it. */
+START_TEST(test_strict)
+{
+    toolgov_loop_api api = _i ? TOOLGOV_LOOP_OPENAI_RESPONSES : TOOLGOV_LOOP_OPENAI_CHAT;
+    static const char chat_body[] =
+        "{\"choices\":[{\"index\":0,\"finish_reason\":\"tool_calls\",\"message\":{\"role\":"
+        "\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\","
+        "\"function\":{\"name\":\"create_reminder\",\"arguments\":\"{\\\"title\\\":\\\"Pay rent"
+        "\\\",\\\"date\\\":\\\"2026-12-07\\\",\\\"time\\\":\\\"08:30\\\",\\\"note\\\":null}\"}}]}}]}";
+    static const char resp_body[] =
+        "{\"object\":\"response\",\"status\":\"completed\",\"output\":[{\"type\":\"function_call\","
+        "\"call_id\":\"c1\",\"name\":\"create_reminder\",\"arguments\":\"{\\\"title\\\":\\\"Pay rent"
+        "\\\",\\\"date\\\":\\\"2026-12-07\\\",\\\"time\\\":\\\"08:30\\\",\\\"note\\\":null}\"}]}";
+    toolgov_loop_options o;
+    toolgov_loop_action a;
+    long tools, t, fn, params, props, req, note, type;
+    size_t i;
+    int found = 0;
+
+    memset(&o, 0, sizeof o);
+    o.strict = 1;
+    open_loop(api, &o);
+    start(DUES_USER, dues_tools, 5);
+    a = next(TOOLGOV_LOOP_SEND);
+    ck_assert_ptr_null(strstr(a.text, "\"minLength\""));
+    ck_assert_ptr_null(strstr(a.text, "\"maxLength\""));
+    parse_request(a.text, a.len);
+    tools = J(0, "tools");
+    ck_assert_uint_eq(LEN(tools), 5);
+    for (i = 0; i < LEN(tools); i++) {
+        t = AT(tools, i);
+        fn = api == TOOLGOV_LOOP_OPENAI_CHAT ? J(t, "function") : t;
+        ck_assert_int_eq(doc.nodes[J(fn, "strict")].type, TOOLGOV__JSON_TRUE);
+        params = J(fn, "parameters");
+        ck_assert_int_eq(doc.nodes[J(params, "additionalProperties")].type, TOOLGOV__JSON_FALSE);
+        props = J(params, "properties");
+        req = J(params, "required");
+        ck_assert_uint_eq(LEN(req), LEN(props));
+        if (!str_is(J(fn, "name"), "create_reminder"))
+            continue;
+        found = 1;
+        note = J(props, "note");
+        type = J(note, "type");
+        ck_assert_uint_eq(LEN(type), 2);
+        ck_assert(str_is(AT(type, 0), "string") && str_is(AT(type, 1), "null"));
+        ck_assert_ptr_nonnull(strstr(STR(J(note, "description")), "(maxLength: 255)"));
+        ck_assert(str_is(J(J(props, "title"), "type"), "string"));
+        ck_assert_ptr_nonnull(strstr(STR(J(J(props, "title"), "description")),
+                                     "minLength: 1, maxLength: 127"));
+    }
+    ck_assert(found);
+    ck_assert_int_eq(toolgov_loop_response(lp, _i ? resp_body : chat_body,
+                                           strlen(_i ? resp_body : chat_body)),
+                     0);
+    a = next(TOOLGOV_LOOP_ASK);
+    ck_assert_uint_eq(a.n_calls, 1);
+    ck_assert_str_eq(a.calls[0].args,
+                     "{\"title\":\"Pay rent\",\"date\":\"2026-12-07\",\"time\":\"08:30\"}");
+}
+END_TEST
+
 START_TEST(test_misuse)
 {
     toolgov_loop_action a;
@@ -1357,6 +1422,7 @@ static Suite *suite(void)
     tcase_add_loop_test(e, test_stream_cut, 0, 6);
     tcase_add_test(e, test_stream_errors);
     tcase_add_test(e, test_stream_chat_interleaved);
+    tcase_add_loop_test(e, test_strict, 0, 2);
     suite_add_tcase(s, e);
     return s;
 }

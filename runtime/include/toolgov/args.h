@@ -41,6 +41,9 @@
 ** it; when it is false the value is zero (an empty string of length 0 with
 ** a non-NULL pointer to "", 0, 0.0, false, the first enum value, no items,
 ** a zeroed nested struct).
+** A null given for such an optional property whose node is not RAW reads as
+** absent (OpenAI's strict mode sends every property, an optional one as
+** null: toolgov_loop_options.strict, loop.h); a RAW node keeps a null.
 **
 ** Raw values: a value whose schema uses anyOf/oneOf, a list of two or more types,
 ** `type: null` or no type is a TOOLGOV_ARG_RAW node. Its `types` mask says

@@ -150,6 +150,14 @@ typedef struct toolgov_loop_options {
                             ** model asks in chat, or through ask_user);
                             ** 0: the loop's rule (the loop asks) */
     int schemas_in_prompt;  /* 1: the system text repeats every schema too */
+    int strict;             /* 1: OpenAI's strict mode (both OpenAI APIs;
+                            ** ignored for Anthropic): each tool says
+                            ** "strict": true, every property is required
+                            ** and an optional one nullable, objects are
+                            ** closed, keywords strict mode does not take
+                            ** (minLength, maxLength, default, ...) move
+                            ** into the description; a null sent for an
+                            ** optional property reads as absent */
     int stream;             /* 1: each request asks for a stream ("stream":
                             ** true); hand the body back in pieces with
                             ** toolgov_loop_response_chunk/_end */
