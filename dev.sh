@@ -41,6 +41,10 @@ node_deps() {
     echo "dev.sh: installing the MCP SDK client for the tests (npm ci in tests/mcp)"
     (cd tests/mcp && npm ci --no-audit --no-fund >/dev/null)
   fi
+  if [ ! -f tests/agent/types/node_modules/typescript/package.json ]; then
+    echo "dev.sh: installing the SDK types for the agent's request check (npm ci in tests/agent/types)"
+    (cd tests/agent/types && npm ci --no-audit --no-fund >/dev/null)
+  fi
   if [ ! -f tests/upstream/node_modules/@modelcontextprotocol/server-memory/package.json ]; then
     echo "dev.sh: installing the reference MCP servers for the tests (npm ci in tests/upstream)"
     (cd tests/upstream && npm ci --no-audit --no-fund >/dev/null)

@@ -203,7 +203,8 @@ void toolgov_loop_free(toolgov_loop *lp)
 }
 
 /* The Responses API takes each tool flat: {"type":"function","name",
-** "description","parameters"} (and "strict"); written from the chat-completions
+** "description","parameters","strict"} ("strict": false unless strict
+** mode: that API's default is true); written from the chat-completions
 ** rendering, read back with the strict reader. */
 static int flatten_tools(toolgov_loop *lp)
 {
@@ -231,6 +232,13 @@ static int flatten_tools(toolgov_loop *lp)
         put_lit(&lp->pad, "{\"type\":\"function\"");
         for (j = 0; j < 4; j++) {
             long v = fn >= 0 ? toolgov__json_get(&d, (size_t)fn, keys[j], strlen(keys[j])) : -1;
+            if (v < 0 && j == 3) {
+                /* The Responses API takes a function as strict unless it
+                ** says otherwise (and the openai package's FunctionTool
+                ** requires the key): not strict mode, so say false. */
+                put_lit(&lp->pad, ",\"strict\":false");
+                continue;
+            }
             if (v < 0)
                 continue;
             toolgov__jbuf_putc(&lp->pad, ',');

@@ -19,6 +19,7 @@ JSON, ten calls at once, a repeated call. Python's standard library only.
 import http.server
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -411,6 +412,54 @@ def case_stream_error_event():
     with Fake(CHAT, [Step(body, 401)]) as f:
         p = run_agent(agent_args(f, DUES, ["--stream"]))
     expect(p, 1, [], ["Incorrect API key provided"])
+
+
+def case_request_types():
+    """The requests toolgov-agent sends, type-checked with `tsc --noEmit`
+    against the official SDKs' request types (tests/agent/types, pinned in
+    its package-lock.json; installed by .ci/run when missing, else this
+    case says it is skipped): ChatCompletionCreateParams and
+    ResponseCreateParams of `openai`, MessageCreateParams of
+    `@anthropic-ai/sdk`. The dues of each API, whole and streamed, and with
+    --strict for the OpenAI ones. An object literal with a key the type
+    does not have, or a value of the wrong shape, fails the check."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    types = os.path.join(here, "types")
+    tsc = os.path.join(types, "node_modules", "typescript", "bin", "tsc")
+    node = shutil.which("node")
+    if not node or not os.path.exists(tsc):
+        print("skip request_types: no node or no tests/agent/types/node_modules (npm ci there)")
+        return
+    kinds = {CHAT: ("ChatCompletionCreateParams", "openai/resources/chat/completions"),
+             RESPONSES: ("ResponseCreateParams", "openai/resources/responses/responses"),
+             ANTHROPIC: ("MessageCreateParams", "@anthropic-ai/sdk/resources/messages")}
+    lines = ['import type { %s } from "%s";' % kinds[a] for a in (CHAT, RESPONSES, ANTHROPIC)]
+    n = 0
+    for api in (CHAT, RESPONSES, ANTHROPIC):
+        for extra in ([], ["--stream"], ["--strict"]):
+            if extra == ["--strict"] and api == ANTHROPIC:
+                continue
+            stream = extra == ["--stream"]
+            mk = (lambda i: streamed(api, "dues-%d" % i)) if stream else \
+                (lambda i: Step(fixture(api, "dues-%d" % i)))
+            with Fake(api, [mk(i) for i in (1, 2, 3)]) as f:
+                p = run_agent(agent_args(f, DUES, extra), stdin="y\n")
+            expect(p, 0, ["Done: I created 4 reminders"])
+            for _, _, body, _ in f.requests:
+                lines.append("export const r%d: %s = %s;" % (n, kinds[api][0], json.dumps(body)))
+                n += 1
+    d = tempfile.mkdtemp(prefix="requests-", dir=types)
+    try:
+        with open(os.path.join(d, "requests.mts"), "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+        with open(os.path.join(d, "tsconfig.json"), "w") as fh:
+            json.dump({"extends": "../tsconfig.json", "files": ["requests.mts"]}, fh)
+        p = subprocess.run([node, tsc, "-p", d], capture_output=True, timeout=240)
+        out = (p.stdout + p.stderr).decode()
+        check(p.returncode == 0, "tsc --noEmit refuses %d requests:\n%s" % (n, out[:4000]))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    check(n == 24, "%d requests checked, not 24" % n)
 
 
 def case_retry_after():
