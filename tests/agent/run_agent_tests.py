@@ -318,6 +318,24 @@ def case_digest():
         check_all(f)
 
 
+def case_answer_is_text_shown():
+    """The model's answer reaches the terminal escaped (toolgov_text_shown),
+    whole or streamed: no raw escape sequence, bidi control or invisible
+    character; its line breaks stay."""
+    body = json.loads(fixture(CHAT, "dues-3"))  # an answer in text, no call
+    body["choices"][0]["message"]["content"] = (
+        "Inbox \x1b[2J\x1b]0;owned\x07cleared\nnext line \u202egnp.exe\u200b end")
+    raw = json.dumps(body).encode()
+    for step in (Step(raw), Step(sse.stream(CHAT, raw), stream=True)):
+        extra = ["--stream"] if step.stream else []
+        with Fake(CHAT, [step]) as f:
+            p = run_agent(agent_args(f, "What is in my inbox?", extra))
+        so, _ = expect(p, 0, ["Inbox \\x1b[2J\\x1b]0;owned\\x07cleared\n",
+                              "next line \\u202egnp.exe\\u200b end"])
+        for bad in ("\x1b", "\x07", "\u202e", "\u200b"):
+            check(bad not in so, "a raw %r in the answer shown (stream=%s)" % (bad, step.stream))
+
+
 def case_empty_trash():
     with Fake(CHAT, [Step(fixture(CHAT, "empty-1")), Step(fixture(CHAT, "empty-2"))]) as f:
         p = run_agent(agent_args(f, "Now empty the trash."), stdin="n\n")
