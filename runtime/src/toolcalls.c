@@ -200,8 +200,13 @@ static int one_call(toolgov_model_calls *mc, const toolgov__json_doc *d, long id
     if (strlen(name) == nd(d, name_i)->len)
         spec = toolgov_registry_find(mc->reg, name);
     if (!spec || !offered_has(offered, n_offered, name)) {
-        refuse(mc, TOOLGOV_ENOENT, "there is no tool '%.200s'%s; call one of the tools offered",
-               name, "");
+        /* The name as the model wrote it, escaped as a call shown to a
+        ** person is (a host may print this text): cut at 200 bytes. */
+        char shown[201];
+
+        (void)toolgov_text_shown(shown, sizeof shown, NULL, name, nd(d, name_i)->len);
+        refuse(mc, TOOLGOV_ENOENT, "there is no tool '%s'%s; call one of the tools offered",
+               shown, "");
         return 0;
     }
     if (!args) {

@@ -363,6 +363,16 @@ START_TEST(test_parse_openai_bad_calls)
     ck_assert_ptr_nonnull(strstr(at(8)->error, "/date must be a date (YYYY-MM-DD)"));
     ck_assert_ptr_nonnull(strstr(at(8)->error, "/time is required"));
     ck_assert_str_eq(at(9)->id, "10");
+    /* A name the model wrote with a terminal escape, a bidi control and a
+    ** NUL: the message shows them escaped, as a call shown to a person is. */
+    ck_assert_int_eq(parse(TOOLGOV_TOOLS_OPENAI,
+                           "[{\"id\":\"1\",\"type\":\"function\",\"function\":{\"name\":"
+                           "\"x\\u001b[2J\\u202e\\u0000y\",\"arguments\":\"{}\"}}]"),
+                     0);
+    ck_assert_uint_eq(toolgov_model_calls_count(mc), 1);
+    ck_assert_int_eq(at(0)->status, TOOLGOV_ENOENT);
+    ck_assert_msg(strstr(at(0)->error, "there is no tool 'x\\x1b[2J\\u202e\\x00y'") != NULL,
+                  "%s", at(0)->error);
 }
 END_TEST
 
