@@ -385,7 +385,7 @@ static int parse_head(const char *in, size_t head, request *r)
         while (ve > v && (ve[-1] == '\r' || ve[-1] == ' ' || ve[-1] == '\t'))
             ve--;
 #define HDR(name, field)                                                                      \
-    if (kl == sizeof name - 1 && strncasecmp(p, name, kl) == 0) {                             \
+    if (kl == sizeof(name) - 1 && strncasecmp(p, (name), kl) == 0) {                         \
         r->field = v;                                                                         \
         r->field##_len = (size_t)(ve - v);                                                    \
     }

@@ -272,7 +272,7 @@ static int responses_event(toolgov__wire *w, const toolgov__json_doc *d, const c
     size_t n;
     const char *s;
 
-#define IS(lit) (tlen == sizeof lit - 1 && memcmp(type, lit, tlen) == 0)
+#define IS(lit) (tlen == sizeof(lit) - 1 && memcmp(type, (lit), tlen) == 0)
     if (IS("error")) {
         const char *code = str_at(d, get(d, 0, "code"), &n);
         const char *msg = str_at(d, get(d, 0, "message"), &n);
@@ -326,7 +326,7 @@ static int anthropic_event(toolgov__wire *w, const toolgov__json_doc *d, const c
     const char *s;
     int rc;
 
-#define IS(lit) (tlen == sizeof lit - 1 && memcmp(type, lit, tlen) == 0)
+#define IS(lit) (tlen == sizeof(lit) - 1 && memcmp(type, (lit), tlen) == 0)
     if (IS("error")) {
         toolgov__wire_api_error(w, d, get(d, 0, "error"), "Anthropic API");
         return TOOLGOV_EINVAL;
