@@ -194,6 +194,45 @@ static int by_tool_cmp(const void *a, const void *b, const void *ctx)
     return key_cmp(x, y->tool, y->tool_len, y->plugin, y->plugin_len);
 }
 
+/* The whole scope order: tool and plugin as key_cmp, then the tool-wide
+** grant (no arguments) before the call grants, these by their canonical
+** arguments. Two grants compare 0 exactly when same_scope holds. */
+static int scope_cmp(const void *a, const void *b, const void *ctx)
+{
+    const grant *v = ctx, *x = &v[*(const size_t *)a], *y = &v[*(const size_t *)b];
+    int c = key_cmp(x, y->tool, y->tool_len, y->plugin, y->plugin_len);
+
+    if (c != 0)
+        return c;
+    if (!x->args || !y->args)
+        return (x->args != NULL) - (y->args != NULL);
+    if (x->args_len != y->args_len)
+        return x->args_len < y->args_len ? -1 : 1;
+    return memcmp(x->args, y->args, x->args_len);
+}
+
+/* Do two of v's n grants have the same scope? 1 or 0, TOOLGOV_ENOMEM.
+** Sorted by scope, such a pair is adjacent: O(n log n) where comparing
+** every pair took n^2 / 2 for a file of TOOLGOV_GRANTS_MAX grants. */
+static int scope_repeated(const toolgov_allocator *a, const grant *v, size_t n)
+{
+    size_t *ix = NULL, cap = 0, i;
+    int rc;
+
+    if (n < 2)
+        return 0;
+    if ((rc = toolgov__reserve(a, (void **)&ix, &cap, 2 * n, sizeof *ix)) < 0)
+        return rc;
+    for (i = 0; i < n; i++)
+        ix[i] = i;
+    toolgov__merge_sort(ix, ix + n, n, sizeof *ix, scope_cmp, v);
+    rc = 0;
+    for (i = 1; i < n && !rc; i++)
+        rc = scope_cmp(&ix[i - 1], &ix[i], v) == 0;
+    toolgov__free(a, ix, cap * sizeof *ix);
+    return rc;
+}
+
 /* Room for an index of n grants (and the sort's scratch). */
 static int by_tool_reserve(toolgov_grants *g, size_t n)
 {
@@ -574,7 +613,7 @@ int toolgov_grants_load(toolgov_grants *g, const char *text, size_t len,
 {
     const toolgov_allocator *a;
     grant *v = NULL;
-    size_t n = 0, cap = 0, body_len, i;
+    size_t n = 0, cap = 0, body_len;
     unsigned long long next;
     long long t_now;
     const char *body;
@@ -621,13 +660,10 @@ int toolgov_grants_load(toolgov_grants *g, const char *text, size_t len,
     if (c.p != c.end)
         goto fail;
     /* One grant per tool and scope, as add keeps it. */
-    for (i = 1; i < n; i++) {
-        size_t j;
-
-        for (j = 0; j < i; j++)
-            if (same_scope(&v[j], v[i].plugin, v[i].plugin_len, v[i].tool, v[i].tool_len,
-                           v[i].args, v[i].args_len))
-                goto fail;
+    if ((rc = scope_repeated(a, v, n)) != 0) {
+        if (rc > 0)
+            rc = TOOLGOV_ESTATE;
+        goto fail;
     }
     if ((rc = by_tool_reserve(g, n)) < 0)
         goto fail;

@@ -783,6 +783,10 @@ START_TEST(sealed_bodies_the_reader_refuses)
         "next 9\ngrant 1 allow 5 5 5:alpha 9:make_note - 1:a\n",         /* expires at creation */
         "next 9\ngrant 1 allow 1 0 5:alpha 9:make_note 2:{} 1:a\n"
         "grant 2 never 1 0 5:alpha 9:make_note 2:{} 1:a\n",              /* one scope twice */
+        "next 9\ngrant 1 allow 1 0 5:alpha 9:make_note - 1:a\n"
+        "grant 2 never 1 0 5:alpha 6:lookup - 1:a\n"
+        "grant 3 never 1 0 4:beta 9:make_note - 1:a\n"
+        "grant 4 allow 1 0 5:alpha 9:make_note - 1:a\n",                /* the same, apart */
         "next 9\ngrant 1 allow 1 0 5:alpha 9:make_note 99:{} 1:a\n",     /* past the end */
         "next 9\ngrant 1 allow 1 0 5:alpha 9:make_note - 1:a\nextra\n",
         "next 9\ngrant 1 allow 1 0 5:alpha 9:make_note - 1:a",           /* no newline */
@@ -800,6 +804,29 @@ START_TEST(sealed_bodies_the_reader_refuses)
         free(s);
     }
     free(before);
+    genv_close(&y);
+}
+END_TEST
+
+/* Scopes that differ in one part only are distinct grants: the whole tool
+** and a call of it, two calls, the same tool name under two plugins. */
+START_TEST(near_scopes_are_distinct_grants)
+{
+    genv y;
+    char *s;
+    size_t len;
+
+    genv_open(&y, "alice");
+    s = sealed("alice",
+               "next 9\n"
+               "grant 1 allow 1 0 5:alpha 9:make_note 7:{\"a\":1} 1:a\n"
+               "grant 2 allow 1 0 5:alpha 9:make_note - 1:a\n"
+               "grant 3 never 1 0 5:alpha 9:make_note 7:{\"a\":2} 1:a\n"
+               "grant 4 allow 1 0 4:beta 9:make_note - 1:a\n",
+               &test_key, &len);
+    ck_assert_int_eq(toolgov_grants_load(y.g, s, len, &test_key), 0);
+    ck_assert_uint_eq(toolgov_grants_count(y.g), 4);
+    free(s);
     genv_close(&y);
 }
 END_TEST
@@ -933,6 +960,7 @@ int main(void)
     tcase_add_test(text, every_altered_byte_is_refused);
     tcase_add_test(text, another_user_key_or_kind_is_refused);
     tcase_add_test(text, sealed_bodies_the_reader_refuses);
+    tcase_add_test(text, near_scopes_are_distinct_grants);
     tcase_add_test(text, key_holder_texts_still_checked_at_the_gate);
     tcase_add_test(text, save_buffer_contract);
     tcase_add_test(text, allocation_failures);
