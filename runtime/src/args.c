@@ -59,6 +59,7 @@ typedef struct seg {
 
 typedef struct ctx {
     toolgov_args_decoder *d;
+    const toolgov__args_prep *prep; /* defaults made at mount, or NULL */
     seg path[MAX_PATH];
     unsigned npath;
     const char *tool;
@@ -602,6 +603,209 @@ static void default_value(ctx *c, const toolgov_arg_field *f, unsigned char *dst
     value(c, &ddoc, f->schema, 0, dst);
 }
 
+/* ---- defaults made at mount ----
+** A field's default is the same JSON text in every call, so its judgement
+** (valid against its schema or not), its struct bytes and its canonical
+** member are too: toolgov__args_prep_new works them out once, with the
+** decoder's own walk, for the defaults of a scalar kind (string, integer,
+** number, boolean, enum; the defaults generated tables hold), and a call
+** that omits such a property copies them (object() below). A default
+** that is not valid, or of another kind, is left to the walk at each
+** call, so every judgement stays the walk's. */
+
+typedef struct toolgov__args_default {
+    const toolgov_arg_field *field; /* NULL: an empty slot */
+    const char *member;             /* `"name":value`, canonical (in the prep) */
+    size_t member_len;
+    size_t image_len;               /* bytes stored at the field's offset */
+    union {
+        unsigned char b[sizeof(toolgov_str) > 8 ? sizeof(toolgov_str) : 8];
+        toolgov_str s;
+    } image;                        /* a string's ptr points into the prep */
+} toolgov__args_default;
+
+struct toolgov__args_prep {
+    size_t size;                        /* bytes of this one allocation */
+    size_t mask;                        /* slot count - 1, a power of two */
+    toolgov__args_default slot[];       /* by field pointer, linear probing */
+};
+
+/* Schema nodes a prep visits at most. */
+#define PREP_BUDGET 4096
+
+static size_t prep_hash(const toolgov_arg_field *f, size_t mask)
+{
+    uint64_t x = (uint64_t)(uintptr_t)f * UINT64_C(0x9E3779B97F4A7C15);
+
+    return (size_t)(x >> 32) & mask;
+}
+
+static const toolgov__args_default *prep_find(const toolgov__args_prep *p,
+                                              const toolgov_arg_field *f)
+{
+    size_t i = prep_hash(f, p->mask);
+
+    while (p->slot[i].field) {
+        if (p->slot[i].field == f)
+            return &p->slot[i];
+        i = (i + 1) & p->mask;
+    }
+    return NULL;
+}
+
+static size_t image_size(toolgov_arg_kind k)
+{
+    switch (k) {
+    case TOOLGOV_ARG_STRING: return sizeof(toolgov_str);
+    case TOOLGOV_ARG_INTEGER:
+    case TOOLGOV_ARG_INTEGER_ENUM: return sizeof(int64_t);
+    case TOOLGOV_ARG_NUMBER: return sizeof(double);
+    case TOOLGOV_ARG_BOOLEAN: return sizeof(bool);
+    case TOOLGOV_ARG_STRING_ENUM: return sizeof(int);
+    default: return 0;
+    }
+}
+
+/* The fields of the tree under s whose default can be made at mount, in
+** walk order (a field reached twice is listed twice), counted into *n and
+** stored in out[] when out is not NULL. At most *budget nodes are visited
+** (a hand-built table may share or loop; mount refuses loops), so a tree
+** past that simply has fewer defaults made: the walk does the rest. */
+static void prep_fields(const toolgov_arg_schema *s, unsigned depth, size_t *budget,
+                        const toolgov_arg_field **out, size_t *n)
+{
+    size_t i;
+
+    if (!s || depth > MAX_SCHEMA_DEPTH || *budget == 0)
+        return;
+    (*budget)--;
+    for (i = 0; i < s->field_count; i++) {
+        const toolgov_arg_field *f = &s->fields[i];
+
+        if (f->default_json && f->schema && image_size(f->schema->kind)) {
+            if (out)
+                out[*n] = f;
+            (*n)++;
+        }
+        prep_fields(f->schema, depth + 1, budget, out, n);
+    }
+    prep_fields(s->items, depth + 1, budget, out, n);
+    for (i = 0; i < s->alt_count; i++)
+        prep_fields(&s->alts[i], depth + 1, budget, out, n);
+}
+
+void toolgov__args_prep_free(const toolgov_allocator *a, toolgov__args_prep *p)
+{
+    if (p)
+        toolgov__free(a, p, p->size);
+}
+
+int toolgov__args_prep_new(const toolgov_allocator *a, const toolgov_arg_schema *root,
+                           toolgov__args_prep **out)
+{
+    const toolgov_arg_field **fields = NULL;
+    toolgov__args_default *made = NULL;
+    toolgov_args_decoder *dec = NULL;
+    toolgov__args_prep *p = NULL;
+    toolgov__jbuf bytes;
+    size_t n = 0, nmade = 0, nslots, i, size, budget = PREP_BUDGET;
+    int rc = TOOLGOV_ENOMEM;
+
+    *out = NULL;
+    prep_fields(root, 0, &budget, NULL, &n);
+    if (n == 0)
+        return 0;
+    toolgov__jbuf_init(&bytes, a);
+    fields = toolgov__alloc(a, n * sizeof *fields);
+    made = toolgov__alloc(a, n * sizeof *made);
+    if (!fields || !made || toolgov_args_decoder_new(&dec, a) != 0)
+        goto out;
+    n = 0;
+    budget = PREP_BUDGET;
+    prep_fields(root, 0, &budget, fields, &n);
+    for (i = 0; i < n; i++) {
+        const toolgov_arg_field *f = fields[i];
+        toolgov__args_default *m = &made[nmade];
+        size_t k, at = bytes.len;
+        ctx c;
+
+        for (k = 0; k < nmade && made[k].field != f; k++)
+            ;
+        if (k < nmade)
+            continue; /* reached twice */
+        toolgov__scratch_reset(&dec->arena);
+        toolgov__jbuf_clear(&dec->canon);
+        toolgov__jbuf_clear(&dec->msg);
+        memset(&c, 0, sizeof c);
+        c.d = dec;
+        c.root = "the value";
+        memset(m, 0, sizeof *m);
+        default_value(&c, f, m->image.b);
+        if (c.nomem || dec->canon.failed)
+            goto out;
+        if (c.problems || c.bad_schema)
+            continue; /* the walk judges it at each call */
+        m->field = f;
+        m->image_len = image_size(f->schema->kind);
+        toolgov__json_put_str(&bytes, f->name, f->name_len);
+        toolgov__jbuf_putc(&bytes, ':');
+        toolgov__jbuf_put(&bytes, dec->canon.ptr, dec->canon.len);
+        m->member_len = bytes.len - at;
+        m->member = (const char *)(uintptr_t)at; /* an offset until the copy */
+        if (f->schema->kind == TOOLGOV_ARG_STRING) {
+            /* The handler's string: its bytes and NUL, kept in the prep. */
+            size_t sat = bytes.len;
+
+            toolgov__jbuf_put(&bytes, m->image.s.ptr, m->image.s.len);
+            toolgov__jbuf_putc(&bytes, '\0');
+            m->image.s.ptr = (const char *)(uintptr_t)sat;
+        }
+        if (bytes.failed)
+            goto out;
+        nmade++;
+    }
+    if (nmade == 0) {
+        rc = 0;
+        goto out;
+    }
+    for (nslots = 4; nslots < 2 * nmade; nslots *= 2)
+        ;
+    size = sizeof *p + nslots * sizeof p->slot[0] + bytes.len;
+    p = toolgov__alloc(a, size);
+    if (!p)
+        goto out;
+    memset(p, 0, sizeof *p + nslots * sizeof p->slot[0]);
+    p->size = size;
+    p->mask = nslots - 1;
+    {
+        char *base = (char *)&p->slot[nslots];
+
+        if (bytes.len)
+            memcpy(base, bytes.ptr, bytes.len);
+        for (i = 0; i < nmade; i++) {
+            toolgov__args_default *m = &made[i];
+            size_t h = prep_hash(m->field, p->mask);
+
+            m->member = base + (uintptr_t)m->member;
+            if (m->field->schema->kind == TOOLGOV_ARG_STRING)
+                m->image.s.ptr = base + (uintptr_t)m->image.s.ptr;
+            while (p->slot[h].field)
+                h = (h + 1) & p->mask;
+            p->slot[h] = *m;
+        }
+    }
+    *out = p;
+    rc = 0;
+out:
+    toolgov_args_decoder_free(dec);
+    toolgov__jbuf_free(&bytes);
+    if (fields)
+        toolgov__free(a, fields, n * sizeof *fields);
+    if (made)
+        toolgov__free(a, made, n * sizeof *made);
+    return rc;
+}
+
 /* Which member gives which declared field: at[f] is the value's node
 ** index + 1, 0 when the call omits field f. One pass over the members in
 ** the text's order; each key is first compared with the field after the
@@ -680,6 +884,23 @@ static void object(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schem
                 zero_value(f->schema, fdst, 0);
             }
             continue;
+        }
+        if (!at[i] && c->prep && c->depth < MAX_SCHEMA_DEPTH) {
+            /* A default made when the tool was mounted: valid, its struct
+            ** bytes and canonical member ready (the same the walk below
+            ** would give, which needs one more level of depth). */
+            const toolgov__args_default *pd = prep_find(c->prep, f);
+
+            if (pd) {
+                if (dst) {
+                    if (!first)
+                        toolgov__jbuf_putc(out, ',');
+                    first = 0;
+                    toolgov__jbuf_put(out, pd->member, pd->member_len);
+                    memcpy(fdst, pd->image.b, pd->image_len);
+                }
+                continue;
+            }
         }
         if (dst) {
             if (!first)
@@ -1127,6 +1348,14 @@ int toolgov_args_decode(toolgov_decoded_args *out, toolgov_args_decoder *dec,
                         const toolgov_arg_schema *params, const char *tool,
                         const char *text, size_t len)
 {
+    return toolgov__args_decode_prep(out, dec, params, NULL, tool, text, len);
+}
+
+int toolgov__args_decode_prep(toolgov_decoded_args *out, toolgov_args_decoder *dec,
+                              const toolgov_arg_schema *params,
+                              const toolgov__args_prep *prep, const char *tool,
+                              const char *text, size_t len)
+{
     toolgov__json_doc doc;
     toolgov__json_error err;
     unsigned char *dst = NULL;
@@ -1149,6 +1378,7 @@ int toolgov_args_decode(toolgov_decoded_args *out, toolgov_args_decoder *dec,
     c.nomem = 0;
     c.bad_schema = NULL;
     c.d = dec;
+    c.prep = prep;
     c.tool = tool;
     c.root = "the arguments";
     c.spans = NULL;

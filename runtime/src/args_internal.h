@@ -43,6 +43,30 @@ int toolgov__args_validate(toolgov_args_decoder *dec, const toolgov_arg_schema *
                            toolgov__args_problem *probs, size_t max, size_t *nprobs,
                            unsigned *total, const char **message);
 
+/* A tool's defaults made once (args.c): for each property default of a
+** scalar kind that is valid against its schema, its struct bytes and its
+** canonical `"name":value` member, so a call that omits the property
+** copies them instead of reading, checking and writing the default again.
+** The registry makes one per pooled or declared tool when it is added and
+** frees it with the tool; the run decodes with it. */
+typedef struct toolgov__args_prep toolgov__args_prep;
+
+/* *out: a new prep for the tree under root (owned by the caller, free with
+** toolgov__args_prep_free and the same allocator), or NULL when the tree
+** has no such default (nothing is allocated). 0 or TOOLGOV_ENOMEM. The
+** tables must have passed toolgov__args_table_check and must outlive it. */
+int toolgov__args_prep_new(const toolgov_allocator *a, const toolgov_arg_schema *root,
+                           toolgov__args_prep **out);
+void toolgov__args_prep_free(const toolgov_allocator *a, toolgov__args_prep *p);
+
+/* toolgov_args_decode with the tool's prep (NULL: none): the same results,
+** byte for byte, with less work per call. prep must be the one made for
+** params. */
+int toolgov__args_decode_prep(toolgov_decoded_args *out, toolgov_args_decoder *dec,
+                              const toolgov_arg_schema *params,
+                              const toolgov__args_prep *prep, const char *tool,
+                              const char *text, size_t len);
+
 /* Mount's check of a tool's argument tables and schema text (args_check.c):
 ** 0, or TOOLGOV_EINVAL with the first problem (and its JSON path) in why;
 ** TOOLGOV_ENOMEM. root NULL: a tool without parameters. Reads the text

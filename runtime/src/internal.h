@@ -146,6 +146,8 @@ typedef struct toolgov__tool {
     toolgov_handler_fn handler;
     void *ctx;
     const toolgov_plugin *plugin; /* NULL for built-ins */
+    struct toolgov__args_prep *prep; /* its defaults made once (args.c), owned
+                                     ** by the registry; NULL: none */
 } toolgov__tool;
 
 typedef struct toolgov__slot {

@@ -122,14 +122,35 @@ static void tool_fill(toolgov__tool *t, const toolgov_tool_spec *spec,
     t->guidance_hash = toolgov__hash(t->guidance, strlen(t->guidance));
 }
 
-/* Append a tool; pool_reserve() must have succeeded first. */
-static void pool_add(toolgov_registry *reg, const toolgov_tool_spec *spec,
-                     toolgov_handler_fn handler, void *ctx,
-                     const toolgov_plugin *plugin)
+/* Append a tool; pool_reserve() must have succeeded first. 0 or
+** TOOLGOV_ENOMEM (nothing added). */
+static int pool_add(toolgov_registry *reg, const toolgov_tool_spec *spec,
+                    toolgov_handler_fn handler, void *ctx,
+                    const toolgov_plugin *plugin)
 {
+    toolgov__args_prep *prep;
+
+    if (toolgov__args_prep_new(&reg->alloc, toolgov__spec_params(spec), &prep) < 0)
+        return TOOLGOV_ENOMEM;
     tool_fill(&reg->tools[reg->count], spec, handler, ctx, plugin);
+    reg->tools[reg->count].prep = prep;
     index_insert(reg, reg->count);
     reg->count++;
+    return 0;
+}
+
+/* Forget the tools added since a mount began (pool and declared), with
+** what the registry made for them. */
+static void tools_truncate(toolgov_registry *reg, size_t count0, size_t ndeclared0)
+{
+    size_t i;
+
+    for (i = count0; i < reg->count; i++)
+        toolgov__args_prep_free(&reg->alloc, reg->tools[i].prep);
+    for (i = ndeclared0; i < reg->ndeclared; i++)
+        toolgov__args_prep_free(&reg->alloc, reg->declared[i].prep);
+    reg->count = count0;
+    reg->ndeclared = ndeclared0;
 }
 
 /* Names are short: comparing them a word at a time inline beats a call to
@@ -196,9 +217,8 @@ int toolgov_registry_new(toolgov_registry **out, const toolgov_allocator *alloc)
         goto fail;
     memset(reg->slots, 0, (reg->mask + 1) * sizeof *reg->slots);
     for (i = 0; i < TOOLGOV__BUILTIN_COUNT; i++) {
-        if (pool_reserve(reg) < 0)
+        if (pool_reserve(reg) < 0 || pool_add(reg, &builtins[i], NULL, NULL, NULL) < 0)
             goto fail;
-        pool_add(reg, &builtins[i], NULL, NULL, NULL);
     }
     *out = reg;
     return 0;
@@ -217,6 +237,7 @@ void toolgov_registry_free(toolgov_registry *reg)
         return;
     a = reg->alloc;
     toolgov__rows_free(&a, &reg->rows);
+    tools_truncate(reg, 0, 0);
     for (i = 0; i < reg->nmounted; i++)
         toolgov__free(&a, reg->mounted[i].status, reg->mounted[i].nstatus);
     toolgov__free(&a, reg->mounted, reg->mounted_cap * sizeof *reg->mounted);
@@ -310,7 +331,10 @@ int toolgov_register_tool(toolgov_plugin_api *api, const char *name,
         api->err = rc;
         return rc;
     }
-    pool_add(reg, &api->plugin->tools[j], handler, api->ctx, api->plugin);
+    if ((rc = pool_add(reg, &api->plugin->tools[j], handler, api->ctx, api->plugin)) < 0) {
+        api->err = rc;
+        return rc;
+    }
     api->status[j] = TOOLGOV_TOOL_POOLED;
     return 0;
 }
@@ -332,9 +356,13 @@ static int declare(toolgov_plugin_api *api, const toolgov_tool_spec *spec)
                           reg->ndeclared + 1, sizeof *reg->declared);
     if (rc < 0)
         return latch(api, rc);
-    t = &reg->declared[reg->ndeclared++];
+    t = &reg->declared[reg->ndeclared];
     memset(t, 0, sizeof *t);
+    rc = toolgov__args_prep_new(&reg->alloc, toolgov__spec_params(spec), &t->prep);
+    if (rc < 0)
+        return latch(api, rc);
     tool_fill(t, spec, NULL, api->ctx, api->plugin);
+    reg->ndeclared++;
     return 0;
 }
 
@@ -530,8 +558,7 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
         int err = rc;
 
         /* The tools go, the rows that say what happened stay. */
-        reg->count = count0;
-        reg->ndeclared = ndeclared0;
+        tools_truncate(reg, count0, ndeclared0);
         index_rebuild(reg);
         if (toolgov__drift_mount_failed(&reg->alloc, &reg->rows, plugin, err) < 0) {
             rc = TOOLGOV_ENOMEM;
@@ -565,8 +592,7 @@ int toolgov_registry_mount(toolgov_registry *reg, const toolgov_plugin *plugin,
     goto out;
 
 rollback:
-    reg->count = count0;
-    reg->ndeclared = ndeclared0;
+    tools_truncate(reg, count0, ndeclared0);
     index_rebuild(reg);
     toolgov__rows_truncate(&reg->alloc, &reg->rows, nrows0);
 out:

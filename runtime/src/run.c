@@ -17,6 +17,7 @@
 */
 #include <string.h>
 
+#include "args_internal.h"
 #include "internal.h"
 
 int toolgov_run_new(toolgov_run **out, const toolgov_policy *pol, void *run_ctx)
@@ -1147,8 +1148,8 @@ static const char *run_decode_args(toolgov_decoded_args *d, toolgov_args_decoder
 {
     /* A tool without parameters (params NULL) takes no arguments: the
     ** decoder lets only {}, "" or no text through (SPEC §9). */
-    *rc = toolgov_args_decode(d, dec, toolgov__spec_params(t->spec), t->name, args,
-                              args ? len : 0);
+    *rc = toolgov__args_decode_prep(d, dec, toolgov__spec_params(t->spec), t->prep, t->name,
+                                    args, args ? len : 0);
     return d->message;
 }
 

@@ -15,24 +15,41 @@
 
 #include "fixture_reminder.h"
 #include "fixture_nodes.h"
+#include "args_internal.h"
 
-static toolgov_args_decoder *dec;
+static toolgov_args_decoder *dec, *dec_p;
+static const toolgov_allocator plain = {NULL, NULL};
 
 static void setup(void)
 {
     ck_assert_int_eq(toolgov_args_decoder_new(&dec, NULL), 0);
+    ck_assert_int_eq(toolgov_args_decoder_new(&dec_p, NULL), 0);
 }
 
 static void teardown(void)
 {
     toolgov_args_decoder_free(dec);
-    dec = NULL;
+    toolgov_args_decoder_free(dec_p);
+    dec = dec_p = NULL;
 }
 
-/* Decode text against schema s; returns the code, *out filled. */
+/* Decode text against schema s; returns the code, *out filled. Every case
+** is also decoded with the defaults a mount makes (toolgov__args_prep, as
+** a run decodes): the same code, message and canonical text. */
 static int dec_s(toolgov_decoded_args *out, const toolgov_arg_schema *s, const char *text)
 {
-    return toolgov_args_decode(out, dec, s, "t", text, text ? strlen(text) : 0);
+    size_t len = text ? strlen(text) : 0;
+    int rc = toolgov_args_decode(out, dec, s, "t", text, len);
+    toolgov__args_prep *prep;
+    toolgov_decoded_args p;
+
+    ck_assert_int_eq(toolgov__args_prep_new(&plain, s, &prep), 0);
+    ck_assert_int_eq(toolgov__args_decode_prep(&p, dec_p, s, prep, "t", text, len), rc);
+    ck_assert_str_eq(p.message, out->message);
+    ck_assert_uint_eq(p.canonical_len, out->canonical_len);
+    ck_assert_str_eq(p.canonical, out->canonical);
+    toolgov__args_prep_free(&plain, prep);
+    return rc;
 }
 
 /* Expect a refusal whose message is exactly `msg`. */
@@ -609,6 +626,21 @@ static const toolgov_arg_schema lit_reader_root = {
     NULL, 0, NULL, 0, NULL, 0, 0, TOOLGOV_ARG_UNBOUNDED, lit_reader_fields, 2,
     sizeof(lit_args), 0u, NULL, 0};
 
+static void lit_values_are_the_defaults(const lit_args *a)
+{
+    ck_assert(a->flag);
+    ck_assert(!a->off);
+    ck_assert_str_eq(a->any.ptr, "null");
+    ck_assert_str_eq(a->list.ptr, "[]");
+    ck_assert_str_eq(a->obj.ptr, "{}");
+    ck_assert_str_eq(a->word.ptr, "basic ~");
+    ck_assert_uint_eq(a->word.len, 7);
+    ck_assert_str_eq(a->empty.ptr, "");
+    ck_assert_uint_eq(a->empty.len, 0);
+    ck_assert_int_eq(a->n, 5);
+    ck_assert_int_eq(a->neg, -120);
+}
+
 START_TEST(literal_defaults_decode_like_given_values)
 {
     static const char *const canon = "{\"flag\":true,\"off\":false,\"any\":null,\"list\":[],"
@@ -620,17 +652,7 @@ START_TEST(literal_defaults_decode_like_given_values)
     size_t k;
 
     for (k = 0; k < 2; k++) {
-        ck_assert(a->flag);
-        ck_assert(!a->off);
-        ck_assert_str_eq(a->any.ptr, "null");
-        ck_assert_str_eq(a->list.ptr, "[]");
-        ck_assert_str_eq(a->obj.ptr, "{}");
-        ck_assert_str_eq(a->word.ptr, "basic ~");
-        ck_assert_uint_eq(a->word.len, 7);
-        ck_assert_str_eq(a->empty.ptr, "");
-        ck_assert_uint_eq(a->empty.len, 0);
-        ck_assert_int_eq(a->n, 5);
-        ck_assert_int_eq(a->neg, -120);
+        lit_values_are_the_defaults(a);
         /* The same values given in the call. */
         b = accepted(&lit_root, canon, canon);
         a = b;
@@ -643,6 +665,45 @@ START_TEST(literal_defaults_decode_like_given_values)
                      "JSON");
     b = accepted(&lit_reader_root, "{\"n\":1}", "{\"word\":\"a\\nb\",\"n\":1}");
     ck_assert_str_eq(b->word.ptr, "a\nb");
+}
+END_TEST
+
+/* The defaults a mount makes once (toolgov__args_prep) fill the struct as
+** the walk does: the same values, strings NUL-terminated; a default that is
+** not valid is still judged at each call (dec_s compares every case). */
+START_TEST(defaults_made_once_fill_like_the_walk)
+{
+    toolgov__args_prep *prep;
+    toolgov_decoded_args r;
+    const lit_args *a;
+    int k;
+
+    ck_assert_int_eq(toolgov__args_prep_new(&plain, &lit_root, &prep), 0);
+    ck_assert_ptr_nonnull(prep);
+    for (k = 0; k < 2; k++) {
+        ck_assert_int_eq(toolgov__args_decode_prep(&r, dec_p, &lit_root, prep, "t", "{}", 2), 0);
+        a = r.args;
+        lit_values_are_the_defaults(a);
+        ck_assert_str_eq(r.canonical,
+                         "{\"flag\":true,\"off\":false,\"any\":null,\"list\":[],\"obj\":{},"
+                         "\"word\":\"basic ~\",\"empty\":\"\",\"n\":5,\"neg\":-120}");
+    }
+    toolgov__args_prep_free(&plain, prep);
+    /* No default valid against its schema: nothing is made. */
+    ck_assert_int_eq(toolgov__args_prep_new(&plain, &lit_bad_root, &prep), 0);
+    ck_assert_ptr_null(prep);
+    refused(&lit_bad_root, "{}",
+            "t: /name must be a string, got false; /n must be an integer, got \"5\"");
+    /* One valid (an escape, read by the reader), one not JSON. */
+    ck_assert_int_eq(toolgov__args_prep_new(&plain, &lit_reader_root, &prep), 0);
+    ck_assert_ptr_nonnull(prep);
+    ck_assert_int_eq(toolgov__args_decode_prep(&r, dec_p, &lit_reader_root, prep, "t", "{}", 2),
+                     TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov__args_decode_prep(&r, dec_p, &lit_reader_root, prep, "t",
+                                               "{\"n\":1}", 7), 0);
+    ck_assert_str_eq(((const lit_args *)r.args)->word.ptr, "a\nb");
+    ck_assert_str_eq(r.canonical, "{\"word\":\"a\\nb\",\"n\":1}");
+    toolgov__args_prep_free(&plain, prep);
 }
 END_TEST
 
@@ -691,6 +752,7 @@ int main(void)
     tcase_add_test(tc, raw_bounds_named_as_written);
     tcase_add_test(tc, strings_carry_no_nul);
     tcase_add_test(tc, literal_defaults_decode_like_given_values);
+    tcase_add_test(tc, defaults_made_once_fill_like_the_walk);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -9,12 +9,15 @@
 ** decoder returns 0, TOOLGOV_EARGS (with a message naming the tool) or
 ** TOOLGOV_ENOMEM, never crashes; an accepted call's canonical text decodes
 ** again to the same canonical text and an equal struct; the reader alone
-** accepts the canonical text of anything it accepted, as a fixed point.
+** accepts the canonical text of anything it accepted, as a fixed point;
+** the defaults a mount makes once (toolgov__args_prep) give the same code,
+** message and canonical text as the walk at each call.
 */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "args_internal.h"
 #include "fuzz_check.h"
 #include "json.h"
 #include "../args/schema_gen.h"
@@ -70,7 +73,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     root = sg_root(&g);
     FUZZ_CHECK(toolgov_args_decoder_new(&dec, NULL) == 0);
     FUZZ_CHECK(toolgov_args_decoder_new(&dec2, NULL) == 0);
-    rc = toolgov_args_decode(&r, dec, root, "fz", text, len);
+    {
+        static const toolgov_allocator plain = {NULL, NULL};
+        toolgov__args_prep *prep;
+        int rc2;
+
+        FUZZ_CHECK(toolgov__args_prep_new(&plain, root, &prep) == 0);
+        rc2 = toolgov__args_decode_prep(&r2, dec2, root, prep, "fz", text, len);
+        rc = toolgov_args_decode(&r, dec, root, "fz", text, len);
+        FUZZ_CHECK(rc2 == rc && r2.message_len == r.message_len &&
+                   memcmp(r2.message, r.message, r.message_len) == 0 &&
+                   r2.canonical_len == r.canonical_len &&
+                   memcmp(r2.canonical, r.canonical, r.canonical_len) == 0);
+        toolgov__args_prep_free(&plain, prep);
+    }
     FUZZ_CHECK(rc == 0 || rc == TOOLGOV_EARGS);
     if (rc == 0) {
         canon = malloc(r.canonical_len + 1);
