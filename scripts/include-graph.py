@@ -38,7 +38,8 @@ LAYERS = [
     ["runtime/src/jsonwrite", "runtime/src/alloc", "runtime/src/version", "runtime/src/sort"],
     ["runtime/src/out", "runtime/src/jbuf", "runtime/src/scratch", "runtime/src/core"],
     ["runtime/src/json", "runtime/src/jsonput", "runtime/src/args_format", "runtime/src/seal"],
-    ["runtime/src/args", "runtime/src/args_check", "runtime/src/core_args", "runtime/src/tooljson"],
+    ["runtime/src/args", "runtime/src/args_check", "runtime/src/core_args", "runtime/src/tooljson",
+     "runtime/src/tooljson_openai"],
     # runtime: the pool and what is decided over it
     ["runtime/src/drift"],
     ["runtime/src/registry"],
@@ -46,7 +47,7 @@ LAYERS = [
     ["runtime/src/audit"],
     ["runtime/src/run", "runtime/src/state", "runtime/src/grant", "runtime/src/grants"],
     ["runtime/src/prompt", "runtime/src/shortlist", "runtime/src/toolcalls"],
-    ["runtime/src/wire_read", "runtime/src/wire_stream", "runtime/src/wire_strict",
+    ["runtime/src/wire_read", "runtime/src/wire_stream",
      "runtime/src/wire_write",
      "runtime/src/wire"],
     ["runtime/src/loop"],

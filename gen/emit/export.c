@@ -97,7 +97,8 @@ int toolgov__export_format_parse(const char *name, toolgov__export_format *out)
     } names[] = {{"openai", TOOLGOV_EXPORT_OPENAI},
                  {"anthropic", TOOLGOV_EXPORT_ANTHROPIC},
                  {"mcp", TOOLGOV_EXPORT_MCP},
-                 {"json-schema", TOOLGOV_EXPORT_JSON_SCHEMA}};
+                 {"json-schema", TOOLGOV_EXPORT_JSON_SCHEMA},
+                 {"openai-responses", TOOLGOV_EXPORT_OPENAI_RESPONSES}};
     size_t i;
     for (i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i].name) == 0) {
@@ -132,8 +133,14 @@ static int exported_view(void *ud, size_t i, toolgov__tool_view *out)
 }
 
 int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest *m,
-                           toolgov__export_format f, int loop, toolgov__diag *d)
+                           toolgov__export_format f, int loop, int strict, toolgov__diag *d)
 {
+    /* The Responses shape and strict mode: the chat list, rewritten by the
+    ** runtime's one rewriting (runtime/src/tooljson_openai.c). */
+    unsigned how = (strict ? TOOLGOV__TOOLS_STRICT : 0u) |
+                   (f == TOOLGOV_EXPORT_OPENAI_RESPONSES ? TOOLGOV__TOOLS_FLAT : 0u);
+    toolgov_tools_format base = how ? TOOLGOV_TOOLS_OPENAI : (toolgov_tools_format)f;
+    toolgov__jbuf shaped;
     toolgov__buf p;
     toolgov__arena arena;
     toolgov__schema_ctx cx;
@@ -145,6 +152,7 @@ int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest 
     int failed = 0;
 
     toolgov__buf_init(&p);
+    toolgov__jbuf_init(&shaped, NULL);
     toolgov__arena_init(&arena);
     memset(&cx, 0, sizeof cx);
     cx.arena = &arena;
@@ -160,17 +168,23 @@ int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest 
         x.m = m;
         x.schemas = schemas;
         toolgov__out_init(&o, NULL, 0);
-        toolgov__tools_write(&o, (toolgov_tools_format)f, m->tool_count, exported_view, &x);
+        toolgov__tools_write(&o, base, m->tool_count, exported_view, &x);
         compact = malloc(o.len + 1);
         failed = !compact;
     }
     if (!failed) {
         toolgov__out_init(&o, compact, o.len + 1);
-        toolgov__tools_write(&o, (toolgov_tools_format)f, m->tool_count, exported_view, &x);
-        pretty(&p, compact, o.len);
+        toolgov__tools_write(&o, base, m->tool_count, exported_view, &x);
+        if (!how)
+            pretty(&p, compact, o.len);
+        else if (toolgov__tools_openai(&shaped, compact, o.len, how, NULL) != 0)
+            failed = 1;
+        else
+            pretty(&p, shaped.ptr, shaped.len);
     }
     put(&p, "", 1); /* NUL-terminated for the caller, not counted */
     free(compact);
+    toolgov__jbuf_free(&shaped);
     free(schemas);
     toolgov__arena_free(&arena);
     if (failed || p.oom) {
@@ -197,13 +211,17 @@ int toolgov__export_main(int argc, char **argv, toolgov__diag *d)
     toolgov__manifest *m;
     char *text = NULL;
     size_t len = 0;
-    int i, rc = 0;
+    int i, rc = 0, strict = 0;
 
     for (i = 0; i < argc; i++) {
         static const char *const names[] = {"--manifest", "--format", "--out", "--loop"};
         const char **slots[4];
         const char *a = argv[i];
         int k, matched = 0;
+        if (strcmp(a, "--strict") == 0) {
+            strict = 1;
+            continue;
+        }
         slots[0] = &manifest;
         slots[1] = &format;
         slots[2] = &out_path;
@@ -228,10 +246,14 @@ int toolgov__export_main(int argc, char **argv, toolgov__diag *d)
     if (!manifest)
         return misuse("%s", "export needs --manifest FILE");
     if (!format)
-        return misuse("%s", "export needs --format openai|anthropic|mcp|json-schema");
+        return misuse("%s", "export needs --format "
+                            "openai|openai-responses|anthropic|mcp|json-schema");
     if (toolgov__export_format_parse(format, &f) != 0)
-        return misuse("unknown format '%s' (expected openai, anthropic, mcp or json-schema)",
-                      format);
+        return misuse("unknown format '%s' (expected openai, openai-responses, anthropic, mcp "
+                      "or json-schema)", format);
+    if (strict && f != TOOLGOV_EXPORT_OPENAI && f != TOOLGOV_EXPORT_OPENAI_RESPONSES)
+        return misuse("--strict is OpenAI's strict mode: it goes with --format openai or "
+                      "openai-responses, not '%s'", format);
     if (strcmp(loop_word, "pool") != 0 && strcmp(loop_word, "own") != 0)
         return misuse("unknown loop '%s' (expected pool, the host's tools, or own, the "
                       "plugin's own loop's)", loop_word);
@@ -241,7 +263,8 @@ int toolgov__export_main(int argc, char **argv, toolgov__diag *d)
         return 1;
     }
     if (toolgov__export_render(&text, &len, m, f,
-                               loop_word[0] == 'p' ? TOOLGOV__LOOP_POOL : TOOLGOV__LOOP_OWN, d) != 0) {
+                               loop_word[0] == 'p' ? TOOLGOV__LOOP_POOL : TOOLGOV__LOOP_OWN, strict,
+                               d) != 0) {
         toolgov__diag_error(d, manifest, 0, 0, "out of memory");
         rc = 1;
     } else if (out_path) {

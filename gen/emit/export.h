@@ -12,6 +12,15 @@
 **                {"tools": [{"name", "description", "inputSchema",
 **                  "annotations"}]}, annotations from the effect
 **   json-schema  one JSON Schema per tool: {"<tool>": schema, ...}
+**   openai-responses
+**                the `tools` array of OpenAI's Responses API:
+**                [{"type": "function", "name", "description", "parameters",
+**                  "strict": false}]
+**
+** --strict (openai and openai-responses): OpenAI's strict mode, "strict":
+** true and each schema by its rules, written by the runtime's one rewriting
+** (runtime/src/tooljson_openai.c), byte for byte what the runtime's loop
+** sends and toolgov_tools_render_with renders (toolcalls.h).
 **
 ** The tools a model of the host is offered, the pool's (loop: pool or
 ** both), in manifest order; with --loop own, those of the plugin's own
@@ -38,18 +47,22 @@ typedef enum toolgov__export_format {
     TOOLGOV_EXPORT_OPENAI = TOOLGOV_TOOLS_OPENAI,
     TOOLGOV_EXPORT_ANTHROPIC = TOOLGOV_TOOLS_ANTHROPIC,
     TOOLGOV_EXPORT_MCP = TOOLGOV_TOOLS_MCP,
-    TOOLGOV_EXPORT_JSON_SCHEMA = TOOLGOV_TOOLS_JSON_SCHEMA
+    TOOLGOV_EXPORT_JSON_SCHEMA = TOOLGOV_TOOLS_JSON_SCHEMA,
+    TOOLGOV_EXPORT_OPENAI_RESPONSES = TOOLGOV_TOOLS_OPENAI_RESPONSES
 } toolgov__export_format;
 
-/* "openai", "anthropic", "mcp" or "json-schema" into *out: 0, or -1. */
+/* "openai", "anthropic", "mcp", "json-schema" or "openai-responses" into
+** *out: 0, or -1. */
 int toolgov__export_format_parse(const char *name, toolgov__export_format *out);
 
 /* The export of `m` in format `f`: a malloc'd NUL-terminated text in *out,
 ** its length in *out_len. `loop` selects the tools: TOOLGOV__LOOP_POOL
 ** (the host's) or TOOLGOV__LOOP_OWN (the plugin's own loop's); a tool is in
-** when its loop bits share one with it. 0, or -1 when out of memory. */
+** when its loop bits share one with it. strict: OpenAI's strict mode (the
+** two OpenAI formats only; the caller checks). 0, or -1 when out of
+** memory. */
 int toolgov__export_render(char **out, size_t *out_len, const toolgov__manifest *m,
-                           toolgov__export_format f, int loop, toolgov__diag *d);
+                           toolgov__export_format f, int loop, int strict, toolgov__diag *d);
 
 /* The `export` command: argv holds the words after "export". Returns the
 ** exit status (0, 1 errors in the manifest or an unwritable --out, 2

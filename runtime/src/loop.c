@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "loop_internal.h"
+#include "tooljson.h"
 #include "toolgov/toolcalls.h"
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -202,61 +203,6 @@ void toolgov_loop_free(toolgov_loop *lp)
     toolgov__free(&a, lp, sizeof *lp);
 }
 
-/* The Responses API takes each tool flat: {"type":"function","name",
-** "description","parameters","strict"} ("strict": false unless strict
-** mode: that API's default is true); written from the chat-completions
-** rendering, read back with the strict reader. */
-static int flatten_tools(toolgov_loop *lp)
-{
-    toolgov__scratch arena;
-    toolgov__json_doc d;
-    toolgov__json_error e;
-    size_t i, k;
-    int rc;
-
-    toolgov__scratch_init(&arena, &lp->alloc);
-    rc = toolgov__json_parse(&d, &e, &arena, lp->tools_json.ptr, lp->tools_json.len,
-                             TOOLGOV__JSON_MAX_DEPTH, TOOLGOV__JSON_MAX_LEN, 0);
-    if (rc) {
-        toolgov__scratch_free(&arena);
-        return rc == TOOLGOV_ENOMEM ? rc : TOOLGOV_EINVAL;
-    }
-    toolgov__jbuf_clear(&lp->pad);
-    toolgov__jbuf_putc(&lp->pad, '[');
-    for (k = 0, i = 1; k < d.nodes[0].len; k++, i = d.nodes[i].end) {
-        long fn = toolgov__json_get(&d, i, "function", 8);
-        static const char *const keys[] = {"name", "description", "parameters", "strict"};
-        size_t j;
-        if (k)
-            toolgov__jbuf_putc(&lp->pad, ',');
-        put_lit(&lp->pad, "{\"type\":\"function\"");
-        for (j = 0; j < 4; j++) {
-            long v = fn >= 0 ? toolgov__json_get(&d, (size_t)fn, keys[j], strlen(keys[j])) : -1;
-            if (v < 0 && j == 3) {
-                /* The Responses API takes a function as strict unless it
-                ** says otherwise (and the openai package's FunctionTool
-                ** requires the key): not strict mode, so say false. */
-                put_lit(&lp->pad, ",\"strict\":false");
-                continue;
-            }
-            if (v < 0)
-                continue;
-            toolgov__jbuf_putc(&lp->pad, ',');
-            toolgov__json_put_str(&lp->pad, keys[j], strlen(keys[j]));
-            toolgov__jbuf_putc(&lp->pad, ':');
-            toolgov__json_put_value(&lp->pad, &d, (size_t)v);
-        }
-        toolgov__jbuf_putc(&lp->pad, '}');
-    }
-    toolgov__jbuf_putc(&lp->pad, ']');
-    toolgov__scratch_free(&arena);
-    if (toolgov__jbuf_finish(&lp->pad))
-        return TOOLGOV_ENOMEM;
-    toolgov__jbuf_clear(&lp->tools_json);
-    toolgov__jbuf_put(&lp->tools_json, lp->pad.ptr, lp->pad.len);
-    return toolgov__jbuf_finish(&lp->tools_json);
-}
-
 int toolgov_loop_start(toolgov_loop *lp, toolgov_run *run, const char *user,
                        const char *const *tools, size_t n)
 {
@@ -324,18 +270,19 @@ int toolgov__loop_prepare(toolgov_loop *lp)
         return rc;
     if (toolgov__jbuf_finish(&lp->system) || toolgov__jbuf_finish(&lp->tools_json))
         return TOOLGOV_ENOMEM;
-    if (n && lp->opt.strict && lp->opt.api != TOOLGOV_LOOP_ANTHROPIC) {
-        /* OpenAI's strict mode: the list rewritten by its rules. */
-        if ((rc = toolgov__wire_strict_tools(&lp->pad, lp->tools_json.ptr, lp->tools_json.len,
-                                             &lp->alloc)))
+    if (n && lp->opt.api != TOOLGOV_LOOP_ANTHROPIC &&
+        (lp->opt.strict || lp->opt.api == TOOLGOV_LOOP_OPENAI_RESPONSES)) {
+        /* OpenAI's other shapes: the list rewritten (tooljson.h). */
+        unsigned how = (lp->opt.strict ? TOOLGOV__TOOLS_STRICT : 0u) |
+                       (lp->opt.api == TOOLGOV_LOOP_OPENAI_RESPONSES ? TOOLGOV__TOOLS_FLAT : 0u);
+        if ((rc = toolgov__tools_openai(&lp->pad, lp->tools_json.ptr, lp->tools_json.len, how,
+                                        &lp->alloc)))
             return rc;
         toolgov__jbuf_clear(&lp->tools_json);
         toolgov__jbuf_put(&lp->tools_json, lp->pad.ptr, lp->pad.len);
         if (toolgov__jbuf_finish(&lp->tools_json))
             return TOOLGOV_ENOMEM;
     }
-    if (n && lp->opt.api == TOOLGOV_LOOP_OPENAI_RESPONSES && (rc = flatten_tools(lp)))
-        return rc;
     return 0;
 }
 

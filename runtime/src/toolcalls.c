@@ -53,27 +53,63 @@ static int named_view(void *ud, size_t i, toolgov__tool_view *out)
 int toolgov_tools_render(char *out, size_t size, size_t *needed, const toolgov_policy *pol,
                          toolgov_tools_format fmt, const char *const *tools, size_t n)
 {
-    const toolgov_registry *reg;
+    return toolgov_tools_render_with(out, size, needed, pol, fmt, tools, n, NULL);
+}
+
+int toolgov_tools_render_with(char *out, size_t size, size_t *needed, const toolgov_policy *pol,
+                              toolgov_tools_format fmt, const char *const *tools, size_t n,
+                              const toolgov_tools_options *opt)
+{
+    int strict = opt && opt->strict, openai = fmt == TOOLGOV_TOOLS_OPENAI ||
+                                              fmt == TOOLGOV_TOOLS_OPENAI_RESPONSES;
+    toolgov__jbuf chat, shaped;
     toolgov__out o;
     named nm;
     size_t i;
+    int rc;
 
     if (needed)
         *needed = 0;
     if (out && size)
         out[0] = '\0';
-    if (!pol || (n && !tools) || (!out && size) || (unsigned)fmt > TOOLGOV_TOOLS_JSON_SCHEMA)
+    if (!pol || (n && !tools) || (!out && size) ||
+        (unsigned)fmt > TOOLGOV_TOOLS_OPENAI_RESPONSES || (strict && !openai))
         return TOOLGOV_EINVAL;
-    reg = pol->reg;
     for (i = 0; i < n; i++)
-        if (!tools[i] || toolgov__registry_index(reg, tools[i], strlen(tools[i])) < 0)
+        if (!tools[i] || toolgov__registry_index(pol->reg, tools[i], strlen(tools[i])) < 0)
             return TOOLGOV_ENOENT;
 
     nm.pol = pol;
     nm.tools = tools;
-    toolgov__out_init(&o, out, size);
-    toolgov__tools_write(&o, fmt, n, named_view, &nm);
-    return toolgov__out_finish(&o, needed);
+    if (!strict && fmt != TOOLGOV_TOOLS_OPENAI_RESPONSES) {
+        toolgov__out_init(&o, out, size);
+        toolgov__tools_write(&o, fmt, n, named_view, &nm);
+        return toolgov__out_finish(&o, needed);
+    }
+    /* OpenAI's other shapes: the chat list, rewritten (tooljson.h). */
+    toolgov__jbuf_init(&chat, &pol->reg->alloc);
+    toolgov__jbuf_init(&shaped, &pol->reg->alloc);
+    toolgov__out_init(&o, NULL, 0);
+    toolgov__tools_write(&o, TOOLGOV_TOOLS_OPENAI, n, named_view, &nm);
+    rc = TOOLGOV_ENOMEM;
+    if (toolgov__jbuf_room(&chat, o.len)) {
+        chat.len = o.len;
+        toolgov__out_init(&o, chat.ptr, chat.len + 1);
+        toolgov__tools_write(&o, TOOLGOV_TOOLS_OPENAI, n, named_view, &nm);
+        rc = toolgov__tools_openai(&shaped, chat.ptr, chat.len,
+                                   (strict ? TOOLGOV__TOOLS_STRICT : 0u) |
+                                       (fmt == TOOLGOV_TOOLS_OPENAI_RESPONSES ? TOOLGOV__TOOLS_FLAT
+                                                                              : 0u),
+                                   &pol->reg->alloc);
+    }
+    if (rc == 0) {
+        toolgov__out_init(&o, out, size);
+        toolgov__out_put(&o, shaped.ptr, shaped.len);
+        rc = toolgov__out_finish(&o, needed);
+    }
+    toolgov__jbuf_free(&chat);
+    toolgov__jbuf_free(&shaped);
+    return rc;
 }
 
 /* ---- parsing --------------------------------------------------------------- */

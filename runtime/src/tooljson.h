@@ -7,14 +7,16 @@
 ** here; each only says which tools, in which order, with which text.
 **
 ** Internal (toolgov__ names). Compiled into libtoolgov and into toolgov-gen
-** (with out.c and jsonwrite.c, which it writes through). No allocation, no
-** state.
+** (with out.c and jsonwrite.c, which it writes through; tooljson_openai.c
+** with the JSON reader it reads the list back with). tooljson.c allocates
+** nothing; no state anywhere.
 */
 #ifndef TOOLGOV_TOOLJSON_H
 #define TOOLGOV_TOOLJSON_H
 
 #include <stddef.h>
 
+#include "jbuf.h"
 #include "out.h"
 #include "toolgov/toolcalls.h"
 #include "toolgov/toolgov.h"
@@ -62,5 +64,28 @@ const char *toolgov__mcp_annotations(toolgov_effect e);
 ** "[destructive, needs approval]", "[write, asks once]", "[write]",
 ** "[asks once]", or "" (a read tool not asked for). */
 const char *toolgov__effect_mark(toolgov_effect e, int once);
+
+/* ---- OpenAI's other shapes (tooljson_openai.c) ---- */
+
+#define TOOLGOV__TOOLS_STRICT 1u /* OpenAI's strict mode */
+#define TOOLGOV__TOOLS_FLAT 2u   /* the Responses API's flat function */
+
+/* The OPENAI list `tools` (len bytes, as toolgov__tools_write writes it)
+** rewritten into *out (cleared first), as `how` says:
+**   FLAT     each entry {"type":"function","name","description",
+**            "parameters","strict":false} (the `tools` of a Responses
+**            request);
+**   STRICT   each function with "strict": true and its parameters by
+**            strict mode's rules: every object lists all its properties in
+**            "required" and has "additionalProperties": false, an optional
+**            property is typed with "null" added (anyOf with {"type":
+**            "null"} where it has no type), keywords strict mode does not
+**            take are left out and said in the schema's description.
+** Both may be given. The one place these shapes are written: the loop's
+** requests, toolgov_tools_render_with and `toolgov-gen export`. Scratch
+** memory through `alloc`, freed before it returns. 0, TOOLGOV_EINVAL (not
+** such a list), TOOLGOV_ENOMEM. */
+int toolgov__tools_openai(toolgov__jbuf *out, const char *tools, size_t len, unsigned how,
+                          const toolgov_allocator *alloc);
 
 #endif /* TOOLGOV_TOOLJSON_H */

@@ -122,15 +122,6 @@ void toolgov__wire_api_error(toolgov__wire *w, const toolgov__json_doc *d, long 
 
 /* ---- writing ---- */
 
-/* wire_strict.c: the chat-completions tool list `tools` (len bytes, as
-** toolgov_tools_render writes it) rewritten for OpenAI's strict mode into
-** *out (cleared first): "strict": true, every property required, optional
-** ones nullable, additionalProperties false, keywords strict mode does not
-** take said in the description. 0, TOOLGOV_EINVAL (not such a list),
-** TOOLGOV_ENOMEM. */
-int toolgov__wire_strict_tools(toolgov__jbuf *out, const char *tools, size_t len,
-                               const toolgov_allocator *alloc);
-
 /* s[0..len) as a JSON string: like toolgov__json_put_str, but any byte
 ** sequence that is not well-formed UTF-8 becomes U+FFFD, so text from a
 ** handler can never make the request invalid JSON. */

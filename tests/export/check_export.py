@@ -18,7 +18,21 @@ import sys
 import jsonschema
 import yaml
 
-FORMATS = ["openai", "anthropic", "mcp", "json-schema"]
+FORMATS = ["openai", "anthropic", "mcp", "json-schema", "openai-responses"]
+# OpenAI's strict mode (--strict): the two OpenAI formats. The rules, from
+# OpenAI's function calling guide ("strict mode") and structured outputs
+# guide ("supported schemas"): every object lists all its properties in
+# "required" and has "additionalProperties": false; an optional property
+# takes null as well; keywords strict mode does not take are left out (and
+# said in the description); string formats only those it names.
+STRICT_FORMATS = ["openai", "openai-responses"]
+UNSUPPORTED = {"minLength", "maxLength", "minProperties", "maxProperties", "patternProperties",
+               "propertyNames", "unevaluatedProperties", "unevaluatedItems", "contains",
+               "minContains", "maxContains", "uniqueItems", "default", "examples", "$schema",
+               "if", "then", "else", "not", "dependentRequired", "dependentSchemas",
+               "contentEncoding", "contentMediaType"}
+STRICT_STRING_FORMATS = {"date-time", "time", "date", "duration", "email", "hostname", "ipv4",
+                         "ipv6", "uuid"}
 # The manifests with golden exports: SPEC's example, the byte-escaping
 # stress test, no tools, one with every effect and flag, and one with tools
 # of the plugin's own loop (exported only with --loop own).
@@ -45,6 +59,61 @@ def check(ok, what):
     else:
         failures.append(what)
         print("FAIL " + what)
+
+
+def strict_problems(s, orig, optional, path):
+    """What in the strict schema s (of the declared schema orig) breaks
+    strict mode's rules; optional: a property not in its object's required."""
+    out = []
+    if not isinstance(s, dict) or not isinstance(orig, dict):
+        return [path + ": not a schema"] if s != orig else []
+    if optional:
+        t = s.get("type")
+        if "anyOf" in s and "type" not in orig:
+            if len(s["anyOf"]) != 2 or s["anyOf"][1] != {"type": "null"} or len(s) != 1:
+                return [path + ": an optional property without a type is not anyOf [it, null]"]
+            return strict_problems(s["anyOf"][0], orig, False, path)
+        if not (isinstance(t, list) and "null" in t):
+            out.append(path + ": optional but its type %r does not take null" % (t,))
+        if "enum" in s and None not in s["enum"]:
+            out.append(path + ": optional but its enum does not list null")
+    moved = [k for k in orig if k in UNSUPPORTED or
+             (k == "format" and orig[k] not in STRICT_STRING_FORMATS)]
+    for k in s:
+        if k in UNSUPPORTED:
+            out.append("%s: keyword %s strict mode does not take" % (path, k))
+        if k == "format" and s[k] not in STRICT_STRING_FORMATS:
+            out.append("%s: format %r strict mode does not take" % (path, s[k]))
+    for k in moved:
+        if "%s: %s" % (k, json.dumps(orig[k], separators=(",", ":"))) not in s.get("description", ""):
+            out.append("%s: %s is neither kept nor said in the description" % (path, k))
+    for k in orig:
+        if k not in moved and k not in ("type", "enum", "required", "description", "properties",
+                                        "items", "additionalProperties", "anyOf", "oneOf",
+                                        "allOf") and s.get(k) != orig[k]:
+            out.append("%s: %s changed" % (path, k))
+    if "enum" in orig and [v for v in s.get("enum", []) if v is not None or None in orig["enum"]] != orig["enum"]:
+        out.append(path + ": enum changed")
+    is_object = "properties" in s or s.get("type") == "object" or (
+        isinstance(s.get("type"), list) and "object" in s["type"])
+    if is_object:
+        props = s.get("properties", {})
+        if s.get("additionalProperties") is not False:
+            out.append(path + ": additionalProperties is not false")
+        if s.get("required") != list(props):
+            out.append(path + ": required %r is not every property %r" % (s.get("required"), list(props)))
+        if list(props) != list(orig.get("properties", {})):
+            out.append(path + ": the properties changed")
+        for name, sub in props.items():
+            out += strict_problems(sub, orig.get("properties", {}).get(name), name not in orig.get("required", []),
+                                   path + "." + name)
+    if "items" in s:
+        out += strict_problems(s["items"], orig.get("items"), False, path + "[]")
+    for k in ("anyOf", "oneOf", "allOf"):
+        if k in s and k in orig:
+            for n, (a, b) in enumerate(zip(s[k], orig[k])):
+                out += strict_problems(a, b, False, "%s.%s[%d]" % (path, k, n))
+    return out
 
 
 def run(gen, *args):
@@ -75,33 +144,49 @@ def main():
         with open(manifest, encoding="utf-8") as f:
             doc = yaml.safe_load(f)
         all_tools = list((doc.get("tools") or {}).items())
-        for fmt, loop in [(f, l) for f in FORMATS for l in ("pool", "own")]:
+        combos = [(f, l, False) for f in FORMATS for l in ("pool", "own")]
+        combos += [(f, l, True) for f in STRICT_FORMATS for l in ("pool", "own")]
+        for fmt, loop, strict in combos:
             tools = [(n, t) for n, t in all_tools if t.get("loop", "pool") in LOOPS[loop]]
             # The default is --loop pool: its output has golden files.
-            flags = [] if loop == "pool" else ["--loop", loop]
+            flags = ([] if loop == "pool" else ["--loop", loop]) + (["--strict"] if strict else [])
             p = run(a.gen, "export", "--manifest", manifest, "--format", fmt, *flags)
             label = "%s --format %s %s" % (rel, fmt, " ".join(flags))
             check(p.returncode == 0 and p.stderr == b"", label + ": exit %d, stderr %r" % (p.returncode, p.stderr))
             again = run(a.gen, "export", "--manifest", manifest, "--format", fmt, *flags)
             check(again.stdout == p.stdout, label + ": two runs differ")
             if loop == "pool":
-                golden = os.path.join(golden_dir, "%s.%s.json" % (base, fmt))
+                golden = os.path.join(golden_dir, "%s.%s%s.json" % (base, fmt, ".strict" if strict else ""))
                 if a.update:
                     with open(golden, "wb") as f:
                         f.write(p.stdout)
                 with open(golden, "rb") as f:
                     check(f.read() == p.stdout, label + ": differs from " + os.path.relpath(golden, src))
-                explicit = run(a.gen, "export", "--manifest", manifest, "--format", fmt, "--loop", "pool")
+                explicit = run(a.gen, "export", "--manifest", manifest, "--format", fmt, "--loop", "pool",
+                               *flags)
                 check(explicit.stdout == p.stdout, label + ": --loop pool differs from the default")
             data = json.loads(p.stdout)
             names = [n for n, _ in tools]
-            if fmt == "openai":
-                check([t["function"]["name"] for t in data] == names, label + ": names")
-                for (n, t), e in zip(tools, data):
-                    check(set(e) == {"type", "function"} and e["type"] == "function", label + ": entry keys")
-                    check(set(e["function"]) == {"name", "description", "parameters"}, label + ": function keys")
-                    check(e["function"]["description"] == t["description"], label + ": description of " + n)
-                    check(e["function"]["parameters"]["type"] == "object", label + ": parameters of " + n)
+            if fmt in STRICT_FORMATS:
+                # Chat: {"type","function":{...}}; Responses: the function flat.
+                fns = [e["function"] if fmt == "openai" else e for e in data]
+                check([f["name"] for f in fns] == names, label + ": names")
+                keys = {"name", "description", "parameters"}
+                if strict or fmt == "openai-responses":
+                    keys.add("strict")
+                for (n, t), e, f in zip(tools, data, fns):
+                    if fmt == "openai":
+                        check(set(e) == {"type", "function"} and e["type"] == "function", label + ": entry keys")
+                    else:
+                        check(e["type"] == "function", label + ": entry type")
+                        keys.add("type")
+                    check(set(f) == keys, label + ": function keys %r" % sorted(f))
+                    check(f["description"] == t["description"], label + ": description of " + n)
+                    check(f["parameters"]["type"] == "object", label + ": parameters of " + n)
+                    check(f.get("strict", strict) is strict, label + ": strict of " + n)
+                    if strict:
+                        problems = strict_problems(f["parameters"], t.get("parameters", NO_ARGS), False, n)
+                        check(not problems, label + ": breaks strict mode: %s" % problems[:3])
             elif fmt == "anthropic":
                 check([t["name"] for t in data] == names, label + ": names")
                 for (n, t), e in zip(tools, data):
@@ -137,7 +222,10 @@ def main():
     for args, code, words in [
         (["--manifest", m], 2, "export needs --format"),
         (["--format", "mcp"], 2, "export needs --manifest FILE"),
-        (["--manifest", m, "--format", "gemini"], 2, "unknown format 'gemini' (expected openai, anthropic, mcp or json-schema)"),
+        (["--manifest", m, "--format", "gemini"], 2,
+         "unknown format 'gemini' (expected openai, openai-responses, anthropic, mcp or json-schema)"),
+        (["--manifest", m, "--format", "anthropic", "--strict"], 2,
+         "--strict is OpenAI's strict mode: it goes with --format openai or openai-responses, not 'anthropic'"),
         (["--manifest", m, "--format"], 2, "--format needs an argument"),
         (["--manifest", m, "--format", "mcp", "--bogus"], 2, "unknown argument '--bogus'"),
         (["--manifest", m, "--format", "mcp", "--loop", "both"], 2,

@@ -22,6 +22,7 @@
 #include <toolgov/prompt.h>
 #include <toolgov/run.h>
 #include <toolgov/shortlist.h>
+#include <toolgov/toolcalls.h>
 
 #include "json.h"
 #include "loop_world.h"
@@ -1232,6 +1233,54 @@ START_TEST(test_strict)
 }
 END_TEST
 
+/* One rendering of each OpenAI shape: the tools the loop sends (chat or
+** Responses, strict mode or not) are byte for byte what
+** toolgov_tools_render_with gives for the same tools (and, through the same
+** code, what toolgov-gen export writes: tests/export). */
+START_TEST(test_tools_render_same)
+{
+    toolgov_loop_api api = _i & 1 ? TOOLGOV_LOOP_OPENAI_RESPONSES : TOOLGOV_LOOP_OPENAI_CHAT;
+    toolgov_tools_format fmt =
+        _i & 1 ? TOOLGOV_TOOLS_OPENAI_RESPONSES : TOOLGOV_TOOLS_OPENAI;
+    toolgov_tools_options to;
+    toolgov_loop_options o;
+    toolgov_loop_action a;
+    char *want, *at;
+    size_t need = 0;
+
+    memset(&o, 0, sizeof o);
+    memset(&to, 0, sizeof to);
+    o.strict = to.strict = _i >= 2;
+    open_loop(api, &o);
+    start(DUES_USER, dues_tools, 5);
+    a = next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(toolgov_tools_render_with(NULL, 0, &need, W.pol, fmt, dues_tools, 5, &to), 0);
+    want = malloc(need + 9);
+    ck_assert_ptr_nonnull(want);
+    memcpy(want, "\"tools\":", 8);
+    ck_assert_int_eq(toolgov_tools_render_with(want + 8, need + 1, NULL, W.pol, fmt, dues_tools,
+                                               5, &to), 0);
+    ck_assert_uint_eq(strlen(want), need + 8);
+    at = strstr(a.text, want);
+    ck_assert_msg(at != NULL, "the loop's tools differ from toolgov_tools_render_with's:\n%s\n%s",
+                  a.text, want);
+    ck_assert(strchr(",]}", at[need + 8]) != NULL);
+    /* Cut short: ENOSPC with the length, never a partial list beyond it. */
+    ck_assert_int_eq(toolgov_tools_render_with(want, 10, &need, W.pol, fmt, dues_tools, 5, &to),
+                     TOOLGOV_ENOSPC);
+    ck_assert_uint_eq(strlen(want), 9);
+    free(want);
+    /* Strict mode is OpenAI's: not for the other shapes. */
+    to.strict = 1;
+    ck_assert_int_eq(toolgov_tools_render_with(NULL, 0, &need, W.pol, TOOLGOV_TOOLS_ANTHROPIC,
+                                               dues_tools, 5, &to),
+                     TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_tools_render_with(NULL, 0, &need, W.pol, TOOLGOV_TOOLS_MCP,
+                                               dues_tools, 5, &to),
+                     TOOLGOV_EINVAL);
+}
+END_TEST
+
 START_TEST(test_misuse)
 {
     toolgov_loop_action a;
@@ -1423,6 +1472,7 @@ static Suite *suite(void)
     tcase_add_test(e, test_stream_errors);
     tcase_add_test(e, test_stream_chat_interleaved);
     tcase_add_loop_test(e, test_strict, 0, 2);
+    tcase_add_loop_test(e, test_tools_render_same, 0, 4);
     suite_add_tcase(s, e);
     return s;
 }

@@ -13,6 +13,21 @@
 **   TOOLGOV_TOOLS_MCP          {"tools":[{"name","description","inputSchema",
 **                              "annotations"}, ...]} (a tools/list result)
 **   TOOLGOV_TOOLS_JSON_SCHEMA  {"<tool>": <schema>, ...}
+**   TOOLGOV_TOOLS_OPENAI_RESPONSES
+**                              [{"type":"function","name","description",
+**                              "parameters","strict":false}, ...] (the
+**                              `tools` of a Responses API request)
+** OpenAI's strict mode (toolgov_tools_render_with, options.strict; both
+** OpenAI shapes): each function says "strict": true and its parameters
+** follow strict mode's rules (SPEC §12): every object lists all its
+** properties in "required" and has "additionalProperties": false; an
+** optional property is typed with "null" added (anyOf [schema, {"type":
+** "null"}] when it has no type), and the argument decoder reads null for
+** it as absent, so the handler's struct is the same; keywords strict mode
+** does not take (minLength, maxLength, a string format other than its
+** own, default, examples, ...) are left out of the schema and said
+** in its description instead. These bytes are the ones the loop sends
+** (loop.h, options.strict) and `toolgov-gen export --strict` writes.
 ** The schema is the tool's canonical JSON Schema (its spec's schema_json).
 ** A write or destructive tool's description starts with the mark the text
 ** prompt gives it (prompt.h): "[write] ", "[write, asks once] ",
@@ -65,8 +80,15 @@ typedef enum toolgov_tools_format {
     TOOLGOV_TOOLS_OPENAI = 0,
     TOOLGOV_TOOLS_ANTHROPIC = 1,
     TOOLGOV_TOOLS_MCP = 2,        /* rendering only */
-    TOOLGOV_TOOLS_JSON_SCHEMA = 3 /* rendering only */
+    TOOLGOV_TOOLS_JSON_SCHEMA = 3, /* rendering only */
+    TOOLGOV_TOOLS_OPENAI_RESPONSES = 4 /* rendering only */
 } toolgov_tools_format;
+
+/* Options of toolgov_tools_render_with(); all zero is what
+** toolgov_tools_render() writes. */
+typedef struct toolgov_tools_options {
+    int strict; /* 1: OpenAI's strict mode (OPENAI, OPENAI_RESPONSES only) */
+} toolgov_tools_options;
 
 /* Render the `n` tools named in `tools` (pooled names, in that order; a name
 ** given twice is written once; a pooled tool that is not offered, such as a
@@ -76,10 +98,20 @@ typedef enum toolgov_tools_format {
 ** TOOLGOV_ENOSPC when cut short). TOOLGOV_ENOENT when a name is not in
 ** the pool (then out holds "" and *needed is 0: never a partial list);
 ** TOOLGOV_EINVAL (a NULL policy, an unknown format, tools NULL with n > 0).
-** Allocates nothing. */
+** Allocates nothing, except for OPENAI_RESPONSES (below). */
 TOOLGOV_EXTERN int toolgov_tools_render(char *out, size_t size, size_t *needed,
                                         const toolgov_policy *pol, toolgov_tools_format fmt,
                                         const char *const *tools, size_t n);
+
+/* toolgov_tools_render() with options (NULL: none). The same contract;
+** TOOLGOV_EINVAL also for strict with a format other than the two OpenAI
+** ones. The Responses shape and strict mode are the chat list rewritten:
+** they allocate scratch memory through the registry's allocator, freed
+** before the call returns (TOOLGOV_ENOMEM when it fails). */
+TOOLGOV_EXTERN int toolgov_tools_render_with(char *out, size_t size, size_t *needed,
+                                             const toolgov_policy *pol, toolgov_tools_format fmt,
+                                             const char *const *tools, size_t n,
+                                             const toolgov_tools_options *opt);
 
 /* One call the model made. Every string is NUL-terminated and never NULL. */
 typedef struct toolgov_model_call {

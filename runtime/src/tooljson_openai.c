@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** wire_strict.c: a chat-completions tool list rewritten for OpenAI's strict
-** mode (wire.h; SPEC §12). The rules, from OpenAI's function calling and
+** tooljson_openai.c: a chat-completions tool list (tooljson.c's OPENAI
+** shape) rewritten into OpenAI's other shapes (tooljson.h): the Responses
+** API's flat functions, and strict mode for either API (SPEC §12). The
+** one rewriting the loop's requests, toolgov_tools_render_with and
+** `toolgov-gen export --strict` share. The rules of strict mode, from OpenAI's function calling and
 ** structured outputs guides (platform.openai.com/docs/guides/function-
 ** calling, "strict mode"; .../structured-outputs, "supported schemas"):
 ** each function says "strict": true; every object lists all its
@@ -15,8 +18,8 @@
 */
 #include <string.h>
 
-#include "internal.h"
-#include "wire.h"
+#include "json.h"
+#include "tooljson.h"
 
 /* What strict mode does not take, said in the description instead. */
 static const char *const unsupported[] = {
@@ -270,14 +273,16 @@ static void put_schema(strict *st, size_t i, int add_null)
     toolgov__jbuf_putc(b, '}');
 }
 
-int toolgov__wire_strict_tools(toolgov__jbuf *out, const char *tools, size_t len,
-                               const toolgov_allocator *alloc)
+int toolgov__tools_openai(toolgov__jbuf *out, const char *tools, size_t len, unsigned how,
+                          const toolgov_allocator *alloc)
 {
+    static const char *const keys[] = {"name", "description", "parameters"};
+    int is_strict = (how & TOOLGOV__TOOLS_STRICT) != 0, flat = (how & TOOLGOV__TOOLS_FLAT) != 0;
     toolgov__scratch arena;
     toolgov__json_doc d;
     toolgov__json_error e;
     strict st;
-    size_t k, i;
+    size_t k, i, j;
     int rc;
 
     toolgov__scratch_init(&arena, alloc);
@@ -294,27 +299,32 @@ int toolgov__wire_strict_tools(toolgov__jbuf *out, const char *tools, size_t len
     toolgov__jbuf_putc(out, '[');
     for (k = 0, i = 1; k < d.nodes[0].len; k++, i = d.nodes[i].end) {
         long fn = toolgov__json_member(&d, (long)i, "function");
-        long name = toolgov__json_member(&d, fn, "name");
-        long desc = toolgov__json_member(&d, fn, "description");
-        long params = toolgov__json_member(&d, fn, "parameters");
         if (k)
             toolgov__jbuf_putc(out, ',');
-        toolgov__jbuf_puts(out, "{\"type\":\"function\",\"function\":{\"name\":");
-        if (name >= 0)
-            toolgov__json_put_value(out, &d, (size_t)name);
-        else
-            toolgov__jbuf_puts(out, "\"\"");
-        if (desc >= 0) {
-            toolgov__jbuf_puts(out, ",\"description\":");
-            toolgov__json_put_value(out, &d, (size_t)desc);
+        toolgov__jbuf_puts(out, flat ? "{\"type\":\"function\"" : "{\"type\":\"function\",\"function\":{");
+        for (j = 0; j < 3; j++) {
+            long v = toolgov__json_member(&d, fn, keys[j]);
+            if (v < 0 && (j == 1 || !is_strict))
+                continue; /* strict mode writes a name and parameters always */
+            if (flat || j)
+                toolgov__jbuf_putc(out, ',');
+            toolgov__json_put_str(out, keys[j], strlen(keys[j]));
+            toolgov__jbuf_putc(out, ':');
+            if (j == 2 && is_strict && v >= 0)
+                put_schema(&st, (size_t)v, 0);
+            else if (v >= 0)
+                toolgov__json_put_value(out, &d, (size_t)v);
+            else
+                toolgov__jbuf_puts(out, j == 0 ? "\"\""
+                                             : "{\"type\":\"object\",\"properties\":{},"
+                                               "\"required\":[],\"additionalProperties\":false}");
         }
-        toolgov__jbuf_puts(out, ",\"parameters\":");
-        if (params >= 0)
-            put_schema(&st, (size_t)params, 0);
-        else
-            toolgov__jbuf_puts(out, "{\"type\":\"object\",\"properties\":{},\"required\":[],"
-                                    "\"additionalProperties\":false}");
-        toolgov__jbuf_puts(out, ",\"strict\":true}}");
+        /* The Responses API takes a function as strict unless it says
+        ** otherwise (and the openai package's FunctionTool requires the
+        ** key): outside strict mode, it says false. */
+        if (is_strict || flat)
+            toolgov__jbuf_puts(out, is_strict ? ",\"strict\":true" : ",\"strict\":false");
+        toolgov__jbuf_puts(out, flat ? "}" : "}}");
     }
     toolgov__jbuf_putc(out, ']');
     toolgov__jbuf_free(&st.note);
