@@ -432,26 +432,93 @@ def case_stream_error_event():
     expect(p, 1, [], ["Incorrect API key provided"])
 
 
-def case_request_types():
-    """The requests toolgov-agent sends, type-checked with `tsc --noEmit`
-    against the official SDKs' request types (tests/agent/types, pinned in
-    its package-lock.json; installed by .ci/run when missing, else this
-    case says it is skipped): ChatCompletionCreateParams and
-    ResponseCreateParams of `openai`, MessageCreateParams of
-    `@anthropic-ai/sdk`. The dues of each API, whole and streamed, and with
-    --strict for the OpenAI ones. An object literal with a key the type
-    does not have, or a value of the wrong shape, fails the check."""
+# The response types of the official SDKs each fixture is checked against
+# (sdk_types): a whole body, an error body, one event of a stream. The
+# Responses API's `output_text` is the SDK's own convenience (its reference:
+# "the `output_text` property where supported in SDKs"), not on the wire,
+# so a body is a Response without it (also inside the events that carry
+# one). Anthropic's `ping` event has no type in the SDK (its stream reader
+# passes it over) and is left out.
+RESPONSE_TYPES = {CHAT: ("ChatCompletion", "OpenAIErrorBody", "ChatCompletionChunk"),
+                  RESPONSES: ("WireResponse", "OpenAIErrorBody", "WireResponseEvent"),
+                  ANTHROPIC: ("Message", "ErrorResponse", "RawMessageStreamEvent")}
+RESPONSE_IMPORTS = [
+    'import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";',
+    'import type { Response, ResponseStreamEvent } from "openai/resources/responses/responses";',
+    'import type { ErrorObject } from "openai/resources/shared";',
+    'import type { Message, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";',
+    'import type { ErrorResponse } from "@anthropic-ai/sdk/resources/shared";',
+    "type OpenAIErrorBody = { error: ErrorObject };",
+    'type WireResponse = Omit<Response, "output_text">;',
+    "type Wire<E> = E extends { response: Response } ? Omit<E, \"response\"> & "
+    "{ response: WireResponse } : E;",
+    "type WireResponseEvent = Wire<ResponseStreamEvent>;",
+]
+
+
+def stream_events(raw):
+    """The JSON of each `data:` line of an event stream (not [DONE])."""
+    for line in raw.decode("utf-8").split("\n"):
+        if line.startswith("data: ") and line[6:] != "[DONE]":
+            yield json.loads(line[6:])
+
+
+def response_lines():
+    """One typed constant per response the fake endpoint serves: every
+    fixture of tests/data/loop whole (error.json as the API's error body),
+    every other one as the stream `streamed()` makes of it, and the
+    recorded .sse streams. Returns the lines and how many files."""
+    lines, files, n = [], 0, 0
+    for api, (whole, error, event) in RESPONSE_TYPES.items():
+        d = os.path.join(FIX, DIRS[api])
+        for name in sorted(os.listdir(d)):
+            if not name.endswith((".json", ".sse")):
+                continue
+            with open(os.path.join(d, name), "rb") as fh:
+                raw = fh.read()
+            files += 1
+            if name.endswith(".json"):
+                t = error if name == "error.json" else whole
+                lines.append("// %s/%s\nexport const w%d: %s = %s;"
+                             % (DIRS[api], name, n, t, json.dumps(json.loads(raw))))
+                n += 1
+                if name == "error.json":
+                    continue
+                raw = sse.stream(api, raw)
+                name += " streamed"
+            for ev in stream_events(raw):
+                if ev.get("type") != "ping":
+                    lines.append("// %s/%s\nexport const w%d: %s = %s;"
+                                 % (DIRS[api], name, n, event, json.dumps(ev)))
+                    n += 1
+    return lines, files
+
+
+def case_sdk_types():
+    """The requests toolgov-agent sends and the responses the fake endpoint
+    serves, type-checked in one `tsc --noEmit` against the official SDKs'
+    types (tests/agent/types, pinned in its package-lock.json; installed by
+    .ci/run when missing, else this case says it is skipped). Requests:
+    ChatCompletionCreateParams and ResponseCreateParams of `openai`,
+    MessageCreateParams of `@anthropic-ai/sdk`; the dues of each API, whole
+    and streamed, and with --strict for the OpenAI ones. Responses
+    (RESPONSE_TYPES): ChatCompletion and ChatCompletionChunk, the Responses
+    API's Response and its stream events, Anthropic's Message and
+    RawMessageStreamEvent, and each API's error body. An object literal with
+    a key the type does not have, a missing required key, or a value of the
+    wrong shape, fails the check."""
     here = os.path.dirname(os.path.abspath(__file__))
     types = os.path.join(here, "types")
     tsc = os.path.join(types, "node_modules", "typescript", "bin", "tsc")
     node = shutil.which("node")
     if not node or not os.path.exists(tsc):
-        print("skip request_types: no node or no tests/agent/types/node_modules (npm ci there)")
+        print("skip sdk_types: no node or no tests/agent/types/node_modules (npm ci there)")
         return
     kinds = {CHAT: ("ChatCompletionCreateParams", "openai/resources/chat/completions"),
              RESPONSES: ("ResponseCreateParams", "openai/resources/responses/responses"),
              ANTHROPIC: ("MessageCreateParams", "@anthropic-ai/sdk/resources/messages")}
     lines = ['import type { %s } from "%s";' % kinds[a] for a in (CHAT, RESPONSES, ANTHROPIC)]
+    lines += RESPONSE_IMPORTS
     n = 0
     for api in (CHAT, RESPONSES, ANTHROPIC):
         for extra in ([], ["--stream"], ["--strict"]):
@@ -466,6 +533,8 @@ def case_request_types():
             for _, _, body, _ in f.requests:
                 lines.append("export const r%d: %s = %s;" % (n, kinds[api][0], json.dumps(body)))
                 n += 1
+    responses, files = response_lines()
+    lines += responses
     d = tempfile.mkdtemp(prefix="requests-", dir=types)
     try:
         with open(os.path.join(d, "requests.mts"), "w") as fh:
@@ -474,10 +543,13 @@ def case_request_types():
             json.dump({"extends": "../tsconfig.json", "files": ["requests.mts"]}, fh)
         p = subprocess.run([node, tsc, "-p", d], capture_output=True, timeout=240)
         out = (p.stdout + p.stderr).decode()
-        check(p.returncode == 0, "tsc --noEmit refuses %d requests:\n%s" % (n, out[:4000]))
+        check(p.returncode == 0, "tsc --noEmit refuses %d requests or %d responses:\n%s"
+              % (n, len(responses), out[:4000]))
     finally:
         shutil.rmtree(d, ignore_errors=True)
     check(n == 24, "%d requests checked, not 24" % n)
+    check(files >= 36 and len(responses) > 600,
+          "%d responses of %d files checked, expected every fixture" % (len(responses), files))
 
 
 def case_retry_after():

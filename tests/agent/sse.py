@@ -90,9 +90,12 @@ def responses(resp, piece=7):
                    content_index=ci, part=dict(part, **({"text": ""} if kind == "output_text"
                                                         else {"refusal": ""})))
                 for p in _pieces(text, piece):
-                    ev("response.output_text.delta" if kind == "output_text"
-                       else "response.refusal.delta", item_id=item["id"], output_index=oi,
-                       content_index=ci, delta=p)
+                    if kind == "output_text":
+                        ev("response.output_text.delta", item_id=item["id"], output_index=oi,
+                           content_index=ci, delta=p, logprobs=[])
+                    else:
+                        ev("response.refusal.delta", item_id=item["id"], output_index=oi,
+                           content_index=ci, delta=p)
                 ev("response.content_part.done", item_id=item["id"], output_index=oi,
                    content_index=ci, part=part)
             ev("response.output_item.done", output_index=oi, item=item)
@@ -112,16 +115,15 @@ def responses(resp, piece=7):
 
 def anthropic(resp, piece=7):
     out = []
+    usage = resp.get("usage", {})
     start = dict(resp, content=[], stop_reason=None, stop_sequence=None,
-                 usage={"input_tokens": resp.get("usage", {}).get("input_tokens", 1),
-                        "output_tokens": 1})
+                 usage=dict(usage, input_tokens=usage.get("input_tokens", 1), output_tokens=1))
     out.append(_ev("message_start", {"type": "message_start", "message": start}))
     out.append(_ev("ping", {"type": "ping"}))
     for i, b in enumerate(resp["content"]):
         if b["type"] == "text":
             out.append(_ev("content_block_start", {"type": "content_block_start", "index": i,
-                                                   "content_block": {"type": "text",
-                                                                     "text": ""}}))
+                                                   "content_block": dict(b, text="")}))
             for p in _pieces(b["text"], piece):
                 out.append(_ev("content_block_delta", {
                     "type": "content_block_delta", "index": i,
@@ -129,18 +131,22 @@ def anthropic(resp, piece=7):
         elif b["type"] == "tool_use":
             out.append(_ev("content_block_start", {
                 "type": "content_block_start", "index": i,
-                "content_block": {"type": "tool_use", "id": b["id"], "name": b["name"],
-                                  "input": {}}}))
+                "content_block": dict(b, input={})}))
             for p in _pieces(json.dumps(b["input"]), piece):
                 out.append(_ev("content_block_delta", {
                     "type": "content_block_delta", "index": i,
                     "delta": {"type": "input_json_delta", "partial_json": p}}))
         out.append(_ev("content_block_stop", {"type": "content_block_stop", "index": i}))
-    out.append(_ev("message_delta", {"type": "message_delta",
-                                     "delta": {"stop_reason": resp.get("stop_reason"),
-                                               "stop_sequence": None},
-                                     "usage": {"output_tokens": resp.get("usage", {}).get(
-                                         "output_tokens", 1)}}))
+    out.append(_ev("message_delta", {
+        "type": "message_delta",
+        "delta": {"stop_reason": resp.get("stop_reason"), "stop_sequence": None,
+                  "stop_details": resp.get("stop_details"), "container": resp.get("container")},
+        "usage": {"output_tokens": usage.get("output_tokens", 1),
+                  "input_tokens": usage.get("input_tokens"),
+                  "cache_creation_input_tokens": usage.get("cache_creation_input_tokens"),
+                  "cache_read_input_tokens": usage.get("cache_read_input_tokens"),
+                  "server_tool_use": usage.get("server_tool_use"),
+                  "output_tokens_details": usage.get("output_tokens_details")}}))
     out.append(_ev("message_stop", {"type": "message_stop"}))
     return b"".join(out)
 
