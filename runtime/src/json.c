@@ -26,6 +26,7 @@
 
 #include "internal.h"
 #include "jsonwrite.h"
+#include "pow5_128.h"
 #include "sort.h"
 #include "utf8.h"
 
@@ -812,6 +813,143 @@ static const double pow10_exact[] = {
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
 };
 
+/* ---- Eisel-Lemire ----
+** w * 10^q for a w of at most 19 digits, correctly rounded to the nearest
+** double (ties to even), from one (rarely two) 64x128-bit products with a
+** table of 128-bit powers of five (pow5_128.h): Daniel Lemire, "Number
+** Parsing at a Gigabyte per Second" (2021), after Michael Eisel; a port of
+** fast_float's compute_float for binary64 (https://github.com/fastfloat/
+** fast_float, decimal_to_binary.h; see LICENSE), whose one product (two
+** when the first leaves its low bits in doubt) is always enough for such a
+** w (Mushtak and Lemire, "Fast number parsing without fallback", 2023). */
+
+typedef struct u128 {
+    uint64_t hi, lo;
+} u128;
+
+#if defined(__SIZEOF_INT128__) && (defined(__GNUC__) || defined(__clang__))
+#define TOOLGOV__HAS_U128 1
+__extension__ typedef unsigned __int128 toolgov__u128_t;
+#endif
+
+static u128 mul64(uint64_t a, uint64_t b)
+{
+    u128 r;
+#if TOOLGOV__HAS_U128
+    toolgov__u128_t p = (toolgov__u128_t)a * b;
+
+    r.hi = (uint64_t)(p >> 64);
+    r.lo = (uint64_t)p;
+#else
+    uint64_t al = a & 0xFFFFFFFFu, ah = a >> 32, bl = b & 0xFFFFFFFFu, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (lh & 0xFFFFFFFFu) + (hl & 0xFFFFFFFFu);
+
+    r.lo = (mid << 32) | (ll & 0xFFFFFFFFu);
+    r.hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+#endif
+    return r;
+}
+
+static int leading_zeros64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_clzll(x);
+#else
+    int n = 0;
+
+    while (!(x & (UINT64_C(1) << 63))) {
+        x <<= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+/* The bits of w * 10^q (w > 0, q within the table) as a double's biased
+** exponent and mantissa: *bits, with the exponent 0x7FF for an overflow. */
+static uint64_t eisel_lemire(long q, uint64_t w)
+{
+    const uint64_t *pw = toolgov__pow5_128[q - TOOLGOV__POW5_SMALLEST];
+    int lz = leading_zeros64(w), upper, shift;
+    uint64_t mant;
+    long p2;
+    u128 prod;
+
+    w <<= lz;
+    prod = mul64(w, pw[0]);
+    /* 55 bits are needed (52 + the hidden bit + a rounding bit + the one
+    ** the top may lack); when all the low ones of the high word are set, a
+    ** carry from below could change them: add the second product. */
+    if ((prod.hi & (~UINT64_C(0) >> 55)) == (~UINT64_C(0) >> 55)) {
+        u128 second = mul64(w, pw[1]);
+
+        prod.lo += second.hi;
+        if (second.hi > prod.lo)
+            prod.hi++;
+    }
+    upper = (int)(prod.hi >> 63);
+    shift = upper + 64 - 52 - 3;
+    mant = prod.hi >> shift;
+    /* ((152170 + 65536) * q) >> 16 is floor(q * log2(5)) + q for q > 0
+    ** (-ceil(-q * log2(5)) + q below), within the table's range. */
+    p2 = ((((152170L + 65536L) * q) >> 16) + 63) + upper - lz + 1023;
+    if (p2 <= 0) {
+        /* subnormal (or zero) */
+        if (-p2 + 1 >= 64)
+            return 0;
+        mant >>= -p2 + 1;
+        mant += mant & 1;
+        mant >>= 1;
+        /* The bits as they are: rounding up to 2^52 makes them the least
+        ** normal number's (exponent 1, mantissa 0). */
+        return mant;
+    }
+    /* Exactly halfway (only possible while 5^q fits a word: q in [-4, 23])
+    ** rounds to even: take back the round-up bit. */
+    if (prod.lo <= 1 && q >= -4 && q <= 23 && (mant & 3) == 1 && (mant << shift) == prod.hi)
+        mant &= ~UINT64_C(1);
+    mant += mant & 1;
+    mant >>= 1;
+    if (mant >= (UINT64_C(2) << 52)) {
+        mant = UINT64_C(1) << 52;
+        p2++;
+    }
+    mant &= ~(UINT64_C(1) << 52);
+    if (p2 >= 0x7FF)
+        return (uint64_t)0x7FF << 52;
+    return mant | (uint64_t)p2 << 52;
+}
+
+/* D * 10^e10, D the nd significant digits f..l of np (nd >= 1, no leading
+** or trailing zero), when Eisel-Lemire decides it: 1 and *out (an
+** infinity on overflow); 0 for the rare text it leaves to strtod (more
+** than 19 digits whose first 19 and those plus one ulp round apart). */
+static int read_eisel_lemire(const numparts *np, size_t f, size_t l, long e10, double *out)
+{
+    size_t nd = l - f + 1, k, take = nd > 19 ? 19 : nd;
+    uint64_t w = 0, bits;
+    long q = e10 + (long)(nd - take);
+
+    for (k = f; k < f + take; k++)
+        w = w * 10 + (uint64_t)digit_at(np, k);
+    if (q < TOOLGOV__POW5_SMALLEST) {
+        *out = 0.0;
+        return 1;
+    }
+    if (q > TOOLGOV__POW5_LARGEST) {
+        *out = HUGE_VAL;
+        return 1;
+    }
+    bits = eisel_lemire(q, w);
+    /* Digits cut off: the value lies strictly between w and w + 1 units
+    ** (its last digit is not zero), so when both round alike, so does it. */
+    if (take < nd && eisel_lemire(q, w + 1) != bits)
+        return 0;
+    memcpy(out, &bits, sizeof *out);
+    return 1;
+}
+
 /* Significant digits handed to strtod: enough for correct rounding of any
 ** double (the longest decimal a halfway case needs is 767 digits); the
 ** rest only tells whether the tail is non-zero, which one sticky digit
@@ -883,6 +1021,8 @@ int toolgov__json_double(const toolgov__json *n, double *out)
             d = d * 10 + (uint64_t)digit_at(&np, k);
         v = (double)d;
         v = e10 >= 0 ? v * pow10_exact[e10] : v / pow10_exact[-e10];
+    } else if (read_eisel_lemire(&np, f, l, e10, &v)) {
+        /* exact: see above */
     } else {
         /* Digits and exponent with no decimal point, so the C library's
         ** locale cannot change how the text reads. */

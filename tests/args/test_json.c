@@ -713,6 +713,155 @@ START_TEST(fractions_read_as_strtod_reads_them)
 }
 END_TEST
 
+/* The reader's double against strtod's (glibc's: correctly rounded, ties
+** to even), bit for bit; a text strtod reads as an infinity is refused. */
+static void reads_as_strtod(const char *s)
+{
+    int64_t iv;
+    double d = 0, want = strtod(s, NULL);
+    int irc, drc;
+
+    ck_assert_msg(num(s, &iv, &irc, &d, &drc) == 0, "%s: not read", s);
+    if (isinf(want)) {
+        ck_assert_msg(drc == TOOLGOV_EINVAL, "%s: read as %.17g, strtod overflows", s, d);
+        return;
+    }
+    ck_assert_msg(drc == 0, "%s: refused", s);
+    ck_assert_msg(memcmp(&d, &want, sizeof d) == 0, "%s: got %.17g (%a), strtod %.17g (%a)", s,
+                  d, d, want, want);
+}
+
+/* A decimal number of up to 800 digits, little-endian in base 10^9. */
+typedef struct big {
+    uint32_t limb[96];
+    size_t n;
+} big;
+
+static void big_mul(big *b, uint32_t m)
+{
+    uint64_t carry = 0;
+    size_t i;
+
+    for (i = 0; i < b->n; i++) {
+        uint64_t v = (uint64_t)b->limb[i] * m + carry;
+
+        b->limb[i] = (uint32_t)(v % 1000000000u);
+        carry = v / 1000000000u;
+    }
+    if (carry)
+        b->limb[b->n++] = (uint32_t)carry;
+}
+
+/* Its decimal digits into out (NUL-terminated); returns their count. */
+static size_t big_text(const big *b, char *out)
+{
+    size_t o = (size_t)sprintf(out, "%u", (unsigned)b->limb[b->n - 1]), i;
+
+    for (i = b->n - 1; i-- > 0;)
+        o += (size_t)sprintf(out + o, "%09u", (unsigned)b->limb[i]);
+    return o;
+}
+
+/* The exact decimal of n * 2^k (n < 2^63) as digits and a power of ten:
+** "<digits>e<exp>". */
+static void exact_text(uint64_t n, int k, char *out)
+{
+    big b;
+    size_t len;
+    int i;
+
+    b.n = 0;
+    while (n) {
+        b.limb[b.n++] = (uint32_t)(n % 1000000000u);
+        n /= 1000000000u;
+    }
+    for (i = 0; i < (k >= 0 ? k : -k); i++)
+        big_mul(&b, k >= 0 ? 2 : 5);
+    len = big_text(&b, out);
+    sprintf(out + len, "e%d", k >= 0 ? 0 : k);
+}
+
+/* Numbers the Clinger path cannot take (16 digits and more, exponents past
+** 10^22) go through Eisel-Lemire, and the rare one it cannot decide
+** through strtod: random digit strings of 1 to 25 digits with any
+** exponent, exact halfway points between neighbouring doubles (normal and
+** subnormal) with the texts just above and below them, subnormals, the
+** edges of the range, and every power of ten. */
+START_TEST(long_numbers_read_as_strtod_reads_them)
+{
+    static const char *const fixed[] = {
+        "9007199254740993", "9007199254740995", "9007199254740993.0000000000000001",
+        "0.30000000000000004", "2.2250738585072011e-308", "2.2250738585072014e-308",
+        "2.2250738585072012e-308", "4.9406564584124654e-324", "2.4703282292062327e-324",
+        "2.4703282292062328e-324", "1.7976931348623157e308", "1.7976931348623158e308",
+        "1.7976931348623159e308", "179769313486231580793728971405301e276", "1e-400",
+        "1e400", "123456789012345678901234567890", "0.1000000000000000055511151231257827",
+        "7.2057594037927933e16", "18446744073709551615", "18446744073709551616e-20",
+        "10000000000000000000000000000000000000000000000000000000000001e-60",
+    };
+    uint64_t st = 0x9E3779B97F4A7C15ull;
+    char text[1024];
+    size_t k;
+    int e;
+
+    for (k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
+        reads_as_strtod(fixed[k]);
+    for (e = -350; e <= 330; e++) {
+        snprintf(text, sizeof text, "1e%d", e);
+        reads_as_strtod(text);
+        snprintf(text, sizeof text, "-10000000000000000000000e%d", e);
+        reads_as_strtod(text);
+    }
+    for (k = 0; k < 40000; k++) {
+        size_t nd = 1 + (size_t)(rng_next(&st) % 25), i, o = 0;
+        size_t point = (size_t)(rng_next(&st) % (nd + 1));
+
+        if (rng_next(&st) & 1)
+            text[o++] = '-';
+        for (i = 0; i < nd; i++) {
+            if (i == point && i > 0)
+                text[o++] = '.';
+            text[o++] = (char)('0' + (i == 0 ? 1 + rng_next(&st) % 9 : rng_next(&st) % 10));
+        }
+        if (rng_next(&st) % 4)
+            o += (size_t)sprintf(text + o, "e%d", (int)(rng_next(&st) % 700) - 360);
+        text[o] = '\0';
+        reads_as_strtod(text);
+    }
+    for (k = 0; k < 8000; k++) {
+        /* m * 2^x, m of 53 bits (normal) or fewer at the bottom of the
+        ** range (subnormal); the point halfway to the next double is
+        ** (2m + 1) * 2^(x - 1). */
+        int x = (int)(rng_next(&st) % 2046) - 1074;
+        uint64_t m = (rng_next(&st) >> 11) | (x > -1074 ? UINT64_C(1) << 52 : 0);
+        char *ep;
+        size_t len;
+
+        if (k % 4 == 0) {
+            x = -1074;
+            m = rng_next(&st) >> (12 + rng_next(&st) % 52);
+        }
+        exact_text(2 * m + 1, x - 1, text);
+        reads_as_strtod(text);
+        /* just above: one more digit, 1; just below: the last digit one
+        ** less and a 9 after it (the digits end in a non-zero one unless
+        ** the power is positive, where the "e0" form keeps it simple) */
+        ep = strchr(text, 'e');
+        len = (size_t)(ep - text);
+        e = atoi(ep + 1);
+        memmove(text + len + 1, ep, strlen(ep) + 1);
+        text[len] = '1';
+        sprintf(text + len + 1, "e%d", e - 1);
+        reads_as_strtod(text);
+        if (text[len - 1] > '0') {
+            text[len - 1]--;
+            text[len] = '9';
+            reads_as_strtod(text);
+        }
+    }
+}
+END_TEST
+
 START_TEST(arena_reuse_allocates_nothing_once_warm)
 {
     toolgov__scratch a;
@@ -741,6 +890,8 @@ int main(void)
 {
     Suite *s = suite_create("json");
     TCase *tc = tcase_create("reader");
+
+    tcase_set_timeout(tc, 120); /* the number cases on a loaded machine */
     SRunner *sr;
     int failed;
 
@@ -759,6 +910,7 @@ int main(void)
     tcase_add_test(tc, big_objects_sort_and_find_every_key);
     tcase_add_test(tc, small_objects_sort_keys_by_their_bytes);
     tcase_add_test(tc, fractions_read_as_strtod_reads_them);
+    tcase_add_test(tc, long_numbers_read_as_strtod_reads_them);
     tcase_add_test(tc, arena_reuse_allocates_nothing_once_warm);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);

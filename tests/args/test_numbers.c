@@ -529,8 +529,31 @@ static int word_byte(char c)
            (c >= '0' && c <= '9');
 }
 
+/* The reader's double of a number text (when the text is one JSON
+** number) is strtod's, bit for bit, or refused where strtod overflows. */
+static void read_as_strtod(const char *tok)
+{
+    toolgov__scratch a;
+    toolgov__json_doc doc;
+    toolgov__json_error err;
+    double d = 0, want = strtod(tok, NULL);
+
+    toolgov__scratch_init(&a, NULL);
+    if (toolgov__json_parse(&doc, &err, &a, tok, strlen(tok), 4, 1024, 0) == 0 &&
+        doc.nodes[0].type == TOOLGOV__JSON_NUMBER) {
+        int rc = toolgov__json_double(&doc.nodes[0], &d);
+
+        if (isinf(want))
+            ck_assert_msg(rc == TOOLGOV_EINVAL, "%s: read, strtod overflows", tok);
+        else
+            ck_assert_msg(rc == 0 && memcmp(&d, &want, sizeof d) == 0,
+                          "%s: read as %.17g, strtod %.17g", tok, d, want);
+    }
+    toolgov__scratch_free(&a);
+}
+
 /* Every number text in a file (the JSON number grammar's bytes, not inside
-** a longer word), read by strtod and printed. */
+** a longer word), read by strtod and printed, and read by the reader. */
 static void numbers_in(const char *path)
 {
     static char buf[1 << 20];
@@ -564,6 +587,7 @@ static void numbers_in(const char *path)
             memcpy(tok, buf + s, n);
             tok[n] = '\0';
             check_value(strtod(tok, NULL));
+            read_as_strtod(tok);
         }
         i = j > i ? j : i + 1;
     }
