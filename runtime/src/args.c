@@ -806,6 +806,38 @@ out:
     return rc;
 }
 
+/* 1 when key node k (a string: the reader leaves eight readable bytes
+** after its NUL) holds the len bytes of name (NUL-terminated, so readable
+** up to name[len]): at most two overlapping word compares, as the match of
+** a member to its field costs one such test per member. */
+static int key_is(const toolgov__json *k, const char *name, size_t len)
+{
+    const unsigned char *a = (const unsigned char *)k->u.str, *b = (const unsigned char *)name;
+    size_t i;
+
+    if (k->len != len)
+        return 0;
+    if (len >= 8) {
+        for (i = 0; i + 8 < len; i += 8)
+            if (toolgov__json_load8(a + i) != toolgov__json_load8(b + i))
+                return 0;
+        return toolgov__json_load8(a + len - 8) == toolgov__json_load8(b + len - 8);
+    }
+    if (len >= 4) {
+        uint32_t x, y, z, w;
+
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        memcpy(&z, a + len - 4, 4);
+        memcpy(&w, b + len - 4, 4);
+        return x == y && z == w;
+    }
+    for (i = 0; i < len; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
 /* Which member gives which declared field: at[f] is the value's node
 ** index + 1, 0 when the call omits field f. One pass over the members in
 ** the text's order; each key is first compared with the field after the
@@ -828,7 +860,7 @@ static size_t match_fields(const toolgov__json_doc *doc, const toolgov_arg_schem
             size_t g = next + f < n ? next + f : next + f - n;
             const toolgov_arg_field *fd = &s->fields[g];
 
-            if (toolgov__json_str_eq(key, fd->name, fd->name_len)) {
+            if (key_is(key, fd->name, fd->name_len)) {
                 at[g] = k + 2;
                 matched++;
                 next = g + 1 < n ? g + 1 : 0;
@@ -856,21 +888,20 @@ static void object(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schem
         }
     }
     matched = match_fields(doc, s, idx, at);
-    /* null for an optional property whose schema has a type that is not
-    ** null reads as absent: OpenAI's strict mode sends an optional
-    ** property as null (loop.h, toolgov_loop_options.strict), and the
-    ** handler's struct is the same either way. A raw node (a type list,
-    ** anyOf, no type) keeps its null: there null may be a value. */
-    for (i = 0; i < s->field_count; i++)
-        if (at[i] && !s->fields[i].required && s->fields[i].schema &&
-            s->fields[i].schema->kind != TOOLGOV_ARG_RAW &&
-            doc->nodes[at[i] - 1].type == TOOLGOV__JSON_NULL)
-            at[i] = 0;
     if (dst)
         toolgov__jbuf_putc(out, '{');
     for (i = 0; i < s->field_count; i++) {
         const toolgov_arg_field *f = &s->fields[i];
         unsigned char *fdst = dst ? dst + f->offset : NULL;
+
+        /* null for an optional property whose schema has a type that is
+        ** not null reads as absent: OpenAI's strict mode sends an optional
+        ** property as null (loop.h, toolgov_loop_options.strict), and the
+        ** handler's struct is the same either way. A raw node (a type
+        ** list, anyOf, no type) keeps its null: there null may be a value. */
+        if (at[i] && doc->nodes[at[i] - 1].type == TOOLGOV__JSON_NULL && !f->required &&
+            f->schema && f->schema->kind != TOOLGOV_ARG_RAW)
+            at[i] = 0;
 
         /* A required property must be given, default or not (JSON
         ** Schema's required; a default only fills an optional one). */

@@ -49,7 +49,10 @@ void toolgov__json_put_str(toolgov__jbuf *b, const char *s, size_t len)
         put_quoted(b, s, len);
         return;
     }
-    n = toolgov__json_str_size(s, len);
+    /* A short one is written in one walk into room for its longest
+    ** spelling (each byte at most six: \u001f, \ufffd), a long one
+    ** measured first so the buffer does not grow six times its size. */
+    n = len <= 4096 ? 6 * len + 2 : toolgov__json_str_size(s, len);
     if (toolgov__jbuf_room(b, n))
         b->len += toolgov__json_str_write(b->ptr + b->len, s, len);
 }
