@@ -18,6 +18,7 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/arena.h"
 #include "base/diag.h"
@@ -77,6 +78,8 @@ typedef struct upstream {
     char **argv;            /* command then args, NULL-terminated */
     char **envp;            /* NULL-terminated */
     char *cwd;              /* NULL: toolgov-mcp's */
+    char *url;              /* reached over Streamable HTTP there, or NULL */
+    char **headers;         /* its extra request headers, "Name: value", NULL-ended */
     char *manifest_path;
     int timeout_ms;
     toolgov__manifest *m;
@@ -262,12 +265,102 @@ static int build_env(cfg *c, upstream *up, long env)
 }
 
 static const char *const entry_keys[] = {"command", "args", "env", "cwd", "manifest",
-                                         "timeout", "type", "url"};
+                                         "timeout", "type", "url", "headers"};
+
+/* Request headers toolgov-mcp sets itself (the transport's), which an
+** entry's "headers" may not replace. */
+static const char *const own_headers[] = {"accept", "content-type", "content-length", "host",
+                                          "mcp-session-id", "mcp-protocol-version", "expect",
+                                          "transfer-encoding", "connection", "last-event-id"};
+
+static int is_tchar(unsigned char ch)
+{
+    return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+           (ch && strchr("!#$%&'*+-.^_`|~", ch));
+}
+
+/* The entry's "headers": {"Name": "value"} as "Name: value" lines. */
+static int read_headers(cfg *c, upstream *up, long hdrs)
+{
+    size_t n = c->doc.nodes[hdrs].len, i, k, m = 0;
+    long j = hdrs + 1;
+    if (!(up->headers = calloc(n + 1, sizeof *up->headers)))
+        return -1;
+    for (i = 0; i < n; i++) {
+        const toolgov__json *key = &c->doc.nodes[j], *val = &c->doc.nodes[j + 1];
+        int ok = key->len > 0 && key->len <= 256, own = 0;
+        for (k = 0; ok && k < key->len; k++)
+            ok = is_tchar((unsigned char)key->u.str[k]);
+        for (k = 0; ok && k < sizeof own_headers / sizeof own_headers[0]; k++)
+            own |= strlen(own_headers[k]) == key->len &&
+                   strncasecmp(own_headers[k], key->u.str, key->len) == 0;
+        if (!ok) {
+            cfg_error(c, j, "server '%s': header name '%s' is not an HTTP token (letters, digits "
+                            "and !#$%%&'*+-.^_`|~, 1 to 256 of them)", up->name, key->u.str);
+        } else if (own) {
+            cfg_error(c, j, "server '%s': header '%s' is set by toolgov-mcp itself (the "
+                            "transport's); leave it out", up->name, key->u.str);
+        } else if (val->type != TOOLGOV__JSON_STRING || val->len > 8192 ||
+                   strlen(val->u.str) != val->len || strpbrk(val->u.str, "\r\n")) {
+            cfg_error(c, j + 1, "server '%s': the value of header '%s' must be a string of at "
+                                "most 8192 bytes without line breaks or NUL", up->name,
+                      key->u.str);
+        } else {
+            char *line = malloc(key->len + val->len + 3);
+            if (!line)
+                return -1;
+            memcpy(line, key->u.str, key->len);
+            memcpy(line + key->len, ": ", 2);
+            memcpy(line + key->len + 2, val->u.str, val->len + 1);
+            up->headers[m++] = line;
+        }
+        j = (long)val->end;
+    }
+    return 0;
+}
+
+/* An entry reached by URL (Streamable HTTP): "url" and "headers". */
+static int read_url_entry(cfg *c, upstream *up, long e, long url, long hdrs)
+{
+    static const char *const stdio_only[] = {"command", "args", "env", "cwd"};
+    const toolgov__json *u = url >= 0 ? &c->doc.nodes[url] : NULL;
+    size_t i;
+    for (i = 0; i < sizeof stdio_only / sizeof stdio_only[0]; i++) {
+        long k = toolgov__json_get(&c->doc, (size_t)e, stdio_only[i], strlen(stdio_only[i]));
+        if (k >= 0)
+            cfg_error(c, k, "server '%s' is reached by \"url\" (Streamable HTTP): \"%s\" is "
+                            "for a server started with \"command\"; an entry is one or the other",
+                      up->name, stdio_only[i]);
+    }
+    if (!u || u->type != TOOLGOV__JSON_STRING || u->len > 2048 || strlen(u->u.str) != u->len ||
+        (strncasecmp(u->u.str, "http://", 7) != 0 && strncasecmp(u->u.str, "https://", 8) != 0) ||
+        u->len <= 8) {
+        cfg_error(c, url >= 0 ? url : e, "server '%s' needs \"url\", the http:// or https:// "
+                                         "address of its Streamable HTTP endpoint (such as "
+                                         "http://127.0.0.1:3001/mcp)%s", up->name, NULL);
+        return 0;
+    }
+    for (i = 0; i < u->len; i++)
+        if ((unsigned char)u->u.str[i] <= 0x20 || u->u.str[i] == 0x7f) {
+            cfg_error(c, url, "server '%s': \"url\" holds a space or a control character "
+                              "(percent-encode it)%s", up->name, NULL);
+            return 0;
+        }
+    if (!(up->url = dup_n(u->u.str, u->len)))
+        return -1;
+    if (hdrs >= 0 && !toolgov__json_is(&c->doc, hdrs, TOOLGOV__JSON_OBJECT)) {
+        cfg_error(c, hdrs, "server '%s': \"headers\" must be an object of strings, such as "
+                           "{\"Authorization\": \"Bearer ...\"}%s", up->name, NULL);
+        return 0;
+    }
+    return hdrs >= 0 ? read_headers(c, up, hdrs) : 0;
+}
 
 static int read_entry(cfg *c, upstream *up, long key, long e, const char *dir, int importing)
 {
-    long cmd, args, env, cwd, man, tmo, type, url;
+    long cmd, args, env, cwd, man, tmo, type, url, hdrs;
     size_t i, n;
+    int by_url;
     long j;
 
     up->name = dup_n(c->doc.nodes[key].u.str, c->doc.nodes[key].len);
@@ -280,8 +373,8 @@ static int read_entry(cfg *c, upstream *up, long key, long e, const char *dir, i
         return 0;
     }
     if (!toolgov__json_is(&c->doc, e, TOOLGOV__JSON_OBJECT)) {
-        cfg_error(c, e, "server '%s' must be an object with \"command\" and \"manifest\"%s",
-                  up->name, NULL);
+        cfg_error(c, e, "server '%s' must be an object with \"command\" or \"url\", and "
+                        "\"manifest\"%s", up->name, NULL);
         return 0;
     }
     /* Every key known: a misspelt one must not leave a server ungoverned. */
@@ -292,7 +385,7 @@ static int read_entry(cfg *c, upstream *up, long key, long e, const char *dir, i
             known |= toolgov__json_str_eq(k, entry_keys[i], strlen(entry_keys[i]));
         if (!known)
             cfg_error(c, j, "unknown key '%s' in server '%s' (the keys are command, args, env, "
-                            "cwd, manifest, timeout, type and url)", k->u.str, up->name);
+                            "cwd, manifest, timeout, type, url and headers)", k->u.str, up->name);
         j = (long)c->doc.nodes[j + 1].end;
     }
     cmd = toolgov__json_get(&c->doc, (size_t)e, "command", 7);
@@ -303,18 +396,42 @@ static int read_entry(cfg *c, upstream *up, long key, long e, const char *dir, i
     tmo = toolgov__json_get(&c->doc, (size_t)e, "timeout", 7);
     type = toolgov__json_get(&c->doc, (size_t)e, "type", 4);
     url = toolgov__json_get(&c->doc, (size_t)e, "url", 3);
-    if (url >= 0 || (toolgov__json_is(&c->doc, type, TOOLGOV__JSON_STRING) &&
-                     !toolgov__json_str_eq(&c->doc.nodes[type], "stdio", 5))) {
-        cfg_error(c, url >= 0 ? url : type,
-                  "server '%s': only stdio servers (\"command\") can be governed by this "
-                  "toolgov-mcp; Streamable HTTP upstreams (\"url\") are not supported yet%s",
-                  up->name, NULL);
-        return 0;
+    hdrs = toolgov__json_get(&c->doc, (size_t)e, "headers", 7);
+    /* "type" as MCP hosts write it: stdio, or http for Streamable HTTP. */
+    by_url = url >= 0;
+    if (type >= 0) {
+        const toolgov__json *t = &c->doc.nodes[type];
+        int is_str = t->type == TOOLGOV__JSON_STRING;
+        int http = is_str && (toolgov__json_str_eq(t, "http", 4) ||
+                              toolgov__json_str_eq(t, "streamable-http", 15) ||
+                              toolgov__json_str_eq(t, "streamableHttp", 14));
+        if (is_str && toolgov__json_str_eq(t, "sse", 3)) {
+            cfg_error(c, type, "server '%s': the older HTTP+SSE transport (\"type\": \"sse\") is "
+                               "not supported; a server that speaks Streamable HTTP is reached "
+                               "with \"url\" and \"type\": \"http\"%s", up->name, NULL);
+            return 0;
+        }
+        if (!http && !(is_str && toolgov__json_str_eq(t, "stdio", 5))) {
+            cfg_error(c, type, "server '%s': \"type\" must be \"stdio\" (with \"command\") or "
+                               "\"http\" (with \"url\", Streamable HTTP)%s", up->name, NULL);
+            return 0;
+        }
+        if (http != by_url) {
+            cfg_error(c, type, http ? "server '%s': \"type\": \"http\" needs \"url\"%s"
+                                    : "server '%s': \"type\": \"stdio\" needs \"command\", not "
+                                      "\"url\"%s", up->name, NULL);
+            return 0;
+        }
     }
-    if (type >= 0 && !toolgov__json_is(&c->doc, type, TOOLGOV__JSON_STRING))
-        cfg_error(c, type, "server '%s': \"type\" must be the string \"stdio\"%s", up->name,
-                  NULL);
-    if (!toolgov__json_is(&c->doc, cmd, TOOLGOV__JSON_STRING) || c->doc.nodes[cmd].len == 0) {
+    if (by_url) {
+        if (read_url_entry(c, up, e, url, hdrs))
+            return -1;
+    } else if (hdrs >= 0) {
+        cfg_error(c, hdrs, "server '%s': \"headers\" are for a server reached by \"url\" "
+                           "(Streamable HTTP); a stdio server takes \"env\"%s", up->name, NULL);
+    }
+    if (!by_url &&
+        (!toolgov__json_is(&c->doc, cmd, TOOLGOV__JSON_STRING) || c->doc.nodes[cmd].len == 0)) {
         cfg_error(c, cmd >= 0 ? cmd : e, "server '%s' needs \"command\", a non-empty string "
                                          "(the program to start)%s", up->name, NULL);
         return 0;
@@ -347,6 +464,10 @@ static int read_entry(cfg *c, upstream *up, long key, long e, const char *dir, i
         else
             up->timeout_ms = (int)v;
     }
+    if (man >= 0 && !(up->manifest_path = resolve(dir, c->doc.nodes[man].u.str)))
+        return -1;
+    if (by_url)
+        return 0;
     n = args >= 0 ? c->doc.nodes[args].len : 0;
     up->argv = calloc(n + 2, sizeof *up->argv);
     if (!up->argv || !(up->argv[0] = dup_n(c->doc.nodes[cmd].u.str, c->doc.nodes[cmd].len)))
@@ -365,8 +486,6 @@ static int read_entry(cfg *c, upstream *up, long key, long e, const char *dir, i
     if (build_env(c, up, env))
         return -1;
     if (cwd >= 0 && !(up->cwd = resolve(dir, c->doc.nodes[cwd].u.str)))
-        return -1;
-    if (man >= 0 && !(up->manifest_path = resolve(dir, c->doc.nodes[man].u.str)))
         return -1;
     return 0;
 }
@@ -470,6 +589,11 @@ static void upstream_free(upstream *up)
             free(up->envp[i]);
     free(up->envp);
     free(up->cwd);
+    if (up->headers)
+        for (i = 0; up->headers[i]; i++)
+            free(up->headers[i]);
+    free(up->headers);
+    free(up->url);
     free(up->manifest_path);
     free(up->st);
     free(up->reported);
@@ -1036,6 +1160,8 @@ static int connect_upstream(upstream *up, int list)
     sp.argv = (const char *const *)(void *)up->argv;
     sp.envp = (const char *const *)(void *)up->envp;
     sp.cwd = up->cwd;
+    sp.url = up->url;
+    sp.headers = (const char *const *)(void *)up->headers;
     if (toolgov__upconn_start(&up->conn, &sp, why, sizeof why)) {
         snprintf(up->down, sizeof up->down, "it did not start: %s", why);
         return -1;
@@ -1054,6 +1180,7 @@ static int connect_upstream(upstream *up, int list)
     }
     up->conn.list_changed = 0;
     if (toolgov__upconn_notify(&up->conn, "notifications/initialized", NULL) ||
+        toolgov__upconn_ready(&up->conn, up->conn.doc.nodes[ver].u.str) ||
         (list && read_tools(up))) {
         if (!up->down[0])
             snprintf(up->down, sizeof up->down, "the server closed the connection");

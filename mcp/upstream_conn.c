@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "upstream_http.h"
+
 extern char **environ;
 
 #define READ_CHUNK 65536
@@ -87,6 +89,15 @@ int toolgov__upconn_start(toolgov__upconn *c, const toolgov__upconn_spawn *sp, c
     ssize_t got;
     pid_t pid;
 
+    if (sp->url) {
+        /* Nothing to start: the session begins with initialize. */
+        if (!c->http && !(c->http = toolgov__uphttp_new(sp->url, sp->headers, c->max_message,
+                                                         err, errlen)))
+            return -1;
+        c->http_open = 1;
+        c->list_changed = 0;
+        return 0;
+    }
     if (pipe(in) || pipe(out) || pipe(ep)) {
         snprintf(err, errlen, "cannot make pipes: %s", strerror(errno));
         goto fail;
@@ -160,6 +171,8 @@ int toolgov__upconn_alive(toolgov__upconn *c)
 {
     int status;
     pid_t r;
+    if (c->http)
+        return c->http_open;
     if (c->pid <= 0)
         return 0;
     r = waitpid(c->pid, &status, WNOHANG);
@@ -175,6 +188,9 @@ void toolgov__upconn_stop(toolgov__upconn *c, int grace_ms)
 {
     long long deadline = now_ms() + grace_ms;
     int status, sig = 0;
+    if (c->http && c->http_open)
+        toolgov__uphttp_end(c->http, grace_ms);
+    c->http_open = 0;
     close_fd(&c->to_fd);
     close_fd(&c->from_fd);
     while (c->pid > 0) {
@@ -202,6 +218,8 @@ void toolgov__upconn_stop(toolgov__upconn *c, int grace_ms)
 void toolgov__upconn_free(toolgov__upconn *c)
 {
     toolgov__upconn_stop(c, 200);
+    toolgov__uphttp_free(c->http);
+    c->http = NULL;
     free(c->buf);
     c->buf = NULL;
     c->cap = 0;
@@ -332,6 +350,18 @@ static int write_all(toolgov__upconn *c, const char *p, size_t n, long long dead
 
 static int send_message(toolgov__upconn *c, long long deadline, char *err, size_t errlen)
 {
+    if (c->http) {
+        if (toolgov__jbuf_finish(&c->out)) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        if (!c->http_open) {
+            snprintf(err, errlen, "no session with the server is open");
+            return -1;
+        }
+        return toolgov__uphttp_post(c->http, c->out.ptr, c->out.len, 0, deadline, NULL, NULL,
+                                    err, errlen);
+    }
     toolgov__jbuf_putc(&c->out, '\n');
     if (toolgov__jbuf_finish(&c->out)) {
         snprintf(err, errlen, "out of memory");
@@ -351,7 +381,8 @@ int toolgov__upconn_notify(toolgov__upconn *c, const char *method, const char *p
         toolgov__jbuf_puts(&c->out, params);
     }
     toolgov__jbuf_putc(&c->out, '}');
-    if (send_message(c, now_ms() + 5000, err, sizeof err)) {
+    /* Over HTTP a hung server must not hold a cancellation long. */
+    if (send_message(c, now_ms() + (c->http ? 2000 : 5000), err, sizeof err)) {
         toolgov__upconn_stop(c, 0);
         return -1;
     }
@@ -487,6 +518,82 @@ static int timed_out(toolgov__upconn *c, long id, int timeout_ms, char *err, siz
     return -2;
 }
 
+/* ---- over Streamable HTTP --------------------------------------------- */
+
+/* A wait for the response to `want` (-1: none) over HTTP. */
+typedef struct http_wait {
+    toolgov__upconn *c;
+    long want;
+    long long deadline;
+    long *result;
+    char *err;
+    size_t errlen;
+    int outcome;  /* MSG_RESPONSE or MSG_ERROR once it arrived */
+    char *line;   /* the response's text, which c->doc points into */
+} http_wait;
+
+static int on_http_message(void *ud, const char *msg, size_t n)
+{
+    http_wait *w = ud;
+    long ignored;
+    char *line;
+    int m;
+    if (n == 0)
+        return 0;
+    if (!(line = malloc(n + 1))) {
+        snprintf(w->err, w->errlen, "out of memory");
+        return -1;
+    }
+    memcpy(line, msg, n);
+    line[n] = '\0';
+    m = one_message(w->c, line, n, w->want, w->deadline, w->result ? w->result : &ignored,
+                    w->err, w->errlen);
+    if (m == MSG_RESPONSE || m == MSG_ERROR) {
+        w->outcome = m;
+        free(w->line);
+        w->line = line;
+        return 1;
+    }
+    free(line);
+    return m == MSG_BAD ? -1 : 0;
+}
+
+static int http_request(toolgov__upconn *c, long id, int timeout_ms, long long deadline,
+                        long *result, char *err, size_t errlen)
+{
+    http_wait w;
+    int rc;
+    memset(&w, 0, sizeof w);
+    w.c = c;
+    w.want = id;
+    w.deadline = deadline;
+    w.result = result;
+    w.err = err;
+    w.errlen = errlen;
+    if (toolgov__jbuf_finish(&c->out)) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    } else {
+        rc = toolgov__uphttp_post(c->http, c->out.ptr, c->out.len, 1, deadline, on_http_message,
+                                  &w, err, errlen);
+    }
+    if (rc == 0) {
+        free(c->linebuf_);
+        c->linebuf_ = w.line;
+        return w.outcome == MSG_RESPONSE ? 0 : 1;
+    }
+    free(w.line);
+    if (rc == -2)
+        return timed_out(c, id, timeout_ms, err, errlen);
+    toolgov__upconn_stop(c, 200);
+    return -1;
+}
+
+int toolgov__upconn_ready(toolgov__upconn *c, const char *version)
+{
+    return c->http ? toolgov__uphttp_ready(c->http, version) : 0;
+}
+
 int toolgov__upconn_request(toolgov__upconn *c, const char *method, const char *params,
                             int timeout_ms, long *result, char *err, size_t errlen)
 {
@@ -497,8 +604,9 @@ int toolgov__upconn_request(toolgov__upconn *c, const char *method, const char *
     int rc = -1;
 
     *result = -1;
-    if (c->to_fd < 0) {
-        snprintf(err, errlen, "the server is not running");
+    if (c->http ? !c->http_open : c->to_fd < 0) {
+        snprintf(err, errlen, c->http ? "no session with the server is open"
+                                      : "the server is not running");
         return -1;
     }
     snprintf(num, sizeof num, "%ld", id);
@@ -512,6 +620,8 @@ int toolgov__upconn_request(toolgov__upconn *c, const char *method, const char *
         toolgov__jbuf_puts(&c->out, params);
     }
     toolgov__jbuf_putc(&c->out, '}');
+    if (c->http)
+        return http_request(c, id, timeout_ms, deadline, result, err, errlen);
     if (send_message(c, deadline, err, errlen))
         goto closed;
     for (;;) {
@@ -607,6 +717,22 @@ int toolgov__upconn_pump(toolgov__upconn *c, char *err, size_t errlen)
     long long deadline = now_ms() + 1000;
     long ignored;
     size_t handled = 0;
+    if (c->http) {
+        http_wait w;
+        if (!c->http_open)
+            return 0;
+        memset(&w, 0, sizeof w);
+        w.c = c;
+        w.want = -1;
+        w.deadline = deadline;
+        w.err = err;
+        w.errlen = errlen;
+        if (toolgov__uphttp_pump(c->http, on_http_message, &w, err, errlen) == 0)
+            return 0;
+        free(w.line);
+        toolgov__upconn_stop(c, 200);
+        return -1;
+    }
     for (;;) {
         size_t n = 0, end = 0;
         int t, m, f;

@@ -21,8 +21,14 @@
 ** and a write waits with poll(), reading what the server sends meanwhile, so
 ** a server that writes while we write cannot deadlock the two.
 **
-** Ownership: the connection owns its pipes, child process, buffers and the
-** parsed response (valid until the next request on it). Not thread-safe.
+** A server reached by URL instead (Streamable HTTP, upstream_http.h) is
+** the same connection to its callers: its messages arrive on HTTP answers
+** and on the session's GET stream instead of a pipe, and are handled
+** exactly as above; "running" then means a session is open.
+**
+** Ownership: the connection owns its pipes, child process or HTTP client,
+** buffers and the parsed response (valid until the next request on it).
+** Not thread-safe.
 */
 #ifndef TOOLGOV_MCP_UPSTREAM_CONN_H
 #define TOOLGOV_MCP_UPSTREAM_CONN_H
@@ -33,12 +39,18 @@
 #include "json.h"
 
 /* How to start the server: argv[0] is looked up on PATH as execvp does.
-** envp is the child's whole environment ("K=V" strings). cwd NULL: ours. */
+** envp is the child's whole environment ("K=V" strings). cwd NULL: ours.
+** url non-NULL instead: the server is reached over Streamable HTTP there,
+** with the extra request headers ("Name: value", NULL-ended, or NULL). */
 typedef struct toolgov__upconn_spawn {
     const char *const *argv; /* NULL-terminated */
     const char *const *envp; /* NULL-terminated */
     const char *cwd;
+    const char *url;
+    const char *const *headers;
 } toolgov__upconn_spawn;
+
+struct toolgov__uphttp;
 
 typedef struct toolgov__upconn {
     pid_t pid;           /* 0: not running */
@@ -55,6 +67,8 @@ typedef struct toolgov__upconn {
     toolgov__jbuf out;      /* the message being written */
     toolgov__json_doc doc;  /* the last response, valid until the next request */
     char *linebuf_;         /* private: the text c->doc was read from */
+    struct toolgov__uphttp *http; /* non-NULL: reached by URL */
+    int http_open;          /* reached by URL: a session is open */
 } toolgov__upconn;
 
 void toolgov__upconn_init(toolgov__upconn *c, size_t max_message);
@@ -85,6 +99,11 @@ int toolgov__upconn_request(toolgov__upconn *c, const char *method, const char *
 ** stopped). A connection that is not running is 0. */
 int toolgov__upconn_pump(toolgov__upconn *c, char *err, size_t errlen);
 
+/* The session is initialized with protocol `version` (over HTTP: sent as
+** MCP-Protocol-Version from now on, and the server's own stream opened;
+** over stdio nothing). 0, or -1 out of memory. */
+int toolgov__upconn_ready(toolgov__upconn *c, const char *version);
+
 /* Send a notification (no answer). 0, or -1 (the connection is closed). */
 int toolgov__upconn_notify(toolgov__upconn *c, const char *method, const char *params);
 
@@ -92,7 +111,8 @@ int toolgov__upconn_notify(toolgov__upconn *c, const char *method, const char *p
 int toolgov__upconn_alive(toolgov__upconn *c);
 
 /* Close our ends of the pipes, give the child up to grace_ms to exit, then
-** SIGTERM, then SIGKILL; reap it. The connection may be started again. */
+** SIGTERM, then SIGKILL; reap it (over HTTP: DELETE the session, waiting
+** at most grace_ms). The connection may be started again. */
 void toolgov__upconn_stop(toolgov__upconn *c, int grace_ms);
 
 /* Stop and free the buffers. */
