@@ -1179,8 +1179,8 @@ static int connect_upstream(upstream *up, int list)
         return -1;
     }
     up->conn.list_changed = 0;
-    if (toolgov__upconn_notify(&up->conn, "notifications/initialized", NULL) ||
-        toolgov__upconn_ready(&up->conn, up->conn.doc.nodes[ver].u.str) ||
+    if (toolgov__upconn_ready(&up->conn, up->conn.doc.nodes[ver].u.str) ||
+        toolgov__upconn_notify(&up->conn, "notifications/initialized", NULL) ||
         (list && read_tools(up))) {
         if (!up->down[0])
             snprintf(up->down, sizeof up->down, "the server closed the connection");

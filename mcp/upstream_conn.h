@@ -99,9 +99,10 @@ int toolgov__upconn_request(toolgov__upconn *c, const char *method, const char *
 ** stopped). A connection that is not running is 0. */
 int toolgov__upconn_pump(toolgov__upconn *c, char *err, size_t errlen);
 
-/* The session is initialized with protocol `version` (over HTTP: sent as
-** MCP-Protocol-Version from now on, and the server's own stream opened;
-** over stdio nothing). 0, or -1 out of memory. */
+/* The session is initialized with protocol `version`: over HTTP it is sent
+** as MCP-Protocol-Version from now on and the server's own stream is
+** opened; over stdio nothing happens. 0. Called before
+** notifications/initialized. */
 int toolgov__upconn_ready(toolgov__upconn *c, const char *version);
 
 /* Send a notification (no answer). 0, or -1 (the connection is closed). */

@@ -549,6 +549,7 @@ int toolgov__uphttp_post(toolgov__uphttp *h, const char *body, size_t n, int is_
     int found = 0, rc = -1;
     if (!is_request)
         return post_plain(h, body, n, deadline, err, errlen);
+    get_open(h);
     stream_reset(s);
     if (!(s->hdrs = headers(h, 1))) {
         snprintf(err, errlen, "out of memory");
@@ -610,7 +611,6 @@ int toolgov__uphttp_ready(toolgov__uphttp *h, const char *version)
     h->ready = 1;
     h->get_refused = 0;
     h->get_at = 0;
-    get_open(h);
     return 0;
 }
 

@@ -55,7 +55,8 @@ int toolgov__uphttp_post(toolgov__uphttp *h, const char *body, size_t n, int is_
                          size_t errlen);
 
 /* The session is initialized: send `version` as MCP-Protocol-Version from
-** now on, and open the GET stream. 0, or -1 out of memory. */
+** now on (notifications/initialized included), and open the GET stream
+** with the next request or pump. 0. */
 int toolgov__uphttp_ready(toolgov__uphttp *h, const char *version);
 
 /* Read what arrived on the GET stream, without waiting, handing each

@@ -64,6 +64,7 @@ LAYERS = [
     ["gen/check/"],
     ["gen/main"],
     # hosts over the runtime
+    ["mcp/upstream_http"],  # Streamable HTTP to an upstream (libcurl), under upstream_conn
     ["mcp/upstream_conn", "mcp/plugins"],  # plugins.c: the file reader upstream.c uses too
     ["mcp/server", "mcp/upstream"],
     ["mcp/"],
