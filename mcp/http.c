@@ -9,7 +9,13 @@
 ** session's engine writes every message through session_write, which sends
 ** a response to the connection that waits for its id and any other message
 ** (the gate's elicitation/create questions) to the connection being handled,
-** or else to the session's oldest open stream.
+** or else to the session's oldest open stream, or else to its GET stream.
+**
+** A GET opens the session's own stream (one per session): it stays open,
+** and when the tools served change (the tools_changed hook, asked by this
+** loop instead of by each engine, so every session hears of a change and
+** not only the first to ask) notifications/tools/list_changed goes out on
+** every session's GET stream.
 */
 #define _GNU_SOURCE /* getentropy, accept4, memmem, strncasecmp */
 #include "http.h"
@@ -35,6 +41,11 @@
 #define MAX_CONNS 128
 #define HEAD_MAX 16384
 #define IDLE_MS (30LL * 60 * 1000)
+/* A GET stream whose client reads nothing is closed past this much unsent. */
+#define STREAM_OUT_MAX ((size_t)1 << 20)
+
+static const char list_changed[] =
+    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}";
 
 typedef struct session session;
 
@@ -52,6 +63,7 @@ typedef struct conn {
     toolgov__jbuf held;  /* messages written before JSON or SSE was chosen */
     size_t held_count;
     int answered;        /* the response to wait_id was written */
+    int get_stream;      /* the session's GET stream (s->stream) */
 } conn;
 
 typedef struct http http;
@@ -61,6 +73,8 @@ struct session {
     toolgov_mcp_server *srv;
     long long used;
     conn *current;        /* the request being handled */
+    conn *stream;         /* its GET stream, or NULL */
+    int changed;          /* the tools changed while it had no GET stream */
     http *h;
 };
 
@@ -73,6 +87,7 @@ struct http {
     const toolgov_registry *reg;
     const toolgov_policy *pol;
     const toolgov_mcp_options *opt;
+    toolgov_mcp_options engine_opt; /* opt, the list-change hook asked here */
     size_t max_message;
     toolgov_allocator alloc;
     toolgov__scratch arena; /* a message being routed or a body being read */
@@ -168,7 +183,7 @@ static void refuse(conn *c, const char *status, int code, const char *why)
     toolgov__jbuf_puts(&body, "}}");
     put_head(c, status, "application/json", body.failed ? 0 : (long)body.len, NULL);
     if (strncmp(status, "405", 3) == 0)
-        toolgov__jbuf_puts(&c->out, "Allow: POST, DELETE\r\n");
+        toolgov__jbuf_puts(&c->out, "Allow: GET, POST, DELETE\r\n");
     toolgov__jbuf_puts(&c->out, "\r\n");
     if (!body.failed)
         toolgov__jbuf_put(&c->out, body.ptr, body.len);
@@ -260,6 +275,8 @@ static int session_write(void *ud, const char *msg, size_t len)
     for (i = 0; i < h->nconns && !to; i++)
         if (h->conns[i]->s == s && h->conns[i]->wait_id && !h->conns[i]->answered)
             to = h->conns[i];
+    if (!to && !answer && s->stream)
+        to = s->stream;
     toolgov__jbuf_free(&idt);
     if (to)
         deliver(to, msg, len, answer);
@@ -276,6 +293,7 @@ static void session_end(http *h, session *s)
             h->conns[i]->s = NULL;
             h->conns[i]->closing = 1;
         }
+    s->stream = NULL;
     toolgov_mcp_server_free(s->srv);
     s->srv = NULL;
     s->id[0] = '\0';
@@ -294,7 +312,10 @@ static session *session_new(http *h)
         return NULL;
     s->h = h;
     s->current = NULL;
-    if (toolgov_mcp_server_new(&s->srv, h->reg, h->pol, h->opt, session_write, s) != 0)
+    s->stream = NULL;
+    s->changed = 0;
+    if (toolgov_mcp_server_new(&s->srv, h->reg, h->pol, h->opt ? &h->engine_opt : NULL,
+                               session_write, s) != 0)
         return NULL;
     for (i = 0; i < 16; i++) {
         s->id[2 * i] = digits[rnd[i] >> 4];
@@ -318,8 +339,8 @@ static session *session_find(http *h, const char *id, size_t n)
 typedef struct request {
     const char *method, *path;
     size_t method_len, path_len;
-    const char *origin, *host, *session, *type;
-    size_t origin_len, host_len, session_len, type_len;
+    const char *origin, *host, *session, *type, *accept;
+    size_t origin_len, host_len, session_len, type_len, accept_len;
     long long length; /* -1 when none */
     int chunked;
     const char *body;
@@ -393,6 +414,7 @@ static int parse_head(const char *in, size_t head, request *r)
         HDR("host", host)
         HDR("mcp-session-id", session)
         HDR("content-type", type)
+        HDR("accept", accept)
 #undef HDR
         if (kl == 14 && strncasecmp(p, "content-length", kl) == 0) {
             size_t vl = (size_t)(ve - v), i;
@@ -475,6 +497,11 @@ static void post(http *h, conn *c, const request *r)
         }
         toolgov__jbuf_free(&idt);
         s->current = c;
+        /* A change it has not heard of (it has no GET stream): first. */
+        if (s->changed) {
+            s->changed = 0;
+            deliver(c, list_changed, sizeof list_changed - 1, 0);
+        }
     }
     rc = toolgov_mcp_server_handle(s->srv, r->body, len);
     s->current = NULL;
@@ -490,6 +517,29 @@ static void post(http *h, conn *c, const request *r)
         toolgov__jbuf_puts(&c->out, "\r\n");
         c->closing = 1;
     }
+}
+
+/* A GET: the session's own stream, kept open for what the server says
+** unasked (notifications/tools/list_changed). */
+static void get_stream(conn *c, session *s, const request *r)
+{
+    if (!r->accept || !memmem(r->accept, r->accept_len, "text/event-stream", 17)) {
+        refuse(c, "406 Not Acceptable", -32600,
+               "a GET opens the session's event stream: send Accept: text/event-stream");
+        return;
+    }
+    if (s->stream) {
+        refuse(c, "409 Conflict", -32600,
+               "the session has its stream already (one GET stream per session)");
+        return;
+    }
+    put_head(c, "200 OK", "text/event-stream", -1, s);
+    toolgov__jbuf_puts(&c->out, "\r\n");
+    c->s = s;
+    c->streaming = 1;
+    c->get_stream = 1;
+    s->stream = c;
+    s->used = now_ms();
 }
 
 static void handle(http *h, conn *c, size_t head)
@@ -517,6 +567,18 @@ static void handle(http *h, conn *c, size_t head)
     }
     if (r.method_len == 4 && memcmp(r.method, "POST", 4) == 0) {
         post(h, c, &r);
+    } else if (r.method_len == 3 && memcmp(r.method, "GET", 3) == 0) {
+        if (!r.session) {
+            refuse(c, "400 Bad Request", -32600,
+                   "no Mcp-Session-Id: a GET opens the stream of a session; start one with "
+                   "initialize (POST)");
+            return;
+        }
+        if (!(s = session_find(h, r.session, r.session_len))) {
+            refuse(c, "404 Not Found", -32600, "the Mcp-Session-Id names no session");
+            return;
+        }
+        get_stream(c, s, &r);
     } else if (r.method_len == 6 && memcmp(r.method, "DELETE", 6) == 0) {
         if (!r.session || !(s = session_find(h, r.session, r.session_len))) {
             refuse(c, "404 Not Found", -32600, "the Mcp-Session-Id names no session");
@@ -528,8 +590,7 @@ static void handle(http *h, conn *c, size_t head)
         c->closing = 1;
     } else {
         refuse(c, "405 Method Not Allowed", -32600,
-               "POST a JSON-RPC message, or DELETE the session; no stream of the server's "
-               "own is offered (GET)");
+               "POST a JSON-RPC message, GET the session's stream, or DELETE the session");
     }
 }
 
@@ -595,6 +656,8 @@ static int on_readable(http *h, conn *c)
 static void conn_free(http *h, size_t i)
 {
     conn *c = h->conns[i];
+    if (c->get_stream && c->s && c->s->stream == c)
+        c->s->stream = NULL;
     close(c->fd);
     free(c->in);
     free(c->wait_id);
@@ -618,6 +681,44 @@ static void accept_one(http *h)
     toolgov__jbuf_init(&c->out, &h->alloc);
     toolgov__jbuf_init(&c->held, &h->alloc);
     h->conns[h->nconns++] = c;
+}
+
+/* A GET stream's client spoke: nothing is read from it but its end. -1:
+** it closed. */
+static int stream_readable(conn *c)
+{
+    char sink[512];
+    ssize_t got = read(c->fd, sink, sizeof sink);
+    if (got < 0)
+        return errno == EAGAIN || errno == EINTR ? 0 : -1;
+    return got == 0 ? -1 : 0;
+}
+
+/* Ask the tools_changed hook (for every session at once) and tell every
+** session with a GET stream that the list changed. */
+static void broadcast_changes(http *h)
+{
+    size_t i;
+    if (!h->opt || !h->opt->tools_changed || !h->opt->tools_changed(h->opt->tool_ud))
+        return;
+    for (i = 0; i < MAX_SESSIONS; i++) {
+        conn *c = h->sessions[i].id[0] ? h->sessions[i].stream : NULL;
+        if (!h->sessions[i].id[0])
+            continue;
+        if (!c)
+            h->sessions[i].changed = 1; /* said with its next request's answer */
+        else if (c->out.len > STREAM_OUT_MAX)
+            c->closing = 1; /* it reads nothing: let it go */
+        else
+            put_event(c, list_changed, sizeof list_changed - 1);
+    }
+}
+
+/* The engines' hook: never (this loop asks the real one, for them all). */
+static int changes_asked_by_loop(void *ud)
+{
+    (void)ud;
+    return 0;
 }
 
 /* Send what is waiting. -1: the connection is done (sent and closing, or
@@ -677,6 +778,11 @@ int toolgov_mcp_http_serve(const char *addr, unsigned port, const toolgov_regist
     h->reg = reg;
     h->pol = pol;
     h->opt = opt;
+    if (opt)
+        h->engine_opt = *opt;
+    /* Still set (the engines say listChanged), but asked here. */
+    if (opt && opt->tools_changed)
+        h->engine_opt.tools_changed = changes_asked_by_loop;
     h->err = err;
     h->max_message = opt && opt->max_message ? opt->max_message : TOOLGOV_MCP_MAX_MESSAGE;
     toolgov__scratch_init(&h->arena, &h->alloc);
@@ -703,7 +809,8 @@ int toolgov_mcp_http_serve(const char *addr, unsigned port, const toolgov_regist
         for (i = 0; i < h->nconns; i++) {
             conn *c = h->conns[i];
             pf[i + 1].fd = c->fd;
-            pf[i + 1].events = (short)((c->handled ? 0 : POLLIN) | (c->out.len ? POLLOUT : 0));
+            pf[i + 1].events = (short)((c->handled && !c->get_stream ? 0 : POLLIN) |
+                                       (c->out.len ? POLLOUT : 0));
             pf[i + 1].revents = 0;
         }
         n = poll(pf, h->nconns + 1, 1000);
@@ -715,7 +822,7 @@ int toolgov_mcp_http_serve(const char *addr, unsigned port, const toolgov_regist
             short ev = pf[i + 1].revents;
             int done = 0;
             if (ev & POLLIN)
-                done = on_readable(h, c) != 0;
+                done = (c->get_stream ? stream_readable(c) : on_readable(h, c)) != 0;
             else if (ev & (POLLHUP | POLLERR))
                 done = 1;
             if (!done && c->out.len)
@@ -723,7 +830,9 @@ int toolgov_mcp_http_serve(const char *addr, unsigned port, const toolgov_regist
             if (done)
                 conn_free(h, i);
         }
-        /* Answers written while another connection was handled. */
+        broadcast_changes(h);
+        /* Answers written while another connection was handled, and the
+        ** streams' notifications. */
         for (i = h->nconns; i-- > 0;)
             if (h->conns[i]->out.len && flush(h->conns[i]) != 0)
                 conn_free(h, i);

@@ -12,9 +12,12 @@
 ** has more to say first (an elicitation/create question of the gate), the
 ** answer is an SSE stream (text/event-stream) that carries those messages
 ** and ends with the response, while the client POSTs its answers (202
-** Accepted). Notifications and responses get 202. DELETE ends a session;
-** GET, which would open a stream for messages of the server's own, gets 405
-** (none is offered: list_changed reaches an HTTP client as the next list).
+** Accepted). Notifications and responses get 202. DELETE ends a session.
+** GET (with the session, Accept: text/event-stream) opens the session's own
+** stream, one per session (409 for a second): when the tools served change
+** (an upstream's drift), notifications/tools/list_changed goes out on every
+** session's stream; a session without one hears it first in the answer to
+** its next request.
 **
 ** Against DNS rebinding, a request whose Origin or Host names a host other
 ** than localhost, 127.0.0.1, [::1] or the address listened on is refused

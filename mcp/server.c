@@ -59,6 +59,7 @@ typedef struct pending {
     char *id;          /* the client's request id, as JSON text (owned) */
     char *tool;        /* owned */
     char *args;        /* owned, NUL-terminated argument text */
+    char *progress;    /* owned: its _meta.progressToken as JSON text, or NULL */
     long elicit;       /* id of our elicitation/create it waits on */
     unsigned run_gen;  /* the run it was asked in */
     int kind;          /* ask_kind */
@@ -98,6 +99,8 @@ struct toolgov_mcp_server {
 
     pending *pend;
     size_t pend_count, pend_cap;
+
+    toolgov_mcp_call_ctx call_ctx; /* the runs' run_ctx: the call's progress token */
 };
 
 /* ---- allocation -------------------------------------------------------- */
@@ -117,6 +120,7 @@ static void pending_free(pending *p)
     free(p->id);
     free(p->tool);
     free(p->args);
+    free(p->progress);
     memset(p, 0, sizeof *p);
 }
 
@@ -140,6 +144,28 @@ static int send_out(toolgov_mcp_server *s)
     if (toolgov__jbuf_finish(&s->out))
         return TOOLGOV_ENOMEM;
     return s->write(s->write_ud, s->out.ptr, s->out.len) ? TOOLGOV_EFAIL : 0;
+}
+
+/* The handlers' progress reporter (toolgov_mcp_call_ctx): a message of its
+** own, so a response being built is untouched. */
+#define MAX_PROGRESS_PER_CALL 1024
+static int send_progress(toolgov_mcp_call_ctx *ctx, const char *members, size_t len)
+{
+    toolgov_mcp_server *s = ctx->server_;
+    toolgov__jbuf b;
+    int rc;
+    if (!ctx->progress_token || ctx->sent_ >= MAX_PROGRESS_PER_CALL)
+        return -1;
+    ctx->sent_++;
+    toolgov__jbuf_init(&b, &s->alloc);
+    toolgov__jbuf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
+                           "\"params\":{\"progressToken\":");
+    toolgov__jbuf_puts(&b, ctx->progress_token);
+    toolgov__jbuf_put(&b, members, len);
+    toolgov__jbuf_puts(&b, "}}");
+    rc = toolgov__jbuf_finish(&b) ? -1 : s->write(s->write_ud, b.ptr, b.len);
+    toolgov__jbuf_free(&b);
+    return rc ? -1 : 0;
 }
 
 /* {"jsonrpc":"2.0","id":ID,"error":{"code":C,"message":M}}. When the id
@@ -302,7 +328,7 @@ static char *value_text(toolgov_mcp_server *s, const msg *m, long i)
 static int new_run(toolgov_mcp_server *s)
 {
     toolgov_run *run = NULL;
-    int rc = toolgov_run_new(&run, s->pol, NULL);
+    int rc = toolgov_run_new(&run, s->pol, &s->call_ctx);
     if (rc)
         return rc;
     if (s->audit) {
@@ -571,7 +597,10 @@ static int add_pending(toolgov_mcp_server *s, const char *id, const char *tool,
     p->id = dup_bytes(id, strlen(id));
     p->tool = dup_bytes(tool, strlen(tool));
     p->args = dup_bytes(args, strlen(args));
-    if (!p->id || !p->tool || !p->args) {
+    p->progress = s->call_ctx.progress_token
+                      ? dup_bytes(s->call_ctx.progress_token, strlen(s->call_ctx.progress_token))
+                      : NULL;
+    if (!p->id || !p->tool || !p->args || (s->call_ctx.progress_token && !p->progress)) {
         pending_free(p);
         return TOOLGOV_ENOMEM;
     }
@@ -676,7 +705,7 @@ static int call_tool(toolgov_mcp_server *s, const msg *m, const char *id, long p
     long meta = member(m, params, "_meta");
     const toolgov_tool_spec *spec;
     toolgov_decoded_call dc;
-    char *tool = NULL, *text = NULL, emsg[512];
+    char *tool = NULL, *text = NULL, *progress = NULL, emsg[512];
     int rc;
 
     if (!is_type(m, name, TOOLGOV__JSON_STRING))
@@ -736,12 +765,30 @@ static int call_tool(toolgov_mcp_server *s, const msg *m, const char *id, long p
         rc = TOOLGOV_ENOMEM;
         goto out;
     }
+    /* The client's progress token, for a handler that reports progress
+    ** (and for the pending call, when the gate asks first). */
+    {
+        long tok = member(m, meta, "progressToken");
+        if (is_type(m, tok, TOOLGOV__JSON_STRING) || is_type(m, tok, TOOLGOV__JSON_NUMBER)) {
+            toolgov__jbuf_clear(&s->scratch);
+            toolgov__json_put_value(&s->scratch, &m->doc, (size_t)tok);
+            if (toolgov__jbuf_finish(&s->scratch) ||
+                !(progress = dup_bytes(s->scratch.ptr, s->scratch.len))) {
+                rc = TOOLGOV_ENOMEM;
+                goto out;
+            }
+        }
+    }
+    s->call_ctx.progress_token = progress;
+    s->call_ctx.sent_ = 0;
     rc = invoke_and_answer(s, id, tool, &dc, NULL);
     if (rc == TOOLGOV_ECONFIRM)
         rc = ask_confirm(s, id, tool, text);
     else if (rc == TOOLGOV_EAPPROVAL)
         rc = ask_approval(s, id, tool, text);
 out:
+    s->call_ctx.progress_token = NULL;
+    free(progress);
     free(tool);
     free(text);
     return rc;
@@ -775,7 +822,10 @@ static int answer_pending(toolgov_mcp_server *s, pending *p, const char *action)
         if (p->kind == ASK_APPROVAL &&
             (rc = toolgov_run_approve(s->run, p->tool, p->args)) != 0)
             return send_error(s, p->id, ERR_INTERNAL, toolgov_strerror(rc));
+        s->call_ctx.progress_token = p->progress;
+        s->call_ctx.sent_ = 0;
         rc = invoke_and_answer(s, p->id, p->tool, NULL, p->args);
+        s->call_ctx.progress_token = NULL;
         if (rc == TOOLGOV_ECONFIRM || rc == TOOLGOV_EAPPROVAL) /* cannot happen after a yes */
             rc = send_tool_error(s, p->id, "the call still waits for the user; call it again");
         return rc;
@@ -1181,6 +1231,8 @@ int toolgov_mcp_server_new(toolgov_mcp_server **out, const toolgov_registry *reg
     toolgov__jbuf_init(&s->scratch, &s->alloc);
     snprintf(s->protocol, sizeof s->protocol, "%s", TOOLGOV_MCP_PROTOCOL_LATEST);
     s->next_elicit = 1;
+    s->call_ctx.progress = send_progress;
+    s->call_ctx.server_ = s;
     if ((rc = new_run(s)) != 0) {
         toolgov_mcp_server_free(s);
         return rc;

@@ -59,6 +59,22 @@
 ** any other value makes the call that sent it return TOOLGOV_EFAIL. */
 typedef int (*toolgov_mcp_write_fn)(void *ud, const char *msg, size_t len);
 
+/* What a handler finds in call->run_ctx when toolgov-mcp runs it: the
+** progress token the client's tools/call carried in _meta.progressToken,
+** as JSON text (a string or a number; NULL when it asked for no progress),
+** and `progress` to send the client notifications/progress for that call.
+** `members` is the rest of its params after the token, a JSON text that
+** starts with a comma (",\"progress\":1,\"total\":3"); at most 1024
+** notifications are sent per call, the rest dropped. 0, or non-zero when
+** nothing was sent. An upstream server's forwarded call uses it (upstream.h).
+** Owned by the server; valid during the call only. */
+typedef struct toolgov_mcp_call_ctx {
+    const char *progress_token;
+    int (*progress)(struct toolgov_mcp_call_ctx *ctx, const char *members, size_t len);
+    void *server_;       /* private */
+    unsigned sent_;      /* private: notifications sent for this call */
+} toolgov_mcp_call_ctx;
+
 typedef struct toolgov_mcp_server toolgov_mcp_server;
 
 /* Keeps a grant the user asked to keep "always" (the operator's grants

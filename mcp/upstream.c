@@ -28,6 +28,7 @@
 #include "plugins.h"
 #include "base/names.h"
 #include "schema/schema.h"
+#include "server.h"
 #include "upstream_conn.h"
 
 #include <sodium.h>
@@ -1400,13 +1401,45 @@ static void put_block(toolgov_result *out, const toolgov__json_doc *d, long b)
     }
 }
 
+/* The server's progress on a forwarded call, relayed to the client under
+** the client's own token: progress, total and message only, each of its
+** type (the message cut at 500 bytes). */
+static void relay_progress(void *ud, const toolgov__json_doc *d, long params)
+{
+    toolgov_mcp_call_ctx *cc = ud;
+    toolgov_allocator alloc = {NULL, NULL};
+    long p = toolgov__json_get(d, (size_t)params, "progress", 8);
+    long t = toolgov__json_get(d, (size_t)params, "total", 5);
+    long m = toolgov__json_get(d, (size_t)params, "message", 7);
+    toolgov__jbuf b;
+    if (!toolgov__json_is(d, p, TOOLGOV__JSON_NUMBER))
+        return;
+    toolgov__jbuf_init(&b, &alloc);
+    toolgov__jbuf_puts(&b, ",\"progress\":");
+    toolgov__json_put_value(&b, d, (size_t)p);
+    if (toolgov__json_is(d, t, TOOLGOV__JSON_NUMBER)) {
+        toolgov__jbuf_puts(&b, ",\"total\":");
+        toolgov__json_put_value(&b, d, (size_t)t);
+    }
+    if (toolgov__json_is(d, m, TOOLGOV__JSON_STRING)) {
+        toolgov__jbuf_puts(&b, ",\"message\":");
+        toolgov__json_put_str(&b, d->nodes[m].u.str, d->nodes[m].len > 500 ? 500 : d->nodes[m].len);
+    }
+    if (!toolgov__jbuf_finish(&b))
+        (void)cc->progress(cc, b.ptr, b.len);
+    toolgov__jbuf_free(&b);
+}
+
 /* The handler of every upstream tool: the call passed decoding and the
 ** gate; forward its canonical arguments and hand back what the server
-** said. */
+** said. When the client asked for progress (toolgov_mcp_call_ctx), the
+** forwarded call asks the server under a token of ours, and the server's
+** progress for that token is relayed. */
 static int forward_call(const toolgov_call *call, const void *args, toolgov_result *out)
 {
     upstream *up = call->plugin_ctx;
     const toolgov__json_doc *d = &up->conn.doc;
+    toolgov_mcp_call_ctx *cc;
     char why[600];
     long res, content, is_err, sc;
     size_t i;
@@ -1426,11 +1459,29 @@ static int forward_call(const toolgov_call *call, const void *args, toolgov_resu
     }
     toolgov__jbuf_puts(&up->params, ",\"arguments\":");
     toolgov__jbuf_put(&up->params, call->args, call->args_len);
+    cc = call->run_ctx;
+    if (cc && cc->progress_token && cc->progress) {
+        /* Our token is the id the request is about to take. */
+        char tok[24];
+        snprintf(tok, sizeof tok, "%ld", up->conn.next_id);
+        toolgov__jbuf_puts(&up->params, ",\"_meta\":{\"progressToken\":");
+        toolgov__jbuf_puts(&up->params, tok);
+        toolgov__jbuf_putc(&up->params, '}');
+        up->conn.progress_token = up->conn.next_id;
+        up->conn.on_progress = relay_progress;
+        up->conn.progress_ud = cc;
+    }
     toolgov__jbuf_putc(&up->params, '}');
-    if (toolgov__jbuf_finish(&up->params))
+    if (toolgov__jbuf_finish(&up->params)) {
+        up->conn.progress_token = 0;
+        up->conn.on_progress = NULL;
         return TOOLGOV_ENOMEM;
+    }
     rc = toolgov__upconn_request(&up->conn, "tools/call", up->params.ptr, up->timeout_ms, &res,
                                  why, sizeof why);
+    up->conn.progress_token = 0;
+    up->conn.on_progress = NULL;
+    up->conn.progress_ud = NULL;
     if (rc == 1) {
         toolgov_result_printf(out, "%s failed: the MCP server '%s' refused the call: %s",
                               call->tool, up->name, why);

@@ -8,8 +8,12 @@
 **
 **   {"mcpServers": {"files": {"command": "npx", "args": ["-y", "..."],
 **                             "env": {"K": "V"}, "cwd": "dir",
-**                             "manifest": "files.yaml", "timeout": 60000}}}
+**                             "manifest": "files.yaml", "timeout": 60000},
+**                  "tickets": {"url": "https://host/mcp", "headers": {"K": "V"},
+**                              "manifest": "tickets.yaml"}}}
 **
+** An entry is started as a child over stdio ("command") or reached over
+** Streamable HTTP ("url", with extra request headers; upstream_http.h).
 ** Relative `manifest` and `cwd` paths are read from the directory of the
 ** file. The manifest is the plugins' YAML format, read with toolgov-gen's
 ** own loader (so a manifest is checked here exactly as `toolgov-gen

@@ -463,6 +463,16 @@ static int one_message(toolgov__upconn *c, const char *line, size_t n, long want
         if (id < 0) {
             if (toolgov__json_str_eq(&d->nodes[method], "notifications/tools/list_changed", 32))
                 c->list_changed = 1;
+            else if (c->on_progress && c->progress_token > 0 && want == c->progress_token &&
+                     toolgov__json_str_eq(&d->nodes[method], "notifications/progress", 22)) {
+                long params = toolgov__json_get(d, 0, "params", 6);
+                long tok = toolgov__json_is(d, params, TOOLGOV__JSON_OBJECT)
+                               ? toolgov__json_get(d, (size_t)params, "progressToken", 13) : -1;
+                int64_t v;
+                if (tok >= 0 && d->nodes[tok].type == TOOLGOV__JSON_NUMBER &&
+                    toolgov__json_int64(&d->nodes[tok], &v) == 0 && v == c->progress_token)
+                    c->on_progress(c->progress_ud, d, params);
+            }
             return MSG_OTHER;
         }
         if (d->nodes[id].type != TOOLGOV__JSON_STRING && d->nodes[id].type != TOOLGOV__JSON_NUMBER) {

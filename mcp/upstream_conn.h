@@ -10,8 +10,10 @@
 ** of the server (sampling, elicitation, roots) gets the JSON-RPC error
 ** "method not found" (toolgov-mcp declares none of those capabilities, and a
 ** server's own question to the user would bypass the gate),
-** notifications/tools/list_changed is remembered for the caller, other
-** notifications are dropped, and a response to an id we are not waiting for
+** notifications/tools/list_changed is remembered for the caller,
+** notifications/progress for the token of the request being waited on is
+** handed to the caller (any other token is dropped), other notifications
+** are dropped, and a response to an id we are not waiting for
 ** is dropped. Every message is read with the runtime's strict JSON reader
 ** and bounded in size; a line over the bound, a text that is not JSON-RPC,
 ** the server's exit or the deadline fails the wait with a sentence that
@@ -67,6 +69,13 @@ typedef struct toolgov__upconn {
     toolgov__jbuf out;      /* the message being written */
     toolgov__json_doc doc;  /* the last response, valid until the next request */
     char *linebuf_;         /* private: the text c->doc was read from */
+    /* Set by the caller around a request that carries _meta.progressToken
+    ** progress_token: the server's notifications/progress for that token
+    ** (and no other) are handed to on_progress with the params node of
+    ** c->doc; 0 for none. */
+    long progress_token;
+    void (*on_progress)(void *ud, const toolgov__json_doc *d, long params);
+    void *progress_ud;
     struct toolgov__uphttp *http; /* non-NULL: reached by URL */
     int http_open;          /* reached by URL: a session is open */
 } toolgov__upconn;

@@ -13,6 +13,10 @@
 //   flood     notifications (list_changed, progress) in a loop, no answer
 //   sample    first its own sampling/createMessage and elicitation/create
 //             requests; the answer names the error codes they got back
+//   progress  notifications/progress first: for a token never given, for
+//             the call's own token (_meta.progressToken, with a message and
+//             an extra member), with a string in place of the number; the
+//             answer says which token it was given
 // And what its tools/list holds, by MODE (its calls answer as usual):
 //   many      5,000 tools (over toolgov-mcp's bound of 4,096)
 //   paged     act on the third of three pages (nextCursor)
@@ -93,6 +97,21 @@ rl.on("line", (line) => {
       });
       send({ jsonrpc: "2.0", id: "s1", method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } });
       return;
+    }
+    if (mode === "progress") {
+      const own = m.params?._meta?.progressToken;
+      const note = (params) => send({ jsonrpc: "2.0", method: "notifications/progress", params });
+      note({ progressToken: 999999, progress: 1, total: 9, message: "not yours" });
+      note({ progressToken: "x", progress: 1 });
+      if (own !== undefined) {
+        note({ progressToken: own, progress: 1, total: 2, message: "half \u001b[31mway", secret: "dropped" });
+        note({ progressToken: own, progress: "two" });
+        note({ progressToken: own, progress: 2, total: 2 });
+      }
+      // A moment before the answer: the SDK client handles a notification a
+      // tick later than a response read in the same chunk, and drops
+      // progress that comes after its request ended.
+      return void setTimeout(() => answer("acted with token " + JSON.stringify(own)), 100);
     }
     answer("acted (start " + starts + ")");
   } else {

@@ -162,8 +162,11 @@ test("bad requests: each refused with its status and a JSON-RPC error", async ()
   const type = await post(init, { "content-type": "text/plain" });
   assert.equal(type.status, 415);
   const get = await fetch(url, { headers: { accept: "text/event-stream" } });
-  assert.equal(get.status, 405);
-  assert.equal(get.headers.get("allow"), "POST, DELETE");
+  assert.equal(get.status, 400);
+  assert.match(await get.text(), /a GET opens the stream of a session/);
+  const put = await fetch(url, { method: "PUT", body: "{}" });
+  assert.equal(put.status, 405);
+  assert.equal(put.headers.get("allow"), "GET, POST, DELETE");
   const path = await fetch(url.replace("/mcp", "/other"), { method: "POST", body: "{}" });
   assert.equal(path.status, 404);
   // Still serving.

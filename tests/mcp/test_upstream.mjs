@@ -435,6 +435,22 @@ test("a server that crashed is started again after its backoff", async () => {
   assert.match(err.text, /upstream 'bad': starting it again/);
 });
 
+test("progress: only the call's own token is relayed, under the client's token, and only when asked", async () => {
+  const w = hostile("progress");
+  const { client } = await connect(w, []);
+  const seen = [];
+  const r = await client.callTool({ name: "act", arguments: {} }, undefined, { onprogress: (p) => seen.push(p) });
+  assert.match(text(r), /^acted with token \d+$/);
+  assert.deepEqual(seen, [{ progress: 1, total: 2, message: "half \u001b[31mway" }, { progress: 2, total: 2 }]);
+  // A call that asks for none: the server gets no token, nothing comes.
+  const raw = [];
+  client.fallbackNotificationHandler = async (n) => { raw.push(n); };
+  const q = await client.callTool({ name: "act", arguments: {} });
+  assert.equal(text(q), "acted with token undefined");
+  assert.deepEqual(raw.filter((n) => n.method === "notifications/progress"), []);
+  await client.close();
+});
+
 test("a server's own sampling and elicitation requests are refused, never passed on", async () => {
   const w = hostile("sample");
   const { client, asked } = await connect(w, ["accept"]);
@@ -543,12 +559,12 @@ test("everything server: a long call completes within its timeout, one past it f
   const { client, err } = await connect({ config }, []);
   const names = (await client.listTools()).tools.map((t) => t.name);
   assert.ok(names.includes("trigger_long_running_operation"), names.join(" "));
-  // The client asks for progress (not relayed from the server yet: none comes);
-  // the call runs its 1.2 s to the end.
+  // The client asks for progress: the server's is relayed under the
+  // client's token; the call runs its 1.2 s to the end.
   const progress = [];
   const ok = await client.callTool({ name: "trigger_long_running_operation", arguments: { duration: 1.2, steps: 3 } },
     undefined, { onprogress: (p) => progress.push(p) });
-  assert.deepEqual(progress, []);
+  assert.deepEqual(progress, [{ progress: 1, total: 3 }, { progress: 2, total: 3 }, { progress: 3, total: 3 }]);
   assert.equal(ok.isError, false, text(ok));
   assert.equal(text(ok), "Long running operation completed. Duration: 1.2 seconds, Steps: 3.");
   // Past the entry's timeout: failed closed, the server's state unknown.

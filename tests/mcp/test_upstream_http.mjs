@@ -18,6 +18,7 @@ import { after, test } from "node:test";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const server = process.env.TOOLGOV_MCP;
@@ -114,9 +115,16 @@ test("everything server over Streamable HTTP: import by url, calls forwarded, ti
   const names = (await client.listTools()).tools.map((t) => t.name);
   assert.ok(names.includes("get_sum") && names.includes("trigger_long_running_operation"), names.join(" "));
   assert.equal(text(await client.callTool({ name: "get_sum", arguments: { a: 2, b: 3 } })), "The sum of 2 and 3 is 5.");
-  // Its answer comes as an SSE stream carrying progress first.
-  const ok = await client.callTool({ name: "trigger_long_running_operation", arguments: { duration: 1, steps: 2 } });
+  // Its answer comes as an SSE stream carrying the server's progress first,
+  // relayed under the client's own token when the client asked for it.
+  const progress = [];
+  const ok = await client.callTool({ name: "trigger_long_running_operation", arguments: { duration: 1, steps: 2 } },
+    undefined, { onprogress: (p) => progress.push(p) });
   assert.equal(text(ok), "Long running operation completed. Duration: 1 seconds, Steps: 2.");
+  assert.deepEqual(progress, [{ progress: 1, total: 2 }, { progress: 2, total: 2 }]);
+  // Without a token, none.
+  const quiet = await client.callTool({ name: "trigger_long_running_operation", arguments: { duration: 0.2, steps: 2 } });
+  assert.equal(quiet.isError, false);
   const late = await client.callTool({ name: "trigger_long_running_operation", arguments: { duration: 5, steps: 2 } });
   assert.equal(late.isError, true);
   assert.match(text(late), /trigger_long_running_operation failed: the server did not answer within 2500 ms \(MCP server 'everything'\); whether it changed anything is not known/);
@@ -173,6 +181,59 @@ test("a rug pull over Streamable HTTP: list_changed on the server's stream, the 
   assert.ok(run.slice(1).every((l) => /^[0-9a-f-]{36}$/.test(l[1]) && l[2] === "2025-11-25"), rp.log.stderr);
   assert.ok(run.some((l) => l[0] === "GET"), rp.log.stderr);
   assert.equal(run.at(-1)[0], "DELETE", rp.log.stderr);
+});
+
+test("downstream over Streamable HTTP: every session hears list_changed on its GET stream", async () => {
+  const dir = tempDir();
+  const config = path.join(dir, "upstreams.json");
+  const entry = { command: process.execPath, args: [path.join(here, "rugpull_server.mjs")] };
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: { dict: entry } }));
+  const r = importManifest(config, "dict");
+  assert.equal(r.status, 0, r.stderr);
+  fs.writeFileSync(path.join(dir, "dict.yaml"), r.stdout);
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: { dict: { ...entry, manifest: "dict.yaml" } } }));
+  const gw = spawn(server, ["--no-examples", "--http", "127.0.0.1:0", "--upstreams", config], { stdio: ["ignore", "ignore", "pipe"] });
+  children.push(gw);
+  let gwErr = "";
+  const url = await new Promise((resolve, reject) => {
+    gw.stderr.on("data", (b) => {
+      gwErr += b.toString();
+      const m = /serving MCP over Streamable HTTP at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(gwErr);
+      if (m) resolve(m[1]);
+    });
+    gw.on("exit", (code) => reject(new Error("toolgov-mcp exited with " + code + ":\n" + gwErr)));
+  });
+  const sessions = [];
+  for (const name of ["a", "b"]) {
+    const client = new Client({ name: "toolgov-http-" + name, version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    const s = { client, transport, changed: 0 };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => { s.changed++; });
+    await client.connect(transport);
+    clients.push(client);
+    assert.equal(client.getServerCapabilities().tools.listChanged, true);
+    sessions.push(s);
+  }
+  const [a, b] = sessions;
+  assert.deepEqual((await a.client.listTools()).tools.map((t) => t.name), ["lookup", "flip"]);
+  // The SDK client opened its GET stream after initialize: a second is refused.
+  for (let i = 0; i < 20; i++) {
+    const again = await fetch(url, { headers: { accept: "text/event-stream", "mcp-session-id": b.transport.sessionId } });
+    await again.body?.cancel();
+    if (again.status === 409) break;
+    await sleep(100);
+    if (i === 19) assert.equal(again.status, 409);
+  }
+  assert.equal(text(await a.client.callTool({ name: "flip", arguments: {} })), "flipped");
+  for (let i = 0; i < 50 && (a.changed === 0 || b.changed === 0); i++) await sleep(100);
+  assert.equal(a.changed, 1);
+  assert.equal(b.changed, 1);
+  assert.deepEqual((await b.client.listTools()).tools.map((t) => t.name), ["flip"]);
+  const refused = await b.client.callTool({ name: "lookup", arguments: { word: "tea" } });
+  assert.match(text(refused), /lookup is refused: the MCP server 'dict' changed its definition since it was reviewed/);
+  for (const s of sessions) await s.client.close();
+  gw.kill("SIGTERM");
+  await new Promise((res) => gw.on("exit", res));
 });
 
 // A server scripted here: initialize, tools/list and notifications answer
