@@ -22,8 +22,10 @@
 #define ERROR_BODY_MAX 4096
 /* The most messages one pump of the GET stream hands on. */
 #define PUMP_MAX_MESSAGES 256
-/* A GET stream that ended is opened again after this long. */
+/* A GET stream that ended is opened again after this long; one the server
+** refused (or that never opened) after twice as long each time, to a minute. */
 #define GET_RETRY_MS 2000
+#define GET_RETRY_MAX_MS 60000
 /* A session id longer than this is refused. */
 #define SESSION_MAX 256
 
@@ -62,6 +64,7 @@ struct toolgov__uphttp {
     int ready;            /* initialized: the GET stream is wanted */
     int get_refused;      /* the server offers none (405) */
     long long get_at;     /* when to open it (again) */
+    int get_wait;         /* the last wait before opening it again */
 };
 
 static long long now_ms(void)
@@ -465,7 +468,10 @@ static int get_ended(toolgov__uphttp *h, char *err, size_t errlen)
         failed(s, err, errlen);
         return -1;
     }
-    h->get_at = now_ms() + GET_RETRY_MS;
+    if (s->result == CURLE_OK && s->kind == KIND_SSE)
+        h->get_wait = GET_RETRY_MS / 2; /* it was a stream: open it again soon */
+    h->get_wait = h->get_wait * 2 > GET_RETRY_MAX_MS ? GET_RETRY_MAX_MS : h->get_wait * 2;
+    h->get_at = now_ms() + h->get_wait;
     return 0;
 }
 
@@ -611,6 +617,7 @@ int toolgov__uphttp_ready(toolgov__uphttp *h, const char *version)
     h->ready = 1;
     h->get_refused = 0;
     h->get_at = 0;
+    h->get_wait = GET_RETRY_MS / 2;
     return 0;
 }
 
