@@ -25,7 +25,9 @@
 
 /* ---- reading ------------------------------------------------------------- */
 
-static int read_stream(char **out, size_t *out_len, FILE *f, const struct stat *st,
+/* Read fd to its end into *out. A regular file's size (st) sizes the
+** buffer, so it is read in one call; a pipe grows it by doubling. */
+static int read_stream(char **out, size_t *out_len, int fd, const struct stat *st,
                        const char *path, toolgov__diag *d)
 {
     toolgov__buf b; /* the generator's one growable buffer (buf.h) */
@@ -39,14 +41,23 @@ static int read_stream(char **out, size_t *out_len, FILE *f, const struct stat *
         cap = TOOLGOV_MANIFEST_MAX_BYTES + 1;
     toolgov__buf_init(&b);
     for (;;) {
-        size_t n;
+        ssize_t n;
         if (toolgov__buf_reserve(&b, cap - b.len)) {
             toolgov__diag_error(d, path, 0, 0, "out of memory while reading the manifest");
             toolgov__buf_free(&b);
             return TOOLGOV_ENOMEM;
         }
-        n = fread(b.data + b.len, 1, cap - b.len, f);
-        b.len += n;
+        n = read(fd, b.data + b.len, cap - b.len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            toolgov__diag_error(d, path, 0, 0, "cannot read the manifest: %s", strerror(errno));
+            toolgov__buf_free(&b);
+            return TOOLGOV_EFAIL;
+        }
+        if (n == 0)
+            break;
+        b.len += (size_t)n;
         if (b.len > TOOLGOV_MANIFEST_MAX_BYTES) {
             toolgov__diag_error(d, path, 1, 1,
                                 "the manifest is more than 16 MiB (%u bytes); the limit is 16 MiB",
@@ -54,18 +65,10 @@ static int read_stream(char **out, size_t *out_len, FILE *f, const struct stat *
             toolgov__buf_free(&b);
             return TOOLGOV_EINVAL;
         }
-        if (b.len < cap) {
-            if (n == 0 || feof(f) || ferror(f))
-                break;
-            continue;
-        }
         /* Full and not over the limit: cap <= the limit, so it grows. */
-        cap = cap * 2 > TOOLGOV_MANIFEST_MAX_BYTES + 1 ? TOOLGOV_MANIFEST_MAX_BYTES + 1 : cap * 2;
-    }
-    if (ferror(f)) {
-        toolgov__diag_error(d, path, 0, 0, "cannot read the manifest: %s", strerror(errno));
-        toolgov__buf_free(&b);
-        return TOOLGOV_EFAIL;
+        if (b.len == cap)
+            cap = cap * 2 > TOOLGOV_MANIFEST_MAX_BYTES + 1 ? TOOLGOV_MANIFEST_MAX_BYTES + 1
+                                                            : cap * 2;
     }
     *out = b.data;
     *out_len = b.len;
@@ -75,24 +78,23 @@ static int read_stream(char **out, size_t *out_len, FILE *f, const struct stat *
 int toolgov__fileio_read_manifest(char **out, size_t *out_len, const char *path,
                                   toolgov__diag *d)
 {
-    FILE *f;
     struct stat st;
-    int rc, have_st;
+    int rc, have_st, fd;
 
     *out = NULL;
     *out_len = 0;
     if (strcmp(path, "-") == 0)
-        return read_stream(out, out_len, stdin, NULL, "<stdin>", d);
-    f = fopen(path, "rb");
-    if (!f) {
+        return read_stream(out, out_len, STDIN_FILENO, NULL, "<stdin>", d);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
         toolgov__diag_error(d, path, 0, 0, "cannot open the manifest: %s", strerror(errno));
         return TOOLGOV_EFAIL;
     }
     memset(&st, 0, sizeof st);
-    have_st = fstat(fileno(f), &st) == 0;
+    have_st = fstat(fd, &st) == 0;
     if (have_st && S_ISDIR(st.st_mode)) {
         toolgov__diag_error(d, path, 0, 0, "is a directory, not a manifest file");
-        fclose(f);
+        close(fd);
         return TOOLGOV_EINVAL;
     }
     if (have_st && S_ISREG(st.st_mode) &&
@@ -100,11 +102,11 @@ int toolgov__fileio_read_manifest(char **out, size_t *out_len, const char *path,
         toolgov__diag_error(d, path, 1, 1,
                             "the manifest is %llu bytes; the limit is 16 MiB (%u bytes)",
                             (unsigned long long)st.st_size, TOOLGOV_MANIFEST_MAX_BYTES);
-        fclose(f);
+        close(fd);
         return TOOLGOV_EINVAL;
     }
-    rc = read_stream(out, out_len, f, have_st ? &st : NULL, path, d);
-    fclose(f);
+    rc = read_stream(out, out_len, fd, have_st ? &st : NULL, path, d);
+    close(fd);
     return rc;
 }
 
@@ -156,6 +158,16 @@ int toolgov__fileio_mkdirs(const char *dir, toolgov__diag *d)
         toolgov__diag_error(d, "toolgov-gen", 0, 0, "the output directory is an empty path");
         return TOOLGOV_EINVAL;
     }
+    /* A build's output directory is there from its second run on: one
+    ** stat. A new one whose parent exists: one mkdir more. */
+    if (stat(dir, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return 0;
+        toolgov__diag_error(d, dir, 0, 0, "the output directory is not a directory");
+        return TOOLGOV_EFAIL;
+    }
+    if (mkdir(dir, 0777) == 0)
+        return 0;
     p = malloc(n + 1);
     if (!p) {
         toolgov__diag_error(d, dir, 0, 0, "out of memory");
@@ -206,16 +218,18 @@ static int same_by_reading(int fd, const char *data, size_t len)
 }
 
 /* 1 when the file at `path` holds exactly data[0..len); 0 otherwise (absent,
-** different, unreadable: in every such case it gets written). A size that
-** differs answers without reading; an equal size is compared through a
-** read-only mapping, so the pages are not copied out of the page cache. */
-static int same_content(const char *path, const char *data, size_t len)
+** different, unreadable: in every such case it gets written), with *absent
+** set when there is no file at `path` at all. A size that differs answers
+** without reading; an equal size is compared through a read-only mapping,
+** so the pages are not copied out of the page cache. */
+static int same_content(const char *path, const char *data, size_t len, int *absent)
 {
     struct stat st;
     /* O_NONBLOCK: a FIFO at the output path (or a symbolic link to one)
     ** would block the open until a writer came; it is not a regular file,
     ** so it is replaced without being read. */
     int same = 0, fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    *absent = fd < 0 && errno == ENOENT;
     if (fd < 0)
         return 0;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size == len) {
@@ -388,7 +402,7 @@ int toolgov__fileio_replace(const toolgov__out_file *files, size_t n, toolgov__d
 {
     char *tmps[REPLACE_MAX] = {NULL}, *backup = NULL;
     size_t i;
-    int rc = 0, first_replaced = 0, lock = -1;
+    int rc = 0, first_replaced = 0, lock = -1, absent[REPLACE_MAX] = {0};
 
     if (n > REPLACE_MAX)
         return TOOLGOV_EINVAL;
@@ -398,7 +412,7 @@ int toolgov__fileio_replace(const toolgov__out_file *files, size_t n, toolgov__d
     ** write happens here, so a failure leaves the directory as it was
     ** (tests/hostile/test_atomic.c, tests/alloc/test_alloc_gen.c). */
     for (i = 0; i < n; i++) {
-        if (same_content(files[i].path, files[i].data, files[i].len))
+        if (same_content(files[i].path, files[i].data, files[i].len, &absent[i]))
             continue;
         rc = write_temp(&tmps[i], files[i].path, files[i].data, files[i].len, d);
         if (rc)
@@ -410,8 +424,9 @@ int toolgov__fileio_replace(const toolgov__out_file *files, size_t n, toolgov__d
     ** second rename can put the pair back as it was instead of leaving a
     ** new header beside an old C file. (A kill between the two renames can
     ** still leave such a pair; the stamp is then not updated, so the build
-    ** runs the step again.) */
-    if (n >= 2 && tmps[0] && tmps[1]) {
+    ** runs the step again.) A first file that was not there has nothing
+    ** to keep: undoing it means removing it. */
+    if (n >= 2 && tmps[0] && tmps[1] && !absent[0]) {
         backup = path_beside(files[0].path, -1);
         if (!backup) {
             toolgov__diag_error(d, files[0].path, 0, 0, "out of memory");

@@ -596,7 +596,7 @@ static const char *object(gctx *g, const char *decl, const char *kind, const cha
 {
     const char *found, *name;
     char *rec, num[24];
-    size_t klen, nlen;
+    size_t klen, nlen, pl, kl, numlen = 0;
     if (g->oom || g->body.oom) {
         g->oom = 1;
         return NULL;
@@ -616,10 +616,19 @@ static const char *object(gctx *g, const char *decl, const char *kind, const cha
         g->oom = 1;
         return NULL;
     }
-    if (!named)
-        snprintf(num, sizeof num, "%u", ++g->sh->next_id);
-    nlen = named ? strlen(named)
-                 : strlen(g->plugin) + 1 + strlen(kind) + 1 + strlen(num);
+    if (!named) {
+        /* The table's number in decimal, at the end of num (no printf: a
+        ** plugin's every table takes one). */
+        unsigned v = ++g->sh->next_id;
+        numlen = 0;
+        do {
+            num[sizeof num - 1 - ++numlen] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v);
+    }
+    pl = strlen(g->plugin);
+    kl = strlen(kind);
+    nlen = named ? strlen(named) : pl + 1 + kl + 1 + numlen;
     rec = toolgov__arena_alloc(g->cx->arena, klen + 1 + nlen + 1);
     key_fill(g->sh, rec);
     if (!rec) {
@@ -628,10 +637,18 @@ static const char *object(gctx *g, const char *decl, const char *kind, const cha
     }
     memcpy(rec, g->body.data, klen + 1);
     name = rec + klen + 1;
-    if (named)
+    if (named) {
         memcpy(rec + klen + 1, named, nlen + 1);
-    else
-        snprintf(rec + klen + 1, nlen + 1, "%s_%s_%s", g->plugin, kind, num);
+    } else {
+        /* plugin_kind_number */
+        char *o = rec + klen + 1;
+        memcpy(o, g->plugin, pl);
+        o[pl] = '_';
+        memcpy(o + pl + 1, kind, kl);
+        o[pl + 1 + kl] = '_';
+        memcpy(o + pl + 2 + kl, num + sizeof num - 1 - numlen, numlen);
+        o[nlen] = '\0';
+    }
     PUTS(g->out, decl);
     PUTS(g->out, name);
     PUTS(g->out, suffix);
@@ -984,7 +1001,12 @@ int toolgov__schema_c_tables(toolgov__buf *b, toolgov__schema_share *sh,
             g.oom = 1;
             goto out;
         }
-        snprintf(named, plen, "%s_Params_%s", plugin, tool);
+        {
+            size_t pn = strlen(plugin), tn = strlen(tool);
+            memcpy(named, plugin, pn);
+            memcpy(named + pn, "_Params_", 8);
+            memcpy(named + pn + 8, tool, tn + 1);
+        }
         prepare(&g, a, root, 0, &d);
         if (g.oom)
             goto out;

@@ -15,6 +15,10 @@
 **                                                  generate against `toolgov-gen
 **                                                  --version`, the same program
 **                                                  doing nothing; target 1.5x)
+**   bench_generate_process --linear TOOLGOV_GEN RUNS
+**                                                  (SPEC section 14: 1,000 and
+**                                                  10,000 tools with parameters
+**                                                  no two alike; growth linear)
 **   bench_generate_process --dump [--params|--distinct-params]
 **                                                  (print the manifest, to profile with)
 **
@@ -115,6 +119,16 @@ static int floor_run(const char *path, const char *dir, size_t hb, size_t cb)
     return 0;
 }
 
+/* A new scratch directory under $TMPDIR (default /tmp), for the manifest
+** and every output directory a mode writes: TMPDIR=/dev/shm measures the
+** generator without the disk file system's cost of new inodes. */
+static int scratch_dir(char *dir, size_t cap)
+{
+    const char *t = getenv("TMPDIR");
+    snprintf(dir, cap, "%s/toolgov-bench-XXXXXX", t && *t ? t : "/tmp");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
 typedef struct sample {
     double wall_ms, cpu_ms;
 } sample;
@@ -166,18 +180,24 @@ static double median(double *v, size_t n)
 enum { BARE, COLD, WARM, VALIDATE, FLOOR, KINDS };
 
 /* --examples: per round, `--version` then `generate` of every manifest
-** into a new directory; the ratio of each to that round's --version. */
+** into a new directory; the ratio of each to that round's --version, by
+** wall time and by CPU time (user + system). */
 static int examples(char *gen, size_t runs, int n, char **manifests)
 {
-    char dir[] = "/tmp/toolgov-bench-XXXXXX", out[300];
-    double *base = calloc(runs, sizeof(double));
-    double *ms = calloc(runs * (size_t)n, sizeof(double));
-    double *ratio = calloc(runs * (size_t)n, sizeof(double));
+    char dir[200], out[300];
+    double *base[2], *ms[2], *ratio[2];
     char cmd[400];
     size_t r;
-    int i;
-    if (!base || !ms || !ratio || !mkdtemp(dir))
+    int i, c;
+    if (scratch_dir(dir, sizeof dir) != 0)
         return 1;
+    for (c = 0; c < 2; c++) {
+        base[c] = calloc(runs, sizeof(double));
+        ms[c] = calloc(runs * (size_t)n, sizeof(double));
+        ratio[c] = calloc(runs * (size_t)n, sizeof(double));
+        if (!base[c] || !ms[c] || !ratio[c])
+            return 1;
+    }
     for (r = 0; r <= runs; r++) {
         char *ver_argv[] = {gen, (char *)"--version", NULL};
         sample v = run(ver_argv);
@@ -185,31 +205,116 @@ static int examples(char *gen, size_t runs, int n, char **manifests)
             char *gen_argv[] = {gen, (char *)"generate", (char *)"--manifest", manifests[i],
                                 (char *)"--out-dir", out, NULL};
             sample g;
+            size_t at = (size_t)i * runs + r - 1;
             snprintf(out, sizeof out, "%s/r%zu_%d", dir, r, i);
             g = run(gen_argv);
-            if (r > 0) {
-                ms[(size_t)i * runs + r - 1] = g.wall_ms;
-                ratio[(size_t)i * runs + r - 1] = g.wall_ms / v.wall_ms;
-            }
+            if (r == 0)
+                continue;
+            ms[0][at] = g.wall_ms;
+            ratio[0][at] = g.wall_ms / v.wall_ms;
+            ms[1][at] = g.cpu_ms;
+            ratio[1][at] = v.cpu_ms > 0 ? g.cpu_ms / v.cpu_ms : 0;
         }
-        if (r > 0)
-            base[r - 1] = v.wall_ms;
+        if (r > 0) {
+            base[0][r - 1] = v.wall_ms;
+            base[1][r - 1] = v.cpu_ms;
+        }
     }
-    printf("%zu paired runs, each a process, wall time (medians; ratio = median of "
-           "per-round ratios to `toolgov-gen --version`)\n", runs);
-    printf("%-48s %8.3f ms\n", "toolgov-gen --version", median(base, runs));
+    printf("%zu paired runs, each a process into a new output directory (medians; ratio = "
+           "median of per-round ratios to `toolgov-gen --version`)\n", runs);
+    printf("%-40s %9s %7s %9s %7s\n", "", "wall ms", "ratio", "cpu ms", "ratio");
+    printf("%-40s %9.3f %7s %9.3f %7s\n", "toolgov-gen --version", median(base[0], runs), "",
+           median(base[1], runs), "");
     for (i = 0; i < n; i++) {
         const char *name = strrchr(manifests[i], '/');
-        printf("generate %-39s %8.3f ms %6.2fx\n", name ? name + 1 : manifests[i],
-               median(ms + (size_t)i * runs, runs), median(ratio + (size_t)i * runs, runs));
+        double *w = ms[0] + (size_t)i * runs, *u = ms[1] + (size_t)i * runs;
+        printf("generate %-31s %9.3f %6.2fx %9.3f %6.2fx\n", name ? name + 1 : manifests[i],
+               median(w, runs), median(ratio[0] + (size_t)i * runs, runs), median(u, runs),
+               median(ratio[1] + (size_t)i * runs, runs));
     }
     printf("target: generate <= 1.50x toolgov-gen --version\n");
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "bench: could not remove %s\n", dir);
-    free(base);
-    free(ms);
-    free(ratio);
+    for (c = 0; c < 2; c++) {
+        free(base[c]);
+        free(ms[c]);
+        free(ratio[c]);
+    }
+    return 0;
+}
+
+/* --linear: `generate` of 1,000 and of 10,000 tools whose parameters are
+** no two alike, each into a new directory, beside `--version`, per
+** round. Linear growth: the 10,000-tool run costs ten times the 1,000-tool
+** one once the process's fixed cost (`--version`) is taken off both. */
+static int linear(char *gen, size_t runs)
+{
+    static const size_t sizes[2] = {1000, 10000};
+    char dir[200], path[2][300], out[300], cmd[400];
+    double *t[3][2], *per[2];
+    size_t r, k;
+    int c;
+    if (scratch_dir(dir, sizeof dir) != 0)
+        return 1;
+    for (k = 0; k < 2; k++) {
+        size_t len;
+        char *y = build_manifest_n(&len, 2, sizes[k]);
+        FILE *f;
+        snprintf(path[k], sizeof path[k], "%s/bench%zu.yaml", dir, sizes[k]);
+        f = fopen(path[k], "wb");
+        if (!y || !f || fwrite(y, 1, len, f) != len || fclose(f) != 0)
+            return 1;
+        free(y);
+    }
+    for (k = 0; k < 3; k++)
+        for (c = 0; c < 2; c++)
+            if (!(t[k][c] = calloc(runs, sizeof(double))))
+                return 1;
+    for (c = 0; c < 2; c++)
+        if (!(per[c] = calloc(runs, sizeof(double))))
+            return 1;
+    for (r = 0; r <= runs; r++) {
+        char *ver_argv[] = {gen, (char *)"--version", NULL};
+        sample s[3];
+        s[0] = run(ver_argv);
+        for (k = 0; k < 2; k++) {
+            char *gen_argv[] = {gen, (char *)"generate", (char *)"--manifest", path[k],
+                                (char *)"--out-dir", out, NULL};
+            snprintf(out, sizeof out, "%s/r%zu_%zu", dir, r, sizes[k]);
+            s[k + 1] = run(gen_argv);
+        }
+        if (r == 0)
+            continue;
+        for (k = 0; k < 3; k++) {
+            t[k][0][r - 1] = s[k].wall_ms;
+            t[k][1][r - 1] = s[k].cpu_ms;
+        }
+        /* Per-round growth, the fixed cost taken off both sizes. */
+        per[0][r - 1] = (s[2].wall_ms - s[0].wall_ms) / (s[1].wall_ms - s[0].wall_ms);
+        per[1][r - 1] = (s[2].cpu_ms - s[0].cpu_ms) / (s[1].cpu_ms - s[0].cpu_ms);
+    }
+    printf("tools with parameters no two alike; %zu paired runs, each a process into a new "
+           "output directory (medians)\n", runs);
+    printf("%-40s %9s %9s\n", "", "wall ms", "cpu ms");
+    printf("%-40s %9.2f %9.2f\n", "toolgov-gen --version", median(t[0][0], runs),
+           median(t[0][1], runs));
+    for (k = 0; k < 2; k++) {
+        char what[64];
+        snprintf(what, sizeof what, "generate, %zu tools", sizes[k]);
+        printf("%-40s %9.2f %9.2f\n", what, median(t[k + 1][0], runs), median(t[k + 1][1], runs));
+    }
+    printf("%-40s %8.2fx %8.2fx\n", "10,000 / 1,000 tools, less --version", median(per[0], runs),
+           median(per[1], runs));
+    printf("target: linear growth (10.00x)\n");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "bench: could not remove %s\n", dir);
+    for (k = 0; k < 3; k++)
+        for (c = 0; c < 2; c++)
+            free(t[k][c]);
+    free(per[0]);
+    free(per[1]);
     return 0;
 }
 
@@ -218,7 +323,7 @@ int main(int argc, char **argv)
     static const char *const what[KINDS] = {
         "bare libyaml parse (process)", "generate, new output dir",
         "generate, output unchanged", "validate", "floor: bare parse + write"};
-    char dir[] = "/tmp/toolgov-bench-XXXXXX", path[256], out[256], prev[256], fdir[256];
+    char dir[200], path[256], out[256], prev[256], fdir[256];
     char hbytes[32] = "0", cbytes[32] = "0";
     size_t runs, len, r, k;
     char *y;
@@ -234,6 +339,8 @@ int main(int argc, char **argv)
                          (size_t)strtoull(argv[5], NULL, 10));
     if (argc >= 5 && strcmp(argv[1], "--examples") == 0)
         return examples(argv[2], (size_t)strtoul(argv[3], NULL, 10), argc - 4, argv + 4);
+    if (argc == 4 && strcmp(argv[1], "--linear") == 0)
+        return linear(argv[2], (size_t)strtoul(argv[3], NULL, 10));
     if (argc >= 2 && strcmp(argv[1], "--dump") == 0) {
         int kind = argc < 3 ? 0 : strcmp(argv[2], "--params") == 0 ? 1
                            : strcmp(argv[2], "--distinct-params") == 0 ? 2 : -1;
@@ -260,7 +367,7 @@ int main(int argc, char **argv)
     }
     runs = argc > 2 ? (size_t)strtoul(argv[2], NULL, 10) : 21;
     y = build_manifest_ex(&len, params);
-    if (!y || runs == 0 || !mkdtemp(dir))
+    if (!y || runs == 0 || scratch_dir(dir, sizeof dir) != 0)
         return 1;
     snprintf(path, sizeof path, "%s/bench.yaml", dir);
     f = fopen(path, "wb");

@@ -27,18 +27,19 @@
     "      required: [title, date]\n"                                                     \
     "      additionalProperties: false\n"
 
-/* A manifest like a large real one: every key kind, varied effects; with
-** `params` 1, every tool also declares BENCH_PARAMETERS (the same text for
-** all, as tools generated from one template); with `params` 2, each tool's
-** title description names the tool, so no two parameters are alike. */
-static inline char *build_manifest_ex(size_t *out_len, int params)
+/* A manifest of `tools` tools like a large real one: every key kind,
+** varied effects; with `params` 1, every tool also declares
+** BENCH_PARAMETERS (the same text for all, as tools generated from one
+** template); with `params` 2, each tool's title description names the
+** tool, so no two parameters are alike. */
+static inline char *build_manifest_n(size_t *out_len, int params, size_t tools)
 {
-    size_t cap = (200u + (params ? sizeof BENCH_PARAMETERS + 32u : 0u)) * TOOLS + 256, o = 0, i;
+    size_t cap = (200u + (params ? sizeof BENCH_PARAMETERS + 32u : 0u)) * tools + 256, o = 0, i;
     char *y = malloc(cap);
     if (!y)
         return NULL;
     o += (size_t)snprintf(y + o, cap - o, "name: bench\nprovides:\n  - tool\ntools:\n");
-    for (i = 0; i < TOOLS; i++) {
+    for (i = 0; i < tools; i++) {
         const char *effect = i % 4 == 0 ? "write" : i % 4 == 1 ? "destructive" : "read";
         o += (size_t)snprintf(y + o, cap - o,
                               "  tool_%05zu:\n"
@@ -60,6 +61,11 @@ static inline char *build_manifest_ex(size_t *out_len, int params)
     }
     *out_len = o;
     return y;
+}
+
+static inline char *build_manifest_ex(size_t *out_len, int params)
+{
+    return build_manifest_n(out_len, params, TOOLS);
 }
 
 static inline char *build_manifest(size_t *out_len)
