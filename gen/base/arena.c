@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/buf.h" /* toolgov__alloc_big */
 
 /* Chunks grow geometrically so a 10,000-tool manifest costs a handful of
 ** malloc calls, not one per string. */
@@ -92,15 +91,9 @@ void *toolgov__arena_alloc(toolgov__arena *a, size_t n)
         cap = ARENA_MAX_CHUNK;
     if (cap < need)
         cap = need;
-    {
-        /* Chunks of 2 MiB and more only exist for big manifests, whose
-        ** strings fill them from end to end: huge pages (buf.h). */
-        size_t total = CHUNK_HEADER + cap;
-        c = toolgov__alloc_big(&total);
-        if (!c)
-            return NULL;
-        cap = total - CHUNK_HEADER;
-    }
+    c = malloc(CHUNK_HEADER + cap);
+    if (!c)
+        return NULL;
     c->cap = cap;
     c->next = a->head;
     a->head = c;

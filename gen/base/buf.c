@@ -2,13 +2,11 @@
 /*
 ** buf.c: the generator's growable byte buffer (see buf.h).
 */
-#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) on Linux */
 #include "base/buf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include "jsonwrite.h"
 
@@ -41,17 +39,6 @@ int toolgov__buf_reserve(toolgov__buf *b, size_t extra)
         }
         ncap *= 2;
     }
-    /* The first block of a multi-megabyte output: huge pages (see
-    ** toolgov__alloc_big); growth falls back to realloc. */
-    if (!b->data && ncap >= ((size_t)4 << 20)) {
-        size_t n = ncap;
-        void *p = toolgov__alloc_big(&n);
-        if (p) {
-            b->data = p;
-            b->cap = n;
-            return 0;
-        }
-    }
     nd = realloc(b->data, ncap);
     if (!nd) {
         b->oom = 1;
@@ -62,26 +49,6 @@ int toolgov__buf_reserve(toolgov__buf *b, size_t extra)
     return 0;
 }
 
-#define HUGE_PAGE ((size_t)2 << 20)
-
-void *toolgov__alloc_big(size_t *n)
-{
-#if defined(MADV_HUGEPAGE)
-    if (*n >= HUGE_PAGE && *n <= (size_t)-1 - HUGE_PAGE) {
-        void *p = NULL;
-        size_t r = (*n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-        if (posix_memalign(&p, HUGE_PAGE, r) == 0) {
-            (void)madvise(p, r, MADV_HUGEPAGE);
-            *n = r;
-            return p;
-        }
-    }
-#endif
-    return malloc(*n ? *n : 1);
-}
-
-/* One vsnprintf into a small array, a second one straight into the buffer
-** for long text. */
 void toolgov__buf_decimal(toolgov__buf *b, unsigned long long v)
 {
     char t[24];
@@ -93,6 +60,8 @@ void toolgov__buf_decimal(toolgov__buf *b, unsigned long long v)
     toolgov__buf_put(b, t + n, sizeof t - n);
 }
 
+/* One vsnprintf into a small array, a second one straight into the buffer
+** for long text. */
 void toolgov__buf_vprintf(toolgov__buf *b, const char *fmt, va_list ap)
 {
     va_list again;

@@ -57,14 +57,6 @@ void toolgov__buf_json_str(toolgov__buf *b, const char *s, size_t n);
 void toolgov__buf_json_int(toolgov__buf *b, int64_t v);
 void toolgov__buf_json_double(toolgov__buf *b, double v);
 
-/* A block of at least *n bytes for free() to release: from malloc, or,
-** for 2 MiB and more, aligned to 2 MiB with transparent huge pages asked
-** for (Linux) and *n rounded up to whole huge pages. A multi-megabyte
-** block that is written from end to end (an output buffer, a manifest
-** read in, an arena chunk) then costs a few page faults instead of one per
-** 4 KiB. NULL when out of memory. */
-void *toolgov__alloc_big(size_t *n);
-
 /* A fast 64-bit hash of p[0..n), eight bytes a step (rotate, xor, multiply
 ** by an odd constant, as FxHash does), the same on every host. It tells
 ** texts apart in tables and detects change; it is no checksum against an

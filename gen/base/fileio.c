@@ -34,8 +34,7 @@ static int read_stream(char **out, size_t *out_len, int fd, const struct stat *s
     size_t cap;
 
     /* Read at most one byte past the cap, so a pipe or a growing file is
-    ** refused the same way as a big regular file. A big manifest's first
-    ** block comes with huge pages (toolgov__buf_reserve). */
+    ** refused the same way as a big regular file. */
     cap = (st && S_ISREG(st->st_mode) ? (size_t)st->st_size : 65536) + 1;
     if (cap > TOOLGOV_MANIFEST_MAX_BYTES + 1)
         cap = TOOLGOV_MANIFEST_MAX_BYTES + 1;
