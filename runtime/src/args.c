@@ -838,6 +838,19 @@ static int key_is(const toolgov__json *k, const char *name, size_t len)
     return 1;
 }
 
+/* 1 when value() would take node n for schema s with nothing to check but
+** its type: a string node without escapes (so without a NUL) for a STRING
+** node with no length bound and no format, while the walk can go one level
+** deeper (value() refuses past MAX_SCHEMA_DEPTH) and has met no bad node
+** or failed allocation (after which value() does nothing). */
+static int plain_free_string(const ctx *c, const toolgov_arg_schema *s, const toolgov__json *n)
+{
+    return s && s->kind == TOOLGOV_ARG_STRING && n->type == TOOLGOV__JSON_STRING && n->plain &&
+           s->min_len == 0 && s->max_len == TOOLGOV_ARG_UNBOUNDED &&
+           s->format == TOOLGOV_FORMAT_NONE && c->depth < MAX_SCHEMA_DEPTH && !c->bad_schema &&
+           !c->nomem;
+}
+
 /* Which member gives which declared field: at[f] is the value's node
 ** index + 1, 0 when the call omits field f. One pass over the members in
 ** the text's order; each key is first compared with the field after the
@@ -944,6 +957,20 @@ static void object(ctx *c, const toolgov__json_doc *doc, const toolgov_arg_schem
             else
                 toolgov__json_put_str(out, f->name, f->name_len);
             toolgov__jbuf_putc(out, ':');
+        }
+        if (at[i] && plain_free_string(c, f->schema, &doc->nodes[at[i] - 1])) {
+            /* value()'s STRING case for it, without the walk's frame: no
+            ** check can fail, so no path is needed either. */
+            if (dst) {
+                const toolgov__json *vn = &doc->nodes[at[i] - 1];
+                bool yes = true;
+
+                store_str(fdst, vn->u.str, vn->len);
+                toolgov__json_put_node_str(out, vn);
+                if (f->has_offset != TOOLGOV_ARG_NO_HAS)
+                    memcpy(dst + f->has_offset, &yes, sizeof yes);
+            }
+            continue;
         }
         path_push(c, f->name, f->name_len);
         if (at[i]) {

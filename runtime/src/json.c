@@ -8,8 +8,9 @@
 ** 1 + (number of ',', ':', '[' and '{') values, and its unescaped
 ** strings fit in n bytes (an escape never decodes longer than itself, and a
 ** string's closing quote pays for its NUL). So the node array, the stack
-** of open containers and the string bytes are one arena allocation, and
-** the second pass, a small state machine, never grows anything. Strings
+** of open containers, the objects' key lists and the string bytes are one
+** arena allocation, and the second pass, a small state machine, never
+** grows anything. Strings
 ** are scanned and copied eight bytes at a time (jsonwrite.h's scan, the
 ** writers' too), and each string node records whether its text had an
 ** escape, so the canonical writer copies the usual string (and number) as
@@ -32,8 +33,10 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NOINLINE_ __attribute__((noinline))
+#define ALWAYS_INLINE_ inline __attribute__((always_inline))
 #else
 #define NOINLINE_
+#define ALWAYS_INLINE_ inline
 #endif
 
 /* ---- reader ---- */
@@ -46,6 +49,9 @@ typedef struct parser {
     size_t n;
     char *sbuf;               /* string bytes, filled front to back */
     size_t slen;
+    uint32_t *keys;           /* objects' sorted key lists, one after another
+                              ** (all of them hold fewer indexes than nodes) */
+    size_t nkeys;
     toolgov__scratch *a;
     toolgov__json_error *err;
     unsigned flags;
@@ -247,7 +253,7 @@ static NOINLINE_ int string_rest(parser *ps, const unsigned char *p, char *o, ch
 ** bytes of text left after it) is copied a word at a time to its closing
 ** quote without leaving this function; anything else goes on in
 ** string_rest. */
-static int parse_string(parser *ps)
+static ALWAYS_INLINE_ int parse_string(parser *ps)
 {
     const unsigned char *p = ps->p + 1, *e = ps->e;
     toolgov__json *n = &ps->nodes[ps->n++];
@@ -415,9 +421,8 @@ static int close_object(parser *ps, size_t idx)
 
     if (n == 0)
         return 0;
-    keys = toolgov__scratch_alloc(ps->a, n * sizeof *keys);
-    if (!keys)
-        return TOOLGOV_ENOMEM;
+    keys = ps->keys + ps->nkeys;
+    ps->nkeys += n;
     if (n <= SMALL_OBJECT_) {
         keyref r[SMALL_OBJECT_];
 
@@ -515,16 +520,18 @@ int toolgov__json_parse(toolgov__json_doc *out, toolgov__json_error *err,
         max_depth = 1;
     if (len >= 3 && ps.s[0] == 0xEF && ps.s[1] == 0xBB && ps.s[2] == 0xBF)
         return fail(&ps, ps.s, "byte order mark before the value");
-    /* One arena block: the nodes, the open containers' stack, then the
-    ** string bytes with eight bytes of room past the last NUL (key_prefix
+    /* One arena block: the nodes, the open containers' stack, the
+    ** objects' sorted key lists (each key is a node), then the string bytes with eight bytes of room past the last NUL (key_prefix
     ** reads a word; parse_string stores whole words). */
     nmax = count_bound(ps.s, len);
     ps.nodes = toolgov__scratch_alloc(a, nmax * sizeof *ps.nodes + max_depth * sizeof *stack +
-                                             len + 1 + 8);
+                                             nmax * sizeof *ps.keys + len + 1 + 8);
     if (!ps.nodes)
         return TOOLGOV_ENOMEM;
     stack = (uint32_t *)(ps.nodes + nmax);
-    ps.sbuf = (char *)(stack + max_depth);
+    ps.keys = stack + max_depth;
+    ps.nkeys = 0;
+    ps.sbuf = (char *)(ps.keys + nmax);
 
     skip_ws(&ps);
 value:
