@@ -21,8 +21,10 @@
 ** time, 0 allocations once warm, gate <= 1.5x a pool lookup.
 **
 ** bench_calls [--profile] [DATA_DIR]   (default: the source tree's
-** tests/data). --profile only decodes each call 200 times, untimed, for
-** callgrind or perf.
+** tests/data). --profile only runs 200 rounds of the calls through
+** toolgov, then jansson, then cJSON, untimed, each in its own function
+** (profile_toolgov, profile_jansson, profile_cjson) for callgrind's
+** --toggle-collect or perf.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
@@ -271,6 +273,49 @@ static void print_load(void)
 
 static toolgov_args_decoder *g_dec;
 
+/* --profile: 200 rounds of the calls through each, untimed, one function
+** each so callgrind can count one alone (--toggle-collect=profile_jansson). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PROFILE_FN_ __attribute__((noinline))
+#else
+#define PROFILE_FN_
+#endif
+
+static PROFILE_FN_ void profile_toolgov(toolgov_decoded_args *out)
+{
+    size_t r, i;
+
+    for (r = 0; r < 200; r++)
+        for (i = 0; i < ncalls; i++)
+            toolgov__args_decode_prep(out, g_dec, calls[i].params, calls[i].prep, calls[i].tool,
+                                      calls[i].text, calls[i].len);
+}
+
+/* 200 rounds of every call, once each, through run. */
+static void profile_rounds(void (*run)(call *))
+{
+    size_t r, i;
+
+    for (r = 0; r < 200; r++)
+        for (i = 0; i < ncalls; i++) {
+            unsigned reps = calls[i].reps;
+
+            calls[i].reps = 1;
+            run(&calls[i]);
+            calls[i].reps = reps;
+        }
+}
+
+static PROFILE_FN_ void profile_jansson(void)
+{
+    profile_rounds(run_jansson);
+}
+
+static PROFILE_FN_ void profile_cjson(void)
+{
+    profile_rounds(run_cjson);
+}
+
 static void run_toolgov_g(call *c)
 {
     run_toolgov(g_dec, c);
@@ -428,10 +473,9 @@ int main(int argc, char **argv)
         }
     }
     if (profile) {
-        for (r = 0; r < 200; r++)
-            for (i = 0; i < ncalls; i++)
-                toolgov__args_decode_prep(&out, g_dec, calls[i].params, calls[i].prep,
-                                          calls[i].tool, calls[i].text, calls[i].len);
+        profile_toolgov(&out);
+        profile_jansson();
+        profile_cjson();
         toolgov_args_decoder_free(g_dec);
         return 0;
     }
