@@ -154,34 +154,6 @@ static int read_key_file(const char *path, char *out, size_t size)
     return 0;
 }
 
-/* The model's text to the user: each line through toolgov_text_shown (a
-** terminal escape, a bidi control or an invisible character in an answer
-** is shown escaped, not acted on), the line breaks kept. */
-static void show_text(FILE *f, const char *s, size_t len)
-{
-    while (len) {
-        const char *nl = memchr(s, '\n', len);
-        size_t n = nl ? (size_t)(nl - s) : len, need = 0;
-        char small[512], *big = NULL;
-
-        if (n && toolgov_text_shown(small, sizeof small, &need, s, n) == 0) {
-            fwrite(small, 1, need, f);
-        } else if (n && (big = malloc(need + 1)) != NULL &&
-                   toolgov_text_shown(big, need + 1, NULL, s, n) == 0) {
-            fwrite(big, 1, need, f);
-        } else if (n) {
-            fputs("(the text could not be shown: out of memory)", f);
-        }
-        free(big);
-        if (nl) {
-            fputc('\n', f);
-            n++;
-        }
-        s += n;
-        len -= n;
-    }
-}
-
 /* A piece of a streamed body: to the loop, and its answer text to the
 ** terminal as it comes. Non-zero stops reading (the turn has ended). */
 static int stream_piece(void *ud, const char *data, size_t len)
@@ -193,7 +165,8 @@ static int stream_piece(void *ud, const char *data, size_t len)
     if (toolgov_loop_response_chunk(ag->streaming, data, len, &delta, &dlen))
         return 1;
     if (dlen) {
-        show_text(stdout, delta, dlen);
+        /* each line shown as a person should see it, the breaks kept */
+        toolgov_text_shown_write(stdout, delta, dlen, TOOLGOV_SHOWN_LINES);
         fflush(stdout);
         ag->delta_shown = 1;
     }
@@ -388,7 +361,7 @@ static int drive(agent *ag, toolgov_loop *lp, int resumed)
         (a.end == TOOLGOV_LOOP_END_ANSWERED || a.end == TOOLGOV_LOOP_END_TRUNCATED)) {
         fputc('\n', stdout); /* the answer went out as it came */
     } else if (a.len) {
-        show_text(stdout, a.text, a.len);
+        toolgov_text_shown_write(stdout, a.text, a.len, TOOLGOV_SHOWN_LINES);
         fputc('\n', stdout);
     }
     fflush(stdout);

@@ -9,6 +9,7 @@
 
 #include <toolgov/toolgov.h>
 
+#include "chat.h"
 #include "json.h"
 #include "model.h"
 
@@ -31,51 +32,6 @@ static int is_role(const toolgov__json_doc *d, long m, const char *role)
 {
     const char *r = str(d, get(d, m, "role"));
     return r && strcmp(r, role) == 0;
-}
-
-static int answer(const toolgov_allocator *a, const demo_proposal *p, unsigned step, char **out,
-                  size_t *out_len)
-{
-    toolgov__jbuf b;
-    size_t i;
-    char id[48];
-
-    toolgov__jbuf_init(&b, a);
-    toolgov__jbuf_puts(&b, "{\"id\":\"chatcmpl-scripted\",\"object\":\"chat.completion\","
-                           "\"model\":\"scripted\",\"choices\":[{\"index\":0,\"message\":"
-                           "{\"role\":\"assistant\",\"content\":");
-    if (p->call_count == 0) {
-        toolgov__json_put_str(&b, p->answer, strlen(p->answer));
-    } else {
-        toolgov__jbuf_puts(&b, "null,\"tool_calls\":[");
-        for (i = 0; i < p->call_count; i++) {
-            snprintf(id, sizeof id, "call_%u_%lu", step, (unsigned long)i + 1);
-            if (i)
-                toolgov__jbuf_putc(&b, ',');
-            toolgov__jbuf_puts(&b, "{\"id\":");
-            toolgov__json_put_str(&b, id, strlen(id));
-            toolgov__jbuf_puts(&b, ",\"type\":\"function\",\"function\":{\"name\":");
-            toolgov__json_put_str(&b, p->calls[i].tool, strlen(p->calls[i].tool));
-            toolgov__jbuf_puts(&b, ",\"arguments\":");
-            toolgov__json_put_str(&b, p->calls[i].args[0] ? p->calls[i].args : "{}",
-                                  p->calls[i].args[0] ? strlen(p->calls[i].args) : 2);
-            toolgov__jbuf_puts(&b, "}}");
-        }
-        toolgov__jbuf_putc(&b, ']');
-    }
-    toolgov__jbuf_puts(&b, "},\"finish_reason\":");
-    toolgov__jbuf_puts(&b, p->call_count ? "\"tool_calls\"}]}" : "\"stop\"}]}");
-    if (toolgov__jbuf_finish(&b))
-        return -1;
-    *out = malloc(b.len + 1);
-    if (!*out) {
-        toolgov__jbuf_free(&b);
-        return -1;
-    }
-    memcpy(*out, b.ptr, b.len + 1);
-    *out_len = b.len;
-    toolgov__jbuf_free(&b);
-    return 0;
 }
 
 int toolgov_agent_scripted(const char *request, size_t len, char **out, size_t *out_len,
@@ -175,7 +131,9 @@ int toolgov_agent_scripted(const char *request, size_t len, char **out, size_t *
     if (prop->call_count > DEMO_MAX_BATCH)
         prop->call_count = DEMO_MAX_BATCH;
     prop->answer[DEMO_MAX_ANSWER - 1] = '\0';
-    rc = answer(&heap, prop, step, out, out_len);
+    /* The proposal as a chat completion, written as the demo writes it
+    ** for its own loop (examples/demo/chat.c). */
+    rc = demo_chat_completion(out, out_len, prop, step) ? -1 : 0;
     if (rc)
         snprintf(err, errsize, "out of memory");
 out:

@@ -133,20 +133,8 @@ void demo_transcript_free(demo_transcript *tr)
 ** tool returned, and nothing in it can rewrite the terminal. */
 static void shown_n(FILE *f, const char *s, size_t n)
 {
-    char small[1024], *big = NULL;
-    size_t needed = 0;
-    if (!s)
-        return;
-    if (toolgov_text_shown(small, sizeof small, &needed, s, n) == 0) {
-        fputs(small, f);
-        return;
-    }
-    if (needed >= sizeof small && (big = malloc(needed + 1)) != NULL &&
-        toolgov_text_shown(big, needed + 1, NULL, s, n) == 0)
-        fputs(big, f);
-    else
-        fputs("(text not shown: out of memory)", f);
-    free(big);
+    if (s)
+        toolgov_text_shown_write(f, s, n, 0);
 }
 
 static void shown(FILE *f, const char *s)

@@ -269,3 +269,42 @@ int toolgov_text_shown(char *out, size_t size, size_t *needed, const char *s, si
     toolgov__out_shown(&o, s ? s : "", len);
     return toolgov__out_finish(&o, needed);
 }
+
+/* The input bytes shown at once: at most 4 bytes out per byte in (\xNN),
+** so a piece always fits the stack buffer. */
+#define SHOWN_PIECE 512u
+
+int toolgov_text_shown_write(FILE *f, const char *s, size_t len, unsigned flags)
+{
+    char buf[SHOWN_PIECE * 4 + 1];
+
+    if (!f || (!s && len))
+        return TOOLGOV_EINVAL;
+    while (len) {
+        const char *nl = flags & TOOLGOV_SHOWN_LINES ? memchr(s, '\n', len) : NULL;
+        size_t line = nl ? (size_t)(nl - s) : len;
+
+        len -= line;
+        while (line) {
+            /* Cut before a byte that starts a character (not 10xxxxxx), so
+            ** every sequence is escaped as the whole text escapes it. */
+            size_t take = line > SHOWN_PIECE ? SHOWN_PIECE : line, cut = take;
+            toolgov__out o;
+            while (cut < line && cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80)
+                cut--;
+            if (cut)
+                take = cut;
+            toolgov__out_init(&o, buf, sizeof buf);
+            toolgov__out_shown(&o, s, take);
+            fwrite(buf, 1, o.len, f);
+            s += take;
+            line -= take;
+        }
+        if (nl) {
+            fputc('\n', f);
+            s++;
+            len--;
+        }
+    }
+    return 0;
+}

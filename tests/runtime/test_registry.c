@@ -771,6 +771,59 @@ START_TEST(text_shown_escapes_hidden_characters)
 }
 END_TEST
 
+/* Read back what was written to a temporary stream. */
+static size_t written(FILE *f, char *out, size_t size)
+{
+    size_t n;
+    rewind(f);
+    n = fread(out, 1, size - 1, f);
+    out[n] = '\0';
+    return n;
+}
+
+/* toolgov_text_shown_write gives toolgov_text_shown's bytes for any text,
+** however its pieces fall: characters of 1 to 4 bytes, hidden ones and
+** bytes that are not UTF-8 at every offset around its 512-byte pieces; with
+** TOOLGOV_SHOWN_LINES each line so and the line breaks kept. */
+START_TEST(text_shown_write_is_text_shown)
+{
+    static const char *const unit[] = {"a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+                                       "\xe2\x80\xae", "\xff", "\\", "\x1b[2J", "\xe2\x80"};
+    static char text[4000], want[20000], got[20000];
+    size_t len = 0, need = 0, n, k;
+    FILE *f = tmpfile();
+
+    ck_assert_ptr_nonnull(f);
+    for (k = 0; len + 8 < sizeof text - 1; k++) {
+        const char *u = unit[(k * 7 + k / 3) % (sizeof unit / sizeof unit[0])];
+        memcpy(text + len, u, strlen(u));
+        len += strlen(u);
+    }
+    text[len] = '\0';
+    ck_assert_int_eq(toolgov_text_shown(want, sizeof want, &need, text, len), 0);
+    ck_assert_int_eq(toolgov_text_shown_write(f, text, len, 0), 0);
+    n = written(f, got, sizeof got);
+    ck_assert_uint_eq(n, need);
+    ck_assert_str_eq(got, want);
+
+    /* Lines: "one\x1b\n\n" then the long text: breaks kept, lines shown. */
+    fclose(f);
+    f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(toolgov_text_shown_write(f, "one\x1b\n\ntwo\xe2\x80\xae\n", 13,
+                                              TOOLGOV_SHOWN_LINES), 0);
+    ck_assert_int_eq(toolgov_text_shown_write(f, text, len, TOOLGOV_SHOWN_LINES), 0);
+    n = written(f, got, sizeof got);
+    ck_assert_uint_eq(n, 19 + need);
+    ck_assert(memcmp(got, "one\\x1b\n\ntwo\\u202e\n", 19) == 0);
+    ck_assert_str_eq(got + 19, want);
+    ck_assert_int_eq(toolgov_text_shown_write(NULL, "x", 1, 0), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_text_shown_write(f, NULL, 1, 0), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_text_shown_write(f, NULL, 0, 0), 0);
+    fclose(f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("registry");
@@ -797,6 +850,7 @@ int main(void)
     tcase_add_test(tc, hand_built_table_mounts);
     tcase_add_test(tc, zeroed_spec_gets_defaults);
     tcase_add_test(tc, text_shown_escapes_hidden_characters);
+    tcase_add_test(tc, text_shown_write_is_text_shown);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

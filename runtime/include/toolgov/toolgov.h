@@ -48,6 +48,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "export.h"
 
@@ -114,6 +115,20 @@ typedef enum toolgov_errno {
 ** (above). TOOLGOV_EINVAL. */
 TOOLGOV_EXTERN int toolgov_text_shown(char *out, size_t size, size_t *needed, const char *s,
                                       size_t len);
+
+/* Flags of toolgov_text_shown_write(). */
+#define TOOLGOV_SHOWN_LINES 1u /* a line break stays one: each line shown */
+
+/* toolgov_text_shown() straight to a stream: `len` bytes of `s` written to
+** `f` as a person should be shown them, the same bytes toolgov_text_shown
+** gives; with TOOLGOV_SHOWN_LINES each "\n" is written as a line break and
+** the text of each line between them shown (a model's answer, a tool's
+** output, shown line by line), else a line break is shown as \x0a too (a
+** name, an argument text, on one line). Through a buffer on the stack, cut
+** only where a character starts: no allocation, any length. 0, or
+** TOOLGOV_EINVAL (f NULL, s NULL with len > 0); a write error is the
+** stream's (ferror). */
+TOOLGOV_EXTERN int toolgov_text_shown_write(FILE *f, const char *s, size_t len, unsigned flags);
 
 /* Message for an error code; "unknown error" for a value not in the map.
 ** The string is static; never NULL. */
