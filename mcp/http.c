@@ -831,10 +831,10 @@ int toolgov_mcp_http_serve(const char *addr, unsigned port, const toolgov_regist
                 conn_free(h, i);
         }
         broadcast_changes(h);
-        /* Answers written while another connection was handled, and the
-        ** streams' notifications. */
+        /* Answers written while another connection was handled, the
+        ** streams' notifications, and the streams of ended sessions. */
         for (i = h->nconns; i-- > 0;)
-            if (h->conns[i]->out.len && flush(h->conns[i]) != 0)
+            if ((h->conns[i]->out.len || h->conns[i]->closing) && flush(h->conns[i]) != 0)
                 conn_free(h, i);
         if (n > 0 && (pf[0].revents & POLLIN))
             accept_one(h);

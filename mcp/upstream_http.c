@@ -121,14 +121,11 @@ static void decide(stream *s)
     curl_easy_getinfo(s->e, CURLINFO_RESPONSE_CODE, &s->status);
     curl_easy_getinfo(s->e, CURLINFO_CONTENT_TYPE, &ct);
     snprintf(s->ctype, sizeof s->ctype, "%s", ct ? ct : "");
-    if (s->status != 200)
-        s->kind = KIND_OTHER;
-    else if (ct && strncasecmp(ct, "text/event-stream", 17) == 0)
+    s->kind = KIND_OTHER; /* a refusal, or a type that is neither */
+    if (s->status == 200 && ct && strncasecmp(ct, "text/event-stream", 17) == 0)
         s->kind = KIND_SSE;
-    else if (ct && strncasecmp(ct, "application/json", 16) == 0)
+    else if (s->status == 200 && ct && strncasecmp(ct, "application/json", 16) == 0)
         s->kind = KIND_JSON;
-    else
-        s->kind = KIND_OTHER;
 }
 
 static size_t on_body(char *p, size_t sz, size_t nm, void *ud)

@@ -235,6 +235,18 @@ test("downstream over Streamable HTTP: every session hears list_changed on its G
   const refused = await b.client.callTool({ name: "lookup", arguments: { word: "tea" } });
   assert.match(text(refused), /lookup is refused: the MCP server 'dict' changed its definition since it was reviewed/);
   for (const s of sessions) await s.client.close();
+  // DELETE ends a session's GET stream too.
+  const init = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }) });
+  const sid = init.headers.get("mcp-session-id");
+  await init.text();
+  const stream = await fetch(url, { headers: { accept: "text/event-stream", "mcp-session-id": sid } });
+  assert.equal(stream.status, 200);
+  assert.equal(stream.headers.get("content-type"), "text/event-stream");
+  const reader = stream.body.getReader();
+  assert.equal((await fetch(url, { method: "DELETE", headers: { "mcp-session-id": sid } })).status, 200);
+  const end = await Promise.race([reader.read().then((r) => r.done ? "ended" : "data"), sleep(3000).then(() => "still open")]);
+  assert.equal(end, "ended");
   gw.kill("SIGTERM");
   await new Promise((res) => gw.on("exit", res));
 });
