@@ -402,6 +402,42 @@ static int drain(stream *s, toolgov__uphttp_fn fn, void *ctx, int *found, size_t
     return rc;
 }
 
+int toolgov__uphttp_read_sse(const char *body, size_t n, size_t chunk, size_t max_message,
+                             toolgov__uphttp_fn fn, void *ctx, char *err, size_t errlen)
+{
+    toolgov__uphttp h;
+    stream s;
+    size_t off = 0;
+    int rc = 0, found = 0;
+    memset(&h, 0, sizeof h);
+    memset(&s, 0, sizeof s);
+    h.max_message = max_message;
+    s.h = &h;
+    s.kind = KIND_SSE;
+    while (rc == 0 && !found && off < n) {
+        size_t piece = n - off < chunk ? n - off : chunk, budget = (size_t)-1;
+        /* As on_body: past the bound, the bytes wait for the reader. */
+        if (s.len + piece > max_message + SLACK && s.len > 0) {
+            rc = drain_sse(&s, fn, ctx, &found, &budget, err, errlen);
+            if (rc == 0 && !found && s.len + piece > max_message + SLACK)
+                rc = too_big(&h, err, errlen);
+            continue;
+        }
+        if (reserve(&s.raw, &s.cap, s.len + piece + 1)) {
+            snprintf(err, errlen, "out of memory");
+            rc = -1;
+            break;
+        }
+        memcpy(s.raw + s.len, body + off, piece);
+        s.len += piece;
+        off += piece;
+        rc = drain_sse(&s, fn, ctx, &found, &budget, err, errlen);
+    }
+    free(s.raw);
+    free(s.data);
+    return rc;
+}
+
 /* Run the transfers a step, and note those that ended. */
 static void service(toolgov__uphttp *h)
 {

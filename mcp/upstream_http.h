@@ -70,6 +70,14 @@ int toolgov__uphttp_pump(toolgov__uphttp *h, toolgov__uphttp_fn fn, void *ctx, c
 ** forget the session id; the handle can start a new session. */
 void toolgov__uphttp_end(toolgov__uphttp *h, int wait_ms);
 
+/* The SSE reader alone, for tests and fuzzing: body[0..n) read as an
+** event stream arriving `chunk` bytes at a time (chunk >= 1), under the
+** bounds of a handle with max_message, each message handed to fn until fn
+** returns 1 (0 then) or -1. 0, or -1 with err set (an event or a line over
+** the bound, fn's -1, out of memory). */
+int toolgov__uphttp_read_sse(const char *body, size_t n, size_t chunk, size_t max_message,
+                             toolgov__uphttp_fn fn, void *ctx, char *err, size_t errlen);
+
 /* End the session and free the handle. NULL is a no-op. */
 void toolgov__uphttp_free(toolgov__uphttp *h);
 

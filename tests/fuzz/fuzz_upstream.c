@@ -14,6 +14,11 @@
 ** documented outcomes; a response's result is an object node of the parsed
 ** message; every failure says why; after a failure the connection is closed;
 ** nothing crashes, leaks (the replay runs under valgrind and ASan) or waits.
+**
+** The same bytes are then read as the SSE body of a Streamable HTTP answer
+** (mcp/upstream_http.c's event reader), arriving in pieces of 1 to 97 bytes:
+** each message handed on is NUL-terminated and within the bound, and a
+** failure says why.
 */
 #define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include <fcntl.h>
@@ -22,6 +27,7 @@
 
 #include "fuzz_check.h"
 #include "upstream_conn.h"
+#include "upstream_http.h"
 
 #define FUZZ_MAX_MESSAGE 2048
 
@@ -29,6 +35,28 @@ static const char *const methods[3] = {"initialize", "tools/list", "tools/call"}
 static const char *const params[3] = {
     "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{}}", NULL,
     "{\"name\":\"act\",\"arguments\":{}}"};
+
+/* One message of the SSE reader: within the bound, NUL-terminated; the
+** answer to id 3 ends the stream as the awaited response would. */
+static int on_event(void *ctx, const char *msg, size_t n)
+{
+    size_t *count = ctx;
+    FUZZ_CHECK(n <= FUZZ_MAX_MESSAGE && msg[n] == '\0');
+    ++*count;
+    return n >= 7 && memcmp(msg, "{\"id\":3", 7) == 0 ? 1 : 0;
+}
+
+static void read_as_sse(const uint8_t *data, size_t size)
+{
+    char err[256];
+    size_t count = 0, chunk = 1 + size % 97;
+    int rc;
+    err[0] = '\0';
+    rc = toolgov__uphttp_read_sse((const char *)data, size, chunk, FUZZ_MAX_MESSAGE, on_event,
+                                  &count, err, sizeof err);
+    FUZZ_CHECK(rc == 0 || rc == -1);
+    FUZZ_CHECK(rc == 0 || err[0] != '\0');
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -81,5 +109,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(rc == 0 || (err[0] != '\0' && c.from_fd < 0));
     }
     toolgov__upconn_free(&c);
+    read_as_sse(data, size);
     return 0;
 }
