@@ -170,6 +170,22 @@ static inline int toolgov__json_str_eq(const toolgov__json *n, const char *s, si
            (len == 0 || (n->u.str[0] == s[0] && toolgov__json_keycmp(n->u.str, len, s, len) == 0));
 }
 
+/* 1 when node i (-1: none) is the string s (NUL-terminated). */
+static inline int toolgov__json_str_is(const toolgov__json_doc *doc, long i, const char *s)
+{
+    return i >= 0 && toolgov__json_str_eq(&doc->nodes[i], s, strlen(s));
+}
+
+/* The text of string node i (-1: none), its length in *len (len may be
+** NULL); NULL, and 0, when i is not a string. */
+static inline const char *toolgov__json_str_at(const toolgov__json_doc *doc, long i, size_t *len)
+{
+    int ok = toolgov__json_is(doc, i, TOOLGOV__JSON_STRING);
+    if (len)
+        *len = ok ? doc->nodes[i].len : 0;
+    return ok ? doc->nodes[i].u.str : NULL;
+}
+
 /* ---- canonical writer ---- */
 
 /* Appenders of jsonwrite.h's canonical spellings (one writer for the

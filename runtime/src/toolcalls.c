@@ -168,16 +168,6 @@ static const toolgov__json *nd(const toolgov__json_doc *d, long i)
     return i >= 0 ? &d->nodes[i] : NULL;
 }
 
-static long get(const toolgov__json_doc *d, long obj, const char *key)
-{
-    return toolgov__json_member(d, obj, key);
-}
-
-static int is(const toolgov__json_doc *d, long i, int type)
-{
-    return toolgov__json_is(d, i, type);
-}
-
 /* Refuse the current entry with `status` and a message. */
 static void refuse(toolgov_model_calls *mc, int status, const char *fmt, const char *a,
                    const char *b)
@@ -193,7 +183,7 @@ static void refuse(toolgov_model_calls *mc, int status, const char *fmt, const c
 ** too; it can never match a tool). */
 static size_t keep_node_str(toolgov_model_calls *mc, const toolgov__json_doc *d, long i)
 {
-    if (!is(d, i, TOOLGOV__JSON_STRING))
+    if (!toolgov__json_is(d, i, TOOLGOV__JSON_STRING))
         return keep(mc, "", 0);
     return keep(mc, nd(d, i)->u.str, nd(d, i)->len);
 }
@@ -218,7 +208,7 @@ static int one_call(toolgov_model_calls *mc, const toolgov__json_doc *d, long id
 {
     pcall *p = &mc->pc[mc->count - 1];
     const toolgov_tool_spec *spec = NULL;
-    const char *name = is(d, name_i, TOOLGOV__JSON_STRING) ? nd(d, name_i)->u.str : NULL;
+    const char *name = toolgov__json_str_at(d, name_i, NULL);
     toolgov_decoded_args dec;
     int rc;
 
@@ -270,38 +260,47 @@ static int one_call(toolgov_model_calls *mc, const toolgov__json_doc *d, long id
 static int openai_call(toolgov_model_calls *mc, const toolgov__json_doc *d, long c,
                        const char *const *offered, size_t n_offered)
 {
-    long fn = get(d, c, "function"), type = get(d, c, "type");
-    long name = get(d, fn, "name"), args = get(d, fn, "arguments");
+    long fn = toolgov__json_member(d, c, "function"),
+         type = toolgov__json_member(d, c, "type");
+    long name = toolgov__json_member(d, fn, "name"),
+         args = toolgov__json_member(d, fn, "arguments");
     int rc = add_call(mc);
     if (rc)
         return rc;
-    if (!is(d, c, TOOLGOV__JSON_OBJECT))
+    if (!toolgov__json_is(d, c, TOOLGOV__JSON_OBJECT))
         refuse(mc, TOOLGOV_EINVAL, "a tool call must be an object%s%s", "", "");
-    else if (type >= 0 && !(is(d, type, TOOLGOV__JSON_STRING) &&
+    else if (type >= 0 && !(toolgov__json_is(d, type, TOOLGOV__JSON_STRING) &&
                             toolgov__json_str_eq(nd(d, type), "function", 8)))
         refuse(mc, TOOLGOV_EINVAL, "a tool call of a type other than \"function\"%s%s", "", "");
-    else if (!is(d, fn, TOOLGOV__JSON_OBJECT))
+    else if (!toolgov__json_is(d, fn, TOOLGOV__JSON_OBJECT))
         refuse(mc, TOOLGOV_EINVAL, "a tool call without its \"function\" object%s%s", "", "");
-    else if (is(d, name, TOOLGOV__JSON_STRING) && !is(d, args, TOOLGOV__JSON_STRING))
+    else if (toolgov__json_is(d, name, TOOLGOV__JSON_STRING) &&
+             !toolgov__json_is(d, args, TOOLGOV__JSON_STRING))
         refuse(mc, TOOLGOV_EINVAL,
                "%s: \"arguments\" must be a JSON string holding the arguments object%s",
                nd(d, name)->u.str, "");
-    return one_call(mc, d, get(d, c, "id"), name,
-                    is(d, args, TOOLGOV__JSON_STRING) ? nd(d, args)->u.str : NULL,
-                    is(d, args, TOOLGOV__JSON_STRING) ? nd(d, args)->len : 0, offered, n_offered);
+    return one_call(mc, d, toolgov__json_member(d, c, "id"), name,
+                    toolgov__json_str_at(d, args, NULL),
+                    toolgov__json_is(d, args, TOOLGOV__JSON_STRING) ? nd(d, args)->len : 0,
+                    offered, n_offered);
 }
 
 static int anthropic_call(toolgov_model_calls *mc, const toolgov__json_doc *d, long b,
                           const char *const *offered, size_t n_offered)
 {
-    long name = get(d, b, "name"), input = get(d, b, "input");
+    long name = toolgov__json_member(d, b, "name"),
+         input = toolgov__json_member(d, b, "input");
     int rc = add_call(mc);
     if (rc)
         return rc;
-    if (!is(d, input, TOOLGOV__JSON_OBJECT)) {
-        refuse(mc, TOOLGOV_EINVAL, "%s: \"input\" must be an object holding the arguments%s",
-               is(d, name, TOOLGOV__JSON_STRING) ? nd(d, name)->u.str : "a tool_use block", "");
-        return one_call(mc, d, get(d, b, "id"), name, NULL, 0, offered, n_offered);
+    if (!toolgov__json_is(d, input, TOOLGOV__JSON_OBJECT)) {
+        refuse(mc, TOOLGOV_EINVAL,
+               "%s: \"input\" must be an object holding the arguments%s",
+               toolgov__json_is(d, name, TOOLGOV__JSON_STRING) ? nd(d, name)->u.str
+                                                               : "a tool_use block",
+               "");
+        return one_call(mc, d, toolgov__json_member(d, b, "id"), name, NULL, 0, offered,
+                        n_offered);
     }
     /* The input object as JSON text for the decoder: the canonical writer
     ** keeps every value (numbers as sent), so nothing is lost. */
@@ -309,8 +308,8 @@ static int anthropic_call(toolgov_model_calls *mc, const toolgov__json_doc *d, l
     toolgov__json_put_value(&mc->scratch, d, (size_t)input);
     if (toolgov__jbuf_finish(&mc->scratch))
         return TOOLGOV_ENOMEM;
-    return one_call(mc, d, get(d, b, "id"), name, mc->scratch.ptr, mc->scratch.len, offered,
-                    n_offered);
+    return one_call(mc, d, toolgov__json_member(d, b, "id"), name, mc->scratch.ptr,
+                    mc->scratch.len, offered, n_offered);
 }
 
 /* Walk the array `arr` of calls (OpenAI) or content blocks (Anthropic). */
@@ -323,8 +322,9 @@ static int walk(toolgov_model_calls *mc, const toolgov__json_doc *d, long arr,
         if (fmt == TOOLGOV_TOOLS_OPENAI) {
             rc = openai_call(mc, d, (long)i, offered, n_offered);
         } else {
-            long type = get(d, (long)i, "type");
-            if (is(d, type, TOOLGOV__JSON_STRING) && toolgov__json_str_eq(nd(d, type), "tool_use", 8))
+            long type = toolgov__json_member(d, (long)i, "type");
+            if (toolgov__json_is(d, type, TOOLGOV__JSON_STRING) &&
+                toolgov__json_str_eq(nd(d, type), "tool_use", 8))
                 rc = anthropic_call(mc, d, (long)i, offered, n_offered);
         }
         i = d->nodes[i].end;
@@ -338,21 +338,27 @@ static int walk(toolgov_model_calls *mc, const toolgov__json_doc *d, long arr,
 ** calls". */
 static int openai_not_message(toolgov_model_calls *mc, const toolgov__json_doc *d)
 {
-    long err = get(d, 0, "error");
-    if (err >= 0 && !is(d, err, TOOLGOV__JSON_NULL)) {
-        long m = is(d, err, TOOLGOV__JSON_STRING) ? err : get(d, err, "message");
+    long err = toolgov__json_member(d, 0, "error");
+    if (err >= 0 && !toolgov__json_is(d, err, TOOLGOV__JSON_NULL)) {
+        long m = toolgov__json_is(d, err, TOOLGOV__JSON_STRING)
+                     ? err
+                     : toolgov__json_member(d, err, "message");
         snprintf(mc->error, sizeof mc->error, "the answer is an OpenAI API error: %.200s",
-                 is(d, m, TOOLGOV__JSON_STRING) ? nd(d, m)->u.str : "(no message)");
+                 toolgov__json_is(d, m, TOOLGOV__JSON_STRING) ? nd(d, m)->u.str
+                                                              : "(no message)");
         return TOOLGOV_EINVAL;
     }
-    if (is(d, get(d, 0, "output"), TOOLGOV__JSON_ARRAY) ||
-        (is(d, get(d, 0, "object"), TOOLGOV__JSON_STRING) &&
-         toolgov__json_str_eq(nd(d, get(d, 0, "object")), "response", 8))) {
+    if (toolgov__json_is(d, toolgov__json_member(d, 0, "output"), TOOLGOV__JSON_ARRAY) ||
+        (toolgov__json_is(d, toolgov__json_member(d, 0, "object"), TOOLGOV__JSON_STRING) &&
+         toolgov__json_str_eq(nd(d, toolgov__json_member(d, 0, "object")), "response",
+                              8))) {
         snprintf(mc->error, sizeof mc->error,
                  "the answer is an OpenAI Responses API body, not a chat completion or message");
         return TOOLGOV_EINVAL;
     }
-    if (get(d, 0, "tool_calls") < 0 && get(d, 0, "role") < 0 && get(d, 0, "content") < 0) {
+    if (toolgov__json_member(d, 0, "tool_calls") < 0 &&
+        toolgov__json_member(d, 0, "role") < 0 &&
+        toolgov__json_member(d, 0, "content") < 0) {
         snprintf(mc->error, sizeof mc->error,
                  "the answer is not an OpenAI chat completion, message or tool_calls array "
                  "(no \"choices\", \"role\", \"content\" or \"tool_calls\")");
@@ -397,30 +403,33 @@ int toolgov_model_calls_parse(toolgov_model_calls *mc, toolgov_tools_format fmt,
     }
     root = 0;
     if (fmt == TOOLGOV_TOOLS_OPENAI) {
-        long choices = get(&d, root, "choices");
+        long choices = toolgov__json_member(&d, root, "choices");
         long msg = root;
-        if (is(&d, choices, TOOLGOV__JSON_ARRAY)) {
-            msg = d.nodes[choices].len ? get(&d, choices + 1, "message") : -1;
+        if (toolgov__json_is(&d, choices, TOOLGOV__JSON_ARRAY)) {
+            msg = d.nodes[choices].len ? toolgov__json_member(&d, choices + 1, "message")
+                                       : -1;
             if (msg < 0) {
                 snprintf(mc->error, sizeof mc->error,
                          "the model's answer has no message in choices[0]");
                 return TOOLGOV_EINVAL;
             }
         }
-        if (msg == root && is(&d, root, TOOLGOV__JSON_OBJECT) &&
+        if (msg == root && toolgov__json_is(&d, root, TOOLGOV__JSON_OBJECT) &&
             (rc = openai_not_message(mc, &d)) != 0)
             return rc;
-        if (is(&d, msg, TOOLGOV__JSON_ARRAY))
+        if (toolgov__json_is(&d, msg, TOOLGOV__JSON_ARRAY))
             arr = msg;
-        else if (is(&d, msg, TOOLGOV__JSON_OBJECT)) {
-            arr = get(&d, msg, "tool_calls");
-            if (arr < 0 || is(&d, arr, TOOLGOV__JSON_NULL))
+        else if (toolgov__json_is(&d, msg, TOOLGOV__JSON_OBJECT)) {
+            arr = toolgov__json_member(&d, msg, "tool_calls");
+            if (arr < 0 || toolgov__json_is(&d, arr, TOOLGOV__JSON_NULL))
                 return 0; /* a message without tool calls: the answer is text */
         }
     } else {
-        arr = is(&d, root, TOOLGOV__JSON_ARRAY) ? root : get(&d, root, "content");
+        arr = toolgov__json_is(&d, root, TOOLGOV__JSON_ARRAY)
+                  ? root
+                  : toolgov__json_member(&d, root, "content");
     }
-    if (!is(&d, arr, TOOLGOV__JSON_ARRAY)) {
+    if (!toolgov__json_is(&d, arr, TOOLGOV__JSON_ARRAY)) {
         snprintf(mc->error, sizeof mc->error, "the model's answer is not %s",
                  fmt == TOOLGOV_TOOLS_OPENAI
                      ? "an OpenAI chat completion, message or tool_calls array"

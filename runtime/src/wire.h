@@ -113,8 +113,15 @@ int toolgov__wire_stream_feed(toolgov__wire *w, toolgov_loop_api api, const char
                               size_t len, size_t max_len);
 int toolgov__wire_stream_end(toolgov__wire *w, toolgov_loop_api api, size_t max_len);
 
-/* wire_read.c, shared with wire_stream.c: a new call (id/name may be NULL);
-** the API's error message from an error object or string at `err`. */
+/* wire_read.c, shared with wire_stream.c: room for call n (0-based) in
+** the two arrays a call takes (*a of a_size bytes an entry, *b of b_size),
+** TOOLGOV_EINVAL with the message when n reaches TOOLGOV__WIRE_MAX_CALLS
+** ("the <what> holds more than ..."), TOOLGOV_ENOMEM; a new call (id/name
+** may be NULL); the API's error message from an error object or string at
+** `err`. */
+int toolgov__wire_call_room(toolgov__wire *w, size_t n, const char *what, void **a,
+                            size_t *a_cap, size_t a_size, void **b, size_t *b_cap,
+                            size_t b_size);
 int toolgov__wire_add_call(toolgov__wire *w, const char *id, size_t id_len, const char *name,
                            size_t name_len);
 void toolgov__wire_api_error(toolgov__wire *w, const toolgov__json_doc *d, long err,

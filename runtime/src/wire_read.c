@@ -68,38 +68,18 @@ void toolgov__wire_free(toolgov__wire *w)
     w->cap = w->obj_cap = w->n_calls = 0;
 }
 
-static long get(const toolgov__json_doc *d, long obj, const char *key)
-{
-    return toolgov__json_member(d, obj, key);
-}
-
-static int is(const toolgov__json_doc *d, long i, int type)
-{
-    return toolgov__json_is(d, i, type);
-}
-
-static int str_is(const toolgov__json_doc *d, long i, const char *s)
-{
-    return is(d, i, TOOLGOV__JSON_STRING) && toolgov__json_str_eq(&d->nodes[i], s, strlen(s));
-}
-
-static const char *str_of(const toolgov__json_doc *d, long i)
-{
-    return is(d, i, TOOLGOV__JSON_STRING) ? d->nodes[i].u.str : NULL;
-}
-
 /* The message an error object (or string) carries. */
 void toolgov__wire_api_error(toolgov__wire *w, const toolgov__json_doc *d, long err,
                              const char *api)
 {
-    const char *msg = str_of(d, err);
+    const char *msg = toolgov__json_str_at(d, err, NULL);
     const char *type = NULL;
 
     if (!msg) {
-        msg = str_of(d, get(d, err, "message"));
-        type = str_of(d, get(d, err, "type"));
+        msg = toolgov__json_str_at(d, toolgov__json_member(d, err, "message"), NULL);
+        type = toolgov__json_str_at(d, toolgov__json_member(d, err, "type"), NULL);
         if (!type)
-            type = str_of(d, get(d, err, "code"));
+            type = toolgov__json_str_at(d, toolgov__json_member(d, err, "code"), NULL);
     }
     w->api_error = 1;
     if (type && msg)
@@ -109,26 +89,34 @@ void toolgov__wire_api_error(toolgov__wire *w, const toolgov__json_doc *d, long 
                  msg ? msg : "(the error body has no message)");
 }
 
-int toolgov__wire_add_call(toolgov__wire *w, const char *id, size_t id_len, const char *name,
-                           size_t name_len)
+int toolgov__wire_call_room(toolgov__wire *w, size_t n, const char *what, void **a,
+                            size_t *a_cap, size_t a_size, void **b, size_t *b_cap,
+                            size_t b_size)
 {
-    void *p;
-    toolgov__wire_call *c;
-
-    if (w->n_calls >= TOOLGOV__WIRE_MAX_CALLS) {
+    if (n >= TOOLGOV__WIRE_MAX_CALLS) {
         snprintf(w->error, sizeof w->error,
-                 "the response holds more than %u tool calls; the loop reads at most %u",
+                 "the %s holds more than %u tool calls; the loop reads at most %u", what,
                  TOOLGOV__WIRE_MAX_CALLS, TOOLGOV__WIRE_MAX_CALLS);
         return TOOLGOV_EINVAL;
     }
-    p = w->calls;
-    if (toolgov__reserve(&w->alloc, &p, &w->cap, w->n_calls + 1, sizeof *w->calls))
+    if (toolgov__reserve(&w->alloc, a, a_cap, n + 1, a_size) ||
+        toolgov__reserve(&w->alloc, b, b_cap, n + 1, b_size))
         return TOOLGOV_ENOMEM;
-    w->calls = p;
-    p = w->obj_at;
-    if (toolgov__reserve(&w->alloc, &p, &w->obj_cap, w->n_calls + 1, sizeof *w->obj_at))
-        return TOOLGOV_ENOMEM;
-    w->obj_at = p;
+    return 0;
+}
+
+int toolgov__wire_add_call(toolgov__wire *w, const char *id, size_t id_len, const char *name,
+                           size_t name_len)
+{
+    void *calls = w->calls, *obj_at = w->obj_at;
+    toolgov__wire_call *c;
+    int rc = toolgov__wire_call_room(w, w->n_calls, "response", &calls, &w->cap,
+                                     sizeof *w->calls, &obj_at, &w->obj_cap, sizeof *w->obj_at);
+
+    w->calls = calls;
+    w->obj_at = obj_at;
+    if (rc)
+        return rc;
     c = &w->calls[w->n_calls];
     memset(c, 0, sizeof *c);
     w->obj_at[w->n_calls] = (size_t)-1;
@@ -142,7 +130,8 @@ int toolgov__wire_add_call(toolgov__wire *w, const char *id, size_t id_len, cons
 
 static int add_call(toolgov__wire *w, long id, long name, const toolgov__json_doc *d)
 {
-    int sid = is(d, id, TOOLGOV__JSON_STRING), sname = is(d, name, TOOLGOV__JSON_STRING);
+    int sid = toolgov__json_is(d, id, TOOLGOV__JSON_STRING),
+        sname = toolgov__json_is(d, name, TOOLGOV__JSON_STRING);
     return toolgov__wire_add_call(w, sid ? d->nodes[id].u.str : NULL, sid ? d->nodes[id].len : 0,
                                   sname ? d->nodes[name].u.str : NULL,
                                   sname ? d->nodes[name].len : 0);
@@ -158,7 +147,7 @@ static int string_args_call(toolgov__wire *w, const toolgov__json_doc *d, long i
     if (rc)
         return rc;
     c = &w->calls[w->n_calls - 1];
-    if (is(d, args, TOOLGOV__JSON_STRING)) {
+    if (toolgov__json_is(d, args, TOOLGOV__JSON_STRING)) {
         c->args = d->nodes[args].u.str;
         c->args_len = d->nodes[args].len;
     } else {
@@ -173,21 +162,23 @@ static void text_of(toolgov__wire *w, const toolgov__json_doc *d, long content)
 {
     size_t i, k;
 
-    if (is(d, content, TOOLGOV__JSON_STRING)) {
+    if (toolgov__json_is(d, content, TOOLGOV__JSON_STRING)) {
         toolgov__jbuf_put(&w->text, d->nodes[content].u.str, d->nodes[content].len);
         return;
     }
-    if (!is(d, content, TOOLGOV__JSON_ARRAY))
+    if (!toolgov__json_is(d, content, TOOLGOV__JSON_ARRAY))
         return;
     for (k = 0, i = (size_t)content + 1; k < d->nodes[content].len; k++, i = d->nodes[i].end) {
-        long type = get(d, (long)i, "type");
-        long t = get(d, (long)i, "text");
-        if ((str_is(d, type, "text") || str_is(d, type, "output_text")) &&
-            is(d, t, TOOLGOV__JSON_STRING))
+        long type = toolgov__json_member(d, (long)i, "type");
+        long t = toolgov__json_member(d, (long)i, "text");
+        if ((toolgov__json_str_is(d, type, "text") ||
+             toolgov__json_str_is(d, type, "output_text")) &&
+            toolgov__json_is(d, t, TOOLGOV__JSON_STRING))
             toolgov__jbuf_put(&w->text, d->nodes[t].u.str, d->nodes[t].len);
-        else if (str_is(d, type, "refusal") && is(d, get(d, (long)i, "refusal"),
-                                                    TOOLGOV__JSON_STRING)) {
-            long r = get(d, (long)i, "refusal");
+        else if (toolgov__json_str_is(d, type, "refusal") &&
+                 toolgov__json_is(d, toolgov__json_member(d, (long)i, "refusal"),
+                                  TOOLGOV__JSON_STRING)) {
+            long r = toolgov__json_member(d, (long)i, "refusal");
             toolgov__jbuf_put(&w->refusal, d->nodes[r].u.str, d->nodes[r].len);
         }
     }
@@ -199,12 +190,12 @@ static int not_this_api(toolgov__wire *w, const toolgov__json_doc *d, toolgov_lo
     static const char *const names[] = {"an OpenAI chat completion", "an OpenAI Responses API response",
                                         "an Anthropic Messages response"};
 
-    if (is(d, get(d, 0, "choices"), TOOLGOV__JSON_ARRAY))
+    if (toolgov__json_is(d, toolgov__json_member(d, 0, "choices"), TOOLGOV__JSON_ARRAY))
         what = "an OpenAI chat completion (--api openai), not";
-    else if (str_is(d, get(d, 0, "object"), "response") ||
-             is(d, get(d, 0, "output"), TOOLGOV__JSON_ARRAY))
+    else if (toolgov__json_str_is(d, toolgov__json_member(d, 0, "object"), "response") ||
+             toolgov__json_is(d, toolgov__json_member(d, 0, "output"), TOOLGOV__JSON_ARRAY))
         what = "an OpenAI Responses API response (--api openai-responses), not";
-    else if (str_is(d, get(d, 0, "type"), "message"))
+    else if (toolgov__json_str_is(d, toolgov__json_member(d, 0, "type"), "message"))
         what = "an Anthropic Messages response (--api anthropic), not";
     if (d->nodes[0].type != TOOLGOV__JSON_OBJECT)
         snprintf(w->error, sizeof w->error, "the model's response is not a JSON object, so not %s",
@@ -219,51 +210,56 @@ static int not_this_api(toolgov__wire *w, const toolgov__json_doc *d, toolgov_lo
 
 static int read_chat(toolgov__wire *w, const toolgov__json_doc *d)
 {
-    long choices = get(d, 0, "choices"), msg, calls, fin, refusal;
+    long choices = toolgov__json_member(d, 0, "choices"), msg, calls, fin, refusal;
     size_t i, k;
     int rc;
 
-    if (get(d, 0, "error") >= 0 && !is(d, get(d, 0, "error"), TOOLGOV__JSON_NULL)) {
-        toolgov__wire_api_error(w, d, get(d, 0, "error"), "OpenAI API");
+    if (toolgov__json_member(d, 0, "error") >= 0 &&
+        !toolgov__json_is(d, toolgov__json_member(d, 0, "error"), TOOLGOV__JSON_NULL)) {
+        toolgov__wire_api_error(w, d, toolgov__json_member(d, 0, "error"), "OpenAI API");
         return TOOLGOV_EINVAL;
     }
-    if (!is(d, choices, TOOLGOV__JSON_ARRAY))
+    if (!toolgov__json_is(d, choices, TOOLGOV__JSON_ARRAY))
         return not_this_api(w, d, TOOLGOV_LOOP_OPENAI_CHAT);
-    if (d->nodes[choices].len == 0 || !is(d, (msg = get(d, choices + 1, "message")),
-                                          TOOLGOV__JSON_OBJECT)) {
+    if (d->nodes[choices].len == 0 ||
+        !toolgov__json_is(d, (msg = toolgov__json_member(d, choices + 1, "message")),
+                          TOOLGOV__JSON_OBJECT)) {
         snprintf(w->error, sizeof w->error,
                  "the chat completion has no message in choices[0]");
         return TOOLGOV_EINVAL;
     }
-    fin = get(d, choices + 1, "finish_reason");
-    if (str_is(d, fin, "tool_calls") || str_is(d, fin, "function_call"))
+    fin = toolgov__json_member(d, choices + 1, "finish_reason");
+    if (toolgov__json_str_is(d, fin, "tool_calls") ||
+        toolgov__json_str_is(d, fin, "function_call"))
         w->finish = TOOLGOV__WIRE_TOOLS;
-    else if (str_is(d, fin, "length"))
+    else if (toolgov__json_str_is(d, fin, "length"))
         w->finish = TOOLGOV__WIRE_LENGTH;
-    else if (str_is(d, fin, "content_filter"))
+    else if (toolgov__json_str_is(d, fin, "content_filter"))
         w->finish = TOOLGOV__WIRE_REFUSAL;
-    text_of(w, d, get(d, msg, "content"));
-    refusal = get(d, msg, "refusal");
-    if (is(d, refusal, TOOLGOV__JSON_STRING) && d->nodes[refusal].len)
+    text_of(w, d, toolgov__json_member(d, msg, "content"));
+    refusal = toolgov__json_member(d, msg, "refusal");
+    if (toolgov__json_is(d, refusal, TOOLGOV__JSON_STRING) && d->nodes[refusal].len)
         toolgov__jbuf_put(&w->refusal, d->nodes[refusal].u.str, d->nodes[refusal].len);
-    calls = get(d, msg, "tool_calls");
-    if (calls < 0 || is(d, calls, TOOLGOV__JSON_NULL))
+    calls = toolgov__json_member(d, msg, "tool_calls");
+    if (calls < 0 || toolgov__json_is(d, calls, TOOLGOV__JSON_NULL))
         return 0;
-    if (!is(d, calls, TOOLGOV__JSON_ARRAY)) {
+    if (!toolgov__json_is(d, calls, TOOLGOV__JSON_ARRAY)) {
         snprintf(w->error, sizeof w->error, "the message's \"tool_calls\" is not an array");
         return TOOLGOV_EINVAL;
     }
     for (k = 0, i = (size_t)calls + 1; k < d->nodes[calls].len; k++, i = d->nodes[i].end) {
-        long c = (long)i, fn = get(d, c, "function"), type = get(d, c, "type");
-        rc = string_args_call(w, d, get(d, c, "id"), get(d, fn, "name"),
-                              get(d, fn, "arguments"));
+        long c = (long)i, fn = toolgov__json_member(d, c, "function"),
+             type = toolgov__json_member(d, c, "type");
+        rc = string_args_call(w, d, toolgov__json_member(d, c, "id"),
+                              toolgov__json_member(d, fn, "name"),
+                              toolgov__json_member(d, fn, "arguments"));
         if (rc)
             return rc;
-        if (!is(d, c, TOOLGOV__JSON_OBJECT))
+        if (!toolgov__json_is(d, c, TOOLGOV__JSON_OBJECT))
             w->calls[w->n_calls - 1].malformed = "a tool call must be an object";
-        else if (type >= 0 && !str_is(d, type, "function"))
+        else if (type >= 0 && !toolgov__json_str_is(d, type, "function"))
             w->calls[w->n_calls - 1].malformed = "a tool call of a type other than \"function\"";
-        else if (!is(d, fn, TOOLGOV__JSON_OBJECT))
+        else if (!toolgov__json_is(d, fn, TOOLGOV__JSON_OBJECT))
             w->calls[w->n_calls - 1].malformed = "a tool call without its \"function\" object";
     }
     return 0;
@@ -271,28 +267,34 @@ static int read_chat(toolgov__wire *w, const toolgov__json_doc *d)
 
 static int read_responses(toolgov__wire *w, const toolgov__json_doc *d)
 {
-    long err = get(d, 0, "error"), out = get(d, 0, "output"), st = get(d, 0, "status");
+    long err = toolgov__json_member(d, 0, "error"),
+         out = toolgov__json_member(d, 0, "output"),
+         st = toolgov__json_member(d, 0, "status");
     size_t i, k;
     int rc;
 
-    if ((err >= 0 && !is(d, err, TOOLGOV__JSON_NULL)) || str_is(d, st, "failed")) {
+    if ((err >= 0 && !toolgov__json_is(d, err, TOOLGOV__JSON_NULL)) ||
+        toolgov__json_str_is(d, st, "failed")) {
         toolgov__wire_api_error(w, d, err, "OpenAI API");
         return TOOLGOV_EINVAL;
     }
-    if (!is(d, out, TOOLGOV__JSON_ARRAY) || is(d, get(d, 0, "choices"), TOOLGOV__JSON_ARRAY))
+    if (!toolgov__json_is(d, out, TOOLGOV__JSON_ARRAY) ||
+        toolgov__json_is(d, toolgov__json_member(d, 0, "choices"), TOOLGOV__JSON_ARRAY))
         return not_this_api(w, d, TOOLGOV_LOOP_OPENAI_RESPONSES);
-    if (str_is(d, st, "incomplete")) {
-        long why = get(d, get(d, 0, "incomplete_details"), "reason");
-        w->finish = str_is(d, why, "content_filter") ? TOOLGOV__WIRE_REFUSAL
-                                                     : TOOLGOV__WIRE_LENGTH;
+    if (toolgov__json_str_is(d, st, "incomplete")) {
+        long why = toolgov__json_member(d, toolgov__json_member(d, 0, "incomplete_details"),
+                                        "reason");
+        w->finish = toolgov__json_str_is(d, why, "content_filter") ? TOOLGOV__WIRE_REFUSAL
+                                                                   : TOOLGOV__WIRE_LENGTH;
     }
     for (k = 0, i = (size_t)out + 1; k < d->nodes[out].len; k++, i = d->nodes[i].end) {
-        long it = (long)i, type = get(d, it, "type");
-        if (str_is(d, type, "message")) {
-            text_of(w, d, get(d, it, "content"));
-        } else if (str_is(d, type, "function_call")) {
-            rc = string_args_call(w, d, get(d, it, "call_id"), get(d, it, "name"),
-                                  get(d, it, "arguments"));
+        long it = (long)i, type = toolgov__json_member(d, it, "type");
+        if (toolgov__json_str_is(d, type, "message")) {
+            text_of(w, d, toolgov__json_member(d, it, "content"));
+        } else if (toolgov__json_str_is(d, type, "function_call")) {
+            rc = string_args_call(w, d, toolgov__json_member(d, it, "call_id"),
+                                  toolgov__json_member(d, it, "name"),
+                                  toolgov__json_member(d, it, "arguments"));
             if (rc)
                 return rc;
             if (w->finish == TOOLGOV__WIRE_STOP)
@@ -304,37 +306,42 @@ static int read_responses(toolgov__wire *w, const toolgov__json_doc *d)
 
 static int read_anthropic(toolgov__wire *w, const toolgov__json_doc *d)
 {
-    long type = get(d, 0, "type"), content = get(d, 0, "content"), stop;
+    long type = toolgov__json_member(d, 0, "type"),
+         content = toolgov__json_member(d, 0, "content"), stop;
     size_t i, k;
     int rc;
 
-    if (str_is(d, type, "error")) {
-        toolgov__wire_api_error(w, d, get(d, 0, "error"), "Anthropic API");
+    if (toolgov__json_str_is(d, type, "error")) {
+        toolgov__wire_api_error(w, d, toolgov__json_member(d, 0, "error"), "Anthropic API");
         return TOOLGOV_EINVAL;
     }
-    if (!is(d, content, TOOLGOV__JSON_ARRAY) || is(d, get(d, 0, "choices"), TOOLGOV__JSON_ARRAY) ||
-        (type >= 0 && !str_is(d, type, "message")))
+    if (!toolgov__json_is(d, content, TOOLGOV__JSON_ARRAY) ||
+        toolgov__json_is(d, toolgov__json_member(d, 0, "choices"), TOOLGOV__JSON_ARRAY) ||
+        (type >= 0 && !toolgov__json_str_is(d, type, "message")))
         return not_this_api(w, d, TOOLGOV_LOOP_ANTHROPIC);
-    stop = get(d, 0, "stop_reason");
-    if (str_is(d, stop, "tool_use"))
+    stop = toolgov__json_member(d, 0, "stop_reason");
+    if (toolgov__json_str_is(d, stop, "tool_use"))
         w->finish = TOOLGOV__WIRE_TOOLS;
-    else if (str_is(d, stop, "max_tokens") || str_is(d, stop, "model_context_window_exceeded"))
+    else if (toolgov__json_str_is(d, stop, "max_tokens") ||
+             toolgov__json_str_is(d, stop, "model_context_window_exceeded"))
         w->finish = TOOLGOV__WIRE_LENGTH;
-    else if (str_is(d, stop, "refusal"))
+    else if (toolgov__json_str_is(d, stop, "refusal"))
         w->finish = TOOLGOV__WIRE_REFUSAL;
     for (k = 0, i = (size_t)content + 1; k < d->nodes[content].len; k++, i = d->nodes[i].end) {
-        long b = (long)i, bt = get(d, b, "type"), input;
-        if (str_is(d, bt, "text") && is(d, get(d, b, "text"), TOOLGOV__JSON_STRING)) {
-            long t = get(d, b, "text");
+        long b = (long)i, bt = toolgov__json_member(d, b, "type"), input;
+        if (toolgov__json_str_is(d, bt, "text") &&
+            toolgov__json_is(d, toolgov__json_member(d, b, "text"), TOOLGOV__JSON_STRING)) {
+            long t = toolgov__json_member(d, b, "text");
             toolgov__jbuf_put(&w->text, d->nodes[t].u.str, d->nodes[t].len);
             continue;
         }
-        if (!str_is(d, bt, "tool_use"))
+        if (!toolgov__json_str_is(d, bt, "tool_use"))
             continue;
-        if ((rc = add_call(w, get(d, b, "id"), get(d, b, "name"), d)))
+        if ((rc = add_call(w, toolgov__json_member(d, b, "id"),
+                           toolgov__json_member(d, b, "name"), d)))
             return rc;
-        input = get(d, b, "input");
-        if (!is(d, input, TOOLGOV__JSON_OBJECT)) {
+        input = toolgov__json_member(d, b, "input");
+        if (!toolgov__json_is(d, input, TOOLGOV__JSON_OBJECT)) {
             w->calls[w->n_calls - 1].malformed = "\"input\" must be an object holding the arguments";
             continue;
         }

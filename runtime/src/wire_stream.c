@@ -70,28 +70,6 @@ void toolgov__wire_stream_begin(toolgov__wire *w)
 
 /* ---- the calls, from their fragments -------------------------------------- */
 
-static int str_is(const toolgov__json_doc *d, long i, const char *s)
-{
-    return toolgov__json_is(d, i, TOOLGOV__JSON_STRING) &&
-           toolgov__json_str_eq(&d->nodes[i], s, strlen(s));
-}
-
-static long get(const toolgov__json_doc *d, long obj, const char *key)
-{
-    return toolgov__json_is(d, obj, TOOLGOV__JSON_OBJECT) ? toolgov__json_member(d, obj, key)
-                                                          : -1;
-}
-
-/* The string at i, or NULL (*len 0). */
-static const char *str_at(const toolgov__json_doc *d, long i, size_t *len)
-{
-    *len = 0;
-    if (!toolgov__json_is(d, i, TOOLGOV__JSON_STRING))
-        return NULL;
-    *len = d->nodes[i].len;
-    return d->nodes[i].u.str;
-}
-
 /* A small non-negative integer at i, or -1. */
 static long index_at(const toolgov__json_doc *d, long i)
 {
@@ -123,22 +101,14 @@ static long find_call(const toolgov__wire_stream *st, long key)
 static int new_call(toolgov__wire *w, long key, long *out)
 {
     toolgov__wire_stream *st = &w->st;
-    void *p;
+    void *sc = st->sc, *args = st->args;
+    int rc = toolgov__wire_call_room(w, st->n, "stream", &sc, &st->sc_cap, sizeof *st->sc,
+                                     &args, &st->args_cap, sizeof *st->args);
 
-    if (st->n >= TOOLGOV__WIRE_MAX_CALLS) {
-        snprintf(w->error, sizeof w->error,
-                 "the stream holds more than %u tool calls; the loop reads at most %u",
-                 TOOLGOV__WIRE_MAX_CALLS, TOOLGOV__WIRE_MAX_CALLS);
-        return TOOLGOV_EINVAL;
-    }
-    p = st->sc;
-    if (toolgov__reserve(&w->alloc, &p, &st->sc_cap, st->n + 1, sizeof *st->sc))
-        return TOOLGOV_ENOMEM;
-    st->sc = p;
-    p = st->args;
-    if (toolgov__reserve(&w->alloc, &p, &st->args_cap, st->n + 1, sizeof *st->args))
-        return TOOLGOV_ENOMEM;
-    st->args = p;
+    st->sc = sc;
+    st->args = args;
+    if (rc)
+        return rc;
     if (st->args_init == st->n)
         toolgov__jbuf_init(&st->args[st->args_init++], &w->alloc);
     toolgov__jbuf_clear(&st->args[st->n]);
@@ -187,7 +157,8 @@ static void put_text(toolgov__wire *w, const char *s, size_t n)
 static int chat_event(toolgov__wire *w, const toolgov__json_doc *d)
 {
     toolgov__wire_stream *st = &w->st;
-    long err = get(d, 0, "error"), choices = get(d, 0, "choices"), ch, delta, calls, fin;
+    long err = toolgov__json_member(d, 0, "error"),
+         choices = toolgov__json_member(d, 0, "choices"), ch, delta, calls, fin;
     size_t n, i, k;
     const char *s;
     int rc;
@@ -202,37 +173,40 @@ static int chat_event(toolgov__wire *w, const toolgov__json_doc *d)
     if (d->nodes[choices].len == 0)
         return 0; /* the usage chunk */
     ch = choices + 1;
-    delta = get(d, ch, "delta");
-    if ((s = str_at(d, get(d, delta, "content"), &n)))
+    delta = toolgov__json_member(d, ch, "delta");
+    if ((s = toolgov__json_str_at(d, toolgov__json_member(d, delta, "content"), &n)))
         put_text(w, s, n);
-    if ((s = str_at(d, get(d, delta, "refusal"), &n)))
+    if ((s = toolgov__json_str_at(d, toolgov__json_member(d, delta, "refusal"), &n)))
         toolgov__jbuf_put(&w->refusal, s, n);
-    calls = get(d, delta, "tool_calls");
+    calls = toolgov__json_member(d, delta, "tool_calls");
     if (toolgov__json_is(d, calls, TOOLGOV__JSON_ARRAY)) {
         for (k = 0, i = (size_t)calls + 1; k < d->nodes[calls].len; k++, i = d->nodes[i].end) {
-            long tc = (long)i, fn = get(d, tc, "function"), key = index_at(d, get(d, tc, "index"));
+            long tc = (long)i, fn = toolgov__json_member(d, tc, "function"),
+                 key = index_at(d, toolgov__json_member(d, tc, "index"));
             long c;
             size_t idn = 0;
-            const char *id = str_at(d, get(d, tc, "id"), &idn);
+            const char *id =
+                toolgov__json_str_at(d, toolgov__json_member(d, tc, "id"), &idn);
             if (key < 0) /* no index: a call with an id starts, else the last goes on */
                 key = id || st->n == 0 ? -2 - (long)st->n : st->sc[st->n - 1].key;
             if ((c = find_call(st, key)) < 0 && (rc = new_call(w, key, &c)))
                 return rc;
             set_str(st, &st->sc[c].id, &st->sc[c].id_len, id, idn, 0);
-            s = str_at(d, get(d, fn, "name"), &n);
+            s = toolgov__json_str_at(d, toolgov__json_member(d, fn, "name"), &n);
             set_str(st, &st->sc[c].name, &st->sc[c].name_len, s, n, 1);
-            if ((s = str_at(d, get(d, fn, "arguments"), &n)))
+            if ((s = toolgov__json_str_at(d, toolgov__json_member(d, fn, "arguments"), &n)))
                 toolgov__jbuf_put(&st->args[c], s, n);
         }
     }
-    fin = get(d, ch, "finish_reason");
+    fin = toolgov__json_member(d, ch, "finish_reason");
     if (toolgov__json_is(d, fin, TOOLGOV__JSON_STRING)) {
         st->finish_seen = 1;
-        if (str_is(d, fin, "tool_calls") || str_is(d, fin, "function_call"))
+        if (toolgov__json_str_is(d, fin, "tool_calls") ||
+            toolgov__json_str_is(d, fin, "function_call"))
             w->finish = TOOLGOV__WIRE_TOOLS;
-        else if (str_is(d, fin, "length"))
+        else if (toolgov__json_str_is(d, fin, "length"))
             w->finish = TOOLGOV__WIRE_LENGTH;
-        else if (str_is(d, fin, "content_filter"))
+        else if (toolgov__json_str_is(d, fin, "content_filter"))
             w->finish = TOOLGOV__WIRE_REFUSAL;
     }
     return 0;
@@ -248,15 +222,16 @@ static int responses_item(toolgov__wire *w, const toolgov__json_doc *d, long key
     long c;
     int rc;
 
-    if (!str_is(d, get(d, item, "type"), "function_call"))
+    if (!toolgov__json_str_is(d, toolgov__json_member(d, item, "type"), "function_call"))
         return 0;
     if ((c = find_call(st, key)) < 0 && (rc = new_call(w, key, &c)))
         return rc;
-    s = str_at(d, get(d, item, "call_id"), &n);
+    s = toolgov__json_str_at(d, toolgov__json_member(d, item, "call_id"), &n);
     set_str(st, &st->sc[c].id, &st->sc[c].id_len, s, n, 0);
-    s = str_at(d, get(d, item, "name"), &n);
+    s = toolgov__json_str_at(d, toolgov__json_member(d, item, "name"), &n);
     set_str(st, &st->sc[c].name, &st->sc[c].name_len, s, n, 0);
-    if ((s = str_at(d, get(d, item, "arguments"), &n)) && (done || n)) {
+    if ((s = toolgov__json_str_at(d, toolgov__json_member(d, item, "arguments"), &n)) &&
+        (done || n)) {
         /* The item's whole arguments: they replace the pieces. */
         toolgov__jbuf_clear(&st->args[c]);
         toolgov__jbuf_put(&st->args[c], s, n);
@@ -268,14 +243,16 @@ static int responses_event(toolgov__wire *w, const toolgov__json_doc *d, const c
                            size_t tlen)
 {
     toolgov__wire_stream *st = &w->st;
-    long key = index_at(d, get(d, 0, "output_index")), c, resp = get(d, 0, "response");
+    long key = index_at(d, toolgov__json_member(d, 0, "output_index")), c,
+         resp = toolgov__json_member(d, 0, "response");
     size_t n;
     const char *s;
 
 #define IS(lit) (tlen == sizeof(lit) - 1 && memcmp(type, (lit), tlen) == 0)
     if (IS("error")) {
-        const char *code = str_at(d, get(d, 0, "code"), &n);
-        const char *msg = str_at(d, get(d, 0, "message"), &n);
+        const char *code = toolgov__json_str_at(d, toolgov__json_member(d, 0, "code"), &n);
+        const char *msg =
+            toolgov__json_str_at(d, toolgov__json_member(d, 0, "message"), &n);
         w->api_error = 1;
         snprintf(w->error, sizeof w->error, "OpenAI API error%s%.100s%s: %.300s",
                  code ? " (" : "", code ? code : "", code ? ")" : "",
@@ -283,31 +260,34 @@ static int responses_event(toolgov__wire *w, const toolgov__json_doc *d, const c
         return TOOLGOV_EINVAL;
     }
     if (IS("response.failed")) {
-        toolgov__wire_api_error(w, d, get(d, resp, "error"), "OpenAI API");
+        toolgov__wire_api_error(w, d, toolgov__json_member(d, resp, "error"), "OpenAI API");
         return TOOLGOV_EINVAL;
     }
     if (IS("response.completed")) {
         st->done = 1;
     } else if (IS("response.incomplete")) {
-        long why = get(d, get(d, resp, "incomplete_details"), "reason");
-        w->finish = str_is(d, why, "content_filter") ? TOOLGOV__WIRE_REFUSAL
-                                                     : TOOLGOV__WIRE_LENGTH;
+        long why = toolgov__json_member(
+            d, toolgov__json_member(d, resp, "incomplete_details"), "reason");
+        w->finish = toolgov__json_str_is(d, why, "content_filter") ? TOOLGOV__WIRE_REFUSAL
+                                                                   : TOOLGOV__WIRE_LENGTH;
         st->done = 1;
     } else if (IS("response.output_text.delta")) {
-        if ((s = str_at(d, get(d, 0, "delta"), &n)))
+        if ((s = toolgov__json_str_at(d, toolgov__json_member(d, 0, "delta"), &n)))
             put_text(w, s, n);
     } else if (IS("response.refusal.delta")) {
-        if ((s = str_at(d, get(d, 0, "delta"), &n)))
+        if ((s = toolgov__json_str_at(d, toolgov__json_member(d, 0, "delta"), &n)))
             toolgov__jbuf_put(&w->refusal, s, n);
     } else if (IS("response.output_item.added") || IS("response.output_item.done")) {
-        return responses_item(w, d, key, get(d, 0, "item"), IS("response.output_item.done"));
+        return responses_item(w, d, key, toolgov__json_member(d, 0, "item"),
+                              IS("response.output_item.done"));
     } else if (IS("response.function_call_arguments.delta") ||
                IS("response.function_call_arguments.done")) {
         int whole = IS("response.function_call_arguments.done");
         if ((c = find_call(st, key)) < 0)
             return fail(w, "the stream sends a call's arguments before the call "
                            "(response.output_item.added)");
-        if ((s = str_at(d, get(d, 0, whole ? "arguments" : "delta"), &n))) {
+        if ((s = toolgov__json_str_at(
+                 d, toolgov__json_member(d, 0, whole ? "arguments" : "delta"), &n))) {
             if (whole)
                 toolgov__jbuf_clear(&st->args[c]);
             toolgov__jbuf_put(&st->args[c], s, n);
@@ -321,46 +301,48 @@ static int anthropic_event(toolgov__wire *w, const toolgov__json_doc *d, const c
                            size_t tlen)
 {
     toolgov__wire_stream *st = &w->st;
-    long key = index_at(d, get(d, 0, "index")), c;
+    long key = index_at(d, toolgov__json_member(d, 0, "index")), c;
     size_t n;
     const char *s;
     int rc;
 
 #define IS(lit) (tlen == sizeof(lit) - 1 && memcmp(type, (lit), tlen) == 0)
     if (IS("error")) {
-        toolgov__wire_api_error(w, d, get(d, 0, "error"), "Anthropic API");
+        toolgov__wire_api_error(w, d, toolgov__json_member(d, 0, "error"), "Anthropic API");
         return TOOLGOV_EINVAL;
     }
     if (IS("message_stop")) {
         st->done = 1;
     } else if (IS("content_block_start")) {
-        long b = get(d, 0, "content_block"), bt = get(d, b, "type"), input;
-        if (str_is(d, bt, "text")) {
-            if ((s = str_at(d, get(d, b, "text"), &n)))
+        long b = toolgov__json_member(d, 0, "content_block"),
+             bt = toolgov__json_member(d, b, "type"), input;
+        if (toolgov__json_str_is(d, bt, "text")) {
+            if ((s = toolgov__json_str_at(d, toolgov__json_member(d, b, "text"), &n)))
                 put_text(w, s, n);
             return 0;
         }
-        if (!str_is(d, bt, "tool_use"))
+        if (!toolgov__json_str_is(d, bt, "tool_use"))
             return 0;
         if (key < 0 || find_call(st, key) >= 0)
             return fail(w, "a tool_use block of the stream has no index, or one already used");
         if ((rc = new_call(w, key, &c)))
             return rc;
-        s = str_at(d, get(d, b, "id"), &n);
+        s = toolgov__json_str_at(d, toolgov__json_member(d, b, "id"), &n);
         set_str(st, &st->sc[c].id, &st->sc[c].id_len, s, n, 0);
-        s = str_at(d, get(d, b, "name"), &n);
+        s = toolgov__json_str_at(d, toolgov__json_member(d, b, "name"), &n);
         set_str(st, &st->sc[c].name, &st->sc[c].name_len, s, n, 0);
-        input = get(d, b, "input");
+        input = toolgov__json_member(d, b, "input");
         if (toolgov__json_is(d, input, TOOLGOV__JSON_OBJECT) && d->nodes[input].len) {
             toolgov__json_put_value(&st->args[c], d, (size_t)input);
             st->sc[c].args_from_start = 1;
         }
     } else if (IS("content_block_delta")) {
-        long delta = get(d, 0, "delta"), dt = get(d, delta, "type");
-        if (str_is(d, dt, "text_delta")) {
-            if ((s = str_at(d, get(d, delta, "text"), &n)))
+        long delta = toolgov__json_member(d, 0, "delta"),
+             dt = toolgov__json_member(d, delta, "type");
+        if (toolgov__json_str_is(d, dt, "text_delta")) {
+            if ((s = toolgov__json_str_at(d, toolgov__json_member(d, delta, "text"), &n)))
                 put_text(w, s, n);
-        } else if (str_is(d, dt, "input_json_delta")) {
+        } else if (toolgov__json_str_is(d, dt, "input_json_delta")) {
             if ((c = find_call(st, key)) < 0)
                 return fail(w, "the stream sends a tool input before its tool_use block "
                                "(content_block_start)");
@@ -368,16 +350,19 @@ static int anthropic_event(toolgov__wire *w, const toolgov__json_doc *d, const c
                 toolgov__jbuf_clear(&st->args[c]);
                 st->sc[c].args_from_start = 0;
             }
-            if ((s = str_at(d, get(d, delta, "partial_json"), &n)))
+            if ((s = toolgov__json_str_at(d, toolgov__json_member(d, delta, "partial_json"),
+                                          &n)))
                 toolgov__jbuf_put(&st->args[c], s, n);
         }
     } else if (IS("message_delta")) {
-        long stop = get(d, get(d, 0, "delta"), "stop_reason");
-        if (str_is(d, stop, "tool_use"))
+        long stop =
+            toolgov__json_member(d, toolgov__json_member(d, 0, "delta"), "stop_reason");
+        if (toolgov__json_str_is(d, stop, "tool_use"))
             w->finish = TOOLGOV__WIRE_TOOLS;
-        else if (str_is(d, stop, "max_tokens") || str_is(d, stop, "model_context_window_exceeded"))
+        else if (toolgov__json_str_is(d, stop, "max_tokens") ||
+                 toolgov__json_str_is(d, stop, "model_context_window_exceeded"))
             w->finish = TOOLGOV__WIRE_LENGTH;
-        else if (str_is(d, stop, "refusal"))
+        else if (toolgov__json_str_is(d, stop, "refusal"))
             w->finish = TOOLGOV__WIRE_REFUSAL;
     }
 #undef IS
@@ -423,7 +408,7 @@ static int dispatch(toolgov__wire *w, toolgov_loop_api api, size_t max_len)
     if (api == TOOLGOV_LOOP_OPENAI_CHAT)
         return chat_event(w, &d);
     /* The type is the data's "type"; the event line names it too. */
-    if (!(type = str_at(&d, get(&d, 0, "type"), &tlen))) {
+    if (!(type = toolgov__json_str_at(&d, toolgov__json_member(&d, 0, "type"), &tlen))) {
         type = st->event;
         tlen = strlen(st->event);
     }
