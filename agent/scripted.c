@@ -16,22 +16,20 @@
 #define MAX_OBS 256
 #define MAX_TOOLS 256
 
+/* The runtime's reader's lookups (json.h), named short for this file. */
 static long get(const toolgov__json_doc *d, long obj, const char *key)
 {
-    if (obj < 0 || d->nodes[obj].type != TOOLGOV__JSON_OBJECT)
-        return -1;
-    return toolgov__json_get(d, (size_t)obj, key, strlen(key));
+    return toolgov__json_member(d, obj, key);
 }
 
 static const char *str(const toolgov__json_doc *d, long i)
 {
-    return i >= 0 && d->nodes[i].type == TOOLGOV__JSON_STRING ? d->nodes[i].u.str : NULL;
+    return toolgov__json_str_at(d, i, NULL);
 }
 
 static int is_role(const toolgov__json_doc *d, long m, const char *role)
 {
-    const char *r = str(d, get(d, m, "role"));
-    return r && strcmp(r, role) == 0;
+    return toolgov__json_str_is(d, get(d, m, "role"), role);
 }
 
 int toolgov_agent_scripted(const char *request, size_t len, char **out, size_t *out_len,
