@@ -429,12 +429,26 @@ static void type_problem(ctx *c, const char *what, const toolgov__json_doc *doc,
     }
 }
 
+/* 1 when the NUL-terminated value e is exactly the len bytes at str
+** (which may hold a NUL: e never matches past its own end). */
+static int enum_is(const char *e, const char *str, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < len; i++)
+        if (e[i] != str[i] || e[i] == '\0')
+            return 0;
+    return e[len] == '\0';
+}
+
 static long find_str_enum(const toolgov_arg_schema *s, const toolgov__json *n)
 {
     size_t i;
 
+    if (n->type != TOOLGOV__JSON_STRING)
+        return -1;
     for (i = 0; i < s->str_enum_count; i++)
-        if (toolgov__json_str_eq(n, s->str_enum[i], strlen(s->str_enum[i])))
+        if (enum_is(s->str_enum[i], n->u.str, n->len))
             return (long)i;
     return -1;
 }
