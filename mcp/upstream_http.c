@@ -580,6 +580,29 @@ static int post_plain(toolgov__uphttp *h, const char *body, size_t n, long long 
     return 0;
 }
 
+/* The response was read from the POST's stream: let the server end the
+** stream (it does right after the response) for a moment, so the
+** connection is kept for the next request; what else it says is dropped. */
+static void linger(toolgov__uphttp *h, stream *s, long long deadline)
+{
+    long long until = now_ms() + 50;
+    if (until > deadline)
+        until = deadline;
+    while (!s->done) {
+        long long left = until - now_ms();
+        s->len = 0;
+        s->dlen = 0;
+        if (s->paused) {
+            s->paused = 0;
+            curl_easy_pause(s->e, CURLPAUSE_CONT);
+        }
+        if (left <= 0)
+            break;
+        curl_multi_poll(h->multi, NULL, 0, (int)left, NULL);
+        service(h);
+    }
+}
+
 int toolgov__uphttp_post(toolgov__uphttp *h, const char *body, size_t n, int is_request,
                          long long deadline, toolgov__uphttp_fn fn, void *ctx, char *err,
                          size_t errlen)
@@ -618,6 +641,7 @@ int toolgov__uphttp_post(toolgov__uphttp *h, const char *body, size_t n, int is_
         if (drain(s, fn, ctx, &found, &budget, err, errlen))
             break;
         if (found) {
+            linger(h, s, deadline);
             rc = 0;
             break;
         }
