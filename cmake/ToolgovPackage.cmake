@@ -52,8 +52,9 @@ if(TARGET toolgov-gen)
   # was built with.
   list(APPEND TOOLGOV_DEB_DEPENDS "libyaml-0-2" "libclang1-${TOOLGOV_LLVM_VERSION}")
 endif()
-if(TARGET toolgov-agent)
-  # toolgov-agent moves the model's bytes with libcurl.
+if(TARGET toolgov-agent OR TARGET toolgov_mcp_upstream)
+  # toolgov-agent moves the model's bytes with libcurl; toolgov-mcp reaches
+  # upstream servers by URL with it.
   list(APPEND TOOLGOV_DEB_DEPENDS "libcurl4")
 endif()
 list(REMOVE_DUPLICATES TOOLGOV_DEB_DEPENDS)
