@@ -16,6 +16,7 @@
 
 #include "loop_internal.h"
 #include "tooljson.h"
+#include "utf8.h"
 #include "toolgov/toolcalls.h"
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -26,6 +27,40 @@ size_t toolgov__loop_keep(toolgov_loop *lp, const char *s, size_t n)
     toolgov__jbuf_put(&lp->store, s, n);
     toolgov__jbuf_putc(&lp->store, '\0');
     return at;
+}
+
+/* The result as the request's JSON writer spells it, decoded: each byte
+** that starts no well-formed UTF-8 sequence is U+FFFD (jsonwrite.c). A
+** copy only when there is such a byte. Each piece goes through a local
+** copy: the store may move as it grows. */
+void toolgov__loop_keep_sent(toolgov_loop *lp, lcall *c)
+{
+    const unsigned char *r = (const unsigned char *)S(lp, c->result);
+    size_t i, k, at;
+
+    c->sent = c->result;
+    c->sent_len = c->result_len;
+    for (i = 0; i < c->result_len; i += k)
+        if ((k = toolgov__utf8_len(r + i, r + c->result_len)) == 0)
+            break;
+    if (i == c->result_len)
+        return;
+    at = lp->store.len;
+    for (i = 0; i < c->result_len; i += k ? k : 1) {
+        char piece[4];
+        r = (const unsigned char *)S(lp, c->result);
+        k = toolgov__utf8_len(r + i, r + c->result_len);
+        if (k)
+            memcpy(piece, r + i, k);
+        else
+            memcpy(piece, "\xEF\xBF\xBD", 3);
+        toolgov__jbuf_put(&lp->store, piece, k ? k : 3);
+    }
+    toolgov__jbuf_putc(&lp->store, '\0');
+    if (lp->store.failed)
+        return;
+    c->sent = at;
+    c->sent_len = lp->store.len - 1 - at;
 }
 
 /* Grow an array (through a void * temporary: no type punning). */
@@ -604,6 +639,7 @@ static void set_result(toolgov_loop *lp, lcall *c, int outcome, int why, const c
     c->result = at;
     c->result_len = lp->store.len - at;
     toolgov__jbuf_putc(&lp->store, '\0');
+    toolgov__loop_keep_sent(lp, c);
     c->outcome = outcome;
     c->why = why;
     c->is_error = outcome == OC_NOT_RUN || outcome == OC_FAILED;
@@ -1129,4 +1165,42 @@ int toolgov_loop_drive(toolgov_loop *lp, const toolgov_loop_io *io, toolgov_loop
                 return rc;
         }
     }
+}
+
+/* ---- the calls of the turn ------------------------------------------------ */
+
+size_t toolgov_loop_calls_count(const toolgov_loop *lp)
+{
+    return lp ? lp->n_calls : 0;
+}
+
+int toolgov_loop_call_at(const toolgov_loop *lp, size_t i, toolgov_loop_call_info *out)
+{
+    const lcall *c;
+    size_t s;
+
+    if (!lp || !out || i >= lp->n_calls)
+        return TOOLGOV_EINVAL;
+    c = &lp->calls[i];
+    memset(out, 0, sizeof *out);
+    out->id = S(lp, c->id);
+    out->id_len = c->id_len;
+    out->tool = S(lp, c->name);
+    out->tool_len = c->name_len;
+    out->args = S(lp, c->args);
+    out->args_len = c->args_len;
+    if (c->outcome == OC_PENDING) {
+        out->result = "";
+    } else {
+        out->result = S(lp, c->sent);
+        out->result_len = c->sent_len;
+    }
+    out->outcome = (toolgov_loop_outcome)c->outcome;
+    out->why = c->outcome == OC_NOT_RUN ? c->why : 0;
+    out->status = c->status;
+    out->is_error = c->is_error;
+    for (s = 0; s < lp->n_steps; s++)
+        if (i >= lp->stepv[s].first && i < lp->stepv[s].first + lp->stepv[s].n)
+            out->step = (unsigned)s + 1u;
+    return 0;
 }

@@ -28,6 +28,8 @@ typedef struct lcall {
     size_t raw, raw_len;       /* the arguments as the model sent them */
     size_t args, args_len;     /* canonical when status is 0; else = raw */
     size_t result, result_len;
+    size_t sent, sent_len;     /* the result as the model reads it: = result, or a
+                               ** copy with U+FFFD for bytes not well-formed UTF-8 */
     int status;                /* 0, TOOLGOV_ENOENT, TOOLGOV_EARGS, TOOLGOV_EINVAL */
     int outcome;               /* OC_* */
     int why;                   /* OC_NOT_RUN: toolgov_not_run or WHY_MALFORMED */
@@ -78,6 +80,8 @@ struct toolgov_loop {
 
 /* loop.c: copy n bytes and a NUL into the turn's store; its offset. */
 size_t toolgov__loop_keep(toolgov_loop *lp, const char *s, size_t n);
+/* loop.c: set c's sent text from its result (after the result is set). */
+void toolgov__loop_keep_sent(toolgov_loop *lp, lcall *c);
 /* loop.c: the turn's prompt and tools for lp->tools (after a restore). */
 int toolgov__loop_prepare(toolgov_loop *lp);
 

@@ -341,6 +341,7 @@ static int parse(toolgov_loop *lp, cur c, int apply, const char **runstate,
             k->args_len = fl[3];
             k->result = toolgov__loop_keep(lp, f[4], fl[4]);
             k->result_len = fl[4];
+            toolgov__loop_keep_sent(lp, k);
             lp->n_calls = i + 1;
         }
     }

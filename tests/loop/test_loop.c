@@ -25,6 +25,7 @@
 #include <toolgov/toolcalls.h>
 
 #include "json.h"
+#include "loop_internal.h"
 #include "loop_world.h"
 
 static const char *const api_dir[] = {"openai-chat", "openai-responses", "anthropic"};
@@ -557,6 +558,87 @@ START_TEST(test_bad_calls)
     /* The fourth reused the first one's id: it got a fresh one, and ran. */
     ck_assert_ptr_nonnull(strstr(a.text, "\"tool_call_id\":\"toolgov_call_4\""));
     ck_assert_ptr_nonnull(strstr(pad, "4. calendar_lookup {\"date\":\"2026-12-03\"}: ran"));
+}
+END_TEST
+
+/* Each call of the turn through the public accessor: ids, tools,
+** canonical arguments, outcome and reason, and the result as the request
+** carries it. */
+START_TEST(test_call_info)
+{
+    toolgov_loop_call_info ci;
+    toolgov_loop_action a;
+
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, NULL);
+    ck_assert_uint_eq(toolgov_loop_calls_count(lp), 0);
+    ck_assert_uint_eq(toolgov_loop_calls_count(NULL), 0);
+    ck_assert_int_eq(toolgov_loop_call_at(lp, 0, &ci), TOOLGOV_EINVAL);
+    start(DUES_USER, dues_tools, 5);
+    next(TOOLGOV_LOOP_SEND);
+    ck_assert_int_eq(respond(TOOLGOV_LOOP_OPENAI_CHAT, "bad-calls"), 0);
+    a = next(TOOLGOV_LOOP_SEND);
+    ck_assert_uint_eq(toolgov_loop_calls_count(lp), 4);
+    ck_assert_int_eq(toolgov_loop_call_at(lp, 4, &ci), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_loop_call_at(NULL, 0, &ci), TOOLGOV_EINVAL);
+    ck_assert_int_eq(toolgov_loop_call_at(lp, 0, NULL), TOOLGOV_EINVAL);
+
+    ck_assert_int_eq(toolgov_loop_call_at(lp, 0, &ci), 0);
+    ck_assert_str_eq(ci.tool, "send_money");
+    ck_assert_uint_eq(ci.tool_len, 10);
+    ck_assert_str_eq(ci.args, "{\"to\":\"me\"}");
+    ck_assert_int_eq(ci.outcome, TOOLGOV_LOOP_CALL_NOT_RUN);
+    ck_assert_int_eq(ci.why, TOOLGOV_NOT_RUN_UNKNOWN_TOOL);
+    ck_assert_int_eq(ci.status, TOOLGOV_ENOENT);
+    ck_assert_int_eq(ci.is_error, 1);
+    ck_assert_uint_eq(ci.step, 1);
+    ck_assert_uint_eq(ci.result_len, strlen(ci.result));
+    ck_assert_ptr_nonnull(strstr(ci.result, "there is no tool 'send_money' here"));
+    ck_assert_ptr_nonnull(strstr(a.text, ci.id));
+
+    ck_assert_int_eq(toolgov_loop_call_at(lp, 1, &ci), 0);
+    ck_assert_str_eq(ci.tool, "upcoming_dues");
+    ck_assert_int_eq(ci.outcome, TOOLGOV_LOOP_CALL_NOT_RUN);
+    ck_assert_int_eq(ci.why, TOOLGOV_NOT_RUN_BAD_ARGS);
+    ck_assert_int_eq(ci.status, TOOLGOV_EARGS);
+
+    /* The fourth reused the first one's id: the fresh one is given. */
+    ck_assert_int_eq(toolgov_loop_call_at(lp, 3, &ci), 0);
+    ck_assert_str_eq(ci.id, "toolgov_call_4");
+    ck_assert_uint_eq(ci.id_len, 14);
+    ck_assert_str_eq(ci.tool, "calendar_lookup");
+    ck_assert_str_eq(ci.args, "{\"date\":\"2026-12-03\"}");
+    ck_assert_int_eq(ci.outcome, TOOLGOV_LOOP_CALL_RAN);
+    ck_assert_int_eq(ci.why, 0);
+    ck_assert_int_eq(ci.status, 0);
+    ck_assert_int_eq(ci.is_error, 0);
+    ck_assert_uint_eq(ci.step, 1);
+    ck_assert_uint_gt(ci.result_len, 0);
+    ck_assert_uint_eq(ci.result_len, strlen(ci.result));
+}
+END_TEST
+
+/* A result with bytes that are not UTF-8 reads as the request carries it:
+** each ill-formed byte is U+FFFD (the JSON writer's \\ufffd), and a
+** well-formed result is not copied. */
+START_TEST(test_call_info_sent_utf8)
+{
+    lcall c;
+
+    open_loop(TOOLGOV_LOOP_OPENAI_CHAT, NULL);
+    start(DUES_USER, dues_tools, 5);
+    memset(&c, 0, sizeof c);
+    c.result = toolgov__loop_keep(lp, "caf\xc3\xa9 \xff\xc3 \xed\xa0\x80!", 13);
+    c.result_len = 13;
+    toolgov__loop_keep_sent(lp, &c);
+    ck_assert_uint_ne(c.sent, c.result);
+    ck_assert_uint_eq(c.sent_len, strlen(S(lp, c.sent)));
+    ck_assert_str_eq(S(lp, c.sent), "caf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd "
+                                    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd!");
+    c.result = toolgov__loop_keep(lp, "caf\xc3\xa9", 5);
+    c.result_len = 5;
+    toolgov__loop_keep_sent(lp, &c);
+    ck_assert_uint_eq(c.sent, c.result);
+    ck_assert_uint_eq(c.sent_len, 5);
 }
 END_TEST
 
@@ -1471,6 +1553,8 @@ static Suite *suite(void)
     tcase_add_loop_test(e, test_stream_cut, 0, 6);
     tcase_add_test(e, test_stream_errors);
     tcase_add_test(e, test_stream_chat_interleaved);
+    tcase_add_test(e, test_call_info);
+    tcase_add_test(e, test_call_info_sent_utf8);
     tcase_add_loop_test(e, test_strict, 0, 2);
     tcase_add_loop_test(e, test_tools_render_same, 0, 4);
     suite_add_tcase(s, e);

@@ -253,6 +253,51 @@ typedef struct toolgov_loop_io {
 TOOLGOV_EXTERN int toolgov_loop_drive(toolgov_loop *lp, const toolgov_loop_io *io,
                                       toolgov_loop_action *done);
 
+/* ---- the calls of the turn ---------------------------------------------- */
+
+/* What became of a call of the turn. */
+typedef enum toolgov_loop_outcome {
+    TOOLGOV_LOOP_CALL_PENDING = 0,  /* not decided yet (a question waits) */
+    TOOLGOV_LOOP_CALL_RAN = 1,      /* its handler ran; the result is its output */
+    TOOLGOV_LOOP_CALL_FAILED = 2,   /* its handler ran and failed; the result says why */
+    TOOLGOV_LOOP_CALL_REPLAYED = 3, /* a repeat: the earlier result given again */
+    TOOLGOV_LOOP_CALL_NOT_RUN = 4   /* nothing ran; `why` says why */
+} toolgov_loop_outcome;
+
+/* One call of the turn, as the model sent it and as the loop answered it.
+** Every pointer is borrowed from the loop until its next call that is not
+** a read (toolgov_loop_next, _response, _answer, _start, ...): the texts
+** are NUL-terminated, their lengths exclude the NUL. */
+typedef struct toolgov_loop_call_info {
+    const char *id;            /* the id its result carries (the model's, or */
+    size_t id_len;             /* the loop's own when it left one out or reused one) */
+    const char *tool;          /* the tool named ("" when none was) */
+    size_t tool_len;
+    const char *args;          /* canonical arguments when status is 0; */
+    size_t args_len;           /* else as the model sent them ("{}" when none) */
+    const char *result;        /* the result text exactly as the model is sent */
+    size_t result_len;         /* it: bytes that are not well-formed UTF-8 are
+                               ** U+FFFD here, as in the request; "" while pending */
+    toolgov_loop_outcome outcome;
+    int why;                   /* NOT_RUN: a toolgov_not_run, or -1 for a call that
+                               ** was not well formed; 0 otherwise */
+    int status;                /* the decoding: 0, TOOLGOV_ENOENT (not a tool on the
+                               ** loop), TOOLGOV_EARGS (arguments refused) or
+                               ** TOOLGOV_EINVAL (not a well-formed call) */
+    int is_error;              /* the result is marked as an error (NOT_RUN, FAILED) */
+    unsigned step;             /* the model request (1, 2, ...) whose response held it */
+} toolgov_loop_call_info;
+
+/* The number of calls of the current (or last) turn, in the order the
+** model sent them, every step's; 0 for NULL or before a turn. */
+TOOLGOV_EXTERN size_t toolgov_loop_calls_count(const toolgov_loop *lp);
+
+/* Call i (0 .. count-1) of the turn into *out (nothing allocated; see
+** toolgov_loop_call_info for how long its pointers live). 0, or
+** TOOLGOV_EINVAL for NULL or i out of range (*out untouched). */
+TOOLGOV_EXTERN int toolgov_loop_call_at(const toolgov_loop *lp, size_t i,
+                                        toolgov_loop_call_info *out);
+
 /* ---- pause and resume ------------------------------------------------------ */
 
 /* Save the turn while it waits for the user's answer (after an ASK): the
