@@ -4,11 +4,11 @@
 ** Completions, the loop's TOOLGOV_LOOP_OPENAI_CHAT).
 **
 ** The runtime's loop sends requests and reads responses in an API's own
-** JSON; the demo's model (model.h) proposes calls or an answer in C. These
-** two functions are the model's side of the wire: its proposal written as
-** a chat completion, and the result of one of its calls read back from the
-** next request, as a model reads it. Everything else (building requests,
-** reading responses, gating, asking) is the loop's.
+** JSON; the demo's model (model.h) proposes calls or an answer in C. This
+** is the model's side of the wire: its proposal written as a chat
+** completion. The results of its calls, as the next request carries them,
+** the host reads from the loop (toolgov_loop_call_at). Everything else
+** (building requests, reading responses, gating, asking) is the loop's.
 **
 ** Ownership: returned strings are the caller's (free()).
 */
@@ -36,13 +36,6 @@ void demo_chat_call_id(char *out, size_t size, unsigned step, size_t i);
 ** bytes: the loop judges them). *out (malloc'd, NUL-terminated, *out_len
 ** bytes). 0 or TOOLGOV_ENOMEM. */
 int demo_chat_completion(char **out, size_t *out_len, const demo_proposal *p, unsigned step);
-
-/* The result the loop sent for call `id` (its tool message in the
-** request `req`, len bytes, NUL-terminated), decoded; NULL when there is
-** none (or out of memory). The message is found by the very text the loop
-** writes for it (toolgov_loop_tool_result_render), so nothing here guesses
-** its form. */
-char *demo_chat_result(const char *req, size_t len, const char *id);
 
 #ifdef __cplusplus
 }

@@ -20,8 +20,8 @@
 **
 ** What each call came to (the gate's answer, whether it ran, its status)
 ** is read from the run's audit trail, the events the gate emits as it
-** decides; its output from the next request (or, for the call that ended
-** the turn, from the answer). A call's line in the live transcript waits
+** decides; its output, the result the loop sends the model, from the loop
+** (toolgov_loop_call_at; for the call that ended the turn, the answer). A call's line in the live transcript waits
 ** until its output is known.
 */
 #include "demo.h"
@@ -371,16 +371,30 @@ static int host_observe(void *ud, const toolgov_audit_event *ev)
     return rc;
 }
 
-/* The previous proposal's calls get their outputs: from the request when
-** there is one, else (the turn is over) from how it ended. A call the loop
-** refused before the gate (a tool not offered) gets its event here. */
-static void settle_calls(host *h, const char *req, size_t len, const toolgov_loop_action *done)
+/* The result the loop sends the model for the call with id `id`, as the
+** model reads it (toolgov_loop_call_at), copied; NULL when there is none. */
+static char *sent_result(demo_transcript *tr, const toolgov_loop *lp, const char *id)
+{
+    size_t i = toolgov_loop_calls_count(lp);
+    toolgov_loop_call_info ci;
+    while (i-- > 0)
+        if (toolgov_loop_call_at(lp, i, &ci) == 0 && ci.outcome != TOOLGOV_LOOP_CALL_PENDING &&
+            strcmp(ci.id, id) == 0)
+            return dup_str(tr, ci.result);
+    return NULL;
+}
+
+/* The previous proposal's calls get their outputs: from the loop when a
+** request is about to carry them (sent non-NULL), else (the turn is over)
+** from how it ended. A call the loop refused before the gate (a tool not
+** offered) gets its event here. */
+static void settle_calls(host *h, const toolgov_loop *sent, const toolgov_loop_action *done)
 {
     demo_transcript *tr = h->tr;
     size_t i;
     for (i = 0; i < h->n_calls; i++) {
         step_call *c = &h->calls[i];
-        char *out = req ? demo_chat_result(req, len, c->id) : NULL;
+        char *out = sent ? sent_result(tr, sent, c->id) : NULL;
         demo_event *e;
         if (!c->has_ev)
             call_event(h, c, "REFUSE", 0, c->on_loop ? TOOLGOV_EFAIL : TOOLGOV_ENOENT, 0);
@@ -440,7 +454,7 @@ static int model_exchange(host *h, toolgov_loop *lp, const toolgov_loop_action *
     size_t i, n_obs = 0, body_len = 0;
     int rc;
 
-    settle_calls(h, a->text, a->len, NULL);
+    settle_calls(h, lp, NULL);
     if (!(obs = observations(h, &n_obs)))
         return TOOLGOV_ENOMEM;
     memset(&t, 0, sizeof t);
@@ -598,7 +612,7 @@ static int play_turn(host *h, toolgov_loop *lp, const char *user, const demo_mod
             if ((rc = ask_user_loop(h, lp, &a)))
                 goto out;
         } else {
-            settle_calls(h, NULL, 0, &a);
+            settle_calls(h, NULL, &a);
             memset(&ev, 0, sizeof ev);
             ev.type = DEMO_EV_END;
             ev.turn = h->turn;
@@ -612,7 +626,7 @@ static int play_turn(host *h, toolgov_loop *lp, const char *user, const demo_mod
     }
 out:
     if (h->n_calls)
-        settle_calls(h, NULL, 0, NULL);
+        settle_calls(h, NULL, NULL);
     toolgov_run_free(run);
     return rc;
 }
