@@ -21,8 +21,8 @@
 ** What each call came to (the gate's answer, whether it ran, its status)
 ** is read from the run's audit trail, the events the gate emits as it
 ** decides; its output, the result the loop sends the model, from the loop
-** (toolgov_loop_call_at; for the call that ended the turn, the answer). A call's line in the live transcript waits
-** until its output is known.
+** (toolgov_loop_call_at; for the call that ended the turn, the answer). A
+** call's line in the live transcript waits until its output is known.
 */
 #include "demo.h"
 #include "chat.h"
