@@ -680,13 +680,20 @@ static size_t image_size(toolgov_arg_kind k)
     }
 }
 
+/* One field of a prepared list (a struct, so the list's element size is
+** not read as a pointer-to-struct sizeof by clang-tidy's
+** bugprone-sizeof-expression). */
+typedef struct {
+    const toolgov_arg_field *f;
+} field_ref;
+
 /* The fields of the tree under s whose default can be made at mount, in
 ** walk order (a field reached twice is listed twice), counted into *n and
 ** stored in out[] when out is not NULL. At most *budget nodes are visited
 ** (a hand-built table may share or loop; mount refuses loops), so a tree
 ** past that simply has fewer defaults made: the walk does the rest. */
 static void prep_fields(const toolgov_arg_schema *s, unsigned depth, size_t *budget,
-                        const toolgov_arg_field **out, size_t *n)
+                        field_ref *out, size_t *n)
 {
     size_t i;
 
@@ -698,7 +705,7 @@ static void prep_fields(const toolgov_arg_schema *s, unsigned depth, size_t *bud
 
         if (f->default_json && f->schema && image_size(f->schema->kind)) {
             if (out)
-                out[*n] = f;
+                out[*n].f = f;
             (*n)++;
         }
         prep_fields(f->schema, depth + 1, budget, out, n);
@@ -717,7 +724,7 @@ void toolgov__args_prep_free(const toolgov_allocator *a, toolgov__args_prep *p)
 int toolgov__args_prep_new(const toolgov_allocator *a, const toolgov_arg_schema *root,
                            toolgov__args_prep **out)
 {
-    const toolgov_arg_field **fields = NULL;
+    field_ref *fields = NULL;
     toolgov__args_default *made = NULL;
     toolgov_args_decoder *dec = NULL;
     toolgov__args_prep *p = NULL;
@@ -738,7 +745,7 @@ int toolgov__args_prep_new(const toolgov_allocator *a, const toolgov_arg_schema 
     budget = PREP_BUDGET;
     prep_fields(root, 0, &budget, fields, &n);
     for (i = 0; i < n; i++) {
-        const toolgov_arg_field *f = fields[i];
+        const toolgov_arg_field *f = fields[i].f;
         toolgov__args_default *m = &made[nmade];
         size_t k, at = bytes.len;
         ctx c;

@@ -873,6 +873,13 @@ static int leading_zeros64(uint64_t x)
 #endif
 }
 
+/* floor(x / 65536) for either sign: what an arithmetic x >> 16 gives,
+** without shifting a negative value (implementation-defined in C). */
+static long floor_div_65536(long x)
+{
+    return x >= 0 ? x / 65536 : -((-x + 65535) / 65536);
+}
+
 /* The bits of w * 10^q (w > 0, q within the table) as a double's biased
 ** exponent and mantissa: *bits, with the exponent 0x7FF for an overflow. */
 static uint64_t eisel_lemire(long q, uint64_t w)
@@ -898,9 +905,9 @@ static uint64_t eisel_lemire(long q, uint64_t w)
     upper = (int)(prod.hi >> 63);
     shift = upper + 64 - 52 - 3;
     mant = prod.hi >> shift;
-    /* ((152170 + 65536) * q) >> 16 is floor(q * log2(5)) + q for q > 0
-    ** (-ceil(-q * log2(5)) + q below), within the table's range. */
-    p2 = ((((152170L + 65536L) * q) >> 16) + 63) + upper - lz + 1023;
+    /* floor((152170 + 65536) * q / 2^16) is floor(q * log2(5)) + q for
+    ** q > 0 (-ceil(-q * log2(5)) + q below), within the table's range. */
+    p2 = (floor_div_65536((152170L + 65536L) * q) + 63) + upper - lz + 1023;
     if (p2 <= 0) {
         /* subnormal (or zero) */
         if (-p2 + 1 >= 64)
